@@ -1,0 +1,97 @@
+// swift-tools-version: 6.0
+// MessageAI Assistant Jobs: the AI back end of MessageAI, run as batch jobs beside the app's Postgres.
+import PackageDescription
+
+let package = Package(
+    name: "messageai-jobs",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "messageai-jobs", targets: ["jobs"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // Floor 1: libpq, the Postgres layer and the schema it owns.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(
+            name: "Postgres",
+            dependencies: ["CLibPQ", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "Migrations",
+            dependencies: ["Postgres"],
+            resources: [.copy("SQL")]
+        ),
+        // Floor 1: JSON values, JSON Schema validation, the LLM client and the agent loop.
+        .target(name: "JSONKit"),
+        .target(
+            name: "AgentRuntime",
+            dependencies: ["JSONKit", .product(name: "Logging", package: "swift-log")]
+        ),
+        // Floor 2: prompts from YAML; tools bound to one user over Postgres.
+        .target(
+            name: "PromptKit",
+            dependencies: ["JSONKit", .product(name: "Yams", package: "Yams")]
+        ),
+        .target(
+            name: "Tools",
+            dependencies: ["AgentRuntime", "JSONKit", "Postgres"]
+        ),
+        // Floor 3: the five extractors, the date resolver and the rule-based provider.
+        .target(
+            name: "Extractors",
+            dependencies: [
+                "AgentRuntime", "JSONKit", "PromptKit", "Postgres",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Floor 3: labelled fixtures and the scorer (no LLM, no database).
+        .target(
+            name: "Evals",
+            dependencies: ["JSONKit", .product(name: "Yams", package: "Yams")]
+        ),
+        // Floor 4: orchestration (demo data, extract, assist, scan, eval runs).
+        .target(
+            name: "JobsKit",
+            dependencies: [
+                "AgentRuntime", "Evals", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Tools",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Floor 5: the CLI.
+        .executableTarget(
+            name: "jobs",
+            dependencies: [
+                "JobsKit", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "AgentRuntime", "JSONKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Test support: a scripted OpenAI-compatible server on loopback and per-test databases.
+        .target(
+            name: "TestSupport",
+            dependencies: ["Postgres", "Migrations"]
+        ),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Migrations", "TestSupport"]),
+        .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
+        .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "JSONKit", "TestSupport"]),
+        .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "JSONKit"]),
+        .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "JSONKit", "Postgres", "TestSupport"]),
+        .testTarget(
+            name: "ExtractorTests",
+            dependencies: ["Extractors", "AgentRuntime", "JSONKit", "PromptKit", "Postgres", "TestSupport"]
+        ),
+        .testTarget(name: "EvalsTests", dependencies: ["Evals", "JSONKit"]),
+        .testTarget(
+            name: "JobsKitTests",
+            dependencies: ["JobsKit", "Extractors", "Evals", "Postgres", "TestSupport", "AgentRuntime", "JSONKit"]
+        ),
+    ]
+)

@@ -1,0 +1,256 @@
+import Foundation
+
+/// Any JSON document, kept exactly as parsed so it can be validated, compared and re-encoded without loss.
+///
+/// Integers and other numbers stay apart (`.integer` vs `.number`) because JSON Schema's `integer`
+/// type and `multipleOf` need to know; object keys keep their insertion order so rendering is stable.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case integer(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+}
+
+/// An ordered JSON object: keys keep the order they were written in, lookups are by key.
+public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    public private(set) var keys: [String] = []
+    private var storage: [String: JSONValue] = [:]
+
+    public init() {}
+
+    public init(_ pairs: [(String, JSONValue)]) {
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements)
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        get { storage[key] }
+        set {
+            if let newValue {
+                if storage.updateValue(newValue, forKey: key) == nil { keys.append(key) }
+            } else if storage.removeValue(forKey: key) != nil {
+                keys.removeAll { $0 == key }
+            }
+        }
+    }
+
+    public var count: Int { keys.count }
+    public var isEmpty: Bool { keys.isEmpty }
+
+    public func makeIterator() -> AnyIterator<(key: String, value: JSONValue)> {
+        var index = 0
+        return AnyIterator {
+            guard index < keys.count else { return nil }
+            defer { index += 1 }
+            let key = keys[index]
+            return (key, storage[key]!)
+        }
+    }
+
+    /// Equality ignores key order, as JSON does.
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool { lhs.storage == rhs.storage }
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage) }
+}
+
+// MARK: - Accessors
+
+extension JSONValue {
+    public var stringValue: String? { if case .string(let s) = self { s } else { nil } }
+    public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
+    public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
+    public var objectValue: JSONObject? { if case .object(let o) = self { o } else { nil } }
+    public var isNull: Bool { self == .null }
+
+    /// The value as a Double for either numeric case.
+    public var doubleValue: Double? {
+        switch self {
+        case .integer(let i): Double(i)
+        case .number(let d): d
+        default: nil
+        }
+    }
+
+    /// The value as an integer when it is integral (JSON Schema counts 1.0 as an integer).
+    public var integerValue: Int64? {
+        switch self {
+        case .integer(let i): i
+        case .number(let d) where d.rounded() == d && abs(d) < 9.2e18: Int64(d)
+        default: nil
+        }
+    }
+
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let o) = self { o[key] } else { nil }
+    }
+
+    public subscript(index: Int) -> JSONValue? {
+        if case .array(let a) = self, a.indices.contains(index) { a[index] } else { nil }
+    }
+
+    /// The JSON type name as JSON Schema spells it ("integer" for integral numbers).
+    public var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .integer: "integer"
+        case .number(let d): d.rounded() == d ? "integer" : "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+}
+
+// MARK: - Literals
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .integer(value) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+}
+
+// MARK: - Parsing and serialization
+
+public struct JSONParseError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public let offset: Int
+    public var description: String { "invalid JSON at byte \(offset): \(message)" }
+}
+
+extension JSONValue {
+    /// Parses UTF-8 JSON text. Rejects trailing garbage, so a truncated or padded model answer is an error.
+    public static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
+        var parser = JSONParser(bytes: [UInt8](data))
+        return try parser.parseDocument()
+    }
+
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+        try parse(Data(text.utf8))
+    }
+
+    /// Compact JSON; with `sortedKeys`, object keys are sorted so equal values serialize identically (cache keys).
+    public func serialized(sortedKeys: Bool = false, pretty: Bool = false) -> String {
+        var out = ""
+        write(to: &out, sortedKeys: sortedKeys, pretty: pretty, indent: 0)
+        return out
+    }
+
+    public func serializedData(sortedKeys: Bool = false) -> Data { Data(serialized(sortedKeys: sortedKeys).utf8) }
+
+    private func write(to out: inout String, sortedKeys: Bool, pretty: Bool, indent: Int) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .integer(let i): out += String(i)
+        case .number(let d):
+            if d.isFinite, d.rounded() == d, abs(d) < 1e15 { out += String(Int64(d)) } else if d.isFinite { out += "\(d)" } else { out += "null" }
+        case .string(let s): JSONValue.writeString(s, to: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                item.write(to: &out, sortedKeys: sortedKeys, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+            out += "]"
+        case .object(let object):
+            if object.isEmpty { out += "{}"; return }
+            out += "{"
+            let keys = sortedKeys ? object.keys.sorted() : object.keys
+            for (i, key) in keys.enumerated() {
+                if i > 0 { out += "," }
+                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                JSONValue.writeString(key, to: &out)
+                out += pretty ? ": " : ":"
+                object[key]!.write(to: &out, sortedKeys: sortedKeys, pretty: pretty, indent: indent + 1)
+            }
+            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
+            out += "}"
+        }
+    }
+
+    private static func writeString(_ s: String, to out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    public var description: String { serialized() }
+}
+
+// MARK: - Codable bridge
+
+extension JSONValue: Codable {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let b = try? container.decode(Bool.self) { self = .bool(b) }
+        else if let i = try? container.decode(Int64.self) { self = .integer(i) }
+        else if let d = try? container.decode(Double.self) { self = .number(d) }
+        else if let s = try? container.decode(String.self) { self = .string(s) }
+        else if let a = try? container.decode([JSONValue].self) { self = .array(a) }
+        else if let o = try? container.decode([String: JSONValue].self) {
+            // Keyed containers lose order; sort for determinism.
+            self = .object(JSONObject(o.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        } else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a JSON value")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let b): try container.encode(b)
+        case .integer(let i): try container.encode(i)
+        case .number(let d): try container.encode(d)
+        case .string(let s): try container.encode(s)
+        case .array(let a): try container.encode(a)
+        case .object(let o):
+            var dict: [String: JSONValue] = [:]
+            for (k, v) in o { dict[k] = v }
+            try container.encode(dict)
+        }
+    }
+}
+
+extension JSONValue {
+    /// Decodes a Codable value from this JSON (through its serialized text, so Foundation's rules apply).
+    public func decode<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(T.self, from: serializedData())
+    }
+
+    /// Encodes a Codable value into a JSONValue, keeping the encoder's key order.
+    public static func encode<T: Encodable>(_ value: T, encoder: JSONEncoder = JSONEncoder()) throws -> JSONValue {
+        try parse(encoder.encode(value))
+    }
+}

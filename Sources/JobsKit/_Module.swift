@@ -1,0 +1,1 @@
+// JobsKit module.

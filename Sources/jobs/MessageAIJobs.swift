@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct MessageAIJobs: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "messageai-jobs",
+        abstract: "MessageAI's AI back end: extractors, the proactive assistant and their batch jobs."
+    )
+}
