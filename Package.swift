@@ -20,9 +20,10 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        .target(name: "Chrono"),
         .target(
             name: "Postgres",
-            dependencies: ["CLibPQ", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CLibPQ", "Chrono", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Migrations",
@@ -42,7 +43,7 @@ let package = Package(
         ),
         .target(
             name: "Tools",
-            dependencies: ["AgentRuntime", "JSONKit", "Postgres"]
+            dependencies: ["AgentRuntime", "Chrono", "JSONKit", "Postgres"]
         ),
         // Floor 3: the five extractors, the date resolver and the rule-based provider.
         .target(
@@ -55,13 +56,13 @@ let package = Package(
         // Floor 3: labelled fixtures and the scorer (no LLM, no database).
         .target(
             name: "Evals",
-            dependencies: ["JSONKit", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Chrono", "JSONKit", "PromptKit", .product(name: "Yams", package: "Yams")]
         ),
         // Floor 4: orchestration (demo data, extract, assist, scan, eval runs).
         .target(
             name: "JobsKit",
             dependencies: [
-                "AgentRuntime", "Evals", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Tools",
+                "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Tools",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -69,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "jobs",
             dependencies: [
-                "JobsKit", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "AgentRuntime", "JSONKit",
+                "JobsKit", "Chrono", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "AgentRuntime", "JSONKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -77,21 +78,22 @@ let package = Package(
         // Test support: a scripted OpenAI-compatible server on loopback and per-test databases.
         .target(
             name: "TestSupport",
-            dependencies: ["Postgres", "Migrations"]
+            dependencies: ["Postgres", "Migrations", "JSONKit"]
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
         .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "JSONKit", "TestSupport"]),
         .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "JSONKit"]),
-        .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "JSONKit", "Postgres", "TestSupport"]),
+        .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Chrono", "JSONKit", "Postgres", "TestSupport"]),
         .testTarget(
             name: "ExtractorTests",
-            dependencies: ["Extractors", "AgentRuntime", "JSONKit", "PromptKit", "Postgres", "TestSupport"]
+            dependencies: ["Extractors", "AgentRuntime", "Chrono", "JSONKit", "PromptKit", "Postgres", "TestSupport"]
         ),
-        .testTarget(name: "EvalsTests", dependencies: ["Evals", "JSONKit"]),
+        .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "JSONKit"]),
+        .testTarget(name: "ChronoTests", dependencies: ["Chrono"]),
         .testTarget(
             name: "JobsKitTests",
-            dependencies: ["JobsKit", "Extractors", "Evals", "Postgres", "TestSupport", "AgentRuntime", "JSONKit"]
+            dependencies: ["JobsKit", "Chrono", "Extractors", "Evals", "Postgres", "TestSupport", "AgentRuntime", "JSONKit"]
         ),
     ]
 )

@@ -1,0 +1,50 @@
+import Foundation
+
+/// A wall-clock time of day with no date or zone (Postgres `time`, a fixture's `"11:00"`).
+public struct LocalTime: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    public let hour: Int
+    public let minute: Int
+    public let second: Int
+
+    public init?(hour: Int, minute: Int, second: Int = 0) {
+        guard (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second) else { return nil }
+        self.hour = hour
+        self.minute = minute
+        self.second = second
+    }
+
+    /// Parses `HH:MM` or `HH:MM:SS` (fractional seconds, as Postgres may print, are dropped).
+    public init?(iso text: some StringProtocol) {
+        let whole = String(text)
+        let main = whole.firstIndex(of: ".").map { String(whole[..<$0]) } ?? whole
+        let parts: [Substring] = main.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count),
+              parts.allSatisfy({ (p: Substring) in p.count == 2 && p.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let h = Int(parts[0]), let m = Int(parts[1]) else { return nil }
+        let s = parts.count == 3 ? Int(parts[2]) ?? -1 : 0
+        self.init(hour: h, minute: m, second: s)
+    }
+
+    /// `HH:MM`, or `HH:MM:SS` when seconds are set.
+    public var iso: String {
+        second == 0 ? String(format: "%02d:%02d", hour, minute) : String(format: "%02d:%02d:%02d", hour, minute, second)
+    }
+
+    public var description: String { iso }
+    public var secondsSinceMidnight: Int { hour * 3600 + minute * 60 + second }
+
+    public static func < (a: LocalTime, b: LocalTime) -> Bool { a.secondsSinceMidnight < b.secondsSinceMidnight }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let value = LocalTime(iso: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an HH:MM time"))
+        }
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(iso)
+    }
+}
