@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "Chrono"),
         .target(
             name: "Postgres",
-            dependencies: ["CLibPQ", "Chrono", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CLibPQ", "Chrono", "JSONKit", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "Migrations",

@@ -1,0 +1,148 @@
+import Foundation
+import Postgres
+
+/// One ordered set of SQL files ("dev": the app's core tables for a local database; "service": what this
+/// service owns). Files are applied in name order.
+public struct MigrationSet: Sendable {
+    public struct File: Sendable {
+        public let name: String
+        public let sql: String
+    }
+
+    public let name: String
+    public let files: [File]
+
+    public init(name: String, files: [File]) {
+        self.name = name
+        self.files = files.sorted { $0.name < $1.name }
+    }
+
+    /// The sets shipped with the binary (resources of this module).
+    public static func bundled(_ name: String) throws -> MigrationSet {
+        guard let root = Bundle.module.url(forResource: "SQL", withExtension: nil) else {
+            throw MigrationError("the bundled SQL folder is missing from \(Bundle.module.bundlePath)")
+        }
+        return try load(name: name, directory: root.appendingPathComponent(name))
+    }
+
+    /// The app's core tables, for a local database (Supabase already has them).
+    public static func dev() throws -> MigrationSet { try bundled("dev") }
+    /// The tables this service owns.
+    public static func service() throws -> MigrationSet { try bundled("service") }
+
+    public static func load(name: String, directory: URL) throws -> MigrationSet {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".sql") }
+        } catch {
+            throw MigrationError("cannot read migration folder \(directory.path): \(error.localizedDescription)")
+        }
+        let files = try names.map { name in
+            let url = directory.appendingPathComponent(name)
+            do {
+                return File(name: name, sql: try String(contentsOf: url, encoding: .utf8))
+            } catch {
+                throw MigrationError("cannot read \(url.path): \(error.localizedDescription)")
+            }
+        }
+        return MigrationSet(name: name, files: files)
+    }
+}
+
+public struct MigrationError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// What a migrate run did.
+public struct MigrationReport: Sendable, Codable {
+    public var applied: [String] = []
+    public var alreadyApplied: [String] = []
+}
+
+/// Applies migration sets: each file in its own transaction together with its record in
+/// `messageai_migrations`, so a failing file leaves nothing behind and a re-run applies nothing twice.
+/// An applied file whose text changed stops everything before any new file is applied.
+public struct Migrator: Sendable {
+    public let pool: PostgresPool
+
+    public init(pool: PostgresPool) { self.pool = pool }
+
+    static let ledgerSQL = """
+        CREATE TABLE IF NOT EXISTS messageai_migrations (
+          set_name TEXT NOT NULL,
+          name TEXT NOT NULL,
+          checksum TEXT NOT NULL,
+          applied_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+          PRIMARY KEY (set_name, name)
+        )
+        """
+
+    @discardableResult
+    public func migrate(_ sets: [MigrationSet]) async throws -> MigrationReport {
+        try await pool.withConnection { connection in
+            // One migrator at a time per database; the lock ends with the session's use of it.
+            try await connection.query("SELECT pg_advisory_lock(hashtext('messageai_migrations'))")
+            do {
+                let report = try await migrate(sets, on: connection)
+                try await connection.query("SELECT pg_advisory_unlock(hashtext('messageai_migrations'))")
+                return report
+            } catch {
+                _ = try? await connection.query("SELECT pg_advisory_unlock(hashtext('messageai_migrations'))")
+                throw error
+            }
+        }
+    }
+
+    private func migrate(_ sets: [MigrationSet], on connection: PostgresConnection) async throws -> MigrationReport {
+        try await connection.query(Self.ledgerSQL)
+        var applied: [String: String] = [:]
+        for row in try await connection.query("SELECT set_name, name, checksum FROM messageai_migrations") {
+            applied["\(try row.decode("set_name", as: String.self))/\(try row.decode("name", as: String.self))"] =
+                try row.decode("checksum", as: String.self)
+        }
+        // Check every applied file first, so an edited file stops the run before anything new is applied.
+        for set in sets {
+            for file in set.files {
+                let key = "\(set.name)/\(file.name)"
+                guard let recorded = applied[key] else { continue }
+                let current = try await checksum(file.sql, on: connection)
+                if current != recorded {
+                    throw MigrationError(
+                        "migration \(key) was edited after it was applied (checksum \(recorded) recorded, \(current) now); "
+                            + "restore it and put the change in a new migration file")
+                }
+            }
+        }
+        var report = MigrationReport()
+        for set in sets {
+            for file in set.files {
+                let key = "\(set.name)/\(file.name)"
+                if applied[key] != nil {
+                    report.alreadyApplied.append(key)
+                    continue
+                }
+                do {
+                    try await connection.transaction { connection in
+                        try await connection.execute(script: file.sql)
+                        try await connection.query(
+                            "INSERT INTO messageai_migrations (set_name, name, checksum) VALUES ($1, $2, md5($3))",
+                            [set.name, file.name, file.sql])
+                    }
+                } catch let error as PostgresError {
+                    var hint = ""
+                    if set.name == "service", error.sqlState == "42P01" {
+                        hint = " (the app's core tables are missing: on a local database run `messageai-jobs migrate --dev`)"
+                    }
+                    throw MigrationError("migration \(key) failed and was rolled back: \(error)\(hint)")
+                }
+                report.applied.append(key)
+            }
+        }
+        return report
+    }
+
+    private func checksum(_ sql: String, on connection: PostgresConnection) async throws -> String {
+        try await connection.query("SELECT md5($1) AS sum", [sql])[0].decode("sum")
+    }
+}

@@ -1,0 +1,155 @@
+import Chrono
+import Foundation
+import JSONKit
+
+/// A Swift value that can be bound to a `$n` parameter. Values travel as text, separately from the SQL.
+public protocol PostgresEncodable: Sendable {
+    /// The value in Postgres's text input format, or nil for NULL.
+    var postgresText: String? { get }
+}
+
+/// A Swift value that can be read from a result column.
+public protocol PostgresDecodable: Sendable {
+    /// `text` is the column's text output, nil for NULL.
+    init(postgresText text: String?) throws(PostgresDecodingFailure)
+}
+
+/// Most types: a non-NULL text value parsed one way.
+public protocol PostgresTextCodable: PostgresEncodable, PostgresDecodable {
+    static var postgresTypeName: String { get }
+    init?(postgresValue: String)
+    var postgresValue: String { get }
+}
+
+extension PostgresTextCodable {
+    public var postgresText: String? { postgresValue }
+
+    public init(postgresText text: String?) throws(PostgresDecodingFailure) {
+        guard let text else { throw PostgresDecodingFailure("unexpected NULL for \(Self.postgresTypeName); decode as an Optional to allow it") }
+        guard let value = Self(postgresValue: text) else {
+            throw PostgresDecodingFailure("'\(text.prefix(80))' is not a valid \(Self.postgresTypeName)")
+        }
+        self = value
+    }
+}
+
+extension Optional: PostgresEncodable where Wrapped: PostgresEncodable {
+    public var postgresText: String? { self?.postgresText ?? nil }
+}
+
+extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
+    public init(postgresText text: String?) throws(PostgresDecodingFailure) {
+        self = try text.map { (t: String) throws(PostgresDecodingFailure) -> Wrapped in try Wrapped(postgresText: t) }
+    }
+}
+
+extension String: PostgresTextCodable {
+    public static var postgresTypeName: String { "text" }
+    public init?(postgresValue: String) { self = postgresValue }
+    public var postgresValue: String { self }
+}
+
+extension Int: PostgresTextCodable {
+    public static var postgresTypeName: String { "integer" }
+    public init?(postgresValue: String) { self.init(postgresValue) }
+    public var postgresValue: String { String(self) }
+}
+
+extension Int32: PostgresTextCodable {
+    public static var postgresTypeName: String { "integer" }
+    public init?(postgresValue: String) { self.init(postgresValue) }
+    public var postgresValue: String { String(self) }
+}
+
+extension Int64: PostgresTextCodable {
+    public static var postgresTypeName: String { "bigint" }
+    public init?(postgresValue: String) { self.init(postgresValue) }
+    public var postgresValue: String { String(self) }
+}
+
+extension Double: PostgresTextCodable {
+    public static var postgresTypeName: String { "double precision" }
+    public init?(postgresValue: String) {
+        switch postgresValue {
+        case "NaN": self = .nan
+        case "Infinity": self = .infinity
+        case "-Infinity": self = -.infinity
+        default: self.init(postgresValue)
+        }
+    }
+    public var postgresValue: String {
+        if isNaN { return "NaN" }
+        if isInfinite { return self > 0 ? "Infinity" : "-Infinity" }
+        return "\(self)"
+    }
+}
+
+extension Bool: PostgresTextCodable {
+    public static var postgresTypeName: String { "boolean" }
+    public init?(postgresValue: String) {
+        switch postgresValue {
+        case "t", "true": self = true
+        case "f", "false": self = false
+        default: return nil
+        }
+    }
+    public var postgresValue: String { self ? "true" : "false" }
+}
+
+extension UUID: PostgresTextCodable {
+    public static var postgresTypeName: String { "uuid" }
+    public init?(postgresValue: String) { self.init(uuidString: postgresValue) }
+    /// Lower case, as Postgres prints it, so text comparisons agree.
+    public var postgresValue: String { uuidString.lowercased() }
+}
+
+extension LocalDate: PostgresTextCodable {
+    public static var postgresTypeName: String { "date" }
+    public init?(postgresValue: String) { self.init(iso: postgresValue) }
+    public var postgresValue: String { iso }
+}
+
+extension LocalTime: PostgresTextCodable {
+    public static var postgresTypeName: String { "time" }
+    public init?(postgresValue: String) { self.init(iso: postgresValue) }
+    public var postgresValue: String { String(format: "%02d:%02d:%02d", hour, minute, second) }
+}
+
+extension Date: PostgresTextCodable {
+    public static var postgresTypeName: String { "timestamptz" }
+    public init?(postgresValue: String) {
+        guard let date = PostgresTimestamp.parse(postgresValue) else { return nil }
+        self = date
+    }
+    public var postgresValue: String { PostgresTimestamp.format(self) }
+}
+
+extension JSONValue: PostgresTextCodable {
+    public static var postgresTypeName: String { "jsonb" }
+    public init?(postgresValue: String) {
+        guard let value = try? JSONValue.parse(postgresValue) else { return nil }
+        self = value
+    }
+    public var postgresValue: String { serialized() }
+}
+
+/// A Codable value stored in a json/jsonb column.
+public struct PostgresJSON<Value: Codable & Sendable>: PostgresEncodable, PostgresDecodable {
+    public var value: Value
+    public init(_ value: Value) { self.value = value }
+
+    public var postgresText: String? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    public init(postgresText text: String?) throws(PostgresDecodingFailure) {
+        guard let text else { throw PostgresDecodingFailure("unexpected NULL for jsonb") }
+        do {
+            value = try JSONDecoder().decode(Value.self, from: Data(text.utf8))
+        } catch {
+            throw PostgresDecodingFailure("jsonb does not decode as \(Value.self): \(error)")
+        }
+    }
+}

@@ -1,0 +1,51 @@
+/// A failure talking to Postgres, carrying what the server said so callers can branch on SQLSTATE.
+///
+/// Descriptions never contain the password: connection errors name host, port and database only.
+public struct PostgresError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// Could not connect, or the connection broke.
+        case connection
+        /// The server rejected a statement (see `sqlState`).
+        case server
+        /// A value could not be decoded into the requested Swift type.
+        case decoding
+        /// The caller misused the API (wrong column name, closed connection, bad bind).
+        case usage
+    }
+
+    public let kind: Kind
+    public let message: String
+    public var sqlState: String?
+    public var detail: String?
+    public var hint: String?
+    public var constraint: String?
+    public var table: String?
+    public var column: String?
+    /// The statement that failed, abbreviated (never its bound values).
+    public var statement: String?
+
+    public init(kind: Kind, message: String, sqlState: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.sqlState = sqlState
+    }
+
+    public var description: String {
+        var parts = [message]
+        if let sqlState { parts.append("SQLSTATE \(sqlState)") }
+        if let constraint { parts.append("constraint \(constraint)") }
+        if let detail { parts.append("detail: \(detail)") }
+        if let hint { parts.append("hint: \(hint)") }
+        if let statement { parts.append("in: \(statement)") }
+        return parts.joined(separator: "; ")
+    }
+
+    /// 23505: a unique or primary key constraint was violated.
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+    /// 40001 serialization failure or 40P01 deadlock: the transaction may be retried as a whole.
+    public var isRetryableTransactionFailure: Bool { sqlState == "40001" || sqlState == "40P01" }
+    /// Class 08 (connection exception), 57P01-03 (shutdown), or a broken socket: the connection is unusable.
+    public var isConnectionFailure: Bool {
+        kind == .connection || (sqlState?.hasPrefix("08") ?? false) || ["57P01", "57P02", "57P03"].contains(sqlState ?? "")
+    }
+}
