@@ -7,6 +7,11 @@ public struct MigrationSet: Sendable {
     public struct File: Sendable {
         public let name: String
         public let sql: String
+
+        public init(name: String, sql: String) {
+            self.name = name
+            self.sql = sql
+        }
     }
 
     public let name: String

@@ -1,6 +1,7 @@
 import CLibPQ
 import Dispatch
 import Foundation
+import Glibc
 import Logging
 
 /// One libpq connection. It serves one statement at a time: blocking libpq calls run on the connection's own
@@ -61,6 +62,8 @@ public final class PostgresConnection: @unchecked Sendable {
             PQfinish(handle)
             throw PostgresError(kind: .connection, message: "could not connect to \(target): \(reason)")
         }
+        // Server NOTICEs ("relation already exists, skipping") are not errors; keep them off stderr.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
         let connection = PostgresConnection(handle: handle, configuration: configuration, logger: logger)
         logger.debug("connected", metadata: ["target": "\(describeTarget(handle))"])
         return connection
@@ -88,8 +91,13 @@ public final class PostgresConnection: @unchecked Sendable {
     public var isUsable: Bool {
         queue.sync {
             guard !isClosed else { return false }
-            // Reads whatever the server sent while idle (e.g. a termination notice) so a dead socket shows up now.
-            if PQconsumeInput(handle) == 0 { return false }
+            // An idle connection has nothing to read. If the socket is readable, the server sent something
+            // (a termination notice, then EOF): read until it is drained so a dead socket shows up now.
+            for _ in 0..<4 {
+                var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+                guard poll(&descriptor, 1, 0) > 0 else { break }
+                if PQconsumeInput(handle) == 0 { return false }
+            }
             return PQstatus(handle) == CONNECTION_OK
         }
     }

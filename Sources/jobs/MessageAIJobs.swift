@@ -4,6 +4,7 @@ import ArgumentParser
 struct MessageAIJobs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messageai-jobs",
-        abstract: "MessageAI's AI back end: extractors, the proactive assistant and their batch jobs."
+        abstract: "MessageAI's AI back end: extractors, the proactive assistant and their batch jobs.",
+        subcommands: [MigrateCommand.self, DemoCommand.self, PromptsCommand.self]
     )
 }

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Postgres
+
+/// Where the database is; every command that touches Postgres takes these.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .customLong("database-url"),
+            help: "Postgres connection URI or libpq string (default: $DATABASE_URL, else libpq's PG* variables).")
+    var databaseURL: String?
+
+    var configuration: PostgresConfiguration {
+        var configuration = PostgresConfiguration.fromEnvironment()
+        if let databaseURL { configuration.connectionString = databaseURL }
+        return configuration
+    }
+
+    /// Lends a pool to `body` and shuts it down afterwards.
+    func withPool<T: Sendable>(maxConnections: Int = 4, _ body: (PostgresPool) async throws -> T) async throws -> T {
+        let pool = PostgresPool(configuration: configuration, maxConnections: maxConnections, logger: CLILogging.logger("messageai.postgres"))
+        do {
+            let value = try await body(pool)
+            await pool.shutdown()
+            return value
+        } catch {
+            await pool.shutdown()
+            throw error
+        }
+    }
+}
+
+/// Output and logging flags shared by all commands.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print machine-readable JSON on stdout instead of text.")
+    var json = false
+
+    @Flag(name: [.short, .long], help: "Log debug details to stderr (or set LOG_LEVEL=debug).")
+    var verbose = false
+
+    func bootstrap() { CLILogging.bootstrap(verbose: verbose) }
+}
+
+enum CLILogging {
+    private static let once: Void = {
+        let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .notice
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }()
+
+    nonisolated(unsafe) private static var verboseRequested = false
+
+    static func bootstrap(verbose: Bool) {
+        if verbose { setenv("LOG_LEVEL", "debug", 1) }
+        _ = once
+    }
+
+    static func logger(_ label: String) -> Logger { Logger(label: label) }
+}
+
+/// Writes to stdout / stderr.
+enum Console {
+    static func print(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func error(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    /// True when stderr is a terminal: progress lines go there only then.
+    static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Prints an Encodable value as pretty JSON on stdout.
+    static func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}
