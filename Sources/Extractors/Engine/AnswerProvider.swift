@@ -1,0 +1,58 @@
+import JSONKit
+import PromptKit
+
+/// Where an extractor's raw answer comes from: an LLM, or the rule-based provider that needs none.
+/// Both answer in the feature's schema, and the engine validates and checks both the same way.
+public protocol AnswerProvider: Sendable {
+    /// A short name for reports ("openai", "rules").
+    var name: String { get }
+    /// Recorded as the `model` of every row this provider's answers produce.
+    func modelName(for prompt: Prompt) -> String
+    func answer(_ request: AnswerRequest) async throws -> ProviderAnswer
+}
+
+/// One feature over one window of one conversation.
+public struct AnswerRequest: Sendable {
+    public let feature: ExtractionFeature
+    public let prompt: Prompt
+    public let rendered: RenderedPrompt
+    public let window: MessageWindow
+    public let input: ConversationInput
+    public let schema: JSONSchema
+}
+
+public struct ProviderAnswer: Sendable {
+    public var json: JSONValue
+    public var usage: TokenUsage
+    public var requests: Int
+    public var reasked: Bool
+
+    public init(json: JSONValue, usage: TokenUsage = TokenUsage(), requests: Int = 0, reasked: Bool = false) {
+        self.json = json
+        self.usage = usage
+        self.requests = requests
+        self.reasked = reasked
+    }
+}
+
+/// Tokens as the server reported them, summed over requests.
+public struct TokenUsage: Sendable, Hashable, Codable {
+    public var promptTokens = 0
+    public var completionTokens = 0
+    public var cachedPromptTokens = 0
+
+    public init(promptTokens: Int = 0, completionTokens: Int = 0, cachedPromptTokens: Int = 0) {
+        self.promptTokens = promptTokens
+        self.completionTokens = completionTokens
+        self.cachedPromptTokens = cachedPromptTokens
+    }
+
+    public var totalTokens: Int { promptTokens + completionTokens }
+
+    public static func + (a: TokenUsage, b: TokenUsage) -> TokenUsage {
+        TokenUsage(promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens,
+                   cachedPromptTokens: a.cachedPromptTokens + b.cachedPromptTokens)
+    }
+
+    public static func += (a: inout TokenUsage, b: TokenUsage) { a = a + b }
+}

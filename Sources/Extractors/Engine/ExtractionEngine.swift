@@ -1,0 +1,139 @@
+import Chrono
+import Foundation
+import JSONKit
+import PromptKit
+
+/// Which prompt produced a feature's items, for provenance on every row.
+public struct PromptRef: Sendable, Hashable, Codable {
+    public let id: String
+    public let version: Int
+    public let model: String
+}
+
+/// The outcome of extracting some features from one conversation.
+public struct ExtractionRun: Sendable, Codable {
+    public var extraction = Extraction()
+    public var usage = TokenUsage()
+    public var requests = 0
+    public var reasks = 0
+    public var windows = 0
+    public var prompts: [ExtractionFeature: PromptRef] = [:]
+}
+
+/// Runs the extractors on one conversation: for each feature and window, render the prompt, get an answer
+/// from the provider, validate it against the feature's schema, and decode it with cited ids and dates
+/// checked. One call per conversation, window and feature — never per user.
+public struct ExtractionEngine: Sendable {
+    public let prompts: PromptLibrary
+    public let provider: any AnswerProvider
+    public var windowing: Windowing
+    /// A prompt version per feature; absent means the highest version in the library.
+    public var promptVersions: [ExtractionFeature: Int]
+    private let schemas: [String: JSONSchema]
+
+    public init(prompts: PromptLibrary, provider: any AnswerProvider, windowing: Windowing = Windowing(),
+                promptVersions: [ExtractionFeature: Int] = [:]) throws {
+        self.prompts = prompts
+        self.provider = provider
+        self.windowing = windowing
+        self.promptVersions = promptVersions
+        var schemas: [String: JSONSchema] = [:]
+        for prompt in prompts.all {
+            guard let schema = prompt.outputSchema else { continue }
+            do {
+                schemas["\(prompt.id)@\(prompt.version)"] = try JSONSchema(schema)
+            } catch {
+                throw ExtractionError.promptProblem("\(prompt.sourceFile): its output schema does not compile: \(error)")
+            }
+        }
+        self.schemas = schemas
+    }
+
+    public func prompt(for feature: ExtractionFeature) throws -> Prompt {
+        let found = promptVersions[feature].map { prompts.prompt(id: feature.promptID, version: $0) } ?? prompts.latest(id: feature.promptID)
+        guard let found else {
+            let version = promptVersions[feature].map { " version \($0)" } ?? ""
+            throw ExtractionError.promptProblem("no prompt '\(feature.promptID)'\(version) in the prompt library")
+        }
+        guard found.outputSchema != nil else {
+            throw ExtractionError.promptProblem("\(found.sourceFile): an extractor prompt needs an output schema")
+        }
+        return found
+    }
+
+    public func extract(_ input: ConversationInput, features: [ExtractionFeature]) async throws -> ExtractionRun {
+        let chosen = try features.map { ($0, try prompt(for: $0)) }
+        var run = ExtractionRun()
+        for (feature, prompt) in chosen {
+            run.prompts[feature] = PromptRef(id: prompt.id, version: prompt.version, model: provider.modelName(for: prompt))
+        }
+        guard !input.messages.isEmpty else { return run }
+        // Features are independent: ask for them concurrently, then merge in feature order.
+        let results = try await withThrowingTaskGroup(of: (ExtractionFeature, ExtractionRun).self) { group in
+            for (feature, prompt) in chosen {
+                group.addTask { (feature, try await extract(feature, prompt: prompt, input: input)) }
+            }
+            var collected: [ExtractionFeature: ExtractionRun] = [:]
+            for try await (feature, partial) in group { collected[feature] = partial }
+            return collected
+        }
+        for feature in features.sorted() {
+            guard let partial = results[feature] else { continue }
+            run.extraction.merge(partial.extraction)
+            run.usage += partial.usage
+            run.requests += partial.requests
+            run.reasks += partial.reasks
+            run.windows = max(run.windows, partial.windows)
+        }
+        return run
+    }
+
+    private func extract(_ feature: ExtractionFeature, prompt: Prompt, input: ConversationInput) async throws -> ExtractionRun {
+        guard let schema = schemas["\(prompt.id)@\(prompt.version)"] else {
+            throw ExtractionError.promptProblem("\(prompt.sourceFile): missing output schema")
+        }
+        var run = ExtractionRun()
+        for range in windowing.windows(input.messages) {
+            let window = MessageWindow(messages: Array(input.messages[range]), participants: input.participants)
+            let rendered: RenderedPrompt
+            do {
+                rendered = try prompt.render(Self.variables(input: input, window: window), model: provider.modelName(for: prompt))
+            } catch {
+                throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
+            }
+            let answer = try await provider.answer(AnswerRequest(
+                feature: feature, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema))
+            // Rule-based answers pass the same gate as the model's.
+            let problems = schema.validate(answer.json)
+            guard problems.isEmpty else {
+                throw ExtractionError.invalidOutput(feature: feature, errors: problems.map(\.description))
+            }
+            var context = DecodeContext(feature: feature, window: window, input: input)
+            var partial = Extraction()
+            FeatureDecoders.decode(answer.json, into: &partial, context: &context)
+            partial.notes = context.notes
+            run.extraction.merge(partial)
+            run.usage += answer.usage
+            run.requests += answer.requests
+            run.reasks += answer.reasked ? 1 : 0
+            run.windows += 1
+        }
+        return run
+    }
+
+    /// The values every prompt may use. Message text only ever enters through `messages`, escaped.
+    static func variables(input: ConversationInput, window: MessageWindow) -> [String: String] {
+        let today = LocalDate(input.now, in: input.timeZone)
+        return [
+            "messages": window.renderMessages(participants: input.participants, timeZone: input.timeZone),
+            "today": today.iso,
+            "weekday": ISOTime.weekdayName(today),
+            "now": ISOTime.string(input.now, in: input.timeZone),
+            "timezone": input.timeZone.identifier,
+            "user_name": input.viewer.map { MessageWindow.escapeAngles($0.name) } ?? "(all participants)",
+            "user_id": input.viewer.flatMap { window.alias(ofParticipant: $0.id) } ?? "",
+            "conversation_name": MessageWindow.escapeAngles(input.name),
+            "participants": window.renderParticipants(input.participants),
+        ]
+    }
+}

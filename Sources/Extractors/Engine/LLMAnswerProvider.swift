@@ -1,0 +1,131 @@
+import AgentRuntime
+import JSONKit
+import Logging
+import PromptKit
+
+/// Asks an OpenAI-compatible model for a feature's answer in its schema, validates it locally, and re-asks
+/// once with only the last answer and its errors (never a growing history). A cut-off answer fails at once.
+public struct LLMAnswerProvider: AnswerProvider {
+    public let client: any ChatCompleting
+    public let structuredOutput: StructuredOutputMode
+    /// Replaces every prompt's model (e.g. `--model`, `OPENAI_MODEL`).
+    public let modelOverride: String?
+    let logger = Logger(label: "messageai.extractors")
+
+    public init(client: any ChatCompleting, structuredOutput: StructuredOutputMode, modelOverride: String? = nil) {
+        self.client = client
+        self.structuredOutput = structuredOutput
+        self.modelOverride = modelOverride
+    }
+
+    public var name: String { "openai" }
+
+    public func modelName(for prompt: Prompt) -> String { modelOverride ?? prompt.model }
+
+    public func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
+        let base = makeRequest(request)
+        var answer = ProviderAnswer(json: .null)
+        let first = try await complete(base, request: request, into: &answer)
+        let firstErrors = validate(first, schema: request.schema)
+        if case .valid(let json) = firstErrors {
+            answer.json = json
+            return answer
+        }
+        let problems = firstErrors.problems
+        logger.info("re-asking once after an invalid answer", metadata: ["feature": "\(request.feature.rawValue)", "errors": "\(problems.count)"])
+        var retry = base
+        retry.messages += [
+            .assistant(content: first, toolCalls: []),
+            .user(Self.reaskText(problems)),
+        ]
+        answer.reasked = true
+        let second = try await complete(retry, request: request, into: &answer)
+        switch validate(second, schema: request.schema) {
+        case .valid(let json):
+            answer.json = json
+            return answer
+        case .invalid(let errors):
+            throw ExtractionError.invalidOutput(feature: request.feature, errors: errors)
+        }
+    }
+
+    static func reaskText(_ problems: [String]) -> String {
+        "Your answer is not valid for the required JSON schema:\n"
+            + problems.prefix(20).map { "- \($0)" }.joined(separator: "\n")
+            + "\nReply again with only the corrected JSON object."
+    }
+
+    func makeRequest(_ request: AnswerRequest) -> ChatCompletionRequest {
+        let rendered = request.rendered
+        let schema = request.prompt.outputSchema ?? .object([:])
+        var messages: [ChatMessage] = rendered.messages.map { message in
+            switch message.role {
+            case .system: .system(message.content)
+            case .user: .user(message.content)
+            case .assistant: .assistant(content: message.content, toolCalls: [])
+            }
+        }
+        // Without server-side schema enforcement the schema must be in the prompt; validation still follows.
+        if structuredOutput == .jsonObject, case .system(let text)? = messages.first {
+            messages[0] = .system(text + "\n\nAnswer with one JSON object that matches this JSON Schema:\n" + schema.serialized())
+        }
+        let name = rendered.outputName ?? request.feature.rawValue
+        let format: ResponseFormat = switch structuredOutput {
+        case .jsonSchema: .jsonSchema(name: name, schema: schema, strict: true)
+        case .jsonObject: .jsonObject(schema: schema)
+        }
+        return ChatCompletionRequest(
+            model: modelOverride ?? rendered.model,
+            messages: messages,
+            temperature: rendered.temperature,
+            seed: rendered.seed,
+            maxCompletionTokens: rendered.maxTokens,
+            responseFormat: format)
+    }
+
+    private func complete(_ chat: ChatCompletionRequest, request: AnswerRequest, into answer: inout ProviderAnswer) async throws -> String {
+        let result = try await client.complete(chat)
+        answer.requests += 1
+        if let usage = result.response.usage {
+            answer.usage += TokenUsage(promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
+                                       cachedPromptTokens: usage.cachedPromptTokens ?? 0)
+        }
+        let choice = result.response.firstChoice
+        if choice.finishReason == .length {
+            throw ExtractionError.truncated(feature: request.feature, maxTokens: chat.maxCompletionTokens)
+        }
+        if let refusal = choice.message.refusal, !refusal.isEmpty {
+            throw ExtractionError.refused(feature: request.feature, reason: refusal)
+        }
+        return choice.message.content ?? ""
+    }
+
+    enum Validation {
+        case valid(JSONValue)
+        case invalid([String])
+
+        var problems: [String] {
+            if case .invalid(let problems) = self { problems } else { [] }
+        }
+    }
+
+    func validate(_ content: String, schema: JSONSchema) -> Validation {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(Self.stripCodeFence(content))
+        } catch {
+            return .invalid(["$: the answer is not JSON (\(error))"])
+        }
+        let errors = schema.validate(json)
+        return errors.isEmpty ? .valid(json) : .invalid(errors.map(\.description))
+    }
+
+    /// Some local models wrap JSON in a Markdown fence even in JSON mode.
+    static func stripCodeFence(_ text: String) -> String {
+        var body = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard body.hasPrefix("```") else { return body }
+        body = String(body.drop(while: { $0 != "\n" }).dropFirst())
+        if body.hasSuffix("```") { body = String(body.dropLast(3)) }
+        return body.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,94 @@
+import Chrono
+import Foundation
+import JSONKit
+
+/// A slice of a conversation rendered for the model, with short aliases ("m3", "p2") in place of real ids.
+///
+/// Aliases keep prompts small and make a cited id checkable: an alias the window did not show is a
+/// hallucination. Message text is JSON-escaped, with `<` and `>` escaped too, so no message can close the
+/// `<messages>` block or pose as a new section.
+public struct MessageWindow: Sendable {
+    public let messages: [InputMessage]
+    public let messageAliases: [String: String]     // real id -> alias
+    public let participantAliases: [String: String] // real id -> alias
+    private let messageByAlias: [String: InputMessage]
+    private let participantByAlias: [String: String]
+
+    public init(messages: [InputMessage], participants: [Participant]) {
+        self.messages = messages
+        var messageAliases: [String: String] = [:]
+        var messageByAlias: [String: InputMessage] = [:]
+        for (index, message) in messages.enumerated() {
+            let alias = "m\(index + 1)"
+            messageAliases[message.id] = alias
+            messageByAlias[alias] = message
+        }
+        var participantAliases: [String: String] = [:]
+        var participantByAlias: [String: String] = [:]
+        for (index, participant) in participants.enumerated() {
+            let alias = "p\(index + 1)"
+            participantAliases[participant.id] = alias
+            participantByAlias[alias] = participant.id
+        }
+        self.messageAliases = messageAliases
+        self.participantAliases = participantAliases
+        self.messageByAlias = messageByAlias
+        self.participantByAlias = participantByAlias
+    }
+
+    /// The message a cited alias stands for, nil when the model made it up.
+    public func message(forAlias alias: String) -> InputMessage? { messageByAlias[alias.trimmingCharacters(in: .whitespaces)] }
+
+    /// The participant id an alias stands for.
+    public func participantID(forAlias alias: String) -> String? { participantByAlias[alias.trimmingCharacters(in: .whitespaces)] }
+
+    public func alias(ofMessage id: String) -> String? { messageAliases[id] }
+    public func alias(ofParticipant id: String) -> String? { participantAliases[id] }
+
+    /// One JSON object per line: id, sent_at (with the zone's offset), weekday, sender, sender_id, text.
+    public func renderMessages(participants: [Participant], timeZone: TimeZone) -> String {
+        let names = Dictionary(participants.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+        return messages.map { message in
+            let line: JSONValue = .object(JSONObject([
+                ("id", .string(messageAliases[message.id] ?? "?")),
+                ("sent_at", .string(ISOTime.string(message.sentAt, in: timeZone))),
+                ("weekday", .string(ISOTime.weekdayName(LocalDate(message.sentAt, in: timeZone)))),
+                ("sender", .string(names[message.senderID] ?? "Unknown")),
+                ("sender_id", .string(participantAliases[message.senderID] ?? "unknown")),
+                ("text", .string(message.text)),
+            ]))
+            return Self.escapeAngles(line.serialized())
+        }.joined(separator: "\n")
+    }
+
+    /// "p1 Maria Lopez, p2 Dan Kim".
+    public func renderParticipants(_ participants: [Participant]) -> String {
+        participants.map { "\(participantAliases[$0.id] ?? "?") \(Self.escapeAngles($0.name))" }.joined(separator: ", ")
+    }
+
+    static func escapeAngles(_ text: String) -> String {
+        text.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
+    }
+}
+
+/// ISO 8601 text for instants in a given zone, as prompts and reports show them.
+public enum ISOTime {
+    public static func string(_ date: Date, in timeZone: TimeZone) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = timeZone
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    public static func parse(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.date(from: text)
+    }
+
+    public static func weekdayName(_ day: LocalDate) -> String {
+        ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][day.isoWeekday - 1]
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Postgres
+
+/// Loads a conversation from the app's tables as extractor input.
+public struct ConversationReader: Sendable {
+    /// Where a scan stopped reading: messages after (sentAt, id) are new.
+    public struct Watermark: Sendable, Hashable, Codable {
+        public let sentAt: Date
+        public let messageID: UUID
+
+        public init(sentAt: Date, messageID: UUID) {
+            self.sentAt = sentAt
+            self.messageID = messageID
+        }
+    }
+
+    /// At most this many messages are read for one extraction (the newest); older ones are left out.
+    public var maxMessages: Int
+    /// Messages before the watermark shown as context in a scan.
+    public var contextMessages: Int
+
+    public init(maxMessages: Int = 2000, contextMessages: Int = 20) {
+        self.maxMessages = maxMessages
+        self.contextMessages = contextMessages
+    }
+
+    /// The conversation with its participants and messages; nil when it does not exist.
+    /// With a watermark, only messages after it plus `contextMessages` earlier ones are read.
+    public func load(_ conversationID: UUID, since watermark: Watermark? = nil, now: Date, on db: PostgresConnection) async throws -> ConversationInput? {
+        let found = try await db.query("SELECT name, is_group FROM conversations WHERE id = $1", [conversationID])
+        guard let head = found.first else { return nil }
+        let participants = try await db.query(
+            """
+            SELECT u.id::text AS id, COALESCE(NULLIF(u.display_name, ''), u.username) AS name, s.time_zone
+            FROM users u
+            LEFT JOIN user_settings s ON s.user_id = u.id
+            WHERE u.id IN (SELECT user_id FROM conversation_participants WHERE conversation_id = $1
+                           UNION SELECT DISTINCT sender_id FROM messages WHERE conversation_id = $1 AND sender_id IS NOT NULL)
+            ORDER BY u.id
+            """, [conversationID])
+        var people: [Participant] = []
+        var zones: [String: Int] = [:]
+        for row in participants {
+            people.append(Participant(id: try row.decode("id"), name: try row.decode("name")))
+            if let zone = try row.decode("time_zone", as: String?.self) { zones[zone, default: 0] += 1 }
+        }
+        let messages: [InputMessage]
+        var firstNew = 0
+        if let watermark {
+            let newRows = try await db.query(
+                """
+                SELECT id::text AS id, sender_id::text AS sender, created_at, content FROM messages
+                WHERE conversation_id = $1 AND deleted_at IS NULL AND (created_at, id) > ($2::timestamptz, $3::uuid)
+                ORDER BY created_at, id LIMIT $4
+                """, [conversationID, watermark.sentAt, watermark.messageID, maxMessages])
+            let contextRows = try await db.query(
+                """
+                SELECT * FROM (
+                  SELECT id::text AS id, sender_id::text AS sender, created_at, content FROM messages
+                  WHERE conversation_id = $1 AND deleted_at IS NULL AND (created_at, id) <= ($2::timestamptz, $3::uuid)
+                  ORDER BY created_at DESC, id DESC LIMIT $4) AS earlier
+                ORDER BY created_at, id
+                """, [conversationID, watermark.sentAt, watermark.messageID, contextMessages])
+            let context = try contextRows.map(Self.message)
+            messages = context + (try newRows.map(Self.message))
+            firstNew = context.count
+        } else {
+            let rows = try await db.query(
+                """
+                SELECT * FROM (
+                  SELECT id::text AS id, sender_id::text AS sender, created_at, content FROM messages
+                  WHERE conversation_id = $1 AND deleted_at IS NULL
+                  ORDER BY created_at DESC, id DESC LIMIT $2) AS recent
+                ORDER BY created_at, id
+                """, [conversationID, maxMessages])
+            messages = try rows.map(Self.message)
+        }
+        // Relative dates are read in the zone most participants use (UTC when none is set).
+        let zoneName = zones.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "UTC"
+        return ConversationInput(
+            conversationID: conversationID.postgresValue,
+            name: try head.decode("name", as: String?.self) ?? "Conversation",
+            isGroup: try head.decode("is_group"),
+            participants: people, messages: messages, firstNewIndex: firstNew,
+            timeZone: TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!, now: now)
+    }
+
+    private static func message(_ row: PostgresRow) throws -> InputMessage {
+        InputMessage(id: try row.decode("id"), senderID: try row.decode("sender", as: String?.self) ?? "unknown",
+                     sentAt: try row.decode("created_at"), text: try row.decode("content"))
+    }
+}

@@ -1,0 +1,80 @@
+import Extractors
+import Foundation
+import Logging
+import Postgres
+
+/// On-demand extraction of one conversation: read it, run the extractors, write every feature's rows in
+/// one transaction, and record the run. A failure leaves the stored rows exactly as they were.
+public struct ExtractService: Sendable {
+    public struct Summary: Sendable, Codable {
+        public var runID: UUID
+        public var conversationID: UUID
+        public var conversationName: String
+        public var provider: String
+        public var dryRun: Bool
+        public var messages: Int
+        public var windows: Int
+        public var items: [String: Int]
+        public var written: ExtractionStore.WriteSummary?
+        public var notes: [String]
+        public var requests: Int
+        public var reasks: Int
+        public var usage: TokenUsage
+        public var seconds: Double
+        public var extraction: Extraction
+    }
+
+    public let pool: PostgresPool
+    public let engine: ExtractionEngine
+    public var reader = ConversationReader()
+    let logger = Logger(label: "messageai.extract")
+
+    public init(pool: PostgresPool, engine: ExtractionEngine) {
+        self.pool = pool
+        self.engine = engine
+    }
+
+    public func run(conversationID: UUID, features: [ExtractionFeature], dryRun: Bool, now: Date = Date()) async throws -> Summary {
+        let started = Date()
+        guard let input = try await pool.withConnection({ try await reader.load(conversationID, now: now, on: $0) }) else {
+            throw ExtractionError.invalidInput("no conversation with id \(conversationID.postgresValue)")
+        }
+        let recorder = JobRunRecorder(pool: pool)
+        let runID = try await recorder.start(
+            .extract, provider: engine.provider.name,
+            model: features.first.flatMap { try? engine.prompt(for: $0) }.map { engine.provider.modelName(for: $0) },
+            options: ["conversation_id": .string(conversationID.postgresValue), "dry_run": .bool(dryRun),
+                      "features": .array(features.map { .string($0.rawValue) })])
+        var outcome = JobRunRecorder.Outcome(status: .failed)
+        do {
+            let run = try await engine.extract(input, features: features)
+            outcome.requests = run.requests
+            outcome.usage = run.usage
+            for feature in features { outcome.itemCounts[feature.rawValue] = run.extraction.count(feature) }
+            var written: ExtractionStore.WriteSummary?
+            if !dryRun {
+                let complete = input.messages.count < reader.maxMessages
+                written = try await pool.transaction { db in
+                    try await ExtractionStore().write(
+                        run.extraction, input: input, features: features,
+                        provenance: .init(runID: runID, prompts: run.prompts), replace: complete, now: now, on: db)
+                }
+            }
+            outcome.status = .succeeded
+            outcome.conversationsProcessed = 1
+            try await recorder.finish(runID, outcome)
+            return Summary(
+                runID: runID, conversationID: conversationID, conversationName: input.name, provider: engine.provider.name,
+                dryRun: dryRun, messages: input.messages.count, windows: run.windows,
+                items: outcome.itemCounts, written: written, notes: run.extraction.notes.map(\.description),
+                requests: run.requests, reasks: run.reasks, usage: run.usage,
+                seconds: Date().timeIntervalSince(started),
+                extraction: run.extraction)
+        } catch {
+            outcome.conversationsFailed = 1
+            outcome.error = "\(error)"
+            try? await recorder.finish(runID, outcome)
+            throw error
+        }
+    }
+}
