@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Chrono", "JSONKit", "Postgres", "TestSupport"]),
         .testTarget(
             name: "ExtractorTests",
-            dependencies: ["Extractors", "AgentRuntime", "Chrono", "JSONKit", "PromptKit", "Postgres", "TestSupport"]
+            dependencies: ["Extractors", "AgentRuntime", "Chrono", "JSONKit", "JobsKit", "PromptKit", "Postgres", "TestSupport"]
         ),
         .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "JSONKit"]),
         .testTarget(name: "ChronoTests", dependencies: ["Chrono"]),

@@ -30,6 +30,7 @@ public actor PostgresPool {
     }
 
     /// Lends a connection to `body` and takes it back afterwards, whatever happens.
+    @discardableResult
     public nonisolated func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         let connection = try await acquire()
         do {
@@ -43,6 +44,7 @@ public actor PostgresPool {
     }
 
     /// Runs `body` in a transaction on a pooled connection (see `PostgresConnection.transaction`).
+    @discardableResult
     public nonisolated func transaction<T: Sendable>(
         isolation: PostgresIsolation = .readCommitted,
         retries: Int = 0,

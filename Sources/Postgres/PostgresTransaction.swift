@@ -9,6 +9,7 @@ extension PostgresConnection {
     /// Runs `body` in a transaction: COMMIT when it returns, ROLLBACK when it throws, so a failure never leaves
     /// half of its writes behind. On a serialization failure or deadlock the whole body runs again, at most
     /// `retries` more times; bodies must therefore be safe to repeat (they only talk to this connection).
+    @discardableResult
     public func transaction<T: Sendable>(
         isolation: PostgresIsolation = .readCommitted,
         retries: Int = 0,

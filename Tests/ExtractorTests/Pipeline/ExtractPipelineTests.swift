@@ -1,0 +1,182 @@
+import AgentRuntime
+import Chrono
+import Extractors
+import Foundation
+import JSONKit
+import JobsKit
+import Postgres
+import Testing
+import TestSupport
+
+@Suite struct ExtractPipelineTests {
+    @Test func scriptedAnswersBecomeRowsAndARerunChangesNothing() async throws {
+        try await ExtractionHarness.with(reply: BirthdayAnswers.reply) { h in
+            let first = try await h.extract()
+            #expect(first.items == ["calendar_events": 1, "decisions": 0, "priority_messages": 0, "rsvps": 1, "deadlines": 1])
+            #expect(first.requests == 5)  // one per feature for the conversation, not one per user
+            #expect(first.usage.promptTokens == 1500 && first.usage.cachedPromptTokens == 500)
+
+            let event = try await h.db.pool.query(
+                "SELECT title, date, time, end_time, starts_at, location, category, conversation_id FROM calendar_events")[0]
+            #expect(try event.decode("date", as: LocalDate.self).iso == "2026-03-07")
+            #expect(try event.decode("time", as: LocalTime.self).iso == "11:00")
+            #expect(try event.decode("end_time", as: LocalTime.self).iso == "13:00")
+            #expect(try event.decode("starts_at", as: Date.self) == ISOTime.parse("2026-03-07T16:00:00Z"))
+            #expect(try event.decode("conversation_id", as: UUID.self) == ExtractionHarness.birthday)
+
+            // Everyone but Jenny (who asked) owes an answer; status comes from who answered.
+            let rsvps = try await h.db.pool.query(
+                "SELECT u.username, r.status, r.response FROM rsvp_tracking r JOIN users u ON u.id = r.user_id ORDER BY 1")
+            let statuses = try rsvps.map { "\(try $0.decode("username", as: String.self)):\(try $0.decode("status", as: String.self)):\(try $0.decode("response", as: String?.self) ?? "-")" }
+            #expect(statuses == ["dan:responded:no", "maria:pending:-", "priya:responded:yes"])
+
+            // Deadlines for the three parents (not the announcer), each with a reminder the evening before at 19:00 local.
+            #expect(try await h.count("deadlines") == 3)
+            let reminders = try await h.db.pool.query("SELECT DISTINCT reminder_time FROM reminders")
+            #expect(reminders.count == 1)
+            #expect(try reminders[0].decode("reminder_time", as: Date.self) == ISOTime.parse("2026-03-04T19:00:00-05:00"))
+            #expect(first.written?.remindersCreated == 3)
+
+            let provenance = try await h.db.pool.query("SELECT DISTINCT prompt_id, prompt_version, model, run_id FROM deadlines")
+            #expect(provenance.count == 1)
+            #expect(try provenance[0].decode("run_id", as: UUID.self) == first.runID)
+
+            let before = try await h.snapshot()
+            let second = try await h.extract()
+            #expect(try await h.snapshot() == before)
+            #expect(second.written?.inserted.isEmpty == true)
+            #expect(second.written?.updated.isEmpty == true)
+            #expect(second.written?.remindersCreated == 0)
+            let runs = try await h.db.pool.query("SELECT count(*) AS n FROM job_runs WHERE status = 'succeeded' AND kind = 'extract'")
+            #expect(try runs[0].decode("n", as: Int.self) == 2)
+        }
+    }
+
+    @Test func invalidAnswerIsReaskedOnceThenFailsWithItsPathAndNothingChanges() async throws {
+        let broken: JSONValue = ["deadlines": [["task": "Pay", "deadline": "next Friday", "time": nil, "category": "payment",
+                                                "priority": "high", "details": nil, "date_phrase": nil, "source_message_ids": ["m1"]]]]
+        try await ExtractionHarness.with(reply: { feature, request in
+            feature == "deadlines" ? .chat(content: broken.serialized()) : BirthdayAnswers.reply(feature, request)
+        }) { h in
+            let error = await #expect(throws: ExtractionError.self) { try await h.extract() }
+            #expect(error?.description.contains("$.deadlines[0].deadline") == true)
+            let deadlineRequests = h.server.requests.filter { ExtractionHarness.feature(of: $0) == "deadlines" }
+            #expect(deadlineRequests.count == 2)
+            // The re-ask carries only the last answer and its errors: two messages more than the first request.
+            let firstCount = deadlineRequests[0].json?["messages"]?.arrayValue?.count ?? 0
+            let retry = try #require(deadlineRequests[1].json?["messages"]?.arrayValue)
+            #expect(retry.count == firstCount + 2)
+            #expect(retry[firstCount]["role"] == "assistant" && retry[firstCount]["content"] == .string(broken.serialized()))
+            #expect(retry[firstCount + 1]["content"]?.stringValue?.contains("$.deadlines[0].deadline") == true)
+            // Nothing was written for any feature, and the run is recorded as failed.
+            #expect(try await h.snapshot().isEmpty)
+            let status = try await h.db.pool.query("SELECT status, error FROM job_runs")[0]
+            #expect(try status.decode("status", as: String.self) == "failed")
+        }
+    }
+
+    @Test func aFailedRunLeavesEarlierRowsUntouched() async throws {
+        let failing = Locked(false)
+        try await ExtractionHarness.with(reply: { feature, request in
+            failing.value && feature == "rsvps" ? .chat(content: "{\"rsvps\": [{\"event\": 1}]}") : BirthdayAnswers.reply(feature, request)
+        }) { h in
+            _ = try await h.extract()
+            let before = try await h.snapshot()
+            failing.value = true
+            await #expect(throws: ExtractionError.self) { try await h.extract() }
+            #expect(try await h.snapshot() == before)
+        }
+    }
+
+    @Test func hallucinatedSourceIdIsDroppedAndReported() async throws {
+        let invented: JSONValue = ["events": [
+            ["title": "Ghost meeting", "date": "2026-03-09", "time": nil, "end_time": nil, "location": nil, "description": "",
+             "category": "other", "confidence": 0.8, "date_phrase": nil, "source_message_ids": ["m99"]],
+        ]]
+        try await ExtractionHarness.with(reply: { feature, request in
+            feature == "calendar_events" ? .chat(content: invented.serialized()) : BirthdayAnswers.reply(feature, request)
+        }) { h in
+            let summary = try await h.extract()
+            #expect(summary.items["calendar_events"] == 0)
+            #expect(summary.notes.contains { $0.contains("unknown_source") && $0.contains("m99") })
+            #expect(try await h.count("calendar_events") == 0)
+        }
+    }
+
+    @Test func modelDateIsReplacedByTheResolvedPhraseAndKept() async throws {
+        var wrong = BirthdayAnswers.events
+        if case .object(var root) = wrong, case .array(var items)? = root["events"], case .object(var item) = items[0] {
+            item["date"] = "2026-03-08"
+            items[0] = .object(item)
+            root["events"] = .array(items)
+            wrong = .object(root)
+        }
+        let answer = wrong
+        try await ExtractionHarness.with(reply: { feature, request in
+            feature == "calendar_events" ? .chat(content: answer.serialized()) : BirthdayAnswers.reply(feature, request)
+        }) { h in
+            let summary = try await h.extract([.calendarEvents])
+            #expect(summary.notes.contains { $0.contains("date_corrected") })
+            let row = try await h.db.pool.query("SELECT date, model_date FROM calendar_events")[0]
+            #expect(try row.decode("date", as: LocalDate.self).iso == "2026-03-07")
+            #expect(try row.decode("model_date", as: LocalDate?.self)?.iso == "2026-03-08")
+        }
+    }
+
+    @Test func truncatedAnswerFailsFastWithoutReask() async throws {
+        try await ExtractionHarness.with(reply: { feature, request in
+            feature == "decisions" ? .chat(content: "{\"decisions\": [", finishReason: "length") : BirthdayAnswers.reply(feature, request)
+        }) { h in
+            let error = await #expect(throws: ExtractionError.self) { try await h.extract() }
+            #expect(error == .truncated(feature: .decisions, maxTokens: 1500) || error?.description.contains("cut off") == true)
+            #expect(h.server.requests.filter { ExtractionHarness.feature(of: $0) == "decisions" }.count == 1)
+        }
+    }
+
+    @Test func requestBodiesConformToOpenAIsSchema() async throws {
+        let openAPI = try JSONValue.parse(Data(contentsOf: ExtractionHarness.repositoryRoot
+            .deletingLastPathComponent().appendingPathComponent("shared/openai-openapi/openapi.json")))
+        let schema = try JSONSchema(["$ref": "#/components/schemas/CreateChatCompletionRequest"], root: openAPI)
+        for mode in [StructuredOutputMode.jsonSchema, .jsonObject] {
+            try await ExtractionHarness.with(structuredOutput: mode, reply: BirthdayAnswers.reply) { h in
+                _ = try await h.extract(dryRun: true)
+                #expect(h.server.requests.count == 5)
+                for request in h.server.requests {
+                    let body = try #require(request.json)
+                    #expect(schema.validate(body).isEmpty, "\(schema.validate(body).prefix(3))")
+                    #expect(request.path == "/v1/chat/completions")
+                    #expect(request.header("authorization") == "Bearer sk-test-not-a-real-key")
+                    if mode == .jsonObject {
+                        #expect(body["response_format"]?["type"] == "json_object")
+                        #expect(body["messages"]?[0]?["content"]?.stringValue?.contains("JSON Schema") == true)
+                    } else {
+                        #expect(body["response_format"]?["json_schema"]?["strict"] == true)
+                    }
+                }
+                #expect(try await h.snapshot().isEmpty)  // dry run wrote nothing
+            }
+        }
+    }
+
+    @Test func unknownConversationIsAClearError() async throws {
+        try await ExtractionHarness.with(reply: BirthdayAnswers.reply) { h in
+            let missing = UUID()
+            let error = await #expect(throws: ExtractionError.self) {
+                try await ExtractService(pool: h.db.pool, engine: h.engine).run(conversationID: missing, features: [.decisions], dryRun: false)
+            }
+            #expect(error?.description.contains(missing.uuidString.lowercased()) == true)
+            #expect(h.server.requests.isEmpty)
+        }
+    }
+}
+
+/// A value shared with the fake server's handler thread.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+    init(_ value: Value) { stored = value }
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
