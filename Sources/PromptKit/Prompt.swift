@@ -1,0 +1,143 @@
+import Foundation
+import JSONKit
+
+// # Prompt files (`prompts/*.yaml`)
+//
+// One YAML file per prompt version. Every key below is checked; an unknown key is an error
+// (typos must not silently drop a setting).
+//
+// ```yaml
+// id: calendar_events          # required, [a-z][a-z0-9_]*; several files may share an id…
+// version: 3                   # required positive integer; …but (id, version) is unique
+// description: One line for `prompts list` and reviewers.     # required
+// model: gpt-4o-mini           # required default model; callers may override per run
+// parameters:                  # optional; each key optional
+//   temperature: 0             #   number in 0...2
+//   seed: 7                    #   integer (best-effort determinism on OpenAI)
+//   max_tokens: 2000           #   positive integer
+// output:                      # optional (a free-text prompt has none)
+//   name: calendar_events      #   response_format name: [A-Za-z0-9_-]{1,64}
+//   schema: ../schemas/calendar_events.schema.json   # relative to this YAML file
+// variables: [messages, today] # required: what the templates may use; each must be in the
+//                              # library's allowed set (`PromptLibrary.standardVariables`)
+// system: |                    # required template
+//   Today is {{today}}.
+// user: |                      # required template
+//   <messages>
+//   {{messages}}
+//   </messages>
+// examples:                    # optional few-shot pairs, sent before the real user message
+//   - input: |                 #   literal text (not a template), shown as a user message
+//       ...
+//     output: {events: []}     #   the ideal answer, shown as an assistant message; must be an
+//                              #   object and must satisfy the output schema
+// ```
+//
+// Templates substitute `{{name}}` or `{{ name }}` in a single pass: substituted values are never
+// rescanned, so text from chat participants cannot inject placeholders. Any other `{{` is an error.
+// Scalars follow `YAMLJSON` rules: quote nothing special, `17:30` and `no` stay strings.
+
+/// Sampling settings a prompt asks for; nil means "the server's default".
+public struct PromptParameters: Sendable, Hashable, Codable {
+    public var temperature: Double?
+    public var seed: Int?
+    public var maxTokens: Int?
+
+    public init(temperature: Double? = nil, seed: Int? = nil, maxTokens: Int? = nil) {
+        self.temperature = temperature
+        self.seed = seed
+        self.maxTokens = maxTokens
+    }
+}
+
+/// One few-shot pair: what the model is shown and the answer it should have given.
+public struct PromptExample: Sendable, Hashable {
+    public let input: String
+    public let output: JSONValue
+}
+
+/// A validated prompt version, ready to render.
+public struct Prompt: Sendable, Hashable {
+    public let id: String
+    public let version: Int
+    public let description: String
+    public let model: String
+    public let parameters: PromptParameters
+    /// The `response_format` name; nil for free-text prompts.
+    public let outputName: String?
+    public let outputSchema: JSONValue?
+    /// The schema path as written in the YAML (relative to `sourceFile`).
+    public let schemaPath: String?
+    public let variables: [String]
+    public let system: String
+    public let user: String
+    public let examples: [PromptExample]
+    /// The file it came from, as shown in error messages.
+    public let sourceFile: String
+
+    let systemTemplate: Template
+    let userTemplate: Template
+
+    public init(
+        id: String, version: Int, description: String, model: String, parameters: PromptParameters = PromptParameters(),
+        outputName: String? = nil, outputSchema: JSONValue? = nil, schemaPath: String? = nil, variables: [String],
+        system: String, user: String, examples: [PromptExample] = [], sourceFile: String = "<memory>"
+    ) {
+        self.id = id
+        self.version = version
+        self.description = description
+        self.model = model
+        self.parameters = parameters
+        self.outputName = outputName
+        self.outputSchema = outputSchema
+        self.schemaPath = schemaPath
+        self.variables = variables
+        self.system = system
+        self.user = user
+        self.examples = examples
+        self.sourceFile = sourceFile
+        self.systemTemplate = Template(system)
+        self.userTemplate = Template(user)
+    }
+
+    /// Variables the templates actually use, in order of first use (system first).
+    public var usedVariables: [String] {
+        var seen = Set<String>()
+        return (systemTemplate.variables + userTemplate.variables).filter { seen.insert($0).inserted }
+    }
+
+    /// Builds the chat messages: system, each example as a user/assistant pair, then the user message.
+    ///
+    /// Values are inserted verbatim (callers delimit untrusted text); values for variables the
+    /// templates do not use are ignored. Same input, byte-identical output.
+    public func render(_ values: [String: String], model: String? = nil) throws(RenderError) -> RenderedPrompt {
+        let system = systemTemplate.render(values)
+        let user = userTemplate.render(values)
+        var missing = system.missing
+        for name in user.missing where !missing.contains(name) { missing.append(name) }
+        guard missing.isEmpty else { throw RenderError(promptID: id, promptVersion: version, missing: missing) }
+
+        var messages = [RenderedMessage(role: .system, content: system.text)]
+        for example in examples {
+            messages.append(RenderedMessage(role: .user, content: example.input))
+            messages.append(RenderedMessage(role: .assistant, content: example.output.serialized()))
+        }
+        messages.append(RenderedMessage(role: .user, content: user.text))
+        return RenderedPrompt(
+            promptID: id, promptVersion: version, model: model ?? self.model,
+            temperature: parameters.temperature, seed: parameters.seed, maxTokens: parameters.maxTokens,
+            messages: messages, outputName: outputName, outputSchema: outputSchema
+        )
+    }
+}
+
+/// A render was asked for without a value some placeholder needs.
+public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let promptID: String
+    public let promptVersion: Int
+    public let missing: [String]
+
+    public var description: String {
+        "prompt \(promptID) v\(promptVersion): no value for " + missing.map { "'{{\($0)}}'" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// A prompt template split once into literal text and `{{name}}` placeholders.
+///
+/// Rendering walks the segments and never rescans substituted text, so a chat message that
+/// contains `{{today}}` is inserted as-is rather than expanded (untrusted text stays inert).
+public struct Template: Sendable, Hashable {
+    public enum Segment: Sendable, Hashable {
+        case text(String)
+        case variable(name: String, line: Int)
+    }
+
+    /// A `{{` that does not open a well-formed placeholder, with its 0-based line in the template.
+    public struct Malformed: Sendable, Hashable {
+        public let line: Int
+        public let snippet: String
+    }
+
+    public let source: String
+    public let segments: [Segment]
+    public let malformed: [Malformed]
+
+    public init(_ source: String) {
+        self.source = source
+        var segments: [Segment] = []
+        var malformed: [Malformed] = []
+        var literal = ""
+        var line = 0
+        var rest = Substring(source)
+        while let open = rest.range(of: "{{") {
+            let before = rest[..<open.lowerBound]
+            literal += before
+            line += before.filter { $0 == "\n" }.count
+            let afterOpen = rest[open.upperBound...]
+            if let close = afterOpen.range(of: "}}"),
+               let name = Template.name(in: afterOpen[..<close.lowerBound]) {
+                if !literal.isEmpty { segments.append(.text(literal)); literal = "" }
+                segments.append(.variable(name: name, line: line))
+                rest = afterOpen[close.upperBound...]
+            } else {
+                let snippet = afterOpen.prefix { $0 != "\n" }.prefix(30)
+                malformed.append(Malformed(line: line, snippet: "{{" + snippet))
+                literal += "{{"
+                rest = afterOpen
+            }
+        }
+        literal += rest
+        if !literal.isEmpty { segments.append(.text(literal)) }
+        self.segments = segments
+        self.malformed = malformed
+    }
+
+    /// Variable names in order of first use.
+    public var variables: [String] {
+        var seen = Set<String>()
+        return segments.compactMap { segment in
+            if case .variable(let name, _) = segment, seen.insert(name).inserted { name } else { nil }
+        }
+    }
+
+    /// Substitutes every placeholder in one pass; returns the names that had no value.
+    public func render(_ values: [String: String]) -> (text: String, missing: [String]) {
+        var out = ""
+        var missing: [String] = []
+        for segment in segments {
+            switch segment {
+            case .text(let text): out += text
+            case .variable(let name, _):
+                if let value = values[name] { out += value } else if !missing.contains(name) { missing.append(name) }
+            }
+        }
+        return (out, missing)
+    }
+
+    /// `name` or ` name ` → "name"; nil unless it is a single identifier.
+    private static func name(in inner: Substring) -> String? {
+        let trimmed = inner.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+        let name = String(trimmed)
+        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic),
+              name.unicodeScalars.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) })
+        else { return nil }
+        return name
+    }
+}
