@@ -1,0 +1,21 @@
+/// The bounds of one agent run. Every run ends: by an answer, or by the first bound it reaches.
+public struct AgentLimits: Sendable, Hashable {
+    /// Model calls, including the final forced answer (the last allowed call is made with `tool_choice: "none"`).
+    public var maxSteps: Int
+    /// Tool calls run per model turn; extra calls get an error result instead of running.
+    public var maxToolCallsPerStep: Int
+    /// Tool calls of one turn run in parallel, at most this many at once.
+    public var maxConcurrentToolCalls: Int
+    /// Total tokens (prompt + completion, all steps); no new model call starts once this is reached.
+    public var tokenBudget: Int?
+    /// Wall-clock limit for the whole run; model calls and tool batches are cut off when it passes.
+    public var timeLimit: Duration?
+
+    public init(maxSteps: Int = 5, maxToolCallsPerStep: Int = 8, maxConcurrentToolCalls: Int = 4, tokenBudget: Int? = nil, timeLimit: Duration? = nil) {
+        self.maxSteps = max(1, maxSteps)
+        self.maxToolCallsPerStep = max(1, maxToolCallsPerStep)
+        self.maxConcurrentToolCalls = max(1, maxConcurrentToolCalls)
+        self.tokenBudget = tokenBudget
+        self.timeLimit = timeLimit
+    }
+}

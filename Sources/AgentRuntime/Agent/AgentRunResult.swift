@@ -1,0 +1,48 @@
+import JSONKit
+
+/// Why a run ended.
+public enum AgentStopReason: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The model answered on its own.
+    case completed
+    /// The step limit forced the final call with `tool_choice: "none"`; `finalText` is that forced answer if any.
+    case maxSteps
+    case tokenBudget
+    case deadline
+    /// The model kept repeating a call it had already made.
+    case repeatedToolCall
+    case refused(String)
+    case cancelled
+    /// The model call failed, or the answer stayed unusable (e.g. schema-invalid after the one re-ask).
+    case error(String)
+
+    public var description: String {
+        switch self {
+        case .completed: "completed"
+        case .maxSteps: "max_steps"
+        case .tokenBudget: "token_budget"
+        case .deadline: "deadline"
+        case .repeatedToolCall: "repeated_tool_call"
+        case .refused(let why): "refused: \(why)"
+        case .cancelled: "cancelled"
+        case .error(let why): "error: \(why)"
+        }
+    }
+}
+
+/// Everything a run produced. A run never throws: failures are a stop reason, so traces survive them.
+public struct AgentRunResult: Sendable {
+    /// The final answer's text, when there is one.
+    public var finalText: String?
+    /// The final answer parsed and validated, when an output schema was given and the answer met it.
+    public var output: JSONValue?
+    public var stopReason: AgentStopReason
+    /// The whole conversation: system, user, every assistant turn and tool result.
+    public var messages: [ChatMessage]
+    public var steps: [AgentStepTrace]
+    /// Summed over all steps.
+    public var usage: Usage
+    public var duration: Duration
+
+    /// Number of tool calls that ran (or were answered with an error) across the run.
+    public var toolCallCount: Int { steps.reduce(0) { $0 + $1.toolCalls.count } }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import JSONKit
+
+/// The outcome of one tool call, ready to go back to the model as a `tool` message.
+struct ToolCallOutcome: Sendable {
+    var call: ToolCall
+    var status: ToolCallStatus
+    /// The tool's result, or `{"error": "..."}`.
+    var content: JSONValue
+    var latency: Duration
+
+    var message: ChatMessage { .tool(toolCallID: call.id, content: content.serialized()) }
+
+    var trace: ToolCallTrace {
+        ToolCallTrace(
+            id: call.id, name: call.name, arguments: bounded(call.arguments), result: bounded(content.serialized()),
+            status: status, latencyMs: latency.wholeMilliseconds
+        )
+    }
+
+    static func failure(_ call: ToolCall, _ status: ToolCallStatus, _ message: String) -> ToolCallOutcome {
+        ToolCallOutcome(call: call, status: status, content: ["error": .string(bounded(message))], latency: .zero)
+    }
+}
+
+/// Calls already made in a run, keyed by tool name and canonical arguments, to catch a model stuck repeating itself.
+struct CallLedger: Sendable {
+    private var seen: Set<String> = []
+    /// Calls refused as repeats so far.
+    private(set) var repeats = 0
+
+    /// Records the call; returns false if an identical call was seen before.
+    mutating func admit(name: String, canonicalArguments: String) -> Bool {
+        let inserted = seen.insert(name + "\u{0}" + canonicalArguments).inserted
+        if !inserted { repeats += 1 }
+        return inserted
+    }
+}
+
+/// Runs one turn's tool calls: each is checked (known tool, JSON arguments, schema, not a repeat), the runnable ones
+/// run in parallel under a concurrency cap, and outcomes come back in the model's call order. Faults never throw:
+/// they become error results the model can read and correct.
+struct ToolExecutor: Sendable {
+    let tools: [String: AnyAgentTool]
+    let maxCallsPerStep: Int
+    let maxConcurrent: Int
+
+    init(tools: [AnyAgentTool], maxCallsPerStep: Int, maxConcurrent: Int) {
+        self.tools = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.maxCallsPerStep = maxCallsPerStep
+        self.maxConcurrent = maxConcurrent
+    }
+
+    /// One call after checking: either ready to run, or already answered with an error.
+    enum Plan: Sendable {
+        case run(ToolCall, AnyAgentTool, JSONValue)
+        case done(ToolCallOutcome)
+    }
+
+    /// Checks every call in order, recording each in `ledger`. Synchronous, so the ledger stays consistent.
+    func plan(_ calls: [ToolCall], ledger: inout CallLedger) -> [Plan] {
+        calls.enumerated().map { index, call in plan(call, index: index, ledger: &ledger) }
+    }
+
+    /// Runs the runnable plans in parallel (at most `maxConcurrent` at once); outcomes keep the plans' order.
+    func run(_ plans: [Plan]) async -> [ToolCallOutcome] {
+        var outcomes = [ToolCallOutcome?](repeating: nil, count: plans.count)
+        var runnable: [(index: Int, call: ToolCall, tool: AnyAgentTool, arguments: JSONValue)] = []
+        for (index, plan) in plans.enumerated() {
+            switch plan {
+            case .done(let outcome): outcomes[index] = outcome
+            case .run(let call, let tool, let arguments): runnable.append((index, call, tool, arguments))
+            }
+        }
+        let limit = maxConcurrent
+        await withTaskGroup(of: (Int, ToolCallOutcome).self) { group in
+            var next = 0
+            while next < min(limit, runnable.count) {
+                let job = runnable[next]
+                group.addTask { (job.index, await Self.run(job.tool, job.arguments, call: job.call)) }
+                next += 1
+            }
+            while let (index, outcome) = await group.next() {
+                outcomes[index] = outcome
+                if next < runnable.count {
+                    let job = runnable[next]
+                    group.addTask { (job.index, await Self.run(job.tool, job.arguments, call: job.call)) }
+                    next += 1
+                }
+            }
+        }
+        return plans.enumerated().map { index, plan in
+            if let outcome = outcomes[index] { return outcome }
+            guard case .run(let call, _, _) = plan else { preconditionFailure("a finished plan always has an outcome") }
+            return .failure(call, .cancelled, "the tool did not finish")
+        }
+    }
+
+    private func plan(_ call: ToolCall, index: Int, ledger: inout CallLedger) -> Plan {
+        guard index < maxCallsPerStep else {
+            return .done(.failure(call, .overLimit, "too many tool calls in one turn: only the first \(maxCallsPerStep) ran; call this again in a later turn if still needed"))
+        }
+        let parsed = try? JSONValue.parse(call.arguments)
+        let canonical = parsed?.serialized(sortedKeys: true) ?? call.arguments
+        guard ledger.admit(name: call.name, canonicalArguments: canonical) else {
+            return .done(.failure(call, .repeated, "repeated call: '\(call.name)' was already called with these exact arguments earlier in this run, and its result is above; it was not run again. Use that result, or answer now."))
+        }
+        guard let tool = tools[call.name] else {
+            let known = tools.keys.sorted().joined(separator: ", ")
+            return .done(.failure(call, .unknownTool, "unknown tool '\(call.name)'; the available tools are: \(known.isEmpty ? "none" : known)"))
+        }
+        let arguments: JSONValue
+        do {
+            arguments = try JSONValue.parse(call.arguments)
+        } catch {
+            return .done(.failure(call, .invalidJSON, "the arguments are not valid JSON (\(error)); send a JSON object matching the tool's parameters"))
+        }
+        let violations = tool.validator.validate(arguments)
+        guard violations.isEmpty else {
+            let list = violations.prefix(8).map(\.description).joined(separator: "; ")
+            return .done(.failure(call, .invalidArguments, "the arguments do not match the tool's parameters schema: \(list)"))
+        }
+        return .run(call, tool, arguments)
+    }
+
+    private static func run(_ tool: AnyAgentTool, _ arguments: JSONValue, call: ToolCall) async -> ToolCallOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let result = try await tool.run(arguments)
+            return ToolCallOutcome(call: call, status: .ok, content: result, latency: clock.now - start)
+        } catch is CancellationError {
+            var outcome = ToolCallOutcome.failure(call, .cancelled, "the tool was cancelled before it finished")
+            outcome.latency = clock.now - start
+            return outcome
+        } catch {
+            var outcome = ToolCallOutcome.failure(call, .toolFailed, "the tool failed: \(error)")
+            outcome.latency = clock.now - start
+            return outcome
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import JSONKit
+
+/// A Chat Completions request. Optional fields left `nil` are not sent at all, so servers apply their own defaults.
+public struct ChatCompletionRequest: Sendable, Hashable {
+    /// `nil` means the configuration's default model.
+    public var model: String?
+    public var messages: [ChatMessage]
+    public var temperature: Double?
+    public var seed: Int?
+    public var maxCompletionTokens: Int?
+    public var tools: [ToolDefinition]
+    public var toolChoice: ToolChoice?
+    public var parallelToolCalls: Bool?
+    public var responseFormat: ResponseFormat?
+
+    public init(
+        model: String? = nil,
+        messages: [ChatMessage],
+        temperature: Double? = nil,
+        seed: Int? = nil,
+        maxCompletionTokens: Int? = nil,
+        tools: [ToolDefinition] = [],
+        toolChoice: ToolChoice? = nil,
+        parallelToolCalls: Bool? = nil,
+        responseFormat: ResponseFormat? = nil
+    ) {
+        self.model = model
+        self.messages = messages
+        self.temperature = temperature
+        self.seed = seed
+        self.maxCompletionTokens = maxCompletionTokens
+        self.tools = tools
+        self.toolChoice = toolChoice
+        self.parallelToolCalls = parallelToolCalls
+        self.responseFormat = responseFormat
+    }
+
+    /// The JSON body. `tokenField` names the max-tokens key because providers disagree on it.
+    public func body(tokenField: MaxTokensField = .maxCompletionTokens) -> JSONValue {
+        var object = JSONObject()
+        if let model { object["model"] = .string(model) }
+        object["messages"] = .array(messages.map(\.json))
+        if let temperature { object["temperature"] = .number(temperature) }
+        if let seed { object["seed"] = .integer(Int64(seed)) }
+        if let maxCompletionTokens { object[tokenField.rawValue] = .integer(Int64(maxCompletionTokens)) }
+        if !tools.isEmpty { object["tools"] = .array(tools.map(\.json)) }
+        if let toolChoice { object["tool_choice"] = toolChoice.json }
+        if let parallelToolCalls { object["parallel_tool_calls"] = .bool(parallelToolCalls) }
+        if let responseFormat { object["response_format"] = responseFormat.json }
+        return .object(object)
+    }
+}
+
+/// The name of the max-tokens field: OpenAI wants `max_completion_tokens`; llama.cpp and older vLLM know only `max_tokens`.
+public enum MaxTokensField: String, Sendable, Hashable, CaseIterable {
+    case maxCompletionTokens = "max_completion_tokens"
+    case maxTokens = "max_tokens"
+}
+
+/// A function the model may call. `parameters` is a JSON Schema; with `strict` it must follow Structured Outputs rules.
+public struct ToolDefinition: Sendable, Hashable {
+    public var name: String
+    public var description: String
+    public var parameters: JSONValue
+    public var strict: Bool
+
+    public init(name: String, description: String, parameters: JSONValue, strict: Bool = true) {
+        self.name = name
+        self.description = description
+        self.parameters = parameters
+        self.strict = strict
+    }
+
+    public var json: JSONValue {
+        var function: JSONObject = ["name": .string(name)]
+        if !description.isEmpty { function["description"] = .string(description) }
+        function["parameters"] = parameters
+        function["strict"] = .bool(strict)
+        return ["type": "function", "function": .object(function)]
+    }
+}
+
+/// Whether and which tool the model must call.
+public enum ToolChoice: Sendable, Hashable {
+    case auto
+    /// `"none"` on the wire: the model must answer without calling tools. Not named `none`, which would be
+    /// read as `Optional.none` wherever a `ToolChoice?` is expected.
+    case disabled
+    case required
+    case function(String)
+
+    public var json: JSONValue {
+        switch self {
+        case .auto: "auto"
+        case .disabled: "none"
+        case .required: "required"
+        case .function(let name): ["type": "function", "function": ["name": .string(name)]]
+        }
+    }
+}
+
+/// How the answer must be shaped.
+public enum ResponseFormat: Sendable, Hashable {
+    case text
+    /// Any JSON object. `schema` is an extension some servers (llama-cpp-python) use to constrain output; OpenAI ignores it
+    /// only when absent, so send it only to servers that accept it.
+    case jsonObject(schema: JSONValue?)
+    /// Structured Outputs: the server enforces `schema` when `strict`.
+    case jsonSchema(name: String, schema: JSONValue, strict: Bool)
+
+    public var json: JSONValue {
+        switch self {
+        case .text:
+            return ["type": "text"]
+        case .jsonObject(let schema):
+            var object: JSONObject = ["type": "json_object"]
+            if let schema { object["schema"] = schema }
+            return .object(object)
+        case .jsonSchema(let name, let schema, let strict):
+            return ["type": "json_schema", "json_schema": ["name": .string(name), "schema": schema, "strict": .bool(strict)]]
+        }
+    }
+}

@@ -1,0 +1,49 @@
+/// A successful completion with what it cost to get it.
+public struct ChatCompletionResult: Sendable {
+    public var response: ChatCompletionResponse
+    /// HTTP attempts made, including the successful one.
+    public var attempts: Int
+    /// Wall time of the whole call, retries and waits included.
+    public var latency: Duration
+    /// The server's `x-request-id`, for support tickets and traces.
+    public var requestID: String?
+    public var rateLimit: RateLimitInfo
+
+    public init(response: ChatCompletionResponse, attempts: Int = 1, latency: Duration = .zero, requestID: String? = nil, rateLimit: RateLimitInfo = RateLimitInfo()) {
+        self.response = response
+        self.attempts = attempts
+        self.latency = latency
+        self.requestID = requestID
+        self.rateLimit = rateLimit
+    }
+}
+
+/// The `x-ratelimit-*` headers of the last response, so a batch can slow down before it is throttled.
+public struct RateLimitInfo: Sendable, Hashable {
+    public var remainingRequests: Int?
+    public var remainingTokens: Int?
+    /// Kept as sent (e.g. `1s`, `6m0s`): providers format it differently.
+    public var resetRequests: String?
+    public var resetTokens: String?
+
+    public init(remainingRequests: Int? = nil, remainingTokens: Int? = nil, resetRequests: String? = nil, resetTokens: String? = nil) {
+        self.remainingRequests = remainingRequests
+        self.remainingTokens = remainingTokens
+        self.resetRequests = resetRequests
+        self.resetTokens = resetTokens
+    }
+
+    init(headers: [String: String]) {
+        self.init(
+            remainingRequests: headers["x-ratelimit-remaining-requests"].flatMap { Int($0) },
+            remainingTokens: headers["x-ratelimit-remaining-tokens"].flatMap { Int($0) },
+            resetRequests: headers["x-ratelimit-reset-requests"],
+            resetTokens: headers["x-ratelimit-reset-tokens"]
+        )
+    }
+}
+
+/// Anything that completes a chat: the HTTP client in production, a stub in tests of code above it.
+public protocol ChatCompleting: Sendable {
+    func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult
+}

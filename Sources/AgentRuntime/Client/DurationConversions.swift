@@ -1,0 +1,13 @@
+extension Duration {
+    /// The duration in seconds, for APIs that take `TimeInterval`.
+    var seconds: Double {
+        let (s, attoseconds) = components
+        return Double(s) + Double(attoseconds) / 1e18
+    }
+
+    /// Whole milliseconds, for logs and traces.
+    var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The seam between the client and the network, so retries and decoding can be tested without sockets.
+public protocol HTTPTransport: Sendable {
+    /// Sends one request. Throws `TransportError` for failures below HTTP; any HTTP status is a response.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+public struct HTTPRequest: Sendable {
+    public var method: String
+    public var url: URL
+    public var headers: [String: String]
+    public var body: Data
+    /// The transport must give up after this long, even if the server keeps the connection open.
+    public var timeout: Duration
+
+    public init(method: String = "POST", url: URL, headers: [String: String] = [:], body: Data = Data(), timeout: Duration) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+public struct HTTPResponse: Sendable {
+    public var status: Int
+    /// Header names lowercased, so lookups need not care how the server spelled them.
+    public var headers: [String: String]
+    public var body: Data
+
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.body = body
+    }
+
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// A failure below HTTP: nothing or nothing complete came back.
+public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    case timedOut(Duration)
+    case connectionFailed(String)
+    case cancelled
+    case other(String)
+
+    public var description: String {
+        switch self {
+        case .timedOut(let limit): "no response within \(limit)"
+        case .connectionFailed(let why): "connection failed: \(why)"
+        case .cancelled: "cancelled"
+        case .other(let why): why
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import JSONKit
+import Logging
+
+/// Sends Chat Completions requests to one OpenAI-compatible provider, retrying what is worth retrying.
+public struct OpenAIClient: ChatCompleting {
+    public let configuration: LLMConfiguration
+    private let transport: any HTTPTransport
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private let logger: Logger
+
+    /// - Parameter sleep: waits between attempts; replaceable so tests can observe waits.
+    public init(
+        configuration: LLMConfiguration,
+        transport: any HTTPTransport = URLSessionTransport(),
+        logger: Logger = Logger(label: "messageai.llm"),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.configuration = configuration
+        self.transport = transport
+        self.logger = logger
+        self.sleep = sleep
+    }
+
+    /// Sends `request` (with the configured model if it names none) and decodes the answer.
+    /// Throws `LLMError`; never retries client errors (400, 401, 403, 404, 422) or undecodable answers.
+    public func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult {
+        let httpRequest = try makeHTTPRequest(request)
+        let policy = configuration.retryPolicy
+        let clock = ContinuousClock()
+        let start = clock.now
+        var attempt = 0
+        while true {
+            attempt += 1
+            if Task.isCancelled { throw LLMError.cancelled }
+            let attemptStart = clock.now
+            let failure: LLMError
+            var retryAfter: Duration?
+            do {
+                let response = try await transport.send(httpRequest)
+                logger.debug("LLM attempt finished", metadata: [
+                    "attempt": "\(attempt)", "status": "\(response.status)",
+                    "latency_ms": "\((clock.now - attemptStart).wholeMilliseconds)",
+                    "request_id": "\(response.header("x-request-id") ?? "-")",
+                ])
+                if (200..<300).contains(response.status) {
+                    return try decodeSuccess(response, attempts: attempt, latency: clock.now - start)
+                }
+                failure = httpError(response)
+                retryAfter = RetryPolicy.retryAfter(headers: response.headers)
+            } catch let error as LLMError {
+                throw error
+            } catch {
+                failure = transportError(error)
+                logger.debug("LLM attempt failed", metadata: ["attempt": "\(attempt)", "error": "\(failure)"])
+            }
+
+            if case .cancelled = failure { throw failure }
+            let exhausted = attempt == 1 ? failure : LLMError.retriesExhausted(attempts: attempt, last: failure)
+            guard failure.isRetryable, attempt < policy.maxAttempts else { throw exhausted }
+            let wait: Duration
+            if let retryAfter {
+                guard retryAfter <= policy.maxRetryAfter else { throw exhausted }
+                wait = retryAfter
+            } else {
+                wait = policy.backoff(afterAttempt: attempt)
+            }
+            guard clock.now - start + wait < policy.totalBudget else { throw exhausted }
+            logger.debug("LLM retry scheduled", metadata: ["attempt": "\(attempt)", "wait_ms": "\(wait.wholeMilliseconds)"])
+            do { try await sleep(wait) } catch { throw LLMError.cancelled }
+        }
+    }
+
+    private func makeHTTPRequest(_ request: ChatCompletionRequest) throws -> HTTPRequest {
+        var request = request
+        if request.model == nil { request.model = configuration.defaultModel }
+        guard request.model != nil else {
+            throw LLMError.invalidRequest("no model: the request names none and the configuration has no default model (OPENAI_MODEL)")
+        }
+        var headers = ["Content-Type": "application/json", "Accept": "application/json"]
+        if let key = configuration.apiKey { headers["Authorization"] = "Bearer \(key)" }
+        return HTTPRequest(
+            method: "POST",
+            url: configuration.chatCompletionsURL,
+            headers: headers,
+            body: request.body(tokenField: configuration.maxTokensField).serializedData(),
+            timeout: configuration.requestTimeout
+        )
+    }
+
+    private func decodeSuccess(_ response: HTTPResponse, attempts: Int, latency: Duration) throws(LLMError) -> ChatCompletionResult {
+        do {
+            return ChatCompletionResult(
+                response: try ChatCompletionResponse.decode(response.body),
+                attempts: attempts,
+                latency: latency,
+                requestID: response.header("x-request-id"),
+                rateLimit: RateLimitInfo(headers: response.headers)
+            )
+        } catch {
+            throw .decoding(error.message, bodyExcerpt: excerpt(response.body))
+        }
+    }
+
+    /// The server's `error.message` when the body is an OpenAI error object, else the body itself.
+    private func httpError(_ response: HTTPResponse) -> LLMError {
+        let message: String
+        if let json = try? JSONValue.parse(response.body), let text = json["error"]?["message"]?.stringValue ?? json["message"]?.stringValue {
+            message = LLMError.excerpt(text, hiding: configuration.apiKey)
+        } else {
+            message = excerpt(response.body)
+        }
+        return .http(status: response.status, message: message.isEmpty ? "(empty body)" : message, requestID: response.header("x-request-id"))
+    }
+
+    private func transportError(_ error: any Error) -> LLMError {
+        switch error {
+        case TransportError.timedOut(let limit): .timeout(limit)
+        case TransportError.cancelled, is CancellationError: .cancelled
+        case let error as TransportError: .transport(LLMError.excerpt(error.description, hiding: configuration.apiKey))
+        default: .transport(LLMError.excerpt(String(describing: error), hiding: configuration.apiKey))
+        }
+    }
+
+    private func excerpt(_ body: Data) -> String {
+        LLMError.excerpt(String(decoding: body, as: UTF8.self), hiding: configuration.apiKey)
+    }
+}
+
+extension OpenAIClient: CustomStringConvertible, CustomDebugStringConvertible {
+    /// Safe to log: shows the configuration with its key redacted.
+    public var description: String { "OpenAIClient(\(configuration))" }
+    public var debugDescription: String { description }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// When and how long to wait before retrying. Waits are exponential with full jitter unless the server says how long.
+public struct RetryPolicy: Sendable, Hashable {
+    /// Attempts in total, including the first.
+    public var maxAttempts: Int
+    public var baseDelay: Duration
+    public var maxDelay: Duration
+    /// Wall-clock budget for all attempts and waits of one call; no retry starts that would wait beyond it.
+    public var totalBudget: Duration
+    /// A server hint longer than this is not waited for; the call fails instead.
+    public var maxRetryAfter: Duration
+
+    public init(
+        maxAttempts: Int = 4,
+        baseDelay: Duration = .milliseconds(500),
+        maxDelay: Duration = .seconds(8),
+        totalBudget: Duration = .seconds(180),
+        maxRetryAfter: Duration = .seconds(60)
+    ) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.totalBudget = totalBudget
+        self.maxRetryAfter = maxRetryAfter
+    }
+
+    /// One attempt, no retries.
+    public static let noRetries = RetryPolicy(maxAttempts: 1)
+
+    /// Statuses worth retrying: timeouts, conflicts, rate limits and server errors. 400/401/403/404/422 are the caller's fault.
+    public static func isRetryable(status: Int) -> Bool {
+        status == 408 || status == 409 || status == 429 || (500...599).contains(status)
+    }
+
+    /// The wait before attempt `attempt + 1` after attempt `attempt` (1-based) failed: `random(0, min(max, base·2^(attempt-1)))`.
+    public func backoff(afterAttempt attempt: Int, random: Double = Double.random(in: 0...1)) -> Duration {
+        let exponent = Double(min(max(attempt - 1, 0), 30))
+        let ceiling = min(maxDelay.seconds, baseDelay.seconds * pow(2, exponent))
+        return .milliseconds(Int64((ceiling * min(max(random, 0), 1) * 1000).rounded()))
+    }
+
+    /// The server's requested wait: `retry-after-ms`, else `retry-after` as seconds or an HTTP date.
+    public static func retryAfter(headers: [String: String], now: Date = Date()) -> Duration? {
+        if let ms = headers["retry-after-ms"].flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }), ms.isFinite, ms >= 0 {
+            return .milliseconds(Int64(ms.rounded(.up)))
+        }
+        guard let raw = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
+        if let seconds = Double(raw), seconds.isFinite, seconds >= 0 {
+            return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        }
+        if let date = httpDate(raw) {
+            return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000))
+        }
+        return nil
+    }
+
+    /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
+    static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}

@@ -1,0 +1,61 @@
+import Chrono
+import Foundation
+
+/// One date or time expression found in a message, already resolved to a calendar value.
+///
+/// Both the civil value (`date`, `time`) and the instant (`start`) are kept: the app stores the
+/// civil value for all-day items and the instant for timed ones, and the two must never disagree.
+public struct TemporalExpression: Sendable, Hashable, Codable {
+    public enum Grain: String, Sendable, Codable { case day, minute }
+
+    /// The matched text exactly as it appears in the input.
+    public let text: String
+    /// UTF-16 offsets into the input (the unit of `NSRange` and JavaScript strings).
+    public let range: Range<Int>
+    /// The day in the resolver's time zone (after any DST adjustment of `time`).
+    public let date: LocalDate
+    /// The wall time for minute grain, after any DST adjustment; nil for day grain.
+    public let time: LocalTime?
+    /// The end of a time range ("2-4pm"), as written; nil otherwise.
+    public let endTime: LocalTime?
+    public let grain: Grain
+    /// True for "by Friday", "before Monday", "no later than the 10th", "due Friday".
+    public let isDeadline: Bool
+    /// Set when the written wall time does not exist or happens twice at a DST change.
+    public let wallTimeAdjustment: WallTimeAdjustment?
+    /// The instant for minute grain (zone applied); nil for day grain.
+    public let start: Date?
+    /// "YYYY-MM-DD" for day grain; ISO 8601 with the zone's offset for minute grain.
+    public let startISO: String
+    /// The instant `endTime` denotes (the next day when it is not after `time`); nil without a range.
+    public let end: Date?
+    /// `end` in the same ISO 8601 form as `startISO`; nil without a range.
+    public let endISO: String?
+
+    public init(
+        text: String, range: Range<Int>, date: LocalDate, time: LocalTime?, endTime: LocalTime?,
+        grain: Grain, isDeadline: Bool, wallTimeAdjustment: WallTimeAdjustment?,
+        start: Date?, startISO: String, end: Date?, endISO: String?
+    ) {
+        self.text = text
+        self.range = range
+        self.date = date
+        self.time = time
+        self.endTime = endTime
+        self.grain = grain
+        self.isDeadline = isDeadline
+        self.wallTimeAdjustment = wallTimeAdjustment
+        self.start = start
+        self.startISO = startISO
+        self.end = end
+        self.endISO = endISO
+    }
+}
+
+/// How a wall time that a DST change makes nonexistent or repeated was turned into an instant.
+public enum WallTimeAdjustment: Sendable, Hashable, Codable {
+    /// The wall time fell in a spring-forward gap; it was moved forward by the gap's length.
+    case skippedForward(minutes: Int)
+    /// The wall time happens twice (fall back); the first (daylight) occurrence was taken.
+    case ambiguousFirstOccurrence
+}

@@ -1,0 +1,264 @@
+import Chrono
+
+/// Date forms: relative days, weekdays, weekends, "in N days", "end of the month", month-day,
+/// "the Nth", numeric M/D[/Y] and ISO dates.
+extension TemporalGrammar {
+    func datePart(at i: Int) -> DatePart? {
+        guard let t = token(i) else { return nil }
+        if t.isNumber {
+            guard let part = dayMonth(at: i) ?? isoDate(at: i) ?? numericDate(at: i) else { return nil }
+            return withPeriod(part)
+        }
+        guard let w = word(i) else { return nil }
+        let part: DatePart?
+        switch w {
+        case "today": part = DatePart(date: today, next: i + 1)
+        case "tonight", "tonite": part = DatePart(date: today, period: .evening, next: i + 1)
+        case "tomorrow", "tmrw", "tmr", "tomorow", "tommorow", "tommorrow":
+            part = DatePart(date: today.adding(days: 1), next: i + 1)
+        case "yesterday": part = DatePart(date: today.adding(days: -1), next: i + 1)
+        case "this": part = thisForm(at: i + 1)
+        case "coming": part = weekdayForm(at: i + 1, rule: .onOrAfter, qualified: true) ?? weekend(at: i + 1, nextWeek: false)
+        case "next": part = weekdayForm(at: i + 1, rule: .followingWeek, qualified: true) ?? weekend(at: i + 1, nextWeek: true)
+        case "last": part = weekdayForm(at: i + 1, rule: .previous, qualified: true)
+        case "the": part = theNth(at: i) ?? endOf(at: i + 1) ?? weekend(at: i + 1, nextWeek: false)
+        case "end", "eod": part = endOf(at: i)
+        case "in": part = inCount(at: i + 1)
+        default:
+            if DateVocabulary.weekdays[w] != nil {
+                part = weekdayForm(at: i, rule: .onOrAfter, qualified: ["on", "by", "before", "until", "due", "than"].contains(word(i - 1) ?? ""))
+            } else {
+                part = monthDay(at: i)
+            }
+        }
+        return part.map(withPeriod)
+    }
+
+    /// Absorbs "morning", "afternoon", "evening", "night" after a date.
+    private func withPeriod(_ part: DatePart) -> DatePart {
+        let periods: [String: DayPeriod] = ["morning": .morning, "afternoon": .afternoon, "evening": .evening, "night": .evening]
+        guard let w = word(part.next), let period = periods[w] else { return part }
+        return DatePart(date: part.date, period: period, next: part.next + 1)
+    }
+
+    // MARK: Relative forms
+
+    private func thisForm(at i: Int) -> DatePart? {
+        switch word(i) {
+        case "morning": return DatePart(date: today, period: .morning, next: i + 1)
+        case "afternoon": return DatePart(date: today, period: .afternoon, next: i + 1)
+        case "evening": return DatePart(date: today, period: .evening, next: i + 1)
+        case "coming": return weekdayForm(at: i + 1, rule: .onOrAfter, qualified: true) ?? weekend(at: i + 1, nextWeek: false)
+        default: return weekdayForm(at: i, rule: .onOrAfter, qualified: true) ?? weekend(at: i, nextWeek: false)
+        }
+    }
+
+    enum WeekdayRule { case onOrAfter, followingWeek, previous }
+
+    /// The day with ISO weekday `target` under `rule` (see the conventions on `TemporalResolver`).
+    func day(weekday target: Int, rule: WeekdayRule) -> LocalDate {
+        let current = today.isoWeekday
+        switch rule {
+        case .onOrAfter:
+            return today.adding(days: (target - current + 7) % 7)
+        case .followingWeek:
+            let monday = today.adding(days: 1 - current)
+            return monday.adding(days: 7 + target - 1)
+        case .previous:
+            let back = (current - target + 7) % 7
+            return today.adding(days: -(back == 0 ? 7 : back))
+        }
+    }
+
+    /// A weekday name at `i`, optionally followed by an explicit date that then wins
+    /// ("Saturday June 6", "Friday the 14th", "Fri 3/14").
+    private func weekdayForm(at i: Int, rule: WeekdayRule, qualified: Bool) -> DatePart? {
+        guard let w = word(i), let weekday = DateVocabulary.weekdays[w] else { return nil }
+        var next = i + 1
+        let abbreviated = w.count <= 5 && !w.hasSuffix("day")
+        if abbreviated, isPunctuation(next, ["."]), touches(next) { next += 1 }
+        let afterComma = skipping([","], from: next)
+        if let explicit = explicitDate(at: afterComma) { return explicit }
+        if DateVocabulary.ambiguousWeekdays.contains(w), !qualified {
+            // "we sat at 4", "the sun": only a weekday when capitalized and a time follows.
+            guard token(i)?.isCapitalized == true, timePart(at: afterComma, afterDate: true) != nil else { return nil }
+        }
+        return DatePart(date: day(weekday: weekday, rule: rule), next: next)
+    }
+
+    /// "weekend" at `i`: the coming Saturday, or the Saturday of the following week.
+    private func weekend(at i: Int, nextWeek: Bool) -> DatePart? {
+        guard word(i) == "weekend" else { return nil }
+        return DatePart(date: day(weekday: 6, rule: nextWeek ? .followingWeek : .onOrAfter), next: i + 1)
+    }
+
+    /// "end of the month", "end of next month", "end of the week", "end of March", "end of day", "EOD".
+    private func endOf(at i: Int) -> DatePart? {
+        if word(i) == "eod" { return DatePart(date: today, next: i + 1) }
+        guard word(i) == "end", word(i + 1) == "of" else { return nil }
+        var k = i + 2
+        var following = false
+        switch word(k) {
+        case "the", "this": k += 1
+        case "next": following = true; k += 1
+        default: break
+        }
+        switch word(k) {
+        case "month":
+            var year = today.year
+            var month = today.month + (following ? 1 : 0)
+            if month > 12 { month = 1; year += 1 }
+            return LocalDate(year: year, month: month, day: LocalDate.daysInMonth(year: year, month: month))
+                .map { DatePart(date: $0, next: k + 1) }
+        case "week":
+            return DatePart(date: day(weekday: 5, rule: following ? .followingWeek : .onOrAfter), next: k + 1)
+        case "day" where !following:
+            return DatePart(date: today, next: k + 1)
+        case let name? where k == i + 2:
+            guard let month = DateVocabulary.months[name] else { return nil }
+            let year = month >= today.month ? today.year : today.year + 1
+            return LocalDate(year: year, month: month, day: LocalDate.daysInMonth(year: year, month: month))
+                .map { DatePart(date: $0, next: k + 1) }
+        default:
+            return nil
+        }
+    }
+
+    /// "in 3 days", "in two weeks", "in a week".
+    private func inCount(at i: Int) -> DatePart? {
+        let count: Int
+        if let n = token(i)?.number, endsCleanly(before: i + 1) {
+            count = n
+        } else if let w = word(i), let n = DateVocabulary.numberWords[w] ?? (["a", "an"].contains(w) ? 1 : nil) {
+            count = n
+        } else {
+            return nil
+        }
+        guard (0...400).contains(count) else { return nil }
+        switch word(i + 1) {
+        case "day", "days": return DatePart(date: today.adding(days: count), next: i + 2)
+        case "week", "weeks": return DatePart(date: today.adding(days: 7 * count), next: i + 2)
+        default: return nil
+        }
+    }
+
+    // MARK: Explicit calendar dates
+
+    /// A date that names its day of the month.
+    func explicitDate(at i: Int) -> DatePart? {
+        monthDay(at: i) ?? theNth(at: i) ?? dayMonth(at: i) ?? isoDate(at: i) ?? numericDate(at: i)
+    }
+
+    /// "March 14", "Mar. 14th", "Sept 3, 2027".
+    private func monthDay(at i: Int) -> DatePart? {
+        guard let w = word(i), let month = DateVocabulary.months[w] else { return nil }
+        var k = i + 1
+        if w.count <= 4, isPunctuation(k, ["."]), touches(k) { k += 1 }
+        guard let (day, afterDay) = dayOfMonth(at: k, ordinalRequired: false) ?? firstDayOfSpan(at: k) else { return nil }
+        return calendarDate(month: month, day: day, yearAt: afterDay)
+    }
+
+    /// "14-16" after a month name: a span of days, resolved to its first day.
+    private func firstDayOfSpan(at i: Int) -> (Int, Int)? {
+        guard let first = token(i)?.number, (1...31).contains(first), isPunctuation(i + 1, ["-", "–"]), touches(i + 1),
+              touches(i + 2), let (last, next) = dayOfMonth(at: i + 2, ordinalRequired: false), last > first else { return nil }
+        return (first, next)
+    }
+
+    /// "14 March", "14th of March", "3rd Sept 2027".
+    private func dayMonth(at i: Int) -> DatePart? {
+        guard let (day, afterDay) = dayOfMonth(at: i, ordinalRequired: false) else { return nil }
+        let k = word(afterDay) == "of" ? afterDay + 1 : afterDay
+        guard let w = word(k), let month = DateVocabulary.months[w] else { return nil }
+        var afterMonth = k + 1
+        if w.count <= 4, isPunctuation(afterMonth, ["."]), touches(afterMonth) { afterMonth += 1 }
+        return calendarDate(month: month, day: day, yearAt: afterMonth)
+    }
+
+    /// "the 14th", "the 2nd of June": a day of the month needs "the" and an ordinal suffix.
+    func theNth(at i: Int) -> DatePart? {
+        guard word(i) == "the", let (day, afterDay) = dayOfMonth(at: i + 1, ordinalRequired: true) else { return nil }
+        if word(afterDay) == "of", let w = word(afterDay + 1), let month = DateVocabulary.months[w] {
+            return calendarDate(month: month, day: day, yearAt: afterDay + 2)
+        }
+        if let w = word(afterDay), DateVocabulary.ordinalNouns.contains(w) { return nil }
+        for monthsAhead in 0...12 {
+            let index = today.month - 1 + monthsAhead
+            let (year, month) = (today.year + index / 12, index % 12 + 1)
+            if let date = LocalDate(year: year, month: month, day: day), date >= today {
+                return DatePart(date: date, next: afterDay)
+            }
+        }
+        return nil
+    }
+
+    /// "3/14", "3/14/26", "3/14/2026", "2026/3/14" (month first, US style).
+    private func numericDate(at i: Int) -> DatePart? {
+        guard let a = token(i), a.isNumber, isPunctuation(i + 1, ["/"]), touches(i + 1),
+              let b = token(i + 2)?.number, touches(i + 2), let first = a.number else { return nil }
+        var next = i + 3
+        var third: DateToken?
+        if isPunctuation(next, ["/"]), touches(next), let c = token(next + 1), c.isNumber, touches(next + 1) {
+            third = c
+            next += 2
+        }
+        guard endsCleanly(before: next) else { return nil }
+        if let w = word(next), DateVocabulary.fractionFollowers.contains(w) { return nil }
+        if a.text.count == 4 {
+            guard let c = third?.number, let date = LocalDate(year: first, month: b, day: c) else { return nil }
+            return DatePart(date: date, next: next)
+        }
+        guard a.text.count <= 2, (token(i + 2)?.text.count ?? 0) <= 2 else { return nil }
+        if let c = third {
+            guard let y = c.number, c.text.count == 2 || c.text.count == 4,
+                  let date = LocalDate(year: c.text.count == 2 ? 2000 + y : y, month: first, day: b) else { return nil }
+            return DatePart(date: date, next: next)
+        }
+        guard let date = nextOccurrence(month: first, day: b) else { return nil }
+        return DatePart(date: date, next: next)
+    }
+
+    /// "2026-03-14".
+    private func isoDate(at i: Int) -> DatePart? {
+        guard let y = token(i), y.isNumber, y.text.count == 4,
+              isPunctuation(i + 1, ["-"]), touches(i + 1),
+              let m = token(i + 2), m.isNumber, m.text.count == 2, touches(i + 2),
+              isPunctuation(i + 3, ["-"]), touches(i + 3),
+              let d = token(i + 4), d.isNumber, d.text.count == 2, touches(i + 4),
+              endsCleanly(before: i + 5),
+              let date = LocalDate(year: y.number!, month: m.number!, day: d.number!) else { return nil }
+        return DatePart(date: date, next: i + 5)
+    }
+
+    /// A day number 1-31 at `i` with an optional (or required) ordinal suffix: (day, next index).
+    private func dayOfMonth(at i: Int, ordinalRequired: Bool) -> (Int, Int)? {
+        guard let t = token(i), t.isNumber, t.text.count <= 2, let day = t.number, (1...31).contains(day) else { return nil }
+        var next = i + 1
+        if let suffix = word(next), touches(next), DateVocabulary.ordinalSuffixes.contains(suffix) {
+            next += 1
+        } else if ordinalRequired {
+            return nil
+        }
+        guard endsCleanly(before: next) else { return nil }
+        return (day, next)
+    }
+
+    /// Month and day with an optional year at `yearAt` (", 2027" or " 2027"); without a year, the
+    /// next occurrence on or after today.
+    private func calendarDate(month: Int, day: Int, yearAt k: Int) -> DatePart? {
+        let yearIndex = skipping([","], from: k)
+        if let t = token(yearIndex), t.isNumber, t.text.count == 4, let year = t.number,
+           (1900...2199).contains(year), endsCleanly(before: yearIndex + 1) {
+            return LocalDate(year: year, month: month, day: day).map { DatePart(date: $0, next: yearIndex + 1) }
+        }
+        return nextOccurrence(month: month, day: day).map { DatePart(date: $0, next: k) }
+    }
+
+    /// The first `month`/`day` on or after today (Feb 29 waits for a leap year).
+    private func nextOccurrence(month: Int, day: Int) -> LocalDate? {
+        for year in today.year...(today.year + 8) {
+            if let date = LocalDate(year: year, month: month, day: day), date >= today { return date }
+        }
+        return nil
+    }
+}
