@@ -1,0 +1,140 @@
+import JSONKit
+
+/// The result of scoring predictions against fixtures: per-feature and micro-averaged metrics, plus
+/// per-fixture details so a report can show each expected item beside what was predicted.
+public struct EvalScore: Sendable, Hashable, Codable {
+    public let features: [Feature: FeatureScore]
+    /// Counts summed over all features, rates recomputed from the sums.
+    public let micro: Metrics
+    public let fixtures: [FixtureScore]
+
+    public init(features: [Feature: FeatureScore], micro: Metrics, fixtures: [FixtureScore]) {
+        self.features = features
+        self.micro = micro
+        self.fixtures = fixtures
+    }
+}
+
+/// One feature over all fixtures.
+public struct FeatureScore: Sendable, Hashable, Codable {
+    public let tp: Int
+    public let fp: Int
+    public let fn: Int
+    public let precision: Double
+    public let recall: Double
+    public let f1: Double
+    /// False positives that cite an acceptable source of some expected item but carry another key date.
+    public let dateMistakes: Int
+    /// Keyed by field name (`time`, `location`, `category`, `priority`, `action_required`, `status`, `response`).
+    public let fieldAccuracy: [String: FieldAccuracy]
+
+    public init(metrics: Metrics, dateMistakes: Int, fieldAccuracy: [String: FieldAccuracy]) {
+        tp = metrics.tp
+        fp = metrics.fp
+        fn = metrics.fn
+        precision = metrics.precision
+        recall = metrics.recall
+        f1 = metrics.f1
+        self.dateMistakes = dateMistakes
+        self.fieldAccuracy = fieldAccuracy
+    }
+
+    public var metrics: Metrics { Metrics(tp: tp, fp: fp, fn: fn) }
+
+    enum CodingKeys: String, CodingKey {
+        case tp, fp, fn, precision, recall, f1
+        case dateMistakes = "date_mistakes"
+        case fieldAccuracy = "field_accuracy"
+    }
+}
+
+/// Everything scored in one fixture.
+public struct FixtureScore: Sendable, Hashable, Codable {
+    public let fixture: String
+    public let features: [Feature: FeatureDetail]
+
+    public init(fixture: String, features: [Feature: FeatureDetail]) {
+        self.fixture = fixture
+        self.features = features
+    }
+}
+
+/// One feature in one fixture: which items paired up and which did not.
+public struct FeatureDetail: Sendable, Hashable, Codable {
+    public let matched: [MatchedPair]
+    public let falsePositives: [FalsePositive]
+    public let falseNegatives: [FalseNegative]
+
+    public init(matched: [MatchedPair], falsePositives: [FalsePositive], falseNegatives: [FalseNegative]) {
+        self.matched = matched
+        self.falsePositives = falsePositives
+        self.falseNegatives = falseNegatives
+    }
+
+    public var metrics: Metrics { Metrics(tp: matched.count, fp: falsePositives.count, fn: falseNegatives.count) }
+    public var dateMistakes: Int { falsePositives.count { $0.dateMistake } }
+
+    enum CodingKeys: String, CodingKey {
+        case matched
+        case falsePositives = "false_positives"
+        case falseNegatives = "false_negatives"
+    }
+}
+
+/// A true positive. Indices point into the fixture's expected list and the prediction list.
+public struct MatchedPair: Sendable, Hashable, Codable {
+    public let expectedIndex: Int
+    public let predictedIndex: Int
+    public let expected: JSONValue
+    public let predicted: JSONValue
+    /// Field name → whether the prediction got it right.
+    public let fields: [String: Bool]
+
+    public init(expectedIndex: Int, predictedIndex: Int, expected: JSONValue, predicted: JSONValue, fields: [String: Bool]) {
+        self.expectedIndex = expectedIndex
+        self.predictedIndex = predictedIndex
+        self.expected = expected
+        self.predicted = predicted
+        self.fields = fields
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case expected, predicted, fields
+        case expectedIndex = "expected_index"
+        case predictedIndex = "predicted_index"
+    }
+}
+
+public struct FalsePositive: Sendable, Hashable, Codable {
+    public let predictedIndex: Int
+    public let predicted: JSONValue
+    /// Cites an acceptable source of some expected item, but with a different key date.
+    public let dateMistake: Bool
+
+    public init(predictedIndex: Int, predicted: JSONValue, dateMistake: Bool) {
+        self.predictedIndex = predictedIndex
+        self.predicted = predicted
+        self.dateMistake = dateMistake
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case predicted
+        case predictedIndex = "predicted_index"
+        case dateMistake = "date_mistake"
+    }
+}
+
+public struct FalseNegative: Sendable, Hashable, Codable {
+    public let expectedIndex: Int
+    public let expected: JSONValue
+
+    public init(expectedIndex: Int, expected: JSONValue) {
+        self.expectedIndex = expectedIndex
+        self.expected = expected
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case expected
+        case expectedIndex = "expected_index"
+    }
+}

@@ -1,0 +1,51 @@
+/// All five item lists of one chat: a fixture's `expected` block, or what an extractor predicted for it.
+///
+/// One type for both sides so the eval runner can hand extractor output to the scorer unchanged.
+public struct ExtractionSet: Sendable, Hashable, Codable {
+    public var calendarEvents: [CalendarEventItem]
+    public var decisions: [DecisionItem]
+    public var priorityMessages: [PriorityMessageItem]
+    public var rsvps: [RSVPItem]
+    public var deadlines: [DeadlineItem]
+
+    public init(calendarEvents: [CalendarEventItem] = [], decisions: [DecisionItem] = [],
+                priorityMessages: [PriorityMessageItem] = [], rsvps: [RSVPItem] = [], deadlines: [DeadlineItem] = []) {
+        self.calendarEvents = calendarEvents
+        self.decisions = decisions
+        self.priorityMessages = priorityMessages
+        self.rsvps = rsvps
+        self.deadlines = deadlines
+    }
+
+    /// Nothing in any list: a chat with nothing to extract.
+    public var isEmpty: Bool { Feature.allCases.allSatisfy { count(of: $0) == 0 } }
+
+    public func count(of feature: Feature) -> Int {
+        switch feature {
+        case .calendarEvents: calendarEvents.count
+        case .decisions: decisions.count
+        case .priorityMessages: priorityMessages.count
+        case .rsvps: rsvps.count
+        case .deadlines: deadlines.count
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case decisions, rsvps, deadlines
+        case calendarEvents = "calendar_events"
+        case priorityMessages = "priority_messages"
+    }
+
+    /// Missing lists decode as empty (a prediction may omit a feature); fixtures require all five through their schema.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        calendarEvents = try c.decodeIfPresent([CalendarEventItem].self, forKey: .calendarEvents) ?? []
+        decisions = try c.decodeIfPresent([DecisionItem].self, forKey: .decisions) ?? []
+        priorityMessages = try c.decodeIfPresent([PriorityMessageItem].self, forKey: .priorityMessages) ?? []
+        rsvps = try c.decodeIfPresent([RSVPItem].self, forKey: .rsvps) ?? []
+        deadlines = try c.decodeIfPresent([DeadlineItem].self, forKey: .deadlines) ?? []
+    }
+}
+
+/// What an extractor predicted for one fixture, shaped like the fixture's `expected` block.
+public typealias PredictedItems = ExtractionSet

@@ -1,0 +1,123 @@
+import Foundation
+import JSONKit
+import PromptKit
+
+/// A line-numbered problem in a predictions file: `predictions.jsonl:7: items[2].date: ...`.
+public struct PredictionsFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        public let file: String
+        /// 1-based; 0 for whole-file problems (cannot read it).
+        public let line: Int
+        public let message: String
+
+        public init(file: String, line: Int, message: String) {
+            self.file = file
+            self.line = line
+            self.message = message
+        }
+
+        public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
+    }
+
+    public let problems: [Problem]
+
+    public init(problems: [Problem]) {
+        self.problems = problems
+    }
+
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}
+
+/// Predictions as JSON Lines: one line per fixture and feature,
+/// `{"fixture": "class-picnic", "feature": "deadlines", "items": [...]}`, items shaped like the
+/// fixture's `expected` entries.
+///
+/// A missing line means nothing was predicted for that pair; blank lines are skipped; other keys
+/// on a line are allowed (run metadata). Malformed lines, unknown fixtures or features and repeated
+/// (fixture, feature) pairs are errors naming their line, all collected before throwing.
+public enum PredictionsFile {
+    public static func load(path: String, fixtureIDs: Set<String>) throws(PredictionsFileError) -> [String: PredictedItems] {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw PredictionsFileError(problems: [.init(file: path, line: 0, message: "cannot read file as UTF-8 text")])
+        }
+        return try parse(text, file: path, fixtureIDs: fixtureIDs)
+    }
+
+    public static func parse(_ text: String, file: String, fixtureIDs: Set<String>) throws(PredictionsFileError) -> [String: PredictedItems] {
+        var result: [String: PredictedItems] = [:]
+        var problems: [PredictionsFileError.Problem] = []
+        var seen: [String: Int] = [:]
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for (offset, raw) in lines.enumerated() {
+            let number = offset + 1
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            if line.allSatisfy(\.isWhitespace) { continue }
+            func fail(_ message: String) { problems.append(.init(file: file, line: number, message: message)) }
+
+            let value: JSONValue
+            do {
+                value = try JSONValue.parse(String(line))
+            } catch {
+                fail(error.description)
+                continue
+            }
+            guard case .object(let object) = value else { fail("expected a JSON object, got \(value.typeName)"); continue }
+            guard let fixture = object["fixture"]?.stringValue else { fail("missing string field 'fixture'"); continue }
+            guard let featureName = object["feature"]?.stringValue else { fail("missing string field 'feature'"); continue }
+            guard let items = object["items"], case .array = items else { fail("missing array field 'items'"); continue }
+            guard fixtureIDs.contains(fixture) else { fail("unknown fixture '\(fixture)'"); continue }
+            guard let feature = Feature(rawValue: featureName) else {
+                fail("unknown feature '\(featureName)' (expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", ")))")
+                continue
+            }
+            let key = "\(fixture)\u{0}\(featureName)"
+            if let first = seen[key] { fail("second line for fixture '\(fixture)', feature '\(featureName)' (first on line \(first))"); continue }
+            seen[key] = number
+
+            do {
+                try decode(items, feature: feature, into: &result[fixture, default: PredictedItems()])
+            } catch {
+                let failure = DecodingFailure.describe(error)
+                let path = [JSONPathComponent.key("items")] + failure.path
+                fail("\(JSONPath.display(path)): \(failure.message)")
+            }
+        }
+        if !problems.isEmpty { throw PredictionsFileError(problems: problems) }
+        return result
+    }
+
+    /// The JSONL text for `predictions`: one line per fixture and non-empty feature, sorted, so runs diff cleanly.
+    public static func serialize(_ predictions: [String: PredictedItems]) -> String {
+        var out = ""
+        for fixture in predictions.keys.sorted() {
+            guard let set = predictions[fixture] else { continue }
+            for feature in Feature.allCases where set.count(of: feature) > 0 {
+                let items: JSONValue
+                switch feature {
+                case .calendarEvents: items = encode(set.calendarEvents)
+                case .decisions: items = encode(set.decisions)
+                case .priorityMessages: items = encode(set.priorityMessages)
+                case .rsvps: items = encode(set.rsvps)
+                case .deadlines: items = encode(set.deadlines)
+                }
+                let line: JSONValue = ["fixture": .string(fixture), "feature": .string(feature.rawValue), "items": items]
+                out += line.serialized() + "\n"
+            }
+        }
+        return out
+    }
+
+    private static func decode(_ items: JSONValue, feature: Feature, into set: inout PredictedItems) throws {
+        switch feature {
+        case .calendarEvents: set.calendarEvents = try items.decode([CalendarEventItem].self)
+        case .decisions: set.decisions = try items.decode([DecisionItem].self)
+        case .priorityMessages: set.priorityMessages = try items.decode([PriorityMessageItem].self)
+        case .rsvps: set.rsvps = try items.decode([RSVPItem].self)
+        case .deadlines: set.deadlines = try items.decode([DeadlineItem].self)
+        }
+    }
+
+    private static func encode(_ items: some Encodable) -> JSONValue {
+        (try? JSONValue.encode(items)) ?? .array([])
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import Evals
+
+/// Parent of the offline evaluation commands (`eval score`, later `eval run`).
+struct EvalCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Evaluate extractors against labelled chat fixtures.",
+        subcommands: [EvalScoreCommand.self]
+    )
+}
+
+/// Scores a predictions file against the fixtures, with no model and no database involved.
+struct EvalScoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "score",
+        abstract: "Score predicted extractions (JSONL) against the labelled fixtures.",
+        discussion: """
+            Each predictions line is {"fixture": ID, "feature": FEATURE, "items": [...]}, items shaped like the
+            fixture's expected entries; a missing line means nothing was predicted. Items pair one to one when
+            they cite an acceptable source message and, for events, RSVPs and deadlines, have the same date.
+
+            Example: messageai-jobs eval score --fixtures evals/fixtures --predictions run.jsonl --json
+            """
+    )
+
+    @Option(help: "A fixture YAML file or a directory of them.")
+    var fixtures: String = "evals/fixtures"
+
+    @Option(help: "Predictions in JSON Lines, one line per fixture and feature.")
+    var predictions: String
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        output.bootstrap()
+        let loaded: [Fixture]
+        do {
+            loaded = try FixtureLoader.load(path: fixtures)
+        } catch {
+            Console.error(error.description)
+            throw ExitCode.failure
+        }
+        let predicted: [String: PredictedItems]
+        do {
+            predicted = try PredictionsFile.load(path: predictions, fixtureIDs: Set(loaded.map(\.id)))
+        } catch {
+            Console.error(error.description)
+            throw ExitCode.failure
+        }
+        let score = Scorer.score(fixtures: loaded, predictions: predicted)
+        if output.json {
+            try Console.printJSON(score)
+        } else {
+            Console.print(score.table())
+        }
+    }
+}
