@@ -1,0 +1,29 @@
+import Foundation
+
+/// Decides which new messages are worth an LLM call. Most chat ("lol", "thanks!") holds nothing the five
+/// extractors could report, and a scan that skips it saves tokens. A message is kept when it has a date or
+/// time, a question mark, or any cue the rules know — including short replies ("yes", "count us in"),
+/// because an RSVP's answers matter as much as its request.
+public struct PreFilter: Sendable {
+    public init() {}
+
+    public func needsModel(_ message: InputMessage, timeZone: TimeZone) -> Bool {
+        let text = message.text
+        if text.contains("?") { return true }
+        let cues = CueText(text)
+        if cues.first(of: RuleCues.prefilter) != nil { return true }
+        return !TemporalResolver(timeZone: timeZone).resolve(text, reference: message.sentAt).isEmpty
+    }
+
+    /// Context messages (before `firstNewIndex`) stay as they are; new messages without any cue are dropped.
+    /// When no new message is left, the result has none (`firstNewIndex == messages.count`) and callers skip the model.
+    public func filter(_ input: ConversationInput) -> (kept: ConversationInput, skipped: Int) {
+        let context = Array(input.messages[..<input.firstNewIndex])
+        let fresh = input.messages[input.firstNewIndex...]
+        let kept = fresh.filter { needsModel($0, timeZone: input.timeZone) }
+        let filtered = ConversationInput(
+            conversationID: input.conversationID, name: input.name, isGroup: input.isGroup, participants: input.participants,
+            messages: context + kept, firstNewIndex: context.count, timeZone: input.timeZone, now: input.now, viewer: input.viewer)
+        return (filtered, fresh.count - kept.count)
+    }
+}

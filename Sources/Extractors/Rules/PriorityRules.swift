@@ -1,0 +1,54 @@
+import Chrono
+import JSONKit
+
+/// Priority messages: urgency cues ("urgent", "early dismissal") → urgent; disruptions and illness
+/// ("cancelled", "fever") and RSVP requests → high; questions asking the group for help → medium.
+/// The reader's own messages and messages whose dates are all past are left out.
+enum PriorityRules {
+    struct Flag {
+        let priority: String
+        let reason: String
+    }
+
+    static func answer(_ scan: RuleScan) -> JSONValue {
+        let today = LocalDate(scan.input.now, in: scan.input.timeZone)
+        var items: [JSONValue] = []
+        for message in scan.messages where !message.isSuspicious && message.message.senderID != scan.input.viewer?.id {
+            let isStale = !message.mentions.isEmpty && message.mentions.allSatisfy { $0.date < today }
+            guard !isStale, let flag = flag(message) else { continue }
+            items.append(.object([
+                "message_id": .string(message.alias),
+                "priority": .string(flag.priority),
+                "reason": .string(flag.reason),
+                "action_required": .bool(asksForAction(message)),
+            ]))
+        }
+        return .object(["messages": .array(items)])
+    }
+
+    static func flag(_ message: ScannedMessage) -> Flag? {
+        let cues = message.cues
+        if let cue = cues.first(of: RuleCues.urgent) {
+            return Flag(priority: "urgent", reason: "Says \"\(cue)\": needs attention right away.")
+        }
+        if let cue = cues.first(of: RuleCues.high) {
+            return Flag(priority: "high", reason: "Says \"\(cue)\": plans or a child's health may change.")
+        }
+        if let cue = cues.first(of: RuleCues.sameDay), asksForAction(message) || message.sentences.contains(where: { EventVocabulary.match(in: $0) != nil }) {
+            return Flag(priority: "urgent", reason: "About \(cue): happens or is needed the same day.")
+        }
+        if let cue = cues.first(of: RuleCues.rsvpRequest) {
+            return Flag(priority: "high", reason: "Asks for an answer (\"\(cue)\").")
+        }
+        if let cue = cues.first(of: RuleCues.groupQuestion) {
+            return Flag(priority: "medium", reason: "Asks the group for help (\"\(cue)\").")
+        }
+        return nil
+    }
+
+    /// Asks the reader to do or answer something.
+    static func asksForAction(_ message: ScannedMessage) -> Bool {
+        if message.cues.first(of: RuleCues.action) != nil { return true }
+        return message.sentences.contains { $0.isQuestion && $0.cues.first(of: ["you", "anyone", "someone", "everyone"]) != nil }
+    }
+}
