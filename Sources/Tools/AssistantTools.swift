@@ -1,0 +1,32 @@
+import AgentRuntime
+import Foundation
+import Postgres
+
+/// The proactive assistant's toolbox, bound to one user for one run.
+public enum AssistantTools {
+    /// Builds every tool for `userID`. Throws `ToolContextError.unknownUser` ("no user with id ...") when the user
+    /// does not exist, so a run for a deleted user stops before the model is called.
+    public static func make(
+        userID: UUID, pool: PostgresPool, runID: UUID?, promptID: String, promptVersion: Int, model: String,
+        now: Date = Date(), maxRemindersPerRun: Int = 3
+    ) async throws -> [AnyAgentTool] {
+        let context = try await ToolContext.load(
+            userID: userID, pool: pool,
+            provenance: ToolProvenance(runID: runID, promptID: promptID, promptVersion: promptVersion, model: model),
+            now: now, maxRemindersPerRun: maxRemindersPerRun)
+        return try make(context: context)
+    }
+
+    /// The same tools over an already loaded context (tests, or a caller that needs the context too).
+    public static func make(context: ToolContext) throws -> [AnyAgentTool] {
+        [
+            try AnyAgentTool(GetRecentMessagesTool(context: context)),
+            try AnyAgentTool(GetUpcomingEventsTool(context: context)),
+            try AnyAgentTool(CheckConflictsTool(context: context)),
+            try AnyAgentTool(GetPendingRSVPsTool(context: context)),
+            try AnyAgentTool(GetUpcomingDeadlinesTool(context: context)),
+            try AnyAgentTool(ListRemindersTool(context: context)),
+            try AnyAgentTool(CreateReminderTool(context: context)),
+        ]
+    }
+}

@@ -1,0 +1,80 @@
+import Chrono
+import Foundation
+import Postgres
+
+/// Everything a tool needs besides its arguments, fixed before the model says anything: whom the tools serve,
+/// which database, the user's clock, and the provenance stamped on rows the assistant writes. The model never
+/// passes a user id; every query is scoped to `userID` from here.
+public struct ToolContext: Sendable {
+    public let userID: UUID
+    public let pool: PostgresPool
+    /// The user's zone (from `user_settings`, UTC when unset): "today", wall-clock event times and offsets in results.
+    public let timeZone: TimeZone
+    /// The run's clock, fixed so every tool agrees on "today" and "in the past".
+    public let now: Date
+    public let provenance: ToolProvenance
+    /// Shared by every tool built for the same run.
+    public let reminderBudget: ReminderBudget
+
+    public init(
+        userID: UUID, pool: PostgresPool, timeZone: TimeZone, now: Date, provenance: ToolProvenance, reminderBudget: ReminderBudget
+    ) {
+        self.userID = userID
+        self.pool = pool
+        self.timeZone = timeZone
+        self.now = now
+        self.provenance = provenance
+        self.reminderBudget = reminderBudget
+    }
+
+    /// Checks that the user exists and reads their time zone.
+    public static func load(
+        userID: UUID, pool: PostgresPool, provenance: ToolProvenance, now: Date = Date(), maxRemindersPerRun: Int = 3
+    ) async throws -> ToolContext {
+        let rows = try await pool.query(
+            """
+            SELECT s.time_zone FROM users u LEFT JOIN user_settings s ON s.user_id = u.id WHERE u.id = $1::uuid
+            """, [userID])
+        guard let row = rows.first else { throw ToolContextError.unknownUser(userID) }
+        let identifier = try row.decode("time_zone", as: String?.self) ?? "UTC"
+        guard let timeZone = TimeZone(identifier: identifier) else {
+            throw ToolContextError.unknownTimeZone(identifier, userID: userID)
+        }
+        return ToolContext(
+            userID: userID, pool: pool, timeZone: timeZone, now: now, provenance: provenance,
+            reminderBudget: ReminderBudget(limit: maxRemindersPerRun))
+    }
+
+    /// The user's calendar date at `now`.
+    public var today: LocalDate { LocalDate(now, in: timeZone) }
+}
+
+/// What produced a row the assistant writes, recorded in the row's provenance columns.
+public struct ToolProvenance: Sendable, Hashable {
+    public let runID: UUID?
+    public let promptID: String
+    public let promptVersion: Int
+    public let model: String
+
+    public init(runID: UUID?, promptID: String, promptVersion: Int, model: String) {
+        self.runID = runID
+        self.promptID = promptID
+        self.promptVersion = promptVersion
+        self.model = model
+    }
+}
+
+/// Why tools could not be built for a user.
+public enum ToolContextError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unknownUser(UUID)
+    case unknownTimeZone(String, userID: UUID)
+
+    public var description: String {
+        switch self {
+        case .unknownUser(let id):
+            "no user with id \(id.uuidString.lowercased())"
+        case .unknownTimeZone(let zone, let id):
+            "user_settings.time_zone '\(zone)' of user \(id.uuidString.lowercased()) is not a known time zone identifier"
+        }
+    }
+}

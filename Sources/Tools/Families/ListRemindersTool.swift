@@ -1,0 +1,47 @@
+import AgentRuntime
+import Foundation
+import JSONKit
+
+/// `list_reminders`: the user's reminders, so the assistant does not suggest one that already exists.
+public struct ListRemindersTool: AgentTool {
+    public struct Arguments: Decodable, Sendable {
+        public let include_done: Bool
+    }
+
+    let context: ToolContext
+    public init(context: ToolContext) { self.context = context }
+
+    public let name = "list_reminders"
+    public let description = """
+        List the user's reminders by time: title, when (ISO 8601 with the user's offset), priority, status and who \
+        created it. Check this before creating a reminder. include_done also lists completed and dismissed ones.
+        """
+    public var parametersSchema: JSONValue {
+        ToolSchema.object([("include_done", ToolSchema.boolean("true to include completed and dismissed reminders."))])
+    }
+
+    public func run(_ arguments: Arguments) async throws -> JSONValue {
+        let limit = Bounds.count.upperBound
+        let rows = try await context.pool.query(
+            """
+            SELECT id, title, reminder_time, priority, status, created_by, deadline_id
+            FROM reminders
+            WHERE user_id = $1::uuid AND ($2::boolean OR status IN ('pending', 'sent'))
+            ORDER BY reminder_time, id
+            LIMIT $3
+            """, [context.userID, arguments.include_done, limit + 1])
+        var items: [JSONValue] = []
+        for row in rows.prefix(limit) {
+            items.append([
+                "id": .id(try row.decode("id", as: UUID.self)),
+                "title": .string(Bounds.truncate(try row.decode("title", as: String.self), to: Bounds.shortTextLength)),
+                "remind_at": .string(ISOTimestamp.format(try row.decode("reminder_time", as: Date.self), in: context.timeZone)),
+                "priority": .string(try row.decode("priority", as: String.self)),
+                "status": .string(try row.decode("status", as: String.self)),
+                "created_by": .string(try row.decode("created_by", as: String.self)),
+                "deadline_id": .id(try row.decode("deadline_id", as: UUID?.self)),
+            ])
+        }
+        return ["reminders": .array(items), "count": .int(items.count), "truncated": .bool(rows.count > limit)]
+    }
+}
