@@ -1,0 +1,33 @@
+import Foundation
+
+/// One row of `job_requests` as a worker holds it after claiming it.
+public struct JobRequest: Sendable, Hashable, Codable {
+    /// What the app asked for: extract one conversation, or run the assistant for one user.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        case extract
+        case assist
+    }
+
+    public let id: Int64
+    public let kind: Kind
+    public let conversationID: UUID?
+    public let userID: UUID?
+    /// Attempts so far, including the one this claim started.
+    public let attempts: Int
+
+    public init(id: Int64, kind: Kind, conversationID: UUID?, userID: UUID?, attempts: Int) {
+        self.id = id
+        self.kind = kind
+        self.conversationID = conversationID
+        self.userID = userID
+        self.attempts = attempts
+    }
+
+    /// "extract 12 (conversation 0000…)" for logs and errors.
+    public var label: String {
+        switch kind {
+        case .extract: "extract request \(id) (conversation \(conversationID?.uuidString.lowercased() ?? "?"))"
+        case .assist: "assist request \(id) (user \(userID?.uuidString.lowercased() ?? "?"))"
+        }
+    }
+}

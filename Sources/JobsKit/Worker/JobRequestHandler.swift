@@ -1,0 +1,35 @@
+import Extractors
+import Foundation
+
+/// Serves one claimed request with the services the CLI commands use, so a request does exactly what
+/// `messageai-jobs extract` or `assist` would. Returns the `job_runs` id that recorded the work.
+public struct JobRequestHandler: Sendable {
+    public let extract: ExtractService
+    public let features: [ExtractionFeature]
+    /// Nil when the worker has no LLM: assist requests then fail at once with a message saying so.
+    public let assist: AssistService?
+
+    public init(extract: ExtractService, features: [ExtractionFeature] = ExtractionFeature.allCases, assist: AssistService?) {
+        self.extract = extract
+        self.features = features
+        self.assist = assist
+    }
+
+    public func handle(_ request: JobRequest, now: Date = Date()) async throws -> UUID {
+        switch request.kind {
+        case .extract:
+            guard let conversationID = request.conversationID else {
+                throw ExtractionError.invalidInput("\(request.label) has no conversation_id")
+            }
+            return try await extract.run(conversationID: conversationID, features: features, dryRun: false, now: now).runID
+        case .assist:
+            guard let userID = request.userID else { throw ExtractionError.invalidInput("\(request.label) has no user_id") }
+            guard let assist else { throw WorkerError.noLLMConfigured(requestID: request.id) }
+            let summary = try await assist.run(userID: userID, now: now)
+            guard summary.findings != nil else {
+                throw WorkerError.assistantGaveNoAnswer(stopReason: summary.stopReason, runID: summary.runID)
+            }
+            return summary.runID
+        }
+    }
+}

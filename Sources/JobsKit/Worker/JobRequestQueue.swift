@@ -1,0 +1,148 @@
+import Foundation
+import Postgres
+
+/// `job_requests` as a work queue: claims under `FOR UPDATE SKIP LOCKED` with a lease, so any number of workers
+/// on any machines serve the table without doing a request twice, and a crashed worker's requests are taken over
+/// when their lease expires. Every state change after the claim is conditional on still holding the lease.
+public struct JobRequestQueue: Sendable {
+    public let pool: PostgresPool
+
+    public init(pool: PostgresPool) { self.pool = pool }
+
+    /// What became of a failed attempt.
+    public enum FailureOutcome: Sendable, Equatable {
+        /// Back to pending; retried after `not_before`.
+        case retryScheduled(notBefore: Date)
+        /// Out of attempts (or a permanent error): status failed.
+        case failed
+        /// The lease was lost meanwhile (another worker took the request over): nothing was changed.
+        case leaseLost
+    }
+
+    // MARK: - Enqueue (the app's side, also `messageai-jobs request`)
+
+    /// Inserts a request after checking that its conversation or user exists; returns its id.
+    @discardableResult
+    public func enqueue(_ kind: JobRequest.Kind, id target: UUID) async throws -> Int64 {
+        switch kind {
+        case .extract:
+            guard try await !pool.query("SELECT 1 FROM conversations WHERE id = $1", [target]).isEmpty else {
+                throw WorkerError.unknownConversation(target)
+            }
+            return try await pool.query(
+                "INSERT INTO job_requests (kind, conversation_id) VALUES ('extract', $1) RETURNING id", [target])[0].decode("id")
+        case .assist:
+            guard try await !pool.query("SELECT 1 FROM users WHERE id = $1", [target]).isEmpty else {
+                throw WorkerError.unknownUser(target)
+            }
+            return try await pool.query(
+                "INSERT INTO job_requests (kind, user_id) VALUES ('assist', $1) RETURNING id", [target])[0].decode("id")
+        }
+    }
+
+    // MARK: - Worker side
+
+    /// Claims the next ready request: pending and due, or running under an expired lease (its worker died).
+    public func claim(owner: String, leaseSeconds: Int, maxAttempts: Int) async throws -> JobRequest? {
+        // A request whose worker keeps dying with it must not be retried forever.
+        try await pool.query(
+            """
+            UPDATE job_requests SET status = 'failed', finished_at = now(), lease_owner = NULL, lease_expires_at = NULL,
+                error = 'the worker running attempt ' || attempts || ' stopped without finishing (lease expired); '
+                        || 'no attempts left'
+            WHERE status = 'running' AND lease_expires_at < now() AND attempts >= $1
+            """, [maxAttempts])
+        let rows = try await pool.query(
+            """
+            WITH candidate AS (
+              SELECT id FROM job_requests
+              WHERE (status = 'pending' AND not_before <= now()) OR (status = 'running' AND lease_expires_at < now())
+              ORDER BY not_before, id
+              LIMIT 1
+              FOR UPDATE SKIP LOCKED)
+            UPDATE job_requests r SET status = 'running', lease_owner = $1,
+                lease_expires_at = now() + make_interval(secs => $2::int), attempts = r.attempts + 1
+            FROM candidate WHERE r.id = candidate.id
+            RETURNING r.id, r.kind, r.conversation_id, r.user_id, r.attempts
+            """, [owner, leaseSeconds])
+        guard let row = rows.first else { return nil }
+        let kindText: String = try row.decode("kind")
+        guard let kind = JobRequest.Kind(rawValue: kindText) else {
+            throw PostgresDecodingFailure("job_requests.kind '\(kindText)' is not extract or assist")
+        }
+        return JobRequest(id: try row.decode("id"), kind: kind, conversationID: try row.decode("conversation_id"),
+                          userID: try row.decode("user_id"), attempts: try row.decode("attempts"))
+    }
+
+    /// Extends a claim while its request is still being worked on. False when the lease was lost.
+    @discardableResult
+    public func renew(_ id: Int64, owner: String, leaseSeconds: Int) async throws -> Bool {
+        try await pool.query(
+            """
+            UPDATE job_requests SET lease_expires_at = now() + make_interval(secs => $3::int)
+            WHERE id = $1 AND lease_owner = $2 AND status = 'running'
+            """, [id, owner, leaseSeconds]).affectedRows == 1
+    }
+
+    /// Marks a request done with the job run that served it. False when the lease was lost meanwhile.
+    @discardableResult
+    public func complete(_ id: Int64, owner: String, runID: UUID) async throws -> Bool {
+        try await pool.query(
+            """
+            UPDATE job_requests SET status = 'done', finished_at = now(), run_id = $3, error = NULL,
+                lease_owner = NULL, lease_expires_at = NULL
+            WHERE id = $1 AND lease_owner = $2 AND status = 'running'
+            """, [id, owner, runID]).affectedRows == 1
+    }
+
+    /// Records a failed attempt: back to pending after a backoff delay, or failed when no attempts are left.
+    public func fail(_ request: JobRequest, owner: String, error: String, permanent: Bool, maxAttempts: Int,
+                     backoff: RetryBackoff) async throws -> FailureOutcome {
+        let text = "attempt \(request.attempts) of \(maxAttempts): \(error)"
+        let rows = try await pool.query(
+            """
+            UPDATE job_requests SET
+                status = CASE WHEN $4::boolean OR attempts >= $5::int THEN 'failed' ELSE 'pending' END,
+                not_before = CASE WHEN $4::boolean OR attempts >= $5::int THEN not_before
+                                  ELSE now() + make_interval(secs => $6::float8) END,
+                finished_at = CASE WHEN $4::boolean OR attempts >= $5::int THEN now() END,
+                error = $3, lease_owner = NULL, lease_expires_at = NULL
+            WHERE id = $1 AND lease_owner = $2 AND status = 'running'
+            RETURNING status, not_before
+            """,
+            [request.id, owner, String(text.prefix(Self.maxErrorLength)), permanent, maxAttempts,
+             backoff.delay(afterAttempt: request.attempts)])
+        guard let row = rows.first else { return .leaseLost }
+        return try row.decode("status", as: String.self) == "failed" ? .failed : .retryScheduled(notBefore: try row.decode("not_before"))
+    }
+
+    /// Gives back requests this owner holds (all, or only `ids`) without counting the interrupted attempt, so
+    /// another worker takes them at once. Used when a worker stops before they finish. Returns their ids.
+    @discardableResult
+    public func release(owner: String, ids: [Int64]? = nil) async throws -> [Int64] {
+        let rows = try await pool.query(
+            """
+            UPDATE job_requests SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL,
+                attempts = GREATEST(attempts - 1, 0)
+            WHERE lease_owner = $1 AND status = 'running' AND ($2::bigint[] IS NULL OR id = ANY($2::bigint[]))
+            RETURNING id
+            """, [owner, ids])
+        return try rows.map { try $0.decode("id", as: Int64.self) }.sorted()
+    }
+
+    /// Seconds until the next request becomes ready (a pending one's `not_before` or a running one's lease
+    /// expiry), 0 if one is ready now, nil if there is nothing to wait for.
+    public func secondsUntilNextDue() async throws -> Double? {
+        let rows = try await pool.query(
+            """
+            SELECT EXTRACT(EPOCH FROM (min(due) - now()))::float8 AS seconds FROM (
+              SELECT min(not_before) AS due FROM job_requests WHERE status = 'pending'
+              UNION ALL
+              SELECT min(lease_expires_at) FROM job_requests WHERE status = 'running') AS d
+            """)
+        return try rows.first?.decode("seconds", as: Double?.self).map { max(0, $0) }
+    }
+
+    /// Errors stored in `job_requests.error` are cut to this many characters.
+    public static let maxErrorLength = 2000
+}

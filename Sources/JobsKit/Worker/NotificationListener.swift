@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import Postgres
+
+/// LISTENs on a dedicated connection (waiting occupies it, so it is never a pooled one) and rings the worker's
+/// doorbell on every notification. A broken connection is reopened; the doorbell is rung after each reconnect
+/// because notifications sent meanwhile are lost (the worker's poll would find their rows anyway).
+struct NotificationListener: Sendable {
+    let configuration: PostgresConfiguration
+    let channel: String
+    let control: WorkerControl
+    let logger: Logger
+
+    /// Connects and subscribes; throws when the database cannot be reached, so a misconfigured worker fails at start.
+    func connect() async throws -> PostgresConnection {
+        let connection = try await PostgresConnection.connect(configuration, logger: logger)
+        do {
+            try await connection.listen(channel)
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    /// Serves notifications until cancelled, then closes the connection.
+    func run(_ first: PostgresConnection) async {
+        var connection: PostgresConnection? = first
+        var retryDelay = 0.5
+        while !Task.isCancelled {
+            do {
+                guard let current = connection else {
+                    let reopened = try await connect()
+                    connection = reopened
+                    retryDelay = 0.5
+                    logger.notice("listening on '\(channel)' again")
+                    await control.ring()
+                    continue
+                }
+                if try await current.waitForNotification(timeout: 5) != nil {
+                    await control.notified()
+                }
+            } catch is CancellationError {
+                break
+            } catch {
+                if Task.isCancelled { break }
+                logger.warning("LISTEN connection failed; reconnecting in \(retryDelay) s (polling continues): \(error)")
+                connection?.close()
+                connection = nil
+                try? await Task.sleep(for: .seconds(retryDelay))
+                retryDelay = min(retryDelay * 2, 30)
+            }
+        }
+        connection?.close()
+    }
+}

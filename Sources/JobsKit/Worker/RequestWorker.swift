@@ -1,0 +1,157 @@
+import Foundation
+import Logging
+import Postgres
+
+/// The on-demand worker: serves `job_requests` until stopped (or, with `once`, until nothing is ready).
+///
+/// It LISTENs for the insert trigger's NOTIFY and also polls, claims requests with leases (so any number of
+/// workers share the table), runs at most `concurrency` at a time, retries failures with exponential backoff up
+/// to `maxAttempts`, and on `stop()` claims nothing more, gives in-flight requests `graceSeconds` to finish and
+/// releases the rest to the queue. Copies share one worker: call `stop()` on any of them.
+public struct RequestWorker: Sendable {
+    public let pool: PostgresPool
+    public let handler: JobRequestHandler
+    public let options: WorkerOptions
+    private let control = WorkerControl()
+    private let logger = Logger(label: "messageai.worker")
+
+    public init(pool: PostgresPool, handler: JobRequestHandler, options: WorkerOptions) {
+        self.pool = pool
+        self.handler = handler
+        self.options = options
+    }
+
+    /// Asks a running worker to stop claiming and wind down; `run()` then returns its summary.
+    public func stop() async { await control.requestStop() }
+
+    /// Serves requests. `ready` is called once the worker is listening and has made its first claim pass: a
+    /// request inserted after that is picked up by its notification.
+    public func run(ready: (@Sendable () -> Void)? = nil) async throws -> WorkerSummary {
+        let started = Date()
+        let queue = JobRequestQueue(pool: pool)
+        let state = WorkerState(summary: WorkerSummary(owner: options.owner))
+        var listening: Task<Void, Never>?
+        if !options.once {
+            let listener = NotificationListener(configuration: pool.configuration, channel: options.channel, control: control, logger: logger)
+            let connection = try await listener.connect()
+            listening = Task { await listener.run(connection) }
+        }
+        defer { listening?.cancel() }
+        logger.notice("worker \(options.owner) started", metadata: [
+            "concurrency": "\(options.concurrency)", "poll_seconds": "\(options.pollSeconds)", "once": "\(options.once)"])
+
+        var fatal: (any Error)?
+        var announced = false
+        while await !control.stopRequested {
+            var exhausted = false
+            do {
+                while await state.inFlightCount < options.concurrency, await !control.stopRequested {
+                    guard let request = try await queue.claim(
+                        owner: options.owner, leaseSeconds: options.leaseSeconds, maxAttempts: options.maxAttempts) else {
+                        exhausted = true
+                        break
+                    }
+                    await state.begin(request.id)
+                    let task = Task { await process(request, queue: queue, state: state) }
+                    await state.attach(request.id, task: task)
+                }
+            } catch {
+                if options.once {
+                    fatal = error
+                    break
+                }
+                logger.error("claiming failed; trying again in \(options.pollSeconds) s: \(error)")
+                await control.wait(seconds: options.pollSeconds)
+                continue
+            }
+            if !announced {
+                announced = true
+                ready?()
+            }
+            let inFlight = await state.inFlightCount
+            if options.once, exhausted, inFlight == 0 { break }
+            var timeout = options.pollSeconds
+            if exhausted, inFlight < options.concurrency, let due = try? await queue.secondsUntilNextDue() {
+                // Wake for the next retry (or expiring lease) rather than a whole poll later; never spin.
+                timeout = min(timeout, max(due, 0.05))
+            }
+            await control.wait(seconds: timeout)
+        }
+
+        let stopReason: WorkerSummary.StopReason = await control.stopRequested ? .stopped : .drained
+        let released = try await windDown(queue: queue, state: state)
+        await state.recordReleased(released, notifications: await control.notifications, stopReason: stopReason,
+                                   seconds: Date().timeIntervalSince(started))
+        let summary = await state.summary
+        logger.notice("""
+            worker \(options.owner) stopped (\(stopReason.rawValue)): \(summary.done) done, \
+            \(summary.retriesScheduled) retries scheduled, \(summary.failed) failed, \(released.count) released
+            """)
+        if let fatal { throw fatal }
+        return summary
+    }
+
+    /// Waits up to the grace period for in-flight requests, then cancels and releases whatever is left.
+    private func windDown(queue: JobRequestQueue, state: WorkerState) async throws -> [Int64] {
+        let deadline = Date().addingTimeInterval(options.graceSeconds)
+        while await state.inFlightCount > 0 {
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { break }
+            await control.wait(seconds: remaining)
+        }
+        guard await state.inFlightCount > 0 else { return [] }
+        await control.abandon()
+        let unfinished = await state.cancelAll()
+        logger.notice("grace period of \(options.graceSeconds) s over: releasing \(unfinished.count) unfinished request(s)")
+        return try await queue.release(owner: options.owner)
+    }
+
+    /// One attempt at one request; never throws: every outcome is recorded in the table and the summary.
+    private func process(_ request: JobRequest, queue: JobRequestQueue, state: WorkerState) async {
+        let started = Date()
+        let heartbeat = Task { [options] in
+            let interval = Double(options.leaseSeconds) / 3
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(interval))
+                if Task.isCancelled { break }
+                _ = try? await queue.renew(request.id, owner: options.owner, leaseSeconds: options.leaseSeconds)
+            }
+        }
+        var result = WorkerSummary.Attempt.Result.done
+        var runID: UUID?
+        var errorText: String?
+        do {
+            let served = try await handler.handle(request)
+            runID = served
+            if try await !queue.complete(request.id, owner: options.owner, runID: served) { result = .leaseLost }
+        } catch {
+            errorText = "\(error)"
+            if await control.abandoning {
+                result = .released
+            } else {
+                let permanent = (error as? WorkerError)?.isPermanent ?? false
+                do {
+                    switch try await queue.fail(request, owner: options.owner, error: "\(error)", permanent: permanent,
+                                                maxAttempts: options.maxAttempts, backoff: options.backoff) {
+                    case .retryScheduled: result = .retryScheduled
+                    case .failed: result = .failed
+                    case .leaseLost: result = .leaseLost
+                    }
+                } catch {
+                    // The lease will expire and another attempt will be made; nothing else to do here.
+                    logger.error("could not record the failure of \(request.label): \(error)")
+                    result = .leaseLost
+                }
+            }
+        }
+        heartbeat.cancel()
+        let seconds = Date().timeIntervalSince(started)
+        let line = "\(request.label) attempt \(request.attempts): \(result.rawValue) in \(String(format: "%.2f", seconds)) s"
+            + (runID.map { " (run \($0.uuidString.lowercased()))" } ?? "") + (errorText.map { ": \($0.prefix(300))" } ?? "")
+        if result == .done { logger.info("\(line)") } else { logger.warning("\(line)") }
+        await state.finish(.init(requestID: request.id, kind: request.kind, attempt: request.attempts, result: result,
+                                 runID: runID, error: errorText.map { String($0.prefix(JobRequestQueue.maxErrorLength)) },
+                                 seconds: seconds))
+        await control.ring()
+    }
+}

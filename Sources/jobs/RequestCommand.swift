@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import JobsKit
+
+struct RequestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "request",
+        abstract: "Ask the worker for on-demand work (what the app does by inserting into job_requests).",
+        subcommands: [RequestExtractCommand.self, RequestAssistCommand.self]
+    )
+}
+
+struct RequestExtractCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extract",
+        abstract: "Enqueue extraction of one conversation; prints the request's id.",
+        discussion: "Example: messageai-jobs request extract --conversation 00000000-de02-4000-8000-000000000003"
+    )
+
+    @Option(help: "The conversation's id (a UUID).")
+    var conversation: String
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard UUID(uuidString: conversation) != nil else { throw ValidationError("conversation id '\(conversation)' is not a UUID") }
+    }
+
+    func run() async throws {
+        try await RequestPrinter.enqueue(.extract, id: UUID(uuidString: conversation)!, database: database, output: output)
+    }
+}
+
+struct RequestAssistCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "assist",
+        abstract: "Enqueue a proactive-assistant run for one user; prints the request's id.",
+        discussion: "Example: messageai-jobs request assist --user 00000000-de01-4000-8000-000000000001"
+    )
+
+    @Option(help: "The user's id (a UUID).")
+    var user: String
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard UUID(uuidString: user) != nil else { throw ValidationError("user id '\(user)' is not a UUID") }
+    }
+
+    func run() async throws {
+        try await RequestPrinter.enqueue(.assist, id: UUID(uuidString: user)!, database: database, output: output)
+    }
+}
+
+private enum RequestPrinter {
+    struct Enqueued: Encodable {
+        let id: Int64
+        let kind: String
+    }
+
+    static func enqueue(_ kind: JobRequest.Kind, id target: UUID, database: DatabaseOptions, output: OutputOptions) async throws {
+        output.bootstrap()
+        let id = try await database.withPool(maxConnections: 1) { pool in
+            try await JobRequestQueue(pool: pool).enqueue(kind, id: target)
+        }
+        if output.json {
+            try Console.printJSON(Enqueued(id: id, kind: kind.rawValue))
+        } else {
+            Console.print("\(id)")
+        }
+    }
+}

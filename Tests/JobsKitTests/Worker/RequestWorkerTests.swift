@@ -1,0 +1,201 @@
+import Foundation
+import JSONKit
+import JobsKit
+import Postgres
+import TestSupport
+import Testing
+
+@Suite("Request worker")
+struct RequestWorkerTests {
+    @Test("a request is picked up by its NOTIFY, long before the next poll")
+    func pickupByNotification() async throws {
+        try await WorkerHarness.withDemo { db in
+            let worker = RequestWorker(pool: db.pool, handler: try WorkerHarness.rulesHandler(db.pool),
+                                       options: WorkerHarness.options(pollSeconds: 30))
+            let running = try await WorkerHarness.start(worker)
+            // The worker has made its first claim pass; its next poll is 30 s away. The app's plain INSERT is all it gets.
+            let inserted = Date()
+            let id: Int64 = try await db.pool.query(
+                "INSERT INTO job_requests (kind, conversation_id) VALUES ('extract', $1) RETURNING id",
+                [WorkerHarness.conversations.birthday])[0].decode("id")
+            // Acceptance criterion: picked up well before the poll could have fired (generous slack: half the interval).
+            try await WorkerHarness.waitUntilFinished([id], db.pool, timeout: 15)
+            let waited = Date().timeIntervalSince(inserted)
+            await worker.stop()
+            let summary = try await running.value
+
+            #expect(waited < 15)
+            let row = try await WorkerHarness.row(id, db.pool)
+            #expect(row.status == "done")
+            #expect(row.attempts == 1)
+            #expect(row.runID != nil)
+            #expect(row.leaseOwner == nil)
+            #expect(summary.notifications >= 1)
+            #expect(summary.done == 1)
+            #expect(summary.stopReason == .stopped)
+            let runs = try await db.pool.query("SELECT kind, status FROM job_runs WHERE id = $1", [try #require(row.runID)])
+            #expect(try runs.first?.decode("status", as: String.self) == "succeeded")
+        }
+    }
+
+    @Test("a failing request is retried with backoff and fails after max attempts; a good one is done with rows written")
+    func retriesThenFails() async throws {
+        try await WorkerHarness.withDemo { db in
+            let server = try FakeOpenAIServer { request in
+                // Only the birthday conversation gets answers; every other request is rejected.
+                guard String(decoding: request.body, as: UTF8.self).contains("Jump Zone") else {
+                    return .error(status: 400, message: "this conversation is not accepted")
+                }
+                return .chat(content: FakeAnswers.answer(for: request).serialized())
+            }
+            defer { server.stop() }
+            let queue = JobRequestQueue(pool: db.pool)
+            let bad = try await queue.enqueue(.extract, id: WorkerHarness.conversations.carpool)
+            let good = try await queue.enqueue(.extract, id: WorkerHarness.conversations.birthday)
+            let worker = RequestWorker(pool: db.pool, handler: try WorkerHarness.llmHandler(db.pool, server: server),
+                                       options: WorkerHarness.options(pollSeconds: 30))
+            let running = try await WorkerHarness.start(worker)
+            try await WorkerHarness.waitUntilFinished([bad, good], db.pool, timeout: 30)
+            await worker.stop()
+            let summary = try await running.value
+
+            let failed = try await WorkerHarness.row(bad, db.pool)
+            #expect(failed.status == "failed")
+            #expect(failed.attempts == 3)
+            #expect(failed.finishedAt != nil)
+            #expect(failed.error?.hasPrefix("attempt 3 of 3: ") == true)
+            #expect(failed.error?.contains("400") == true)
+            let done = try await WorkerHarness.row(good, db.pool)
+            #expect(done.status == "done")
+            #expect(done.attempts == 1)
+            #expect(done.error == nil)
+            let events = try await db.pool.query("SELECT title, run_id FROM calendar_events WHERE conversation_id = $1",
+                                                 [WorkerHarness.conversations.birthday])
+            #expect(try events.map { try $0.decode("title", as: String.self) } == ["Emma's 8th birthday party"])
+            #expect(try events.first?.decode("run_id", as: UUID?.self) == done.runID)
+            #expect(summary.done == 1)
+            #expect(summary.retriesScheduled == 2)
+            #expect(summary.failed == 1)
+            #expect(summary.attempts.filter { $0.requestID == bad }.map(\.attempt) == [1, 2, 3])
+        }
+    }
+
+    @Test("two workers on ten requests process each exactly once")
+    func twoWorkersNeverShare() async throws {
+        try await WorkerHarness.withDemo(maxConnections: 10) { db in
+            let queue = JobRequestQueue(pool: db.pool)
+            let all = [WorkerHarness.conversations.classGroup, WorkerHarness.conversations.carpool,
+                       WorkerHarness.conversations.birthday, WorkerHarness.conversations.coParents]
+            var ids: [Int64] = []
+            for index in 0..<10 { ids.append(try await queue.enqueue(.extract, id: all[index % all.count])) }
+            let handler = try WorkerHarness.rulesHandler(db.pool)
+            let first = RequestWorker(pool: db.pool, handler: handler, options: WorkerHarness.options(once: true))
+            let second = RequestWorker(pool: db.pool, handler: handler, options: WorkerHarness.options(once: true))
+            #expect(first.options.owner != second.options.owner)
+            async let a = first.run()
+            async let b = second.run()
+            let summaries = try await [a, b]
+
+            #expect(summaries.map(\.done).reduce(0, +) == 10)
+            #expect(summaries.map(\.claimed).reduce(0, +) == 10)
+            let handled = summaries.flatMap { $0.attempts.map(\.requestID) }.sorted()
+            #expect(handled == ids)
+            let rows = try await db.pool.query(
+                "SELECT status, attempts, run_id FROM job_requests WHERE id = ANY($1::bigint[])", [ids])
+            #expect(try rows.allSatisfy { try $0.decode("status", as: String.self) == "done" && $0.decode("attempts", as: Int.self) == 1 })
+            let runIDs = Set(try rows.map { try $0.decode("run_id", as: UUID.self) })
+            #expect(runIDs.count == 10)
+            #expect(try await db.pool.query("SELECT count(*) AS n FROM job_runs WHERE kind = 'extract'")[0].decode("n", as: Int.self) == 10)
+        }
+    }
+
+    @Test("without an LLM an assist request fails at once, saying no LLM is configured")
+    func assistWithoutLLM() async throws {
+        try await WorkerHarness.withDemo { db in
+            let id = try await JobRequestQueue(pool: db.pool).enqueue(.assist, id: WorkerHarness.users.maria)
+            let worker = RequestWorker(pool: db.pool, handler: try WorkerHarness.rulesHandler(db.pool),
+                                       options: WorkerHarness.options(once: true))
+            let summary = try await worker.run()
+            let row = try await WorkerHarness.row(id, db.pool)
+            #expect(row.status == "failed")
+            #expect(row.attempts == 1)
+            #expect(row.error?.contains("no LLM is configured") == true)
+            #expect(summary.failed == 1)
+            #expect(summary.stopReason == .drained)
+        }
+    }
+
+    @Test("a worker renews the lease of a long request, so no other worker takes it over")
+    func leaseIsRenewed() async throws {
+        try await WorkerHarness.withDemo { db in
+            let server = try FakeOpenAIServer { request in
+                let answer = ScriptedReply.chat(content: FakeAnswers.answer(for: request).serialized())
+                let isEvents = request.json?["response_format"]?["json_schema"]?["name"]?.stringValue == "calendar_events"
+                return isEvents ? .delay(6, then: answer) : answer
+            }
+            defer { server.stop() }
+            let queue = JobRequestQueue(pool: db.pool)
+            let id = try await queue.enqueue(.extract, id: WorkerHarness.conversations.birthday)
+            var options = WorkerHarness.options(pollSeconds: 30)
+            options.leaseSeconds = 3
+            let worker = RequestWorker(pool: db.pool, handler: try WorkerHarness.llmHandler(db.pool, server: server), options: options)
+            let running = try await WorkerHarness.start(worker)
+            // Well past the 3 s lease: without renewal (every 1 s) the request would be claimable again.
+            try await Task.sleep(for: .seconds(4.5))
+            let stolen = try await queue.claim(owner: "intruder", leaseSeconds: 60, maxAttempts: 3)
+            try await WorkerHarness.waitUntilFinished([id], db.pool, timeout: 30)
+            await worker.stop()
+            let summary = try await running.value
+
+            #expect(stolen == nil)
+            let row = try await WorkerHarness.row(id, db.pool)
+            #expect(row.status == "done")
+            #expect(row.attempts == 1)
+            #expect(summary.done == 1)
+        }
+    }
+
+    @Test("on stop, a request still running after the grace period is released to the queue")
+    func stopReleasesUnfinished() async throws {
+        try await WorkerHarness.withDemo { db in
+            let server = try FakeOpenAIServer { _ in .delay(60, then: .error(status: 500, message: "too late")) }
+            defer { server.stop() }
+            let id = try await JobRequestQueue(pool: db.pool).enqueue(.extract, id: WorkerHarness.conversations.birthday)
+            var options = WorkerHarness.options(pollSeconds: 30)
+            options.graceSeconds = 0.3
+            let worker = RequestWorker(pool: db.pool, handler: try WorkerHarness.llmHandler(db.pool, server: server), options: options)
+            let running = try await WorkerHarness.start(worker)
+            _ = await server.waitForRequests(count: 1, timeout: .seconds(10))
+            #expect(try await WorkerHarness.row(id, db.pool).status == "running")
+            await worker.stop()
+            let summary = try await running.value
+
+            #expect(summary.released == [id])
+            #expect(summary.stopReason == .stopped)
+            let row = try await WorkerHarness.row(id, db.pool)
+            #expect(row.status == "pending")
+            #expect(row.leaseOwner == nil)
+            #expect(row.attempts == 0)
+            #expect(row.error == nil)
+        }
+    }
+}
+
+/// Schema-valid answers per feature, told apart by the response format's schema name.
+enum FakeAnswers {
+    static func answer(for request: RecordedRequest) -> JSONValue {
+        switch request.json?["response_format"]?["json_schema"]?["name"]?.stringValue ?? "" {
+        case "calendar_events":
+            ["events": [[
+                "title": "Emma's 8th birthday party", "date": "2026-03-07", "time": "11:00", "end_time": "13:00",
+                "location": "Jump Zone (45 Oak St)", "description": "Birthday party", "category": "social", "confidence": 0.9,
+                "date_phrase": "Saturday, March 7 from 11am to 1pm", "source_message_ids": ["m1"],
+            ]]]
+        case "decisions": ["decisions": []]
+        case "priority_messages": ["messages": []]
+        case "rsvps": ["rsvps": []]
+        case "deadlines": ["deadlines": []]
+        default: ["unknown": true]
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import JSONKit
+import JobsKit
+import Postgres
+import PromptKit
+import TestSupport
+
+/// Demo data in a fresh database plus the pieces a worker needs, for the worker tests.
+enum WorkerHarness {
+    /// Wednesday 2026-03-04, noon in New York (the demo's dates are relative to it).
+    static let now = ISOTime.parse("2026-03-04T12:00:00-05:00")!
+    static let conversations = DemoDataset.conversationIDs
+    static let users = DemoDataset.userIDs
+
+    static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static var promptsPath: String { repositoryRoot.appendingPathComponent("prompts").path }
+
+    /// A fresh database with the demo conversations loaded.
+    static func withDemo<T: Sendable>(maxConnections: Int = 8, _ body: (TestDatabase) async throws -> T) async throws -> T {
+        try await TestDatabase.with(maxConnections: maxConnections) { db in
+            _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: now))
+            return try await body(db)
+        }
+    }
+
+    /// Extraction with the rule-based provider: no LLM, fast, deterministic.
+    static func rulesHandler(_ pool: PostgresPool) throws -> JobRequestHandler {
+        let engine = try ProviderFactory.engine(promptsPath: promptsPath, provider: RulesAnswerProvider())
+        return JobRequestHandler(extract: ExtractService(pool: pool, engine: engine), assist: nil)
+    }
+
+    /// Extraction through the real OpenAI client against a fake server.
+    static func llmHandler(_ pool: PostgresPool, server: FakeOpenAIServer) throws -> JobRequestHandler {
+        let client = OpenAIClient(configuration: LLMConfiguration(
+            apiKey: "sk-test-not-a-real-key", baseURL: server.baseURL, structuredOutput: .jsonSchema,
+            retryPolicy: RetryPolicy(maxAttempts: 1, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))))
+        let engine = try ProviderFactory.engine(
+            promptsPath: promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
+        return JobRequestHandler(extract: ExtractService(pool: pool, engine: engine), assist: nil)
+    }
+
+    /// Options for in-process tests: a unique owner, short backoff, a long poll unless told otherwise.
+    static func options(pollSeconds: Double = 30, once: Bool = false) -> WorkerOptions {
+        var options = WorkerOptions()
+        options.pollSeconds = pollSeconds
+        options.once = once
+        options.backoff = RetryBackoff(baseSeconds: 0.05, maxSeconds: 0.2)
+        options.graceSeconds = 5
+        return options
+    }
+
+    /// Starts a serving worker and returns once it is listening and has made its first claim pass.
+    static func start(_ worker: RequestWorker) async throws -> Task<WorkerSummary, any Error> {
+        let (ready, continuation) = AsyncStream<Void>.makeStream()
+        let task = Task {
+            defer { continuation.finish() }
+            return try await worker.run(ready: { continuation.yield() })
+        }
+        var iterator = ready.makeAsyncIterator()
+        if await iterator.next() == nil {
+            _ = try await task.value
+            throw HarnessError("the worker stopped before it was ready")
+        }
+        return task
+    }
+
+    struct RequestRow: Sendable {
+        let status: String
+        let attempts: Int
+        let leaseOwner: String?
+        let leaseExpiresAt: Date?
+        let notBefore: Date
+        let runID: UUID?
+        let error: String?
+        let finishedAt: Date?
+    }
+
+    static func row(_ id: Int64, _ pool: PostgresPool) async throws -> RequestRow {
+        let rows = try await pool.query(
+            "SELECT status, attempts, lease_owner, lease_expires_at, not_before, run_id, error, finished_at FROM job_requests WHERE id = $1",
+            [id])
+        guard let row = rows.first else { throw HarnessError("no job request \(id)") }
+        return RequestRow(
+            status: try row.decode("status"), attempts: try row.decode("attempts"), leaseOwner: try row.decode("lease_owner"),
+            leaseExpiresAt: try row.decode("lease_expires_at"), notBefore: try row.decode("not_before"),
+            runID: try row.decode("run_id"), error: try row.decode("error"), finishedAt: try row.decode("finished_at"))
+    }
+
+    /// Polls the table until every request is done or failed, or `timeout` passes (then throws, naming the stragglers).
+    static func waitUntilFinished(_ ids: [Int64], _ pool: PostgresPool, timeout: Double) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let open = try await pool.query(
+                "SELECT id, status FROM job_requests WHERE id = ANY($1::bigint[]) AND status NOT IN ('done', 'failed') ORDER BY id", [ids])
+            if open.isEmpty { return }
+            if Date() > deadline {
+                let states = try open.map { "\(try $0.decode("id", as: Int64.self)): \(try $0.decode("status", as: String.self))" }
+                throw HarnessError("requests still open after \(timeout) s: \(states.joined(separator: ", "))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
