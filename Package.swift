@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "Extractors",
             dependencies: [
-                "AgentRuntime", "JSONKit", "PromptKit", "Postgres",
+                "AgentRuntime", "Chrono", "JSONKit", "PromptKit", "Postgres",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "ChronoTests", dependencies: ["Chrono"]),
         .testTarget(
             name: "JobsKitTests",
-            dependencies: ["JobsKit", "Chrono", "Extractors", "Evals", "Postgres", "TestSupport", "AgentRuntime", "JSONKit"]
+            dependencies: ["JobsKit", "Chrono", "Extractors", "Evals", "Postgres", "PromptKit", "TestSupport", "AgentRuntime", "JSONKit"]
         ),
     ]
 )

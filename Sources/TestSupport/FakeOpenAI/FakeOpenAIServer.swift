@@ -34,6 +34,8 @@ public final class FakeOpenAIServer: Sendable {
     public var pendingReplies: Int { core.pendingReplies }
     /// Every request received so far, in arrival order.
     public var requests: [RecordedRequest] { core.requests }
+    /// The Files and Batch endpoints (`/v1/files*`, `/v1/batches*`); other paths are answered as before.
+    public var batches: FakeBatchEndpoints { core.batchEndpoints }
 
     /// Waits until at least `count` requests have arrived or `timeout` passes; returns what arrived.
     public func waitForRequests(count: Int, timeout: Duration = .seconds(5)) async -> [RecordedRequest] {
@@ -64,6 +66,7 @@ private final class ServerCore: Sendable {
     }
 
     private let state = Locked(State())
+    let batchEndpoints = FakeBatchEndpoints()
     private let listenFD: Int32
     private let wakeFDs: (read: Int32, write: Int32)
     private let threads = DispatchGroup()
@@ -203,7 +206,9 @@ private final class ServerCore: Sendable {
             )
             state.requests.append(recorded)
             let reply: ScriptedReply
-            if !state.queue.isEmpty {
+            if let routed = batchEndpoints.reply(to: recorded, chat: state.fallback) {
+                reply = routed
+            } else if !state.queue.isEmpty {
                 reply = state.queue.removeFirst()
             } else if let fallback = state.fallback {
                 reply = fallback(recorded)

@@ -1,0 +1,106 @@
+import AgentRuntime
+import Foundation
+import JSONKit
+import PromptKit
+
+/// One request of a batch: a feature over one window of one conversation.
+public struct BatchRequestPlan: Sendable {
+    public let feature: ExtractionFeature
+    /// Indices into the input's messages.
+    public let window: Range<Int>
+    public let request: ChatCompletionRequest
+}
+
+/// Why a batch answer cannot be used; the conversation it belongs to is not advanced.
+public struct BatchAnswerError: Error, Sendable, CustomStringConvertible {
+    public let feature: ExtractionFeature
+    public let problems: [String]
+
+    public var description: String {
+        "\(feature.rawValue): the batch answer is not usable: " + problems.prefix(5).joined(separator: "; ")
+            + (problems.count > 5 ? " (+\(problems.count - 5) more)" : "")
+    }
+}
+
+/// The synchronous engine's two halves, rendering and decoding, apart: with OpenAI's Batch API the answer to a
+/// request arrives hours after it was rendered. Both halves are the engine's own code, so a batch writes the rows a
+/// synchronous extraction would (except that a batch cannot re-ask: an invalid answer fails its conversation).
+extension ExtractionEngine {
+    /// Every (feature, window) request a synchronous `extract` would send first, in feature then window order.
+    /// Needs the LLM provider: the rule-based one has nothing to batch.
+    public func batchRequests(_ input: ConversationInput, features: [ExtractionFeature]) throws -> [BatchRequestPlan] {
+        guard let llm = provider as? LLMAnswerProvider else {
+            throw ExtractionError.invalidInput("batch mode needs the openai provider, not '\(provider.name)'")
+        }
+        guard !input.messages.isEmpty else { return [] }
+        var plans: [BatchRequestPlan] = []
+        for feature in features.sorted() {
+            let prompt = try prompt(for: feature)
+            let schema = try batchSchema(prompt)
+            for range in windowing.windows(input.messages) {
+                let window = MessageWindow(messages: Array(input.messages[range]), participants: input.participants)
+                let rendered: RenderedPrompt
+                do {
+                    rendered = try prompt.render(Self.variables(input: input, window: window), model: llm.modelName(for: prompt))
+                } catch {
+                    throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
+                }
+                let request = llm.makeRequest(AnswerRequest(
+                    feature: feature, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema))
+                plans.append(BatchRequestPlan(feature: feature, window: range, request: request))
+            }
+        }
+        return plans
+    }
+
+    /// Validates one batch answer (a Chat Completions response body) against the feature's schema and decodes it with
+    /// the window's aliases, exactly as `extract` does. The result carries the answer's usage and one request.
+    public func decodeBatchAnswer(_ body: JSONValue, feature: ExtractionFeature, window: Range<Int>, input: ConversationInput) throws -> ExtractionRun {
+        func fail(_ problem: String) -> BatchAnswerError { BatchAnswerError(feature: feature, problems: [problem]) }
+        guard window.lowerBound >= 0, window.upperBound <= input.messages.count, !window.isEmpty else {
+            throw fail("window \(window.lowerBound)..<\(window.upperBound) is outside the conversation's \(input.messages.count) messages")
+        }
+        let schema = try batchSchema(try prompt(for: feature))
+        let response: ChatCompletionResponse
+        do {
+            response = try ChatCompletionResponse.decode(body.serializedData())
+        } catch {
+            throw fail("the response is not a chat completion: \(error)")
+        }
+        let choice = response.firstChoice
+        if choice.finishReason == .length { throw fail("the answer was cut off at the token limit") }
+        if let refusal = choice.message.refusal, !refusal.isEmpty { throw fail("the model refused: \(refusal.prefix(300))") }
+        let answer: JSONValue
+        do {
+            answer = try JSONValue.parse(LLMAnswerProvider.stripCodeFence(choice.message.content ?? ""))
+        } catch {
+            throw fail("$: the answer is not JSON (\(error))")
+        }
+        let problems = schema.validate(answer)
+        guard problems.isEmpty else { throw BatchAnswerError(feature: feature, problems: problems.map(\.description)) }
+
+        let messageWindow = MessageWindow(messages: Array(input.messages[window]), participants: input.participants)
+        var context = DecodeContext(feature: feature, window: messageWindow, input: input)
+        var run = ExtractionRun()
+        FeatureDecoders.decode(answer, into: &run.extraction, context: &context)
+        run.extraction.notes = context.notes
+        if let usage = response.usage {
+            run.usage = TokenUsage(promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
+                                   cachedPromptTokens: usage.cachedPromptTokens ?? 0)
+        }
+        run.requests = 1
+        run.windows = 1
+        return run
+    }
+
+    private func batchSchema(_ prompt: Prompt) throws -> JSONSchema {
+        guard let schema = prompt.outputSchema else {
+            throw ExtractionError.promptProblem("\(prompt.sourceFile): an extractor prompt needs an output schema")
+        }
+        do {
+            return try JSONSchema(schema)
+        } catch {
+            throw ExtractionError.promptProblem("\(prompt.sourceFile): its output schema does not compile: \(error)")
+        }
+    }
+}

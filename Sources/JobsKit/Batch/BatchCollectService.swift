@@ -1,0 +1,210 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import JSONKit
+import Logging
+import Postgres
+
+/// The second half of a batch scan: poll submitted batches and, once one is done, validate and decode each
+/// conversation's answers exactly as the synchronous engine does, then write its rows and advance its watermark in one
+/// transaction. Safe to repeat: a conversation is applied at most once, and a failed one (an error line, an invalid
+/// answer, a batch that expired) is released for the next scan with its watermark where it was.
+public struct BatchCollectService: Sendable {
+    public struct Summary: Sendable, Codable {
+        public var batchID: UUID
+        public var remoteBatchID: String?
+        /// What OpenAI says (in_progress, completed, expired...).
+        public var remoteStatus: String
+        /// Our status afterwards: submitted while waiting, then collected / expired / failed / cancelled.
+        public var status: String
+        public var requestCounts: BatchRequestCounts?
+        public var applied = 0
+        public var failed = 0
+        public var failures: [ScanService.Failure] = []
+        public var items: [String: Int] = [:]
+        public var notes: [String] = []
+        public var rowsInserted = 0
+        public var rowsUpdated = 0
+        public var remindersCreated = 0
+        public var usage = TokenUsage()
+        /// Users in conversations whose rows changed.
+        public var changedUsers: [UUID] = []
+    }
+
+    public let pool: PostgresPool
+    /// Supplies the prompts (pinned to the versions the batch was rendered with) and the decoders; its provider is unused.
+    public let engine: ExtractionEngine
+    public let client: OpenAIBatchClient
+    let logger = Logger(label: "messageai.batch")
+
+    public init(pool: PostgresPool, engine: ExtractionEngine, client: OpenAIBatchClient) {
+        self.pool = pool
+        self.engine = engine
+        self.client = client
+    }
+
+    /// Collects one batch, or every submitted batch.
+    public func run(batchID: UUID? = nil, now: Date = Date()) async throws -> [Summary] {
+        let store = BatchStore(pool: pool)
+        let records: [BatchStore.Record]
+        if let batchID {
+            guard let record = try await store.record(batchID) else {
+                throw ExtractionError.invalidInput("no batch \(batchID.uuidString.lowercased()) in llm_batches")
+            }
+            records = [record]
+        } else {
+            records = try await store.submitted()
+        }
+        var summaries: [Summary] = []
+        for record in records { summaries.append(try await collect(record, store: store, now: now)) }
+        return summaries
+    }
+
+    private func collect(_ record: BatchStore.Record, store: BatchStore, now: Date) async throws -> Summary {
+        var summary = Summary(batchID: record.id, remoteBatchID: record.remoteBatchID, remoteStatus: "-", status: record.status)
+        guard record.status == "submitted", let remoteID = record.remoteBatchID else { return summary }
+        let remote = try await client.batch(remoteID)
+        try await store.updateRemote(record.id, remote)
+        summary.remoteStatus = remote.status.rawValue
+        summary.requestCounts = remote.requestCounts
+        guard remote.status.isTerminal else { return summary }
+
+        var answers: [String: BatchOutputLine] = [:]
+        for fileID in [remote.outputFileID, remote.errorFileID].compactMap({ $0 }) {
+            for line in try BatchOutputLine.parse(jsonl: try await client.fileContent(fileID), file: "batch file \(fileID)") {
+                answers[line.customID] = line
+            }
+        }
+        // Rows need a run for provenance; a batch whose run row was deleted gets a new one.
+        let runID: UUID
+        if let existing = record.runID {
+            runID = existing
+        } else {
+            runID = try await JobRunRecorder(pool: pool).start(.batch, provider: "openai-batch", model: record.prompts.values.first?.model)
+        }
+        var pinned = engine
+        pinned.promptVersions = record.prompts.mapValues(\.version)
+        var changedUsers: Set<UUID> = []
+        for conversation in try await store.pendingConversations(record.id) {
+            let outcome = await apply(conversation, record: record, runID: runID, answers: answers, remote: remote, engine: pinned, now: now, store: store)
+            switch outcome {
+            case .applied(let run, let written, let participants):
+                summary.applied += 1
+                for feature in record.features { summary.items[feature.rawValue, default: 0] += run.extraction.count(feature) }
+                summary.notes += run.extraction.notes.prefix(20).map(\.description)
+                summary.usage += run.usage
+                let inserted = written.inserted.values.reduce(0, +), updated = written.updated.values.reduce(0, +)
+                summary.rowsInserted += inserted
+                summary.rowsUpdated += updated
+                summary.remindersCreated += written.remindersCreated
+                if inserted + updated > 0 { changedUsers.formUnion(participants) }
+            case .failed(let error):
+                summary.failed += 1
+                if summary.failures.count < 50 { summary.failures.append(.init(conversationID: conversation.conversationID, error: error)) }
+            case .alreadyDone:
+                break
+            }
+        }
+        summary.changedUsers = changedUsers.sorted { $0.uuidString < $1.uuidString }
+        summary.status = switch remote.status {
+        case .completed: "collected"
+        case .expired: "expired"
+        case .cancelled: "cancelled"
+        default: "failed"
+        }
+        try await store.finish(record.id, status: summary.status)
+        try await finishRun(runID, summary, requests: remote.requestCounts?.total ?? 0)
+        return summary
+    }
+
+    private enum Outcome {
+        case applied(ExtractionRun, ExtractionStore.WriteSummary, participants: [UUID])
+        case failed(String)
+        case alreadyDone
+    }
+
+    /// An answer that fails its conversation, with the request it belongs to.
+    private struct ItemFailure: Error, CustomStringConvertible {
+        let customID: String?
+        let message: String
+        var description: String { message }
+    }
+
+    private func apply(_ conversation: BatchStore.PendingConversation, record: BatchStore.Record, runID: UUID, answers: [String: BatchOutputLine],
+                       remote: BatchObject, engine: ExtractionEngine, now: Date, store: BatchStore) async -> Outcome {
+        let id = conversation.conversationID
+        do {
+            let input = try BatchInputSnapshot.decode(conversation.input, conversation: id)
+            let run = try decode(conversation, input: input, record: record, answers: answers, remote: remote, engine: engine)
+            let written: ExtractionStore.WriteSummary? = try await pool.transaction { db in
+                guard try await store.lockPending(record.id, id, on: db) else { return nil }
+                let written = try await ExtractionStore().write(
+                    run.extraction, input: input, features: record.features,
+                    provenance: .init(runID: runID, prompts: record.prompts), replace: false, now: now, on: db)
+                try await ScanQueue.advance(id, to: conversation.watermark, runID: runID, owner: BatchOptions.owner(record.id), on: db)
+                try await store.markApplied(record.id, id, on: db)
+                return written
+            }
+            guard let written else { return .alreadyDone }
+            return .applied(run, written, participants: input.participants.compactMap { UUID(uuidString: $0.id) })
+        } catch {
+            logger.error("batch conversation failed", metadata: ["batch": "\(record.id)", "conversation": "\(id)", "error": "\(error)"])
+            let item = (error as? ItemFailure)?.customID
+            do {
+                try await pool.transaction { db in
+                    guard try await store.lockPending(record.id, id, on: db) else { return }
+                    try await store.markFailed(record.id, id, error: "\(error)", item: item, on: db)
+                }
+            } catch {
+                logger.error("could not record the failure", metadata: ["conversation": "\(id)", "error": "\(error)"])
+            }
+            return .failed("\(error)")
+        }
+    }
+
+    /// Every item's answer, validated and decoded, merged per feature then across features as `extract` does.
+    private func decode(_ conversation: BatchStore.PendingConversation, input: ConversationInput, record: BatchStore.Record,
+                        answers: [String: BatchOutputLine], remote: BatchObject, engine: ExtractionEngine) throws -> ExtractionRun {
+        var run = ExtractionRun()
+        run.prompts = record.prompts
+        for feature in record.features.sorted() {
+            var partial = ExtractionRun()
+            for item in conversation.items where item.feature == feature {
+                guard let line = answers[item.customID] else {
+                    throw ItemFailure(customID: item.customID, message: "\(item.customID): no answer in the batch (status \(remote.status.rawValue))")
+                }
+                if let error = line.error { throw ItemFailure(customID: item.customID, message: "\(item.customID): \(error)") }
+                guard let status = line.statusCode, (200..<300).contains(status), let body = line.body else {
+                    let message = line.body?["error"]?["message"]?.stringValue ?? "no body"
+                    throw ItemFailure(customID: item.customID, message: "\(item.customID): HTTP \(line.statusCode ?? 0): \(message.prefix(300))")
+                }
+                let answer: ExtractionRun
+                do {
+                    answer = try engine.decodeBatchAnswer(body, feature: feature, window: item.window, input: input)
+                } catch {
+                    throw ItemFailure(customID: item.customID, message: "\(item.customID): \(error)")
+                }
+                partial.extraction.merge(answer.extraction)
+                partial.usage += answer.usage
+                partial.requests += answer.requests
+                partial.windows += answer.windows
+            }
+            run.extraction.merge(partial.extraction)
+            run.usage += partial.usage
+            run.requests += partial.requests
+            run.windows = max(run.windows, partial.windows)
+        }
+        return run
+    }
+
+    private func finishRun(_ runID: UUID, _ summary: Summary, requests: Int) async throws {
+        var outcome = JobRunRecorder.Outcome(status: summary.failed == 0 ? .succeeded : (summary.applied > 0 ? .partial : .failed))
+        outcome.conversationsProcessed = summary.applied
+        outcome.conversationsFailed = summary.failed
+        outcome.itemCounts = summary.items
+        outcome.requests = requests
+        outcome.usage = summary.usage
+        outcome.error = summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
+        try await JobRunRecorder(pool: pool).finish(runID, outcome)
+    }
+}

@@ -1,0 +1,47 @@
+import Extractors
+import Foundation
+import JSONKit
+
+/// A conversation input frozen as JSON when its requests are rendered, so collect decodes the answers' aliases
+/// against exactly the messages that were sent, even if the conversation changed meanwhile.
+struct BatchInputSnapshot: Codable, Sendable {
+    var conversationID: String
+    var name: String
+    var isGroup: Bool
+    var participants: [Participant]
+    /// Instants are stored as `Date`'s own number, which JSON round-trips exactly.
+    var messages: [InputMessage]
+    var firstNewIndex: Int
+    var timeZone: String
+    var now: Date
+    var viewer: Participant?
+
+    init(_ input: ConversationInput) {
+        conversationID = input.conversationID
+        name = input.name
+        isGroup = input.isGroup
+        participants = input.participants
+        messages = input.messages
+        firstNewIndex = input.firstNewIndex
+        timeZone = input.timeZone.identifier
+        now = input.now
+        viewer = input.viewer
+    }
+
+    func json() throws -> JSONValue { try JSONValue.encode(self) }
+
+    static func decode(_ json: JSONValue, conversation: UUID) throws -> ConversationInput {
+        let snapshot: BatchInputSnapshot
+        do {
+            snapshot = try json.decode(BatchInputSnapshot.self)
+        } catch {
+            throw ExtractionError.invalidInput("llm_batch_conversations.input of conversation \(conversation.uuidString.lowercased()) is not a valid snapshot: \(error)")
+        }
+        guard let zone = TimeZone(identifier: snapshot.timeZone) else {
+            throw ExtractionError.invalidInput("llm_batch_conversations.input of conversation \(conversation.uuidString.lowercased()): unknown time zone '\(snapshot.timeZone)'")
+        }
+        return ConversationInput(
+            conversationID: snapshot.conversationID, name: snapshot.name, isGroup: snapshot.isGroup, participants: snapshot.participants,
+            messages: snapshot.messages, firstNewIndex: snapshot.firstNewIndex, timeZone: zone, now: snapshot.now, viewer: snapshot.viewer)
+    }
+}

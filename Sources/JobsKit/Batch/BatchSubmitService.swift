@@ -1,0 +1,161 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import JSONKit
+import Logging
+import Postgres
+
+/// The first half of a batch scan: claim conversations as the synchronous scan does, render every request it would
+/// send, upload them as one JSONL file and create an OpenAI batch. Claimed conversations stay leased to
+/// `batch:<id>` for the completion window plus slack, so a synchronous scan meanwhile skips them.
+public struct BatchSubmitService: Sendable {
+    public struct Summary: Sendable, Codable {
+        public var batchID: UUID
+        public var runID: UUID
+        /// submitted, or empty when nothing needed the model.
+        public var status: String
+        public var remoteBatchID: String?
+        public var inputFileID: String?
+        /// Conversations waiting in the batch.
+        public var conversations = 0
+        /// Conversations whose new messages all failed the pre-filter: advanced at once, as the synchronous scan does.
+        public var advanced = 0
+        public var failed = 0
+        public var failures: [ScanService.Failure] = []
+        public var requests = 0
+        public var newMessages = 0
+        public var skippedMessages = 0
+    }
+
+    public let pool: PostgresPool
+    public let engine: ExtractionEngine
+    public let client: OpenAIBatchClient
+    public let options: BatchOptions
+    let logger = Logger(label: "messageai.batch")
+
+    public init(pool: PostgresPool, engine: ExtractionEngine, client: OpenAIBatchClient, options: BatchOptions) {
+        self.pool = pool
+        self.engine = engine
+        self.client = client
+        self.options = options
+    }
+
+    public func run(now: Date = Date()) async throws -> Summary {
+        let features = options.scan.features.sorted()
+        var prompts: [ExtractionFeature: PromptRef] = [:]
+        for feature in features {
+            let prompt = try engine.prompt(for: feature)
+            prompts[feature] = PromptRef(id: prompt.id, version: prompt.version, model: engine.provider.modelName(for: prompt))
+        }
+        // One batch file may name only one model.
+        let models = Set(prompts.values.map(\.model))
+        guard models.count <= 1 else {
+            throw ExtractionError.invalidInput(
+                "a batch can use only one model, but the prompts name \(models.sorted().joined(separator: ", ")); pass --model to choose one")
+        }
+
+        let batchID = UUID()
+        var scanOptions = options.scan
+        scanOptions.owner = BatchOptions.owner(batchID)
+        let queue = ScanQueue(pool: pool, options: scanOptions)
+        try await queue.prepare()
+        let store = BatchStore(pool: pool)
+        let recorder = JobRunRecorder(pool: pool)
+        let runID = try await recorder.start(
+            .batch, provider: "openai-batch", model: models.first,
+            options: ["batch_id": .string(batchID.uuidString.lowercased()),
+                      "shard": .string("\(scanOptions.shardIndex)/\(scanOptions.shardCount)"),
+                      "features": .array(features.map { .string($0.rawValue) })])
+        try await store.create(batchID, runID: runID, features: features, prompts: prompts)
+        var summary = Summary(batchID: batchID, runID: runID, status: "preparing")
+
+        var lines: [BatchInputLine] = []
+        var attempted: [UUID] = []
+        do {
+            while scanOptions.limit.map({ attempted.count < $0 }) ?? true,
+                  let claim = try await queue.claimNext(skipping: attempted) {
+                attempted.append(claim.conversationID)
+                do {
+                    lines += try await prepare(claim, batchID: batchID, runID: runID, features: features, now: now, summary: &summary)
+                } catch {
+                    logger.error("conversation failed", metadata: ["conversation": "\(claim.conversationID)", "error": "\(error)"])
+                    try? await queue.fail(claim.conversationID, error: "\(error)")
+                    summary.failed += 1
+                    if summary.failures.count < 50 { summary.failures.append(.init(conversationID: claim.conversationID, error: "\(error)")) }
+                }
+            }
+            summary.requests = lines.count
+            if lines.isEmpty {
+                try await store.markEmpty(batchID)
+                summary.status = "empty"
+                try await finishRun(runID, summary)
+                return summary
+            }
+            let file = try await client.uploadBatchFile(BatchInputLine.jsonl(lines), filename: "messageai-scan-\(batchID.uuidString.lowercased()).jsonl")
+            let remote = try await client.createBatch(inputFileID: file.id, metadata: [
+                "messageai_batch_id": batchID.uuidString.lowercased(), "messageai_run_id": runID.uuidString.lowercased(),
+            ])
+            try await store.markSubmitted(batchID, remote: remote, requests: lines.count, conversations: summary.conversations,
+                                          leaseSeconds: options.submittedLeaseSeconds)
+            summary.status = "submitted"
+            summary.remoteBatchID = remote.id
+            summary.inputFileID = file.id
+            return summary
+        } catch {
+            try? await store.abandon(batchID, error: "\(error)")
+            var outcome = JobRunRecorder.Outcome(status: .failed)
+            outcome.error = "\(error)"
+            try? await recorder.finish(runID, outcome)
+            throw error
+        }
+    }
+
+    /// Loads and renders one claimed conversation and records it; no lines when nothing needs the model.
+    private func prepare(_ claim: ScanQueue.Claim, batchID: UUID, runID: UUID, features: [ExtractionFeature], now: Date,
+                         summary: inout Summary) async throws -> [BatchInputLine] {
+        let reader = ConversationReader(contextMessages: options.scan.contextMessages)
+        guard let loaded = try await pool.withConnection({ try await reader.load(claim.conversationID, since: claim.watermark, now: now, on: $0) }) else {
+            return []
+        }
+        let newMessages = Array(loaded.messages[loaded.firstNewIndex...])
+        var input = loaded
+        var skipped = 0
+        if options.scan.preFilter { (input, skipped) = PreFilter().filter(loaded) }
+        summary.newMessages += newMessages.count
+        summary.skippedMessages += skipped
+        let owner = BatchOptions.owner(batchID)
+        guard input.firstNewIndex < input.messages.count else {
+            try await pool.transaction { db in
+                try await ScanQueue.advance(claim.conversationID, to: newMessages.last, runID: runID, owner: owner, on: db)
+            }
+            summary.advanced += 1
+            return []
+        }
+        let plans = try engine.batchRequests(input, features: features)
+        let items = plans.map { plan in
+            BatchStore.Item(customID: BatchOptions.customID(batchID: batchID, conversationID: claim.conversationID, feature: plan.feature, window: plan.window),
+                            feature: plan.feature, window: plan.window)
+        }
+        let snapshot = try BatchInputSnapshot(input).json()
+        try await pool.transaction { db in
+            try await BatchStore(pool: pool).addConversation(
+                batchID: batchID, conversationID: claim.conversationID, input: snapshot, watermark: newMessages.last,
+                newMessages: newMessages.count, skipped: skipped, items: items, on: db)
+        }
+        summary.conversations += 1
+        let tokenField = client.configuration.maxTokensField
+        return zip(plans, items).map { plan, item in
+            var request = plan.request
+            if request.model == nil { request.model = client.configuration.defaultModel }
+            return BatchInputLine(customID: item.customID, body: request.body(tokenField: tokenField))
+        }
+    }
+
+    private func finishRun(_ runID: UUID, _ summary: Summary) async throws {
+        var outcome = JobRunRecorder.Outcome(status: summary.failed == 0 ? .succeeded : (summary.advanced > 0 ? .partial : .failed))
+        outcome.conversationsProcessed = summary.advanced
+        outcome.conversationsFailed = summary.failed
+        outcome.error = summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
+        try await JobRunRecorder(pool: pool).finish(runID, outcome)
+    }
+}

@@ -1,0 +1,308 @@
+import Foundation
+import JSONKit
+
+/// The Files and Batch endpoints of the fake server: `POST /v1/files` (multipart), `GET /v1/files/{id}`,
+/// `GET /v1/files/{id}/content`, `POST /v1/batches`, `GET /v1/batches/{id}`.
+///
+/// Each line of a batch is answered by the server's fallback handler as if it were a Chat Completions request, so
+/// the per-feature scripted answers of synchronous tests work unchanged. Answers are rendered when the batch is
+/// created; the lifecycle decides when they become visible: at once, or when a test calls `complete`.
+public final class FakeBatchEndpoints: Sendable {
+    public enum Lifecycle: Sendable {
+        /// A new batch is `completed` with its output at once.
+        case completeAtOnce
+        /// A new batch stays `in_progress` until `complete` or `end`.
+        case holdInProgress
+    }
+
+    public struct UploadedFile: Sendable {
+        public let id: String
+        public let filename: String
+        public let purpose: String
+        /// The file part's own `Content-Type`.
+        public let contentType: String?
+        public let content: Data
+    }
+
+    public struct Batch: Sendable {
+        public let id: String
+        public let inputFileID: String
+        public let endpoint: String
+        public let completionWindow: String
+        public let metadata: JSONValue
+        public fileprivate(set) var status: String
+        public fileprivate(set) var outputFileID: String?
+        public fileprivate(set) var errorFileID: String?
+        fileprivate var total: Int
+        fileprivate var outputLines: [JSONValue]
+        fileprivate var errorLines: [JSONValue]
+        fileprivate var errors: [String] = []
+        fileprivate var finished: Bool { ["completed", "expired", "cancelled", "failed"].contains(status) }
+    }
+
+    private struct State {
+        var lifecycle: Lifecycle
+        var files: [UploadedFile] = []
+        var batches: [Batch] = []
+        var sequence = 0
+        var rejectCreates: String?
+    }
+
+    private let state: Locked<State>
+
+    public init(lifecycle: Lifecycle = .completeAtOnce) {
+        state = Locked(State(lifecycle: lifecycle))
+    }
+
+    public func setLifecycle(_ lifecycle: Lifecycle) { state.withLock { $0.lifecycle = lifecycle } }
+    /// While set, `POST /v1/batches` answers 400 with this message (a quota or validation refusal).
+    public func rejectCreates(_ message: String?) { state.withLock { $0.rejectCreates = message } }
+    /// Every file uploaded or produced, in order.
+    public var files: [UploadedFile] { state.withLock { $0.files } }
+    public var uploads: [UploadedFile] { files.filter { $0.purpose == "batch" } }
+    public var batches: [Batch] { state.withLock { $0.batches } }
+
+    /// Completes held batches (all, or one): their rendered answers become the output and error files.
+    public func complete(_ batchID: String? = nil) {
+        state.withLock { state in
+            for index in state.batches.indices where !state.batches[index].finished && (batchID == nil || state.batches[index].id == batchID) {
+                Self.finish(&state, index, status: "completed")
+            }
+        }
+    }
+
+    /// Ends held batches without output: `expired`, `cancelled` or `failed` (with an error naming line 1).
+    public func end(_ batchID: String? = nil, status: String) {
+        state.withLock { state in
+            for index in state.batches.indices where !state.batches[index].finished && (batchID == nil || state.batches[index].id == batchID) {
+                if status == "failed" { state.batches[index].errors = ["the fake server was told to fail this batch"] }
+                state.batches[index].outputLines = []
+                state.batches[index].errorLines = []
+                Self.finish(&state, index, status: status)
+            }
+        }
+    }
+
+    private static func finish(_ state: inout State, _ index: Int, status: String) {
+        let batch = state.batches[index]
+        state.batches[index].status = status
+        if !batch.outputLines.isEmpty {
+            state.batches[index].outputFileID = addFile(&state, "batch_\(batch.id)_output.jsonl", purpose: "batch_output", lines: batch.outputLines)
+        }
+        if !batch.errorLines.isEmpty {
+            state.batches[index].errorFileID = addFile(&state, "batch_\(batch.id)_error.jsonl", purpose: "batch_output", lines: batch.errorLines)
+        }
+    }
+
+    private static func addFile(_ state: inout State, _ name: String, purpose: String, lines: [JSONValue]) -> String {
+        state.sequence += 1
+        let id = "file-fake\(state.sequence)"
+        let content = Data(lines.map { $0.serialized() + "\n" }.joined().utf8)
+        state.files.append(UploadedFile(id: id, filename: name, purpose: purpose, contentType: "application/jsonl", content: content))
+        return id
+    }
+
+    // MARK: Routing
+
+    /// The reply for a Files or Batch request, or nil when the path is neither (the server then answers as before).
+    func reply(to request: RecordedRequest, chat: (@Sendable (RecordedRequest) -> ScriptedReply)?) -> ScriptedReply? {
+        let path = String(request.path.split(separator: "?", maxSplits: 1).first ?? "")
+        let parts = path.split(separator: "/").map(String.init)
+        guard parts.count >= 2, parts[0] == "v1", parts[1] == "files" || parts[1] == "batches" else { return nil }
+        switch (request.method, parts.count, parts[1]) {
+        case ("POST", 2, "files"): return upload(request)
+        case ("GET", 3, "files"): return fileObject(parts[2])
+        case ("GET", 4, "files") where parts[3] == "content": return fileContent(parts[2])
+        case ("POST", 2, "batches"): return createBatch(request, chat: chat)
+        case ("GET", 3, "batches"): return batchObject(parts[2])
+        default: return .error(status: 404, message: "FakeBatchEndpoints: no route for \(request.method) \(path)")
+        }
+    }
+
+    private func upload(_ request: RecordedRequest) -> ScriptedReply {
+        let form: [MultipartPart]
+        do {
+            form = try MultipartPart.parse(request.body, contentType: request.header("content-type") ?? "")
+        } catch {
+            return .error(status: 400, message: "POST /v1/files: \(error)")
+        }
+        guard let purpose = form.first(where: { $0.name == "purpose" }).map({ String(decoding: $0.body, as: UTF8.self) }) else {
+            return .error(status: 400, message: "POST /v1/files: the form has no 'purpose' field")
+        }
+        guard let file = form.first(where: { $0.name == "file" }), let filename = file.filename else {
+            return .error(status: 400, message: "POST /v1/files: the form has no 'file' part with a filename")
+        }
+        guard ["assistants", "batch", "fine-tune", "vision", "user_data", "evals"].contains(purpose) else {
+            return .error(status: 400, message: "POST /v1/files: unknown purpose '\(purpose)'")
+        }
+        let uploaded = state.withLock { state -> UploadedFile in
+            state.sequence += 1
+            let uploaded = UploadedFile(id: "file-fake\(state.sequence)", filename: filename, purpose: purpose, contentType: file.contentType, content: file.body)
+            state.files.append(uploaded)
+            return uploaded
+        }
+        return .json(Self.json(uploaded))
+    }
+
+    private func fileObject(_ id: String) -> ScriptedReply {
+        guard let file = state.withLock({ $0.files.first { $0.id == id } }) else { return .error(status: 404, message: "no file \(id)") }
+        return .json(Self.json(file))
+    }
+
+    private func fileContent(_ id: String) -> ScriptedReply {
+        guard let file = state.withLock({ $0.files.first { $0.id == id } }) else { return .error(status: 404, message: "no file \(id)") }
+        return .status(200, body: String(decoding: file.content, as: UTF8.self), headers: ["Content-Type": "application/octet-stream"])
+    }
+
+    private func batchObject(_ id: String) -> ScriptedReply {
+        guard let batch = state.withLock({ $0.batches.first { $0.id == id } }) else { return .error(status: 404, message: "no batch \(id)") }
+        return .json(Self.json(batch))
+    }
+
+    private func createBatch(_ request: RecordedRequest, chat: (@Sendable (RecordedRequest) -> ScriptedReply)?) -> ScriptedReply {
+        if let message = state.withLock({ $0.rejectCreates }) { return .error(status: 400, message: message) }
+        guard let body = request.json, let inputFileID = body["input_file_id"]?.stringValue else {
+            return .error(status: 400, message: "POST /v1/batches: input_file_id is required")
+        }
+        guard body["endpoint"]?.stringValue == "/v1/chat/completions" else {
+            return .error(status: 400, message: "POST /v1/batches: the fake serves only endpoint /v1/chat/completions")
+        }
+        guard body["completion_window"]?.stringValue == "24h" else {
+            return .error(status: 400, message: "POST /v1/batches: completion_window must be 24h")
+        }
+        guard let input = state.withLock({ $0.files.first { $0.id == inputFileID } }), input.purpose == "batch" else {
+            return .error(status: 400, message: "POST /v1/batches: no file \(inputFileID) with purpose batch")
+        }
+        var output: [JSONValue] = []
+        var errors: [JSONValue] = []
+        let text = String(decoding: input.content, as: UTF8.self)
+        for (number, line) in text.split(separator: "\n").enumerated() {
+            guard let json = try? JSONValue.parse(String(line)), let customID = json["custom_id"]?.stringValue, let lineBody = json["body"],
+                  json["url"]?.stringValue == "/v1/chat/completions", json["method"]?.stringValue == "POST" else {
+                return .error(status: 400, message: "POST /v1/batches: input file line \(number + 1) is not a valid request line")
+            }
+            let (line, failed) = answer(customID: customID, body: lineBody, chat: chat)
+            if failed { errors.append(line) } else { output.append(line) }
+        }
+        let batch = state.withLock { state -> Batch in
+            state.sequence += 1
+            let batch = Batch(
+                id: "batch_fake\(state.sequence)", inputFileID: inputFileID, endpoint: "/v1/chat/completions", completionWindow: "24h",
+                metadata: body["metadata"] ?? .null, status: "in_progress", total: output.count + errors.count,
+                outputLines: output, errorLines: errors)
+            state.batches.append(batch)
+            if state.lifecycle == .completeAtOnce { Self.finish(&state, state.batches.count - 1, status: "completed") }
+            return state.batches[state.batches.count - 1]
+        }
+        return .json(Self.json(batch))
+    }
+
+    /// One output line: the chat handler's reply to the line's body, as `{"id", "custom_id", "response", "error"}`.
+    private func answer(customID: String, body: JSONValue, chat: (@Sendable (RecordedRequest) -> ScriptedReply)?) -> (JSONValue, failed: Bool) {
+        let sequence = state.withLock { state -> Int in
+            state.sequence += 1
+            return state.sequence
+        }
+        let synthetic = RecordedRequest(
+            index: sequence, method: "POST", path: "/v1/chat/completions", headers: ["content-type": "application/json"],
+            body: body.serializedData(), json: body, wasChunked: false, receivedAt: ContinuousClock.now)
+        var reply = chat?(synthetic) ?? .error(status: 500, message: "FakeBatchEndpoints: the server has no fallback to answer batch lines")
+        while case .delay(_, let then) = reply { reply = then }
+        let id: JSONValue = .string("batch_req_fake\(sequence)")
+        switch reply.render(sequence: sequence, model: body["model"]?.stringValue ?? "fake-model") {
+        case .reset:
+            return (["id": id, "custom_id": .string(customID), "response": nil,
+                     "error": ["code": "server_error", "message": "the request failed"]], true)
+        case .response(let status, _, let data):
+            let parsed = (try? JSONValue.parse(data)) ?? .string(String(decoding: data, as: UTF8.self))
+            let response: JSONValue = ["status_code": .integer(Int64(status)), "request_id": .string("req_fake_batch\(sequence)"), "body": parsed]
+            return (["id": id, "custom_id": .string(customID), "response": response, "error": nil], !(200..<300).contains(status))
+        }
+    }
+
+    // MARK: JSON
+
+    private static func json(_ file: UploadedFile) -> JSONValue {
+        ["id": .string(file.id), "object": "file", "bytes": .integer(Int64(file.content.count)), "created_at": 1_767_225_600,
+         "filename": .string(file.filename), "purpose": .string(file.purpose), "status": "processed"]
+    }
+
+    private static func json(_ batch: Batch) -> JSONValue {
+        var object: JSONObject = [
+            "id": .string(batch.id), "object": "batch", "endpoint": .string(batch.endpoint),
+            "input_file_id": .string(batch.inputFileID), "completion_window": .string(batch.completionWindow),
+            "status": .string(batch.status), "created_at": 1_767_225_600,
+            "in_progress_at": 1_767_225_601, "expires_at": 1_767_312_000,
+            "request_counts": ["total": .integer(Int64(batch.total)),
+                               "completed": .integer(Int64(batch.status == "completed" ? batch.outputLines.count : 0)),
+                               "failed": .integer(Int64(batch.status == "completed" ? batch.errorLines.count : 0))],
+            "metadata": batch.metadata,
+        ]
+        // The spec types these as plain strings / an object: absent, not null, until there is one.
+        if let id = batch.outputFileID { object["output_file_id"] = .string(id) }
+        if let id = batch.errorFileID { object["error_file_id"] = .string(id) }
+        if !batch.errors.isEmpty {
+            object["errors"] = ["object": "list", "data": .array(batch.errors.map { ["code": "failed", "message": .string($0), "param": nil, "line": 1] })]
+        }
+        if batch.status == "completed" { object["completed_at"] = 1_767_229_200 }
+        return .object(object)
+    }
+}
+
+/// One part of a `multipart/form-data` body.
+struct MultipartPart {
+    var name: String
+    var filename: String?
+    var contentType: String?
+    var body: Data
+
+    struct Malformed: Error, CustomStringConvertible { let description: String }
+
+    static func parse(_ body: Data, contentType: String) throws -> [MultipartPart] {
+        guard contentType.lowercased().hasPrefix("multipart/form-data"),
+              let boundaryParameter = contentType.components(separatedBy: ";").map({ $0.trimmingCharacters(in: .whitespaces) })
+                .first(where: { $0.lowercased().hasPrefix("boundary=") }) else {
+            throw Malformed(description: "Content-Type '\(contentType)' is not multipart/form-data with a boundary")
+        }
+        let boundary = String(boundaryParameter.dropFirst("boundary=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        let delimiter = Data("--\(boundary)".utf8)
+        guard let first = body.range(of: delimiter) else { throw Malformed(description: "no boundary '\(boundary)' in the body") }
+        var parts: [MultipartPart] = []
+        var cursor = first.upperBound
+        while true {
+            if body[cursor...].starts(with: Data("--".utf8)) { return parts }
+            guard body[cursor...].starts(with: Data("\r\n".utf8)) else { throw Malformed(description: "boundary not followed by CRLF") }
+            let start = cursor + 2
+            guard let next = body.range(of: Data("\r\n".utf8) + delimiter, in: start..<body.endIndex) else {
+                throw Malformed(description: "part \(parts.count + 1) has no closing boundary")
+            }
+            parts.append(try part(body[start..<next.lowerBound], number: parts.count + 1))
+            cursor = next.upperBound
+        }
+    }
+
+    private static func part(_ data: Data, number: Int) throws -> MultipartPart {
+        guard let split = data.range(of: Data("\r\n\r\n".utf8)) else { throw Malformed(description: "part \(number) has no header end") }
+        var name: String?, filename: String?, contentType: String?
+        for line in String(decoding: data[data.startIndex..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n") {
+            let lower = line.lowercased()
+            if lower.hasPrefix("content-disposition:") {
+                name = parameter("name", in: line)
+                filename = parameter("filename", in: line)
+            } else if lower.hasPrefix("content-type:") {
+                contentType = line.dropFirst("content-type:".count).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        guard let name else { throw Malformed(description: "part \(number) has no Content-Disposition name") }
+        return MultipartPart(name: name, filename: filename, contentType: contentType, body: Data(data[split.upperBound...]))
+    }
+
+    private static func parameter(_ key: String, in header: String) -> String? {
+        for piece in header.components(separatedBy: ";").dropFirst() {
+            let pair = piece.trimmingCharacters(in: .whitespaces)
+            guard pair.hasPrefix("\(key)=") else { continue }
+            return String(pair.dropFirst(key.count + 1)).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+        return nil
+    }
+}

@@ -1,0 +1,97 @@
+import AgentRuntime
+import ArgumentParser
+import Extractors
+import Foundation
+import JobsKit
+
+/// `batch collect` and `batch status`; submitting is `scan --batch`.
+struct BatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "The nightly scan through OpenAI's Batch API (half the price, answers within 24 h).",
+        discussion: """
+            `messageai-jobs scan --batch` claims conversations like the scan, renders the same requests, and submits them
+            as one OpenAI batch. Its conversations stay claimed (lease owner batch:<id>) until collected, so a normal scan
+            meanwhile skips them. `batch collect` applies finished batches: each conversation's rows and watermark in one
+            transaction, safe to repeat. A conversation with an error or an invalid answer is released for the next scan.
+
+            Examples:
+              messageai-jobs scan --batch
+              messageai-jobs batch collect
+              messageai-jobs batch status
+            """,
+        subcommands: [BatchCollectCommand.self, BatchStatusCommand.self]
+    )
+
+    /// The OpenAI configuration batch mode needs; batches have no rule-based fallback.
+    static func clientConfiguration() throws -> LLMConfiguration {
+        guard let configuration = LLMConfiguration.fromEnvironment() else { throw ProviderNotConfigured() }
+        return configuration
+    }
+
+    /// `scan --batch`: submits one batch with the scan's options.
+    static func submit(options scan: ScanOptions, providerOptions: ProviderOptions, database: DatabaseOptions, output: OutputOptions) async throws {
+        guard providerOptions.provider != .rules else {
+            throw ValidationError("--batch sends requests to OpenAI's Batch API: use --provider openai (or auto) with OPENAI_API_KEY set")
+        }
+        let configuration = try clientConfiguration()
+        let (provider, _) = try ProviderFactory.make(.openai, modelOverride: providerOptions.model)
+        let engine = try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: provider,
+                                                windowing: Windowing(maxInputTokens: providerOptions.windowTokens))
+        var options = BatchOptions()
+        options.scan = scan
+        let summary = try await database.withPool(maxConnections: 2) { pool in
+            try await BatchSubmitService(pool: pool, engine: engine, client: OpenAIBatchClient(configuration: configuration), options: options).run()
+        }
+        if output.json { try Console.printJSON(summary) } else { Console.print(BatchReport.text(summary)) }
+        if summary.failed > 0 { throw ExitCode(2) }
+    }
+}
+
+struct BatchCollectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "collect",
+        abstract: "Apply the answers of finished batches; batches still running are left alone.")
+
+    @Option(name: .customLong("batch"), help: "Only this batch (its id in llm_batches).")
+    var batchID: String?
+
+    @Option(help: "Folder of YAML prompts (default: prompts, else $MESSAGEAI_HOME/prompts).")
+    var prompts: String = "prompts"
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if let batchID, UUID(uuidString: batchID) == nil { throw ValidationError("--batch must be a batch id (a UUID), not '\(batchID)'") }
+    }
+
+    func run() async throws {
+        output.bootstrap()
+        let configuration = try BatchCommand.clientConfiguration()
+        // Collect only decodes: the provider is never asked anything.
+        let engine = try ProviderFactory.engine(promptsPath: prompts, provider: RulesAnswerProvider())
+        let summaries = try await database.withPool(maxConnections: 2) { pool in
+            try await BatchCollectService(pool: pool, engine: engine, client: OpenAIBatchClient(configuration: configuration))
+                .run(batchID: batchID.flatMap(UUID.init(uuidString:)))
+        }
+        if output.json { try Console.printJSON(summaries) } else { Console.print(BatchReport.text(summaries)) }
+        if summaries.contains(where: { $0.failed > 0 }) { throw ExitCode(2) }
+    }
+}
+
+struct BatchStatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "List batches, newest first.")
+
+    @Option(help: "How many batches to show.")
+    var limit: Int = 20
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        output.bootstrap()
+        let listings = try await database.withPool(maxConnections: 1) { pool in try await BatchStatusService(pool: pool).list(limit: limit) }
+        if output.json { try Console.printJSON(listings) } else { Console.print(BatchReport.text(listings)) }
+    }
+}

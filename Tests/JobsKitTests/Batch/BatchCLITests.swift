@@ -1,0 +1,80 @@
+import Foundation
+import JSONKit
+import JobsKit
+import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `scan --batch`, `batch collect` and `batch status` as a child process against the fake server.
+@Suite(.serialized) struct BatchCLITests {
+    struct Finished {
+        let code: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs the built CLI with output in temporary files; killed (and failed) after `timeout` seconds.
+    static func run(_ arguments: [String], environment: [String: String], timeout: Double = 60) async throws -> Finished {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai-jobs")
+        let directory = FileManager.default.temporaryDirectory
+        let out = directory.appendingPathComponent("batch-cli-\(UUID().uuidString).out")
+        let err = directory.appendingPathComponent("batch-cli-\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENAI_") }
+        env.merge(environment) { _, new in new }
+        process.environment = env
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning {
+            if Date() > deadline {
+                kill(process.processIdentifier, SIGKILL)
+                throw BatchHarness.HarnessError("messageai-jobs \(arguments.joined(separator: " ")) ran longer than \(timeout) s")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return Finished(code: process.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+                        stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+
+    @Test func scanBatchThenCollectThroughTheCLI() async throws {
+        try await BatchHarness.with(lifecycle: .holdInProgress) { h in
+            let env = ["DATABASE_URL": h.db.connectionURL, "OPENAI_BASE_URL": h.server.baseURL.absoluteString,
+                       "OPENAI_API_KEY": "sk-test-not-a-real-key", "LOG_LEVEL": "error"]
+            let prompts = BatchHarness.packageRoot.appendingPathComponent("prompts").path
+            let submit = try await Self.run(["scan", "--batch", "--provider", "openai", "--prompts", prompts, "--json"], environment: env)
+            #expect(submit.code == 0, "\(submit.stderr)")
+            let submitted = try JSONValue.parse(submit.stdout)
+            #expect(submitted["status"] == "submitted" && submitted["conversations"] == 4)
+            #expect(h.server.requests.allSatisfy { $0.path != "/v1/chat/completions" })
+
+            let waiting = try await Self.run(["batch", "collect", "--prompts", prompts], environment: env)
+            #expect(waiting.code == 0, "\(waiting.stderr)")
+            #expect(waiting.stdout.contains("OpenAI says in_progress"))
+
+            h.server.batches.complete()
+            let collect = try await Self.run(["batch", "collect", "--prompts", prompts, "--json"], environment: env)
+            #expect(collect.code == 0, "\(collect.stderr)")
+            let collected = try #require(try JSONValue.parse(collect.stdout).arrayValue?.first)
+            #expect(collected["status"] == "collected" && collected["applied"] == 4)
+            #expect(try await h.count("SELECT count(*) AS n FROM calendar_events") == 4)
+
+            let status = try await Self.run(["batch", "status"], environment: env)
+            #expect(status.code == 0 && status.stdout.contains("collected") && status.stdout.contains("4 applied"))
+
+            let rules = try await Self.run(["scan", "--batch", "--provider", "rules", "--prompts", prompts], environment: env)
+            #expect(rules.code != 0 && rules.stderr.contains("--batch"))
+        }
+    }
+}

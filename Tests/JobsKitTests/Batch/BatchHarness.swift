@@ -1,0 +1,159 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import JSONKit
+import JobsKit
+import Postgres
+import PromptKit
+import TestSupport
+
+/// The demo conversations in a fresh database, a fake OpenAI server with the Files and Batch endpoints, and the
+/// real clients, engine and services between them.
+struct BatchHarness {
+    /// Wednesday 2026-03-04, noon in New York.
+    static let now = ISOTime.parse("2026-03-04T12:00:00-05:00")!
+    static let birthday = DemoDataset.conversationIDs.birthday
+
+    let db: TestDatabase
+    let server: FakeOpenAIServer
+    let engine: ExtractionEngine
+    let client: OpenAIBatchClient
+
+    static var packageRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static func openAPI() throws -> JSONValue {
+        try JSONValue.parse(Data(contentsOf: packageRoot.deletingLastPathComponent().appendingPathComponent("shared/openai-openapi/openapi.json")))
+    }
+
+    /// Runs `body` with the demo loaded; every chat request (synchronous or a batch line) is answered by `reply`.
+    static func with<T: Sendable>(
+        lifecycle: FakeBatchEndpoints.Lifecycle = .completeAtOnce,
+        reply: @escaping @Sendable (RecordedRequest) -> ScriptedReply = GenericAnswers.reply,
+        _ body: (BatchHarness) async throws -> T
+    ) async throws -> T {
+        try await TestDatabase.with { db in
+            _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: now))
+            let server = try FakeOpenAIServer(fallback: reply)
+            defer { server.stop() }
+            server.batches.setLifecycle(lifecycle)
+            let configuration = LLMConfiguration(
+                apiKey: "sk-test-not-a-real-key", baseURL: server.baseURL,
+                retryPolicy: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)))
+            let provider = LLMAnswerProvider(client: OpenAIClient(configuration: configuration), structuredOutput: .jsonSchema)
+            let engine = try ExtractionEngine(prompts: try PromptLibrary.load(directory: packageRoot.appendingPathComponent("prompts")),
+                                              provider: provider)
+            return try await body(BatchHarness(db: db, server: server, engine: engine, client: OpenAIBatchClient(configuration: configuration)))
+        }
+    }
+
+    func submit(limit: Int? = nil) async throws -> BatchSubmitService.Summary {
+        var options = BatchOptions()
+        options.scan.limit = limit
+        return try await BatchSubmitService(pool: db.pool, engine: engine, client: client, options: options).run(now: Self.now)
+    }
+
+    func collect(_ batchID: UUID? = nil) async throws -> [BatchCollectService.Summary] {
+        try await BatchCollectService(pool: db.pool, engine: engine, client: client).run(batchID: batchID, now: Self.now)
+    }
+
+    func syncScan() async throws -> ScanService.Summary {
+        var options = ScanOptions()
+        options.concurrency = 1
+        return try await ScanService(pool: db.pool, engine: engine, options: options).run(now: Self.now)
+    }
+
+    /// Every AI row's content without ids, run ids and times that differ between databases, sorted.
+    func rows() async throws -> [String] {
+        var rows: [String] = []
+        for table in ["calendar_events", "decisions", "priority_messages", "rsvp_tracking", "deadlines", "reminders"] {
+            for row in try await db.pool.query(
+                "SELECT (to_jsonb(t) - ARRAY['id', 'run_id', 'created_at', 'updated_at', 'deadline_id'])::text AS r FROM \(table) t") {
+                rows.append(table + " " + (try row.decode("r", as: String.self)))
+            }
+        }
+        return rows.sorted()
+    }
+
+    /// Every AI row with its update time: equal snapshots mean nothing was inserted, deleted or touched.
+    func touched() async throws -> [String] {
+        var rows: [String] = []
+        for table in ["calendar_events", "decisions", "priority_messages", "rsvp_tracking", "deadlines", "reminders"] {
+            for row in try await db.pool.query("SELECT (to_jsonb(t))::text AS r FROM \(table) t") {
+                rows.append(table + " " + (try row.decode("r", as: String.self)))
+            }
+        }
+        return rows.sorted()
+    }
+
+    struct Watermark: Sendable, Equatable {
+        let lastMessageID: UUID?
+        let leaseOwner: String?
+        let leaseExpires: Date?
+        let failures: Int
+    }
+
+    func watermarks() async throws -> [UUID: Watermark] {
+        var result: [UUID: Watermark] = [:]
+        for row in try await db.pool.query(
+            "SELECT conversation_id, last_message_id, lease_owner, lease_expires_at, failures FROM scan_watermarks") {
+            result[try row.decode("conversation_id")] = Watermark(
+                lastMessageID: try row.decode("last_message_id"), leaseOwner: try row.decode("lease_owner"),
+                leaseExpires: try row.decode("lease_expires_at"), failures: try row.decode("failures"))
+        }
+        return result
+    }
+
+    func count(_ sql: String, _ binds: [any PostgresEncodable] = []) async throws -> Int {
+        try await db.pool.query(sql, binds)[0].decode("n")
+    }
+
+    /// The uploaded batch input file's lines, parsed.
+    func uploadedLines() throws -> [JSONValue] {
+        let uploads = server.batches.uploads
+        guard uploads.count == 1 else { throw HarnessError("expected one uploaded batch file, found \(uploads.count)") }
+        return try String(decoding: uploads[0].content, as: UTF8.self).split(separator: "\n").map { try JSONValue.parse(String($0)) }
+    }
+
+    struct HarnessError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Which feature a chat request is for: its schema name.
+    static func feature(of request: RecordedRequest) -> String {
+        request.json?["response_format"]?["json_schema"]?["name"]?.stringValue ?? "?"
+    }
+}
+
+/// Valid answers for any demo conversation: each cites m1 (every window has it), so every feature writes rows.
+enum GenericAnswers {
+    static func answer(_ feature: String) -> JSONValue {
+        switch feature {
+        case "calendar_events":
+            ["events": [["title": "Team event", "date": "2026-03-07", "time": "11:00", "end_time": nil, "location": nil,
+                         "description": "From the chat", "category": "social", "confidence": 0.8, "date_phrase": nil,
+                         "source_message_ids": ["m1"]]]]
+        case "decisions":
+            ["decisions": [["decision": "Meet on Saturday", "category": "schedule", "decided_by": "p1", "deadline": nil,
+                            "date_phrase": nil, "source_message_ids": ["m1"]]]]
+        case "priority_messages":
+            ["messages": [["message_id": "m1", "priority": "high", "reason": "Needs an answer", "action_required": true]]]
+        case "rsvps":
+            ["rsvps": [["event": "Saturday event", "event_date": "2026-03-07", "deadline": "2026-03-05", "requested_by": "p1",
+                        "date_phrase": nil, "deadline_phrase": nil, "source_message_ids": ["m1"],
+                        "responses": [["participant_id": "p2", "response": "yes", "message_id": "m2"]]]]]
+        case "deadlines":
+            ["deadlines": [["task": "Send the form", "deadline": "2026-03-05", "time": nil, "category": "other", "priority": "medium",
+                            "details": nil, "date_phrase": nil, "source_message_ids": ["m1"]]]]
+        default:
+            ["unknown": true]
+        }
+    }
+
+    @Sendable static func reply(_ request: RecordedRequest) -> ScriptedReply {
+        .chat(content: answer(BatchHarness.feature(of: request)).serialized(), usage: FakeUsage(prompt: 200, completion: 30))
+    }
+}
