@@ -6,7 +6,8 @@ struct EvalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eval",
         abstract: "Evaluate extractors against labelled chat fixtures.",
-        subcommands: [EvalScoreCommand.self]
+        subcommands: [EvalRunCommand.self, EvalScoreCommand.self],
+        defaultSubcommand: EvalRunCommand.self
     )
 }
 

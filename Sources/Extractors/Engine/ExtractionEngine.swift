@@ -8,6 +8,12 @@ public struct PromptRef: Sendable, Hashable, Codable {
     public let id: String
     public let version: Int
     public let model: String
+
+    public init(id: String, version: Int, model: String) {
+        self.id = id
+        self.version = version
+        self.model = model
+    }
 }
 
 /// The outcome of extracting some features from one conversation.
@@ -18,6 +24,8 @@ public struct ExtractionRun: Sendable, Codable {
     public var reasks = 0
     public var windows = 0
     public var prompts: [ExtractionFeature: PromptRef] = [:]
+
+    public init() {}
 }
 
 /// Runs the extractors on one conversation: for each feature and window, render the prompt, get an answer

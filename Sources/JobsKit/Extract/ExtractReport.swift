@@ -30,7 +30,7 @@ public enum ExtractReport {
         return lines.joined(separator: "\n")
     }
 
-    static func items(_ feature: ExtractionFeature, _ e: Extraction) -> [String] {
+    public static func items(_ feature: ExtractionFeature, _ e: Extraction) -> [String] {
         switch feature {
         case .calendarEvents:
             e.events.map { "\($0.date.iso)\($0.time.map { " " + $0.iso } ?? "")\($0.endTime.map { "-" + $0.iso } ?? "") \($0.title)\($0.location.map { " @ " + $0 } ?? "") [\($0.category)]" }

@@ -70,6 +70,15 @@ enum Console {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
+    /// Rewrites one progress line on stderr.
+    static func progress(_ text: String) {
+        FileHandle.standardError.write(Data(("\r\u{1B}[2K" + text).utf8))
+    }
+
+    static func progressDone() {
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+
     /// True when stderr is a terminal: progress lines go there only then.
     static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 

@@ -1,0 +1,30 @@
+/// A `ChatCompleting` that asks a shared `RateLimiter` before each request, so callers (the extraction engine)
+/// get rate limiting without knowing about it.
+public struct RateLimitedClient: ChatCompleting {
+    public let inner: any ChatCompleting
+    public let limiter: RateLimiter
+
+    public init(inner: any ChatCompleting, limiter: RateLimiter) {
+        self.inner = inner
+        self.limiter = limiter
+    }
+
+    public func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult {
+        let permit: RateLimiter.Permit
+        do {
+            permit = try await limiter.acquire(estimatedTokens: Self.estimatedTokens(request, defaultMaxTokens: limiter.limits.defaultMaxTokens))
+        } catch is CancellationError {
+            throw LLMError.cancelled
+        }
+        // A failed call keeps its reservation: it may well have reached the server and counted there.
+        let result = try await inner.complete(request)
+        await limiter.finish(permit, usage: result.response.usage, attempts: result.attempts, rateLimit: result.rateLimit)
+        return result
+    }
+
+    /// What a request may cost before it is answered: its serialized body at four bytes a token, plus the
+    /// completion tokens it allows (servers count those against the budget up front).
+    public static func estimatedTokens(_ request: ChatCompletionRequest, defaultMaxTokens: Int = 1024) -> Int {
+        request.body().serializedData().count / 4 + (request.maxCompletionTokens ?? defaultMaxTokens)
+    }
+}

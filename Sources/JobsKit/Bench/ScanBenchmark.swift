@@ -1,0 +1,154 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import Migrations
+import Postgres
+
+/// Measures the nightly scan end to end against `BenchOpenAIServer` at a fixed latency: a fresh schema, a
+/// generated workload, the real scan (pool, reader, engine, HTTP client, store) — everything but the model.
+/// A second run at zero latency shows what the scan itself costs per conversation.
+public struct ScanBenchmark: Sendable {
+    public struct Options: Sendable {
+        public var conversations: Int
+        public var days = 7
+        public var seed: UInt64 = 1
+        public var latency: Duration = .milliseconds(500)
+        public var concurrency = 4
+        public var promptsPath = "prompts"
+        /// Also run at zero latency for the local overhead.
+        public var measureOverhead = true
+
+        public init(conversations: Int) { self.conversations = conversations }
+    }
+
+    /// One scan over a freshly loaded workload.
+    public struct Phase: Sendable, Codable {
+        public var latencyMs: Int
+        public var messagesLoaded = 0
+        public var loadSeconds = 0.0
+        /// Conversations the scan processed (the workload's active ones).
+        public var scanned = 0
+        public var failed = 0
+        public var seconds = 0.0
+        public var conversationsPerSecond = 0.0
+        public var requests = 0
+        public var promptTokens = 0
+        public var completionTokens = 0
+    }
+
+    public struct Result: Sendable, Codable {
+        public var conversations: Int
+        public var days: Int
+        public var seed: UInt64
+        public var concurrency: Int
+        public var latencyMs: Int
+        /// The ceiling set by concurrency and latency: C conversations in flight, each about one latency long
+        /// (its five feature requests run in parallel). Nil at zero latency.
+        public var boundPerSecond: Double?
+        public var run: Phase
+        public var zeroLatency: Phase?
+        /// Wall time per conversation at zero latency (with the same concurrency): the scan's own cost.
+        public var overheadMsPerConversation: Double?
+        /// VmHWM of this process (scan, pool and the in-process fake server), in MiB; nil where /proc is missing.
+        public var peakMemoryMiB: Double?
+    }
+
+    public let database: PostgresConfiguration
+
+    public init(database: PostgresConfiguration) { self.database = database }
+
+    public func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
+        guard (1...64).contains(options.concurrency) else { throw BenchError("--concurrency must be between 1 and 64") }
+        let now = Date()
+        log("scan at \(options.latency.milliseconds) ms latency, concurrency \(options.concurrency)")
+        let main = try await phase(options, latency: options.latency, now: now)
+        var zero: Phase?
+        if options.measureOverhead, options.latency > .zero {
+            log("scan at zero latency (local overhead)")
+            zero = try await phase(options, latency: .zero, now: now)
+        } else if options.latency == .zero {
+            zero = main
+        }
+        let latencySeconds = Double(options.latency.milliseconds) / 1000
+        return Result(
+            conversations: options.conversations, days: options.days, seed: options.seed, concurrency: options.concurrency,
+            latencyMs: options.latency.milliseconds,
+            boundPerSecond: latencySeconds > 0 ? Double(options.concurrency) / latencySeconds : nil,
+            run: main, zeroLatency: zero,
+            overheadMsPerConversation: zero.flatMap { $0.scanned > 0 ? $0.seconds * 1000 / Double($0.scanned) : nil },
+            peakMemoryMiB: Self.peakMemoryMiB())
+    }
+
+    private func phase(_ options: Options, latency: Duration, now: Date) async throws -> Phase {
+        let spec = WorkloadSpec(conversations: options.conversations, days: options.days, seed: options.seed, now: now)
+        let workload = try WorkloadGenerator.make(spec)
+        let engineProvider = { (server: BenchOpenAIServer) throws -> ExtractionEngine in
+            let client = OpenAIClient(configuration: LLMConfiguration(
+                baseURL: server.baseURL, defaultModel: "bench-model", retryPolicy: .noRetries))
+            return try ProviderFactory.engine(promptsPath: options.promptsPath,
+                                              provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
+        }
+        return try await withScratchSchema(connections: options.concurrency + 1) { pool in
+            var phase = Phase(latencyMs: latency.milliseconds)
+            let load = try await WorkloadLoader(pool: pool).load(workload)
+            phase.messagesLoaded = load.messages
+            phase.loadSeconds = load.seconds
+            let server = try BenchOpenAIServer(latency: latency)
+            defer { server.stop() }
+            var scan = ScanOptions()
+            scan.concurrency = options.concurrency
+            scan.owner = "bench"
+            let summary = try await ScanService(pool: pool, engine: try engineProvider(server), options: scan).run(now: now)
+            phase.scanned = summary.conversations
+            phase.failed = summary.failed
+            phase.seconds = summary.seconds
+            phase.conversationsPerSecond = summary.seconds > 0 ? Double(summary.conversations) / summary.seconds : 0
+            phase.requests = summary.requests
+            phase.promptTokens = summary.usage.promptTokens
+            phase.completionTokens = summary.usage.completionTokens
+            if let failure = summary.failures.first {
+                throw BenchError("the benchmark scan failed for \(summary.failed) conversation(s); first: \(failure.error)")
+            }
+            return phase
+        }
+    }
+
+    /// A new schema in the configured database, migrated, dropped afterwards: the benchmark never touches real data.
+    private func withScratchSchema<T: Sendable>(connections: Int, _ body: (PostgresPool) async throws -> T) async throws -> T {
+        let schema = "bench_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let admin = try await PostgresConnection.connect(database)
+        try await admin.query("CREATE SCHEMA \(schema)")
+        var configuration = database
+        configuration.options = [database.options, "-c search_path=\(schema)"].compactMap { $0 }.joined(separator: " ")
+        let pool = PostgresPool(configuration: configuration, maxConnections: connections)
+        do {
+            try await Migrator(pool: pool).migrate([MigrationSet.dev(), MigrationSet.service()])
+            let value = try await body(pool)
+            await pool.shutdown()
+            _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
+            admin.close()
+            return value
+        } catch {
+            await pool.shutdown()
+            _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
+            admin.close()
+            throw error
+        }
+    }
+
+    /// The process's peak resident set (VmHWM) from /proc/self/status.
+    public static func peakMemoryMiB() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
+        return kib / 1024
+    }
+}
+
+fileprivate extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,73 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import PromptKit
+
+/// Where extractor answers come from.
+public enum ProviderChoice: String, Sendable, CaseIterable, Codable {
+    /// OpenAI when `OPENAI_API_KEY` or `OPENAI_BASE_URL` is set, otherwise the rule-based provider.
+    case auto
+    case openai
+    case rules
+}
+
+public struct ProviderNotConfigured: Error, CustomStringConvertible {
+    public init() {}
+
+    public var description: String {
+        """
+        no LLM is configured. Set OPENAI_API_KEY to use OpenAI, or OPENAI_BASE_URL to use an OpenAI-compatible server \
+        (llama.cpp, vLLM, Ollama: e.g. OPENAI_BASE_URL=http://127.0.0.1:8080/v1, and OPENAI_STRUCTURED_OUTPUT=json_object \
+        for servers without json_schema support), or pass --provider rules to run without an LLM
+        """
+    }
+}
+
+/// Builds the answer provider a command asked for.
+public enum ProviderFactory {
+    /// The provider and a notice to show when `auto` fell back to rules.
+    public static func make(
+        _ choice: ProviderChoice, modelOverride: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> (provider: any AnswerProvider, notice: String?) {
+        let configuration = LLMConfiguration.fromEnvironment(environment)
+        switch (choice, configuration) {
+        case (.rules, _):
+            return (RulesAnswerProvider(), nil)
+        case (.auto, nil):
+            return (RulesAnswerProvider(), "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): using the rule-based provider.")
+        case (.openai, nil):
+            throw ProviderNotConfigured()
+        case (_, let configuration?):
+            let client = OpenAIClient(configuration: configuration)
+            return (LLMAnswerProvider(client: client, structuredOutput: configuration.structuredOutput,
+                                      modelOverride: modelOverride ?? configuration.defaultModel), nil)
+        }
+    }
+
+    /// Finds the prompt directory: the given path, else `$MESSAGEAI_HOME/prompts`.
+    public static func promptDirectory(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+        var candidates = [URL(fileURLWithPath: path)]
+        if let home = environment["MESSAGEAI_HOME"], !path.hasPrefix("/") {
+            candidates.append(URL(fileURLWithPath: home).appendingPathComponent(path))
+        }
+        for candidate in candidates {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue { return candidate }
+        }
+        throw ExtractionError.invalidInput(
+            "prompt directory '\(path)' not found: run from the repository root, pass --prompts DIR, or set MESSAGEAI_HOME to the repository")
+    }
+
+    /// Loads the prompt library and builds the engine.
+    public static func engine(promptsPath: String, provider: any AnswerProvider, windowing: Windowing = Windowing()) throws -> ExtractionEngine {
+        let directory = try promptDirectory(promptsPath)
+        let library: PromptLibrary
+        do {
+            library = try PromptLibrary.load(directory: directory)
+        } catch {
+            throw ExtractionError.promptProblem("the prompts do not load:\n\(error)")
+        }
+        return try ExtractionEngine(prompts: library, provider: provider, windowing: windowing)
+    }
+}

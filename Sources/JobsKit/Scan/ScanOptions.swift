@@ -1,0 +1,33 @@
+import Extractors
+import Foundation
+
+/// How a nightly scan runs.
+public struct ScanOptions: Sendable {
+    /// Conversations processed at once.
+    public var concurrency: Int = 4
+    /// This process handles conversations whose hash falls in shard `index` of `count` (Kubernetes Indexed Jobs).
+    public var shardIndex: Int = 0
+    public var shardCount: Int = 1
+    /// How long a claim is valid; a crashed scanner's claims are taken over after this.
+    public var leaseSeconds: Int = 600
+    /// Earlier messages sent with the new ones, for context.
+    public var contextMessages: Int = 20
+    public var features: [ExtractionFeature] = ExtractionFeature.allCases
+    /// Stop after this many conversations (nil: all).
+    public var limit: Int?
+    /// Identifies this process in leases.
+    public var owner: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
+    /// Messages with no date, question, RSVP or urgency cue are not sent to the model.
+    public var preFilter: Bool = true
+
+    public init() {}
+
+    /// Parses "i/N".
+    public static func parseShard(_ text: String) throws -> (index: Int, count: Int) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (0..<count).contains(index) else {
+            throw ExtractionError.invalidInput("shard '\(text)' must be i/N with 0 <= i < N, e.g. 0/4")
+        }
+        return (index, count)
+    }
+}

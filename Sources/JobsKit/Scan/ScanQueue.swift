@@ -1,0 +1,82 @@
+import Extractors
+import Foundation
+import Postgres
+
+/// The scan's work queue in SQL: one `scan_watermarks` row per conversation, claimed with a lease under
+/// `FOR UPDATE SKIP LOCKED`, so any number of scanners on any machines share the work without doing it twice.
+struct ScanQueue: Sendable {
+    let pool: PostgresPool
+    let options: ScanOptions
+
+    struct Claim: Sendable {
+        let conversationID: UUID
+        let watermark: ConversationReader.Watermark?
+    }
+
+    /// Gives every conversation a watermark row (no watermark yet = never scanned).
+    func prepare() async throws {
+        try await pool.query(
+            "INSERT INTO scan_watermarks (conversation_id) SELECT id FROM conversations ON CONFLICT DO NOTHING")
+    }
+
+    /// Conversations of this shard with messages after their watermark.
+    static let pendingCondition = """
+        EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = w.conversation_id AND m.deleted_at IS NULL
+                AND (w.last_message_at IS NULL OR (m.created_at, m.id) > (w.last_message_at, w.last_message_id)))
+        AND mod(abs(hashtext(w.conversation_id::text)), $1) = $2
+        """
+
+    func pendingCount() async throws -> Int {
+        try await pool.query(
+            "SELECT count(*) AS n FROM scan_watermarks w WHERE \(Self.pendingCondition)",
+            [options.shardCount, options.shardIndex])[0].decode("n")
+    }
+
+    /// Claims the next conversation, skipping ones this run already tried and ones another scanner holds.
+    func claimNext(skipping attempted: [UUID]) async throws -> Claim? {
+        let rows = try await pool.query(
+            """
+            WITH candidate AS (
+              SELECT w.conversation_id FROM scan_watermarks w
+              WHERE \(Self.pendingCondition)
+                AND (w.lease_expires_at IS NULL OR w.lease_expires_at < now())
+                AND w.conversation_id <> ALL($3::uuid[])
+              ORDER BY w.conversation_id
+              LIMIT 1
+              FOR UPDATE SKIP LOCKED)
+            UPDATE scan_watermarks w SET lease_owner = $4, lease_expires_at = now() + make_interval(secs => $5)
+            FROM candidate WHERE w.conversation_id = candidate.conversation_id
+            RETURNING w.conversation_id, w.last_message_at, w.last_message_id
+            """,
+            [options.shardCount, options.shardIndex, attempted, options.owner, options.leaseSeconds])
+        guard let row = rows.first else { return nil }
+        let at = try row.decode("last_message_at", as: Date?.self)
+        let id = try row.decode("last_message_id", as: UUID?.self)
+        return Claim(conversationID: try row.decode("conversation_id"),
+                     watermark: at.flatMap { at in id.map { ConversationReader.Watermark(sentAt: at, messageID: $0) } })
+    }
+
+    /// Moves the watermark and releases the claim; called inside the transaction that writes the rows.
+    static func advance(_ conversationID: UUID, to message: InputMessage?, runID: UUID, owner: String, on db: PostgresConnection) async throws {
+        let updated = try await db.query(
+            """
+            UPDATE scan_watermarks SET last_message_at = COALESCE($2, last_message_at),
+                last_message_id = COALESCE($3::uuid, last_message_id), scanned_at = now(), run_id = $4,
+                lease_owner = NULL, lease_expires_at = NULL, failures = 0, last_error = NULL
+            WHERE conversation_id = $1 AND lease_owner = $5
+            """, [conversationID, message?.sentAt, message?.id, runID, owner])
+        // Our lease expired and someone else took the conversation: do not commit over their work.
+        guard updated.affectedRows == 1 else {
+            throw ExtractionError.invalidInput("lost the lease on conversation \(conversationID.postgresValue); another scanner took it over")
+        }
+    }
+
+    /// Records a failure and releases the claim so the next scan tries again.
+    func fail(_ conversationID: UUID, error: String) async throws {
+        try await pool.query(
+            """
+            UPDATE scan_watermarks SET failures = failures + 1, last_error = $2, lease_owner = NULL, lease_expires_at = NULL
+            WHERE conversation_id = $1 AND lease_owner = $3
+            """, [conversationID, String(error.prefix(2000)), options.owner])
+    }
+}

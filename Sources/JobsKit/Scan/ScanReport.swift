@@ -1,0 +1,25 @@
+import Foundation
+
+/// The human summary of a scan.
+public enum ScanReport {
+    public static func text(_ s: ScanService.Summary) -> String {
+        var lines = ["Scan \(s.runID.uuidString.lowercased()) (provider \(s.provider)): \(s.conversations) conversation"
+                     + (s.conversations == 1 ? "" : "s") + " scanned, \(s.failed) failed, \(s.newMessages) new messages"
+                     + (s.skippedMessages > 0 ? " (\(s.skippedMessages) kept from the model by the pre-filter)" : "")]
+        if s.conversations + s.failed == 0 { lines.append("Nothing new since the last scan.") }
+        let items = s.items.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        if !items.isEmpty { lines.append("Found: " + items) }
+        lines.append("Rows: \(s.rowsInserted) new, \(s.rowsUpdated) updated; reminders created: \(s.remindersCreated)")
+        lines.append(String(format: "%d requests, %d prompt + %d completion tokens (%d cached), %.2f s",
+                            s.requests, s.usage.promptTokens, s.usage.completionTokens, s.usage.cachedPromptTokens, s.seconds))
+        for found in s.found {
+            lines.append("")
+            lines.append(found.conversation + ":")
+            lines += found.items.map { "  - " + $0 }
+        }
+        for failure in s.failures {
+            lines.append("FAILED \(failure.conversationID.uuidString.lowercased()): \(failure.error)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

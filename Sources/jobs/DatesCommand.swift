@@ -1,0 +1,93 @@
+import ArgumentParser
+import Extractors
+import Foundation
+import JSONKit
+
+/// `messageai-jobs dates`: shows what the temporal resolver makes of a text, the same code the
+/// extractors use to turn the model's quoted phrases into dates.
+struct DatesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dates",
+        abstract: "Find and resolve date and time expressions in a text, relative to when it was sent.",
+        discussion: """
+            Conventions: a bare or "this" weekday is the next such day on or after the message date \
+            (the same weekday is that day); "next <weekday>" is that weekday in the following \
+            Monday-to-Sunday week; a month-day or "the Nth" without a year is the next occurrence on \
+            or after the message date; an hour without am/pm is afternoon from 1 to 7, morning \
+            otherwise; "this weekend" is the coming Saturday; "end of the month" is its last day; \
+            today and tonight are the message date (day grain); a time alone is on the message date.
+
+            DST: a wall time skipped by spring-forward moves forward by the gap; a repeated one \
+            takes the first (daylight) occurrence. Both are flagged.
+
+            Example: messageai-jobs dates "next Friday at 4pm" --reference 2026-03-02T10:00:00-05:00 --timezone America/New_York
+            """
+    )
+
+    @Argument(help: "The message text.")
+    var text: String
+
+    @Option(help: "When the message was sent: ISO 8601 with Z or an offset, e.g. 2026-03-02T10:00:00-05:00.")
+    var reference: String
+
+    @Option(help: "The user's IANA time zone, e.g. America/New_York.")
+    var timezone: String
+
+    @Flag(help: "Print {\"expressions\":[{\"text\",\"start\",\"grain\",...}]} on stdout instead of text.")
+    var json = false
+
+    func validate() throws {
+        _ = try referenceInstant()
+        _ = try timeZone()
+    }
+
+    func run() throws {
+        let resolver = TemporalResolver(timeZone: try timeZone())
+        let expressions = resolver.resolve(text, reference: try referenceInstant())
+        if json {
+            Console.print(JSONValue.object(["expressions": .array(expressions.map(Self.json))]).serialized())
+        } else if expressions.isEmpty {
+            Console.print("no date or time expressions found")
+        } else {
+            for expression in expressions { Console.print(Self.line(expression)) }
+        }
+    }
+
+    private func referenceInstant() throws -> Date {
+        do {
+            return try ReferenceInstant.parse(reference)
+        } catch {
+            throw ValidationError("--reference: \(error)")
+        }
+    }
+
+    private func timeZone() throws -> TimeZone {
+        guard let zone = TimeZone(identifier: timezone) else {
+            throw ValidationError("--timezone: unknown time zone '\(timezone)' (use an IANA name such as America/New_York)")
+        }
+        return zone
+    }
+
+    static func line(_ e: TemporalExpression) -> String {
+        var notes = [e.grain.rawValue]
+        if e.isDeadline { notes.append("deadline") }
+        if let adjustment = e.wallTimeAdjustment { notes.append(describe(adjustment)) }
+        let end = e.endISO.map { " to \($0)" } ?? ""
+        return "\"\(e.text)\" → \(e.startISO)\(end) (\(notes.joined(separator: ", ")))"
+    }
+
+    static func json(_ e: TemporalExpression) -> JSONValue {
+        var object: JSONObject = ["text": .string(e.text), "start": .string(e.startISO), "grain": .string(e.grain.rawValue)]
+        if let end = e.endISO { object["end"] = .string(end) }
+        object["deadline"] = .bool(e.isDeadline)
+        if let adjustment = e.wallTimeAdjustment { object["adjustment"] = .string(describe(adjustment)) }
+        return .object(object)
+    }
+
+    static func describe(_ adjustment: WallTimeAdjustment) -> String {
+        switch adjustment {
+        case .skippedForward(let minutes): "nonexistent wall time, moved forward \(minutes) min"
+        case .ambiguousFirstOccurrence: "repeated wall time, first occurrence"
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import ArgumentParser
+import Evals
+import Extractors
+import Foundation
+import JobsKit
+
+/// Runs the extractors over the labelled fixtures and scores them, so a prompt change is judged by numbers.
+struct EvalRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run the extractors over the labelled fixtures and score them (the default eval subcommand).",
+        discussion: """
+            Every fixture becomes the same ConversationInput production reads and goes through ExtractionEngine.
+            The rule-based provider always runs beside the LLM as a floor. Model answers are cached in --cache-dir,
+            keyed by the whole request, so re-running an unchanged prompt costs nothing.
+
+            Examples:
+              messageai-jobs eval --report out/
+              messageai-jobs eval --compare calendar_events=4 --report out/
+              messageai-jobs eval --baseline old/report.json --max-regression 0.02
+              messageai-jobs eval --provider rules --fail-under 0.5
+            """
+    )
+
+    @Option(help: "A fixture YAML file or a directory of them.")
+    var fixtures: String = "evals/fixtures"
+
+    @Option(help: "Comma-separated features to run and score (default: all five).")
+    var features: String?
+
+    @OptionGroup var provider: ProviderOptions
+
+    @Option(name: .customLong("prompt-version"), help: "FEATURE=VERSION: the prompt version of the main run (repeatable; default: highest).")
+    var promptVersions: [String] = []
+
+    @Option(help: "FEATURE=VERSION: also run a second LLM variant with this prompt version, side by side (repeatable).")
+    var compare: [String] = []
+
+    @Option(help: "Write report.json, report.md and report.html into this directory.")
+    var report: String?
+
+    @Option(help: "An earlier report.json: show deltas per feature and the fixtures that regressed.")
+    var baseline: String?
+
+    @Option(name: .customLong("fail-under"), help: "Exit non-zero when the main variant's micro F1 is below this.")
+    var failUnder: Double?
+
+    @Option(name: .customLong("max-regression"), help: "Exit non-zero when micro F1 dropped more than this versus --baseline.")
+    var maxRegression: Double?
+
+    @Flag(name: .customLong("no-cache"), help: "Ask the model again even for cached requests (answers are still stored).")
+    var noCache = false
+
+    @Option(name: .customLong("cache-dir"), help: "Where model answers are cached.")
+    var cacheDir: String = ".eval-cache"
+
+    @Option(help: "Fixtures extracted at once.")
+    var concurrency: Int = 4
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        if maxRegression != nil, baseline == nil { throw ValidationError("--max-regression needs --baseline") }
+        if let failUnder, !(0...1).contains(failUnder) { throw ValidationError("--fail-under is an F1 between 0 and 1") }
+        if let maxRegression, maxRegression < 0 { throw ValidationError("--max-regression must be 0 or more") }
+    }
+
+    func run() async throws {
+        output.bootstrap()
+        let run: EvalRun
+        var result: EvalReport
+        do {
+            var options = EvalRunOptions()
+            options.fixturesPath = fixtures
+            if let features { options.features = try Self.parseFeatures(features) }
+            options.promptsPath = provider.prompts
+            options.provider = provider.provider
+            options.model = provider.model
+            options.windowing = Windowing(maxInputTokens: provider.windowTokens)
+            options.promptVersions = try EvalSession.parseVersionPicks(promptVersions, option: "--prompt-version")
+            options.compareVersions = try EvalSession.parseVersionPicks(compare, option: "--compare")
+            options.readCache = !noCache
+            options.cacheDirectory = URL(fileURLWithPath: cacheDir)
+            options.concurrency = concurrency
+            let previous = try baseline.map { try EvalReport.load(path: $0) }
+
+            let showProgress = Console.isTerminal && !output.json
+            run = try await EvalSession.run(options) { progress in
+                guard showProgress else { return }
+                Console.progress("eval \(progress.variant): \(progress.done)/\(progress.total) fixtures")
+                if progress.done == progress.total { Console.progressDone() }
+            }
+            if let notice = run.notice { Console.error(notice) }
+            result = run.report
+            if let previous, let baseline {
+                result.baseline = try BaselineComparison.compare(current: result, baseline: previous, baselinePath: baseline)
+            }
+            if let directory = report {
+                let files = try EvalReportWriter.write(result, fixtures: run.fixtures, to: URL(fileURLWithPath: directory))
+                if !output.json { Console.error("wrote \(files.map(\.path).joined(separator: ", "))") }
+            }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            Console.error("\(error)")
+            throw ExitCode.failure
+        }
+
+        if output.json {
+            Console.print(String(decoding: try result.jsonData(), as: UTF8.self))
+        } else {
+            Console.print(result.summaryText())
+        }
+        let failures = EvalGates.failures(result, failUnder: failUnder, maxRegression: maxRegression)
+        guard failures.isEmpty else {
+            for failure in failures { Console.error("FAIL: \(failure)") }
+            throw ExitCode.failure
+        }
+    }
+
+    static func parseFeatures(_ text: String) throws -> [Feature] {
+        var result: [Feature] = []
+        for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+            guard let feature = Feature(rawValue: name) else {
+                throw EvalRunError("--features: unknown feature '\(name)' (known: \(Feature.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            if !result.contains(feature) { result.append(feature) }
+        }
+        return result
+    }
+}

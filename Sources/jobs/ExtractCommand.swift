@@ -1,0 +1,54 @@
+import ArgumentParser
+import Extractors
+import Foundation
+import JobsKit
+
+struct ExtractCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "extract",
+        abstract: "Run the extractors on one conversation and store what they find.",
+        discussion: """
+            Reads the conversation's messages, runs the chosen features (one request per feature and window, never per
+            user), validates every answer against its JSON Schema, checks cited message ids and recomputes dates, then
+            writes all rows in one transaction. Running it twice leaves the same rows. The run is recorded in job_runs.
+
+            Examples:
+              messageai-jobs extract --conversation 00000000-de02-4000-8000-000000000001
+              messageai-jobs extract --conversation ID --features calendar_events,rsvps --dry-run --json
+            """
+    )
+
+    @Option(help: "The conversation's id (a UUID).")
+    var conversation: String
+
+    @Option(help: "Comma-separated features: calendar_events, decisions, priority_messages, rsvps, deadlines (default: all).")
+    var features: String = ExtractionFeature.allCases.map(\.rawValue).joined(separator: ",")
+
+    @Flag(help: "Extract and print, but write nothing.")
+    var dryRun = false
+
+    @OptionGroup var providerOptions: ProviderOptions
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard UUID(uuidString: conversation) != nil else {
+            throw ValidationError("conversation id '\(conversation)' is not a UUID")
+        }
+        _ = try ExtractionFeature.parseList(features)
+    }
+
+    func run() async throws {
+        output.bootstrap()
+        let chosen = try ExtractionFeature.parseList(features)
+        let engine = try providerOptions.engine()
+        let summary = try await database.withPool { pool in
+            try await ExtractService(pool: pool, engine: engine).run(conversationID: UUID(uuidString: conversation)!, features: chosen, dryRun: dryRun)
+        }
+        if output.json {
+            try Console.printJSON(summary)
+        } else {
+            Console.print(ExtractReport.text(summary, features: chosen))
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import PromptKit
+
+/// `messageai-jobs prompts`: inspect and check the prompt library before anything is sent to a model.
+struct PromptsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prompts",
+        abstract: "List and check the YAML prompts and their output schemas.",
+        subcommands: [List.self, Lint.self, PromptsRenderCommand.self]
+    )
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List every prompt version: id, version, model, output schema and file.",
+            discussion: "Example: messageai-jobs prompts list --json"
+        )
+
+        @Option(help: "Directory of prompt YAML files.")
+        var prompts = "prompts"
+
+        @Flag(help: "Print machine-readable JSON on stdout instead of text.")
+        var json = false
+
+        struct Row: Encodable {
+            let id: String
+            let version: Int
+            let model: String
+            let outputName: String?
+            let schema: String?
+            let file: String
+        }
+
+        func run() async throws {
+            let library = try PromptLibrary.load(directory: URL(fileURLWithPath: prompts))
+            let rows = library.all.map {
+                Row(id: $0.id, version: $0.version, model: $0.model, outputName: $0.outputName, schema: $0.schemaPath, file: $0.sourceFile)
+            }
+            if json {
+                try Console.printJSON(rows)
+                return
+            }
+            let table = [["ID", "VERSION", "MODEL", "SCHEMA", "FILE"]]
+                + rows.map { [$0.id, String($0.version), $0.model, $0.schema ?? "-", $0.file] }
+            let widths = (0..<5).map { column in table.map { $0[column].count }.max() ?? 0 }
+            for row in table {
+                let cells = row.enumerated().map { index, cell in
+                    index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                }
+                Console.print(cells.joined(separator: "  "))
+            }
+        }
+    }
+
+    struct Lint: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Load every prompt and check every output schema against OpenAI strict-mode rules.",
+            discussion: """
+                Prints one `file:line: problem` per problem and exits non-zero if there is any.
+                eval-fixture.schema.json is skipped: it describes eval fixtures, not model output.
+
+                Example: messageai-jobs prompts lint --prompts prompts --schemas schemas
+                """
+        )
+
+        @Option(help: "Directory of prompt YAML files.")
+        var prompts = "prompts"
+
+        @Option(help: "Directory of output JSON Schemas.")
+        var schemas = "schemas"
+
+        func run() async throws {
+            var problems: [PromptProblem] = []
+            var promptCount = 0
+            do {
+                promptCount = try PromptLibrary.load(directory: URL(fileURLWithPath: prompts)).all.count
+            } catch {
+                problems += error.problems
+            }
+            let schemaLint = SchemaFileLint.lintDirectory(URL(fileURLWithPath: schemas), skipping: ["eval-fixture.schema.json"])
+            problems += schemaLint.problems
+            for problem in problems { Console.print(problem.description) }
+            guard problems.isEmpty else {
+                Console.error("\(problems.count) problem\(problems.count == 1 ? "" : "s")")
+                throw ExitCode.failure
+            }
+            Console.print("\(promptCount) prompts, \(schemaLint.files) schemas OK")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import AgentRuntime
+import ArgumentParser
+import Evals
+import Extractors
+import Foundation
+import JobsKit
+import PromptKit
+
+/// Prints the exact request body the eval runner (and production) would send for one prompt and fixture.
+struct PromptsRenderCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Print the Chat Completions request body for one extractor prompt over one fixture's first window.",
+        discussion: """
+            The body comes from running the real engine with a client that records the first request, so it is
+            exactly what would be sent (model, messages, response_format, token limit), minus the HTTP headers.
+
+            Example: messageai-jobs prompts render --prompt calendar_events@1 --fixture class-picnic
+            """
+    )
+
+    @Option(help: "An extractor prompt id, optionally with @VERSION (default: the highest version).")
+    var prompt: String
+
+    @Option(help: "The id of the fixture whose messages fill the prompt.")
+    var fixture: String
+
+    @Option(help: "A fixture YAML file or a directory of them.")
+    var fixtures: String = "evals/fixtures"
+
+    @Option(help: "Directory of prompt YAML files.")
+    var prompts: String = "prompts"
+
+    @Option(name: .customLong("structured-output"), help: "json_schema or json_object (default: $OPENAI_STRUCTURED_OUTPUT, else json_schema).")
+    var structuredOutput: String?
+
+    @Option(help: "Model for the request (default: $OPENAI_MODEL, else the prompt's model).")
+    var model: String?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            let (feature, version) = try Self.parsePrompt(prompt)
+            let modeName = structuredOutput ?? environment["OPENAI_STRUCTURED_OUTPUT"] ?? StructuredOutputMode.jsonSchema.rawValue
+            guard let mode = StructuredOutputMode(rawValue: modeName) else {
+                throw EvalRunError("--structured-output '\(modeName)': expected json_schema or json_object")
+            }
+            let tokenField = environment["OPENAI_MAX_TOKENS_FIELD"].flatMap(MaxTokensField.init(rawValue:)) ?? .maxCompletionTokens
+            let loaded: [Fixture]
+            do {
+                loaded = try FixtureLoader.load(path: fixtures)
+            } catch {
+                throw EvalRunError("the fixtures do not load:\n\(error)")
+            }
+            guard let chosen = loaded.first(where: { $0.id == fixture }) else {
+                throw EvalRunError("no fixture '\(fixture)' in \(fixtures) (\(loaded.count) fixtures, e.g. \(loaded.prefix(3).map(\.id).joined(separator: ", ")))")
+            }
+            let library: PromptLibrary
+            do {
+                library = try PromptLibrary.load(directory: try ProviderFactory.promptDirectory(prompts))
+            } catch let error as PromptLoadError {
+                throw EvalRunError("the prompts do not load:\n\(error)")
+            }
+            let body = try await PromptRequestCapture.body(
+                feature: feature, version: version, fixture: chosen, prompts: library, structuredOutput: mode,
+                modelOverride: model ?? environment["OPENAI_MODEL"].flatMap { $0.isEmpty ? nil : $0 }, tokenField: tokenField)
+            Console.print(body.serialized(pretty: true))
+        } catch {
+            Console.error("\(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    /// `calendar_events` or `calendar_events@2`.
+    static func parsePrompt(_ text: String) throws -> (ExtractionFeature, Int?) {
+        let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
+        guard let feature = parts.first.flatMap(ExtractionFeature.init(rawValue:)) else {
+            throw EvalRunError("--prompt '\(text)': not an extractor prompt (known: \(ExtractionFeature.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        guard parts.count == 2 else { return (feature, nil) }
+        guard let version = Int(parts[1]), version > 0 else {
+            throw EvalRunError("--prompt '\(text)': the version after @ must be a positive integer")
+        }
+        return (feature, version)
+    }
+}

@@ -1,0 +1,124 @@
+import AgentRuntime
+import ArgumentParser
+import Extractors
+import Foundation
+import JobsKit
+
+struct ScanCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scan",
+        abstract: "The nightly scan: extract what is new in every conversation.",
+        discussion: """
+            Finds conversations with messages newer than their watermark and sends each extractor only the new messages
+            plus a window of earlier context. Each conversation's rows and its advanced watermark are committed in one
+            transaction, so a crash loses nothing committed and repeats nothing committed. Work is claimed with leases
+            (FOR UPDATE SKIP LOCKED): several scans may run at once, on one machine or many. A conversation that fails
+            is recorded and retried by the next scan; the exit status is non-zero if any failed.
+
+            Examples:
+              messageai-jobs scan
+              messageai-jobs scan --concurrency 8 --shard 2/4
+              messageai-jobs scan --shard auto/4      # index from JOB_COMPLETION_INDEX (Kubernetes Indexed Job)
+            """
+    )
+
+    @Option(help: "Conversations processed at once.")
+    var concurrency: Int = 4
+
+    @Option(help: "Process only shard i of N (i/N), or auto/N to read i from JOB_COMPLETION_INDEX.")
+    var shard: String = "0/1"
+
+    @Option(help: "Comma-separated features (default: all five).")
+    var features: String = ExtractionFeature.allCases.map(\.rawValue).joined(separator: ",")
+
+    @Option(help: "Earlier messages sent along with the new ones, as context.")
+    var contextMessages: Int = 20
+
+    @Option(help: "Seconds a claim on a conversation lasts before another scanner may take it over.")
+    var leaseSeconds: Int = 600
+
+    @Option(help: "Stop after this many conversations.")
+    var limit: Int?
+
+    @Flag(help: "Send every new message to the model, even ones with no date, question, RSVP or urgency cue.")
+    var noPrefilter = false
+
+    @Flag(help: "Submit the requests as one OpenAI batch instead (collect with `batch collect`).")
+    var batch = false
+
+    @Option(help: "Requests per minute the account allows (default: $OPENAI_RPM). The openai provider also slows down on x-ratelimit headers.")
+    var rpm: Int?
+
+    @Option(help: "Tokens per minute the account allows (default: $OPENAI_TPM).")
+    var tpm: Int?
+
+    @OptionGroup var providerOptions: ProviderOptions
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
+        guard leaseSeconds >= 30 else { throw ValidationError("--lease-seconds must be at least 30") }
+        _ = try resolvedShard()
+        _ = try ExtractionFeature.parseList(features)
+        _ = try rateLimits()
+    }
+
+    func rateLimits() throws -> RateLimits {
+        do {
+            return try RateLimits.fromEnvironment().overriding(requestsPerMinute: rpm, tokensPerMinute: tpm)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The engine, with an OpenAI client wrapped so every concurrent request of this process shares one rate limiter.
+    func rateLimitedEngine() throws -> ExtractionEngine {
+        let (provider, notice) = try ProviderFactory.make(providerOptions.provider, modelOverride: providerOptions.model)
+        if let notice { Console.error(notice) }
+        var chosen: any AnswerProvider = provider
+        if let llm = provider as? LLMAnswerProvider {
+            let client = RateLimitedClient(inner: llm.client, limiter: RateLimiter(limits: try rateLimits()))
+            chosen = LLMAnswerProvider(client: client, structuredOutput: llm.structuredOutput, modelOverride: llm.modelOverride)
+        }
+        return try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: chosen,
+                                          windowing: Windowing(maxInputTokens: providerOptions.windowTokens))
+    }
+
+    func resolvedShard() throws -> (index: Int, count: Int) {
+        if shard.hasPrefix("auto/") {
+            guard let index = ProcessInfo.processInfo.environment["JOB_COMPLETION_INDEX"] else {
+                throw ValidationError("--shard auto/N needs JOB_COMPLETION_INDEX in the environment")
+            }
+            return try ScanOptions.parseShard("\(index)/\(shard.dropFirst(5))")
+        }
+        return try ScanOptions.parseShard(shard)
+    }
+
+    func run() async throws {
+        output.bootstrap()
+        var options = ScanOptions()
+        options.concurrency = concurrency
+        (options.shardIndex, options.shardCount) = try resolvedShard()
+        options.features = try ExtractionFeature.parseList(features)
+        options.contextMessages = contextMessages
+        options.leaseSeconds = leaseSeconds
+        options.limit = limit
+        options.preFilter = !noPrefilter
+        if batch { return try await BatchCommand.submit(options: options, providerOptions: providerOptions, database: database, output: output) }
+        let engine = try rateLimitedEngine()
+        let showProgress = Console.isTerminal && !output.json
+        let summary = try await database.withPool(maxConnections: concurrency + 1) { pool in
+            try await ScanService(pool: pool, engine: engine, options: options).run { done, failed, total in
+                if showProgress { Console.progress("scan: \(done)/\(total) conversations" + (failed > 0 ? ", \(failed) failed" : "")) }
+            }
+        }
+        if showProgress { Console.progressDone() }
+        if output.json {
+            try Console.printJSON(summary)
+        } else {
+            Console.print(ScanReport.text(summary))
+        }
+        if summary.failed > 0 { throw ExitCode(2) }
+    }
+}

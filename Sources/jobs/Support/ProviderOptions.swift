@@ -1,0 +1,30 @@
+import ArgumentParser
+import Extractors
+import JobsKit
+
+extension ProviderChoice: ExpressibleByArgument {}
+
+/// How extractors get their answers; shared by extract, scan and eval.
+struct ProviderOptions: ParsableArguments {
+    @Option(help: """
+        Where answers come from: openai (OpenAI or any OpenAI-compatible server, from OPENAI_API_KEY / OPENAI_BASE_URL), \
+        rules (no LLM), or auto: openai when configured, else rules.
+        """)
+    var provider: ProviderChoice = .auto
+
+    @Option(help: "Model for every prompt (default: each prompt's model, or $OPENAI_MODEL).")
+    var model: String?
+
+    @Option(help: "Folder of YAML prompts (default: prompts, else $MESSAGEAI_HOME/prompts).")
+    var prompts: String = "prompts"
+
+    @Option(help: "Estimated input tokens per window; longer conversations are split into overlapping windows.")
+    var windowTokens: Int = 6000
+
+    /// The engine, with a notice on stderr when no LLM was configured.
+    func engine() throws -> ExtractionEngine {
+        let (provider, notice) = try ProviderFactory.make(self.provider, modelOverride: model)
+        if let notice { Console.error(notice) }
+        return try ProviderFactory.engine(promptsPath: prompts, provider: provider, windowing: Windowing(maxInputTokens: windowTokens))
+    }
+}

@@ -1,0 +1,190 @@
+import Evals
+import Extractors
+import Foundation
+import JSONKit
+import JobsKit
+import TestSupport
+
+/// Paths, temporary folders and a fake model that answers from a fixture's labels.
+enum EvalTestSupport {
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var fixturesPath: String { repositoryRoot.appendingPathComponent("evals/fixtures").path }
+    static var promptsPath: String { repositoryRoot.appendingPathComponent("prompts").path }
+    static let apiKey = "sk-test-eval-not-a-real-key"
+
+    static func temporaryDirectory(_ label: String = "eval") throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func realFixtures() throws -> [Fixture] { try FixtureLoader.load(path: fixturesPath) }
+
+    /// A copy of the real fixtures plus one whose chat text and labels carry markup, to check report escaping.
+    static func fixturesWithMarkup() throws -> URL {
+        let directory = try temporaryDirectory("fixtures")
+        for name in try FileManager.default.contentsOfDirectory(atPath: fixturesPath) where name.hasSuffix(".yaml") {
+            try FileManager.default.copyItem(atPath: fixturesPath + "/" + name, toPath: directory.appendingPathComponent(name).path)
+        }
+        try markupFixture.write(to: directory.appendingPathComponent("zz-markup.yaml"), atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    static let markupFixture = """
+        id: zz-markup
+        description: Markup in chat text must reach the reports escaped.
+        reference: {now: "2026-03-02T20:00:00-05:00", timezone: America/New_York, user: maria}
+        participants:
+          - {id: maria, name: Maria Lopez}
+          - {id: dan, name: Dan Kim}
+        messages:
+          - {id: m1, sender: dan, sent_at: "2026-03-02T08:14:00-05:00", text: "<script>alert('x')</script> Bake sale Friday at 3 & bring \\"cookies\\""}
+        expected:
+          calendar_events:
+            - {title: "<b>Bake sale</b>", date: 2026-03-06, time: "15:00", location: null, category: school, source: [m1]}
+          decisions: []
+          priority_messages: []
+          rsvps: []
+          deadlines: []
+        """
+
+    /// Options for a run against `server`, with the cache in `cache`.
+    static func options(fixtures: String, server: FakeOpenAIServer, cache: URL) -> EvalRunOptions {
+        var options = EvalRunOptions()
+        options.fixturesPath = fixtures
+        options.promptsPath = promptsPath
+        options.provider = .openai
+        options.cacheDirectory = cache
+        options.environment = ["OPENAI_BASE_URL": server.baseURL.absoluteString, "OPENAI_API_KEY": apiKey]
+        return options
+    }
+}
+
+/// Plays a model that has read the labels: it answers each request with the expected items of the fixture
+/// named in the prompt ("Conversation: <fixture id>"), in the feature's schema and the window's aliases.
+struct LabelledAnswers: Sendable {
+    let fixtures: [String: Fixture]
+    /// Features answered with an empty list instead (so a run scores below 1).
+    var emptyFeatures: Set<String> = []
+    /// (fixture, feature) pairs answered with schema-invalid JSON every time.
+    var invalid: Set<String> = []
+    var usage = FakeUsage(prompt: 100, completion: 20, cached: 40)
+
+    init(_ fixtures: [Fixture]) {
+        self.fixtures = Dictionary(uniqueKeysWithValues: fixtures.map { ($0.id, $0) })
+    }
+
+    func reply(_ request: RecordedRequest) -> ScriptedReply {
+        guard let feature = request.json?["response_format"]?["json_schema"]?["name"]?.stringValue,
+              let fixture = fixture(named: request) else {
+            return .error(status: 400, message: "LabelledAnswers: cannot tell the feature or fixture of this request")
+        }
+        if invalid.contains("\(fixture.id)/\(feature)") {
+            return .chat(content: #"{"not_the_schema": true}"#, usage: usage)
+        }
+        let answer = emptyFeatures.contains(feature) ? Self.empty(feature) : Self.answer(feature, fixture)
+        return .chat(content: answer.serialized(), usage: usage)
+    }
+
+    private func fixture(named request: RecordedRequest) -> Fixture? {
+        for message in request.json?["messages"]?.arrayValue ?? [] where message["role"]?.stringValue == "user" {
+            guard let text = message["content"]?.stringValue, let range = text.range(of: "Conversation: ") else { continue }
+            let name = text[range.upperBound...].prefix { $0 != "\n" }
+            if let fixture = fixtures[String(name)] { return fixture }
+        }
+        return nil
+    }
+
+    static func empty(_ feature: String) -> JSONValue {
+        [["calendar_events": "events", "priority_messages": "messages"][feature] ?? feature: []]
+    }
+
+    static func answer(_ feature: String, _ fixture: Fixture) -> JSONValue {
+        guard let input = try? FixtureConversation.input(fixture) else { return empty(feature) }
+        let window = MessageWindow(messages: input.messages, participants: input.participants)
+        func m(_ ids: [String]) -> JSONValue { .array(ids.compactMap { window.alias(ofMessage: $0) }.map(JSONValue.string)) }
+        func p(_ id: String) -> JSONValue { window.alias(ofParticipant: id).map(JSONValue.string) ?? .null }
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        let e = fixture.expected
+        switch feature {
+        case "calendar_events":
+            return ["events": .array(e.calendarEvents.map { item in
+                ["title": .string(item.title), "date": .string(item.date.iso), "time": text(item.time?.iso), "end_time": nil,
+                 "location": text(item.location), "description": "", "category": .string(item.category.rawValue),
+                 "confidence": 0.9, "date_phrase": nil, "source_message_ids": m(item.source)]
+            })]
+        case "decisions":
+            return ["decisions": .array(e.decisions.map { item in
+                ["decision": .string(item.decision), "category": .string(item.category.rawValue), "decided_by": nil,
+                 "deadline": nil, "date_phrase": nil, "source_message_ids": m(item.source)]
+            })]
+        case "priority_messages":
+            return ["messages": .array(e.priorityMessages.map { item in
+                ["message_id": m([item.message]).arrayValue?.first ?? "m1", "priority": .string(item.priority.rawValue),
+                 "reason": "labelled", "action_required": .bool(item.actionRequired)]
+            })]
+        case "rsvps":
+            let user = fixture.reference.user
+            let userMessage = fixture.messages.last { $0.sender == user }?.id
+            return ["rsvps": .array(e.rsvps.map { item in
+                var responses: [JSONValue] = []
+                if item.status == .responded, let response = item.response, let message = userMessage ?? item.source.first {
+                    responses.append(["participant_id": p(user), "response": .string(response.rawValue),
+                                      "message_id": m([message]).arrayValue?.first ?? "m1"])
+                }
+                return ["event": .string(item.event), "event_date": .string(item.eventDate.iso), "deadline": text(item.deadline?.iso),
+                        "requested_by": p(item.requestedBy), "date_phrase": nil, "deadline_phrase": nil,
+                        "source_message_ids": m(item.source), "responses": .array(responses)]
+            })]
+        case "deadlines":
+            return ["deadlines": .array(e.deadlines.map { item in
+                ["task": .string(item.task), "deadline": .string(item.deadline.iso), "time": nil,
+                 "category": .string(item.category.rawValue), "priority": "medium", "details": nil, "date_phrase": nil,
+                 "source_message_ids": m(item.source)]
+            })]
+        default:
+            return ["unknown_feature": true]
+        }
+    }
+}
+
+/// Runs the built CLI with output in files (no pipe to fill up) and a bounded wait.
+struct EvalChild {
+    let status: Int32
+    /// The child outlived the timeout and was terminated.
+    let timedOut: Bool
+    let stdout: String
+    let stderr: String
+
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai-jobs")
+    }
+
+    static func run(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> EvalChild {
+        let directory = try EvalTestSupport.temporaryDirectory("child")
+        let outURL = directory.appendingPathComponent("stdout"), errURL = directory.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENAI_") }
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        let timedOut = process.isRunning
+        if timedOut {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try out.close()
+        try err.close()
+        return EvalChild(status: process.terminationStatus, timedOut: timedOut,
+                         stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+                         stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+}

@@ -1,0 +1,136 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import JSONKit
+import JobsKit
+import Postgres
+import PromptKit
+import TestSupport
+
+/// A generated workload in a fresh database and a scan wired to a fake OpenAI server through the real client.
+enum ScanHarness {
+    /// Wednesday 2026-03-04, noon in New York: the end of the workload's last day.
+    static let now = ISOTime.parse("2026-03-04T12:00:00-05:00")!
+
+    static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    static var promptsPath: String { repositoryRoot.appendingPathComponent("prompts").path }
+
+    static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai-jobs")
+    }
+
+    /// `active` conversations get `newMessages` (about) on the last day; the others only have history.
+    static func workload(conversations: Int, active: Int, newMessages: Int = 6, seed: UInt64 = 11) throws -> Workload {
+        var spec = WorkloadSpec(conversations: conversations, days: 3, seed: seed, now: now)
+        spec.activeShare = Double(active) / Double(conversations)
+        spec.newMessagesPerActive = newMessages
+        return try WorkloadGenerator.make(spec)
+    }
+
+    static func load(_ workload: Workload, into db: TestDatabase) async throws {
+        _ = try await WorkloadLoader(pool: db.pool).load(workload)
+    }
+
+    static func engine(_ server: FakeOpenAIServer, retry: RetryPolicy = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)),
+                       limiter: RateLimiter? = nil) throws -> ExtractionEngine {
+        let client = OpenAIClient(configuration: LLMConfiguration(
+            apiKey: "sk-test-not-a-real-key", baseURL: server.baseURL, retryPolicy: retry))
+        let limited: any ChatCompleting = limiter.map { RateLimitedClient(inner: client, limiter: $0) } ?? client
+        let prompts = try PromptLibrary.load(directory: repositoryRoot.appendingPathComponent("prompts"))
+        return try ExtractionEngine(prompts: prompts, provider: LLMAnswerProvider(client: limited, structuredOutput: .jsonSchema))
+    }
+
+    /// Every new message goes to the model (no pre-filter), so request contents are predictable.
+    static func options(owner: String = "test-scanner", concurrency: Int = 2, contextMessages: Int = 20) -> ScanOptions {
+        var options = ScanOptions()
+        options.owner = owner
+        options.concurrency = concurrency
+        options.contextMessages = contextMessages
+        options.preFilter = false
+        return options
+    }
+
+    static func scan(_ db: TestDatabase, _ engine: ExtractionEngine, _ options: ScanOptions = options()) async throws -> ScanService.Summary {
+        try await ScanService(pool: db.pool, engine: engine, options: options).run(now: now)
+    }
+
+    /// Conversation ids whose watermark a scan has moved.
+    static func scannedConversations(_ db: TestDatabase) async throws -> Set<UUID> {
+        Set(try await db.pool.query("SELECT conversation_id FROM scan_watermarks WHERE run_id IS NOT NULL").map { try $0.decode("conversation_id") })
+    }
+
+    /// The AI rows and watermarks by key and content (no ids, run ids or timestamps of writing), for comparing runs.
+    static func rowSet(_ db: TestDatabase) async throws -> [String] {
+        let queries = [
+            "SELECT 'event ' || row(idempotency_key, conversation_id, message_id, source_message_ids, title, date, time, category, confidence)::text AS r FROM calendar_events",
+            "SELECT 'priority ' || row(idempotency_key, message_id, conversation_id, priority, reason, action_required)::text AS r FROM priority_messages",
+            "SELECT 'deadline ' || row(idempotency_key, item_key, conversation_id, user_id, task, deadline)::text AS r FROM deadlines",
+            "SELECT 'watermark ' || row(conversation_id, last_message_at, last_message_id, failures)::text AS r FROM scan_watermarks",
+        ]
+        var rows: [String] = []
+        for sql in queries { rows += try await db.pool.query(sql).map { try $0.decode("r", as: String.self) } }
+        return rows.sorted()
+    }
+}
+
+/// What the fake server is asked, read from recorded request bodies.
+enum ScanRequests {
+    /// The feature: the response format's schema name.
+    static func feature(_ request: RecordedRequest) -> String {
+        request.json?["response_format"]?["json_schema"]?["name"]?.stringValue ?? "?"
+    }
+
+    /// The text of the last user message (the examples come before it).
+    static func userText(_ request: RecordedRequest) -> String {
+        request.json?["messages"]?.arrayValue?.last { $0["role"]?.stringValue == "user" }?["content"]?.stringValue ?? ""
+    }
+
+    /// The `Conversation:` line of the prompt (workload names are numbered, so unique).
+    static func conversation(_ request: RecordedRequest) -> String? {
+        userText(request).split(separator: "\n").first { $0.hasPrefix("Conversation: ") }.map { String($0.dropFirst("Conversation: ".count)) }
+    }
+
+    /// The lines of the `<messages>` block, each a JSON object (id, sent_at, sender, text...).
+    static func messageLines(_ request: RecordedRequest) -> [JSONValue] {
+        let text = userText(request)
+        guard let open = text.range(of: "<messages>\n", options: .backwards),
+              let close = text.range(of: "\n</messages>", range: open.upperBound..<text.endIndex) else { return [] }
+        return text[open.upperBound..<close.lowerBound].split(separator: "\n").compactMap { try? JSONValue.parse(Data($0.utf8)) }
+    }
+
+    /// A schema-valid answer that yields rows: an event and a priority flag citing the newest message shown,
+    /// a deadline citing the first; nothing for the other features. Deterministic in the request's messages.
+    static func answer(_ request: RecordedRequest) -> ScriptedReply {
+        let lines = messageLines(request)
+        guard let newest = lines.last?["id"], let oldest = lines.first?["id"] else { return .error(status: 400, message: "no <messages> block") }
+        let text = lines.last?["text"]?.stringValue ?? ""
+        let answer: JSONValue
+        switch feature(request) {
+        case "calendar_events":
+            answer = ["events": [[
+                "title": .string("About: " + text.prefix(40)), "date": "2026-03-10", "time": nil, "end_time": nil, "location": nil,
+                "description": "", "category": "other", "confidence": 0.7, "date_phrase": nil, "source_message_ids": [newest],
+            ]]]
+        case "priority_messages":
+            answer = ["messages": [["message_id": newest, "priority": "medium", "reason": .string("Newest: " + text.prefix(30)), "action_required": false]]]
+        case "deadlines":
+            answer = ["deadlines": [[
+                "task": .string("Task: " + (lines.first?["text"]?.stringValue ?? "").prefix(30)), "deadline": "2026-03-12", "time": nil,
+                "category": "other", "priority": "low", "details": nil, "date_phrase": nil, "source_message_ids": [oldest],
+            ]]]
+        case "decisions": answer = ["decisions": []]
+        case "rsvps": answer = ["rsvps": []]
+        default: return .error(status: 400, message: "unknown feature")
+        }
+        return .chat(content: answer.serialized(), usage: FakeUsage(prompt: 200, completion: 30))
+    }
+}
+
+struct ScanTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
