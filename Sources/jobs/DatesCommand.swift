@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chrono
 import Extractors
 import Foundation
 import JSONKit

@@ -51,11 +51,3 @@ public struct TemporalExpression: Sendable, Hashable, Codable {
         self.endISO = endISO
     }
 }
-
-/// How a wall time that a DST change makes nonexistent or repeated was turned into an instant.
-public enum WallTimeAdjustment: Sendable, Hashable, Codable {
-    /// The wall time fell in a spring-forward gap; it was moved forward by the gap's length.
-    case skippedForward(minutes: Int)
-    /// The wall time happens twice (fall back); the first (daylight) occurrence was taken.
-    case ambiguousFirstOccurrence
-}

@@ -1,3 +1,4 @@
+import Chrono
 import Extractors
 import Foundation
 import Testing
