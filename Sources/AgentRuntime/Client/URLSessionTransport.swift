@@ -13,6 +13,8 @@ public struct URLSessionTransport: HTTPTransport {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
+        // The default (6) would queue a scan's concurrent requests (and parallel tests) behind slow ones to one host.
+        configuration.httpMaximumConnectionsPerHost = 64
         return URLSession(configuration: configuration)
     }()
 

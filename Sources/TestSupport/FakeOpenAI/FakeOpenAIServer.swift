@@ -38,7 +38,7 @@ public final class FakeOpenAIServer: Sendable {
     public var batches: FakeBatchEndpoints { core.batchEndpoints }
 
     /// Waits until at least `count` requests have arrived or `timeout` passes; returns what arrived.
-    public func waitForRequests(count: Int, timeout: Duration = .seconds(5)) async -> [RecordedRequest] {
+    public func waitForRequests(count: Int, timeout: Duration = .seconds(30)) async -> [RecordedRequest] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let current = requests
