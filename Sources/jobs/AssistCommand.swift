@@ -61,6 +61,10 @@ struct AssistCommand: AsyncParsableCommand {
         } else {
             Console.print(AssistReport.text(summary))
         }
-        if summary.findings == nil { throw ExitCode(2) }
+        if summary.findings == nil {
+            // The report went to stdout; the reason for the failing exit status belongs on stderr too.
+            Console.error("assist: no valid answer for user \(user): \(summary.stopReason) (job_runs \(summary.runID.uuidString.lowercased()))")
+            throw ExitCode(2)
+        }
     }
 }

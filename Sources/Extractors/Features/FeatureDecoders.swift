@@ -4,6 +4,7 @@ import JSONKit
 /// Turns a schema-valid answer (aliases, model dates) into items with real ids and code-checked dates.
 enum FeatureDecoders {
     static func decode(_ answer: JSONValue, into extraction: inout Extraction, context: inout DecodeContext) {
+        let answer = answer.withoutNULs
         switch context.feature {
         case .calendarEvents: extraction.events += events(answer, &context)
         case .decisions: extraction.decisions += decisions(answer, &context)

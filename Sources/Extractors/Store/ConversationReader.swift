@@ -18,10 +18,14 @@ public struct ConversationReader: Sendable {
     public var maxMessages: Int
     /// Messages before the watermark shown as context in a scan.
     public var contextMessages: Int
+    /// Longer texts are cut to this many characters (a pasted document, a 1 MB message): whole, such a message makes
+    /// every request of its conversation too large for the model, failing that conversation on every run.
+    public var maxMessageCharacters: Int
 
-    public init(maxMessages: Int = 2000, contextMessages: Int = 20) {
+    public init(maxMessages: Int = 2000, contextMessages: Int = 20, maxMessageCharacters: Int = 8000) {
         self.maxMessages = maxMessages
         self.contextMessages = contextMessages
+        self.maxMessageCharacters = max(1, maxMessageCharacters)
     }
 
     /// The conversation with its participants and messages; nil when it does not exist.
@@ -61,8 +65,8 @@ public struct ConversationReader: Sendable {
                   ORDER BY created_at DESC, id DESC LIMIT $4) AS earlier
                 ORDER BY created_at, id
                 """, [conversationID, watermark.sentAt, watermark.messageID, contextMessages])
-            let context = try contextRows.map(Self.message)
-            messages = context + (try newRows.map(Self.message))
+            let context = try contextRows.map(message)
+            messages = context + (try newRows.map(message))
             firstNew = context.count
         } else {
             let rows = try await db.query(
@@ -73,7 +77,7 @@ public struct ConversationReader: Sendable {
                   ORDER BY created_at DESC, id DESC LIMIT $2) AS recent
                 ORDER BY created_at, id
                 """, [conversationID, maxMessages])
-            messages = try rows.map(Self.message)
+            messages = try rows.map(message)
         }
         // Relative dates are read in the zone most participants use (UTC when none is set).
         let zoneName = zones.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "UTC"
@@ -85,8 +89,10 @@ public struct ConversationReader: Sendable {
             timeZone: TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!, now: now)
     }
 
-    private static func message(_ row: PostgresRow) throws -> InputMessage {
-        InputMessage(id: try row.decode("id"), senderID: try row.decode("sender", as: String?.self) ?? "unknown",
-                     sentAt: try row.decode("created_at"), text: try row.decode("content"))
+    private func message(_ row: PostgresRow) throws -> InputMessage {
+        let text: String = try row.decode("content")
+        return InputMessage(id: try row.decode("id"), senderID: try row.decode("sender", as: String?.self) ?? "unknown",
+                            sentAt: try row.decode("created_at"),
+                            text: text.count > maxMessageCharacters ? String(text.prefix(maxMessageCharacters - 1)) + "…" : text)
     }
 }

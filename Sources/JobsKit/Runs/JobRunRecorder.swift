@@ -43,6 +43,6 @@ public struct JobRunRecorder: Sendable {
             """,
             [id, outcome.status.rawValue, outcome.conversationsProcessed, outcome.conversationsFailed, counts, outcome.requests,
              outcome.usage.promptTokens, outcome.usage.completionTokens, outcome.usage.cachedPromptTokens,
-             outcome.estimatedCostUSD, outcome.error.map { String($0.prefix(2000)) }])
+             outcome.estimatedCostUSD, outcome.error.map { String($0.withoutNULs.prefix(2000)) }])
     }
 }

@@ -1,0 +1,154 @@
+import Foundation
+import JSONKit
+import JobsKit
+import Postgres
+import TestSupport
+import Testing
+
+/// The CLI given bad input: each case ends with a message on stderr that says what is wrong and where, a non-zero
+/// exit, and the database as it was.
+@Suite("Reliability: bad input to the CLI")
+struct BadInputTests {
+    /// What a case may change in the database: nothing, or only the record of its own failed run.
+    enum Footprint: Sendable { case nothing, failedRunRecord }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let arguments: [String]
+        /// Expected on stderr, each.
+        let expected: [String]
+        var database: DatabaseKind = .test
+        var model: ModelKind = .none
+        var footprint: Footprint = .nothing
+
+        var testDescription: String { name }
+    }
+
+    enum DatabaseKind: Sendable { case test, unreachable }
+    enum ModelKind: Sendable { case none, fake, unreachable }
+
+    static let unknown = "7d5c2f1e-0000-4000-8000-00000000abcd"
+    static let birthday = DemoDataset.conversationIDs.birthday.uuidString.lowercased()
+    static var prompts: [String] { ["--prompts", Reliability.promptsURL.path] }
+
+    static let cases: [Case] = [
+        Case(name: "unknown subcommand", arguments: ["scna"], expected: ["scna"]),
+        Case(name: "unknown option", arguments: ["scan", "--concurency", "2"], expected: ["--concurency"]),
+        Case(name: "concurrency out of range", arguments: ["scan", "--concurrency", "0"], expected: ["--concurrency must be between 1 and 64"]),
+        Case(name: "bad shard", arguments: ["scan", "--shard", "3/2"], expected: ["shard '3/2'", "0 <= i < N"]),
+        Case(name: "unknown feature", arguments: ["scan", "--features", "calendar_events,horoscopes"], expected: ["horoscopes"]),
+        Case(name: "lease too short", arguments: ["scan", "--lease-seconds", "5"], expected: ["--lease-seconds must be at least 30"]),
+        Case(name: "unknown provider", arguments: ["scan", "--provider", "gpt5"], expected: ["gpt5"]),
+        Case(name: "malformed conversation id", arguments: ["extract", "--conversation", "not-a-uuid"], expected: ["conversation id 'not-a-uuid' is not a UUID"]),
+        Case(name: "unknown conversation", arguments: ["extract", "--provider", "rules", "--conversation", unknown] + prompts,
+             expected: ["no conversation with id \(unknown)"]),
+        Case(name: "malformed user id", arguments: ["assist", "--user", "12345"], expected: ["user id '12345' is not a UUID"]),
+        Case(name: "unknown user", arguments: ["assist", "--user", unknown] + prompts, expected: ["no user with id \(unknown)"], model: .fake),
+        Case(name: "request for an unknown conversation", arguments: ["request", "extract", "--conversation", unknown],
+             expected: ["no conversation with id \(unknown)"]),
+        Case(name: "request with a malformed user id", arguments: ["request", "assist", "--user", "zzz"], expected: ["user id 'zzz' is not a UUID"]),
+        Case(name: "openai without configuration", arguments: ["extract", "--provider", "openai", "--conversation", birthday] + prompts,
+             expected: ["no LLM is configured", "OPENAI_API_KEY"]),
+        Case(name: "missing prompt directory", arguments: ["extract", "--provider", "rules", "--conversation", birthday, "--prompts", "/nonexistent/prompts"],
+             expected: ["prompt directory '/nonexistent/prompts' not found"]),
+        Case(name: "unreachable database (scan)", arguments: ["scan", "--provider", "rules"] + prompts, expected: ["could not connect", "127.0.0.1"],
+             database: .unreachable),
+        Case(name: "unreachable database (request)", arguments: ["request", "extract", "--conversation", birthday], expected: ["could not connect"],
+             database: .unreachable),
+        Case(name: "unreachable model server (extract)", arguments: ["extract", "--provider", "openai", "--conversation", birthday] + prompts,
+             expected: ["LLM"], model: .unreachable, footprint: .failedRunRecord),
+        Case(name: "unreachable model server (assist)", arguments: ["assist", "--user", DemoDataset.userIDs.maria.uuidString] + prompts,
+             expected: ["LLM"], model: .unreachable, footprint: .failedRunRecord),
+    ]
+
+    static func environment(_ test: Case, db: TestDatabase, server: FakeOpenAIServer) throws -> [String: String] {
+        let database: String = switch test.database {
+        case .test: db.connectionURL
+        case .unreachable: "postgresql://postgres@127.0.0.1:\(try FreePort.find())/messageai"
+        }
+        var environment = Reliability.environment(databaseURL: database, server: nil)
+        switch test.model {
+        case .none: break
+        case .fake: environment["OPENAI_BASE_URL"] = server.baseURL.absoluteString
+        case .unreachable: environment["OPENAI_BASE_URL"] = "http://127.0.0.1:\(try FreePort.find())/v1"
+        }
+        return environment
+    }
+
+    @Test("a clear message, a non-zero exit, and the database unchanged", arguments: cases)
+    func badInputIsRefusedCleanly(_ test: Case) async throws {
+        try await TestDatabase.with { db in
+            _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: Date()))
+            let server = try FakeOpenAIServer()
+            defer { server.stop() }
+            let bookkeeping: Set<String> = test.footprint == .failedRunRecord ? ["job_runs", "agent_traces", "assistant_findings"] : []
+            let before = try await Reliability.tableCounts(db, excluding: bookkeeping)
+            let beforeRows = try await Reliability.outcome(db.pool)
+
+            let result = try await SpawnedProcess.run(Reliability.executable, arguments: test.arguments,
+                                                    environment: try Self.environment(test, db: db, server: server), timeout: 60)
+
+            #expect(result.termination != .exit(0), "stdout: \(result.stdout)")
+            if case .signal = result.termination { Issue.record("crashed: \(result.termination); stderr: \(result.stderr)") }
+            for expected in test.expected {
+                #expect(result.stderr.contains(expected), "stderr lacks '\(expected)': \(result.stderr.suffix(1500))")
+            }
+            #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Stack dump"), "\(result.stderr)")
+            #expect(try await Reliability.tableCounts(db, excluding: bookkeeping) == before)
+            #expect(try await Reliability.outcome(db.pool) == beforeRows)
+            #expect(server.requests.isEmpty, "nothing was asked of the model")
+            if test.footprint == .failedRunRecord {
+                let runs = try await db.pool.query("SELECT status, error FROM job_runs")
+                #expect(try runs.allSatisfy { try $0.decode("status", as: String.self) == "failed" })
+            }
+        }
+    }
+
+    @Test("an unreachable model server fails every conversation of a scan but loses nothing: the watermarks stay")
+    func scanWithUnreachableModel() async throws {
+        try await TestDatabase.with { db in
+            _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: Date()))
+            let before = try await Reliability.aiRows(db.pool)
+            var environment = Reliability.environment(databaseURL: db.connectionURL, server: nil)
+            environment["OPENAI_BASE_URL"] = "http://127.0.0.1:\(try FreePort.find())/v1"
+            let result = try await SpawnedProcess.run(Reliability.executable, arguments: ["scan", "--provider", "openai", "--no-prefilter", "--json"] + Self.prompts,
+                                                    environment: environment, timeout: 90)
+            #expect(result.termination == .exit(2), "\(result.stderr)")
+            let summary = try JSONValue.parse(Data(result.stdout.utf8))
+            #expect(summary["conversations"]?.integerValue == 0)
+            #expect(summary["failed"]?.integerValue == 4)
+            #expect(summary["failures"]?[0]?["error"]?.stringValue?.contains("LLM") == true)
+            // The AI rows are exactly as before and no watermark moved (only the failure counts did).
+            #expect(try await Reliability.aiRows(db.pool) == before)
+            let moved: Int = try await db.pool.query("SELECT count(*) AS n FROM scan_watermarks WHERE last_message_at IS NOT NULL")[0].decode("n")
+            #expect(moved == 0)
+            let failures: Int = try await db.pool.query("SELECT sum(failures) AS n FROM scan_watermarks")[0].decode("n")
+            #expect(failures == 4)
+        }
+    }
+
+    @Test("a broken prompt file is named with its line, and nothing runs")
+    func brokenPromptFile() async throws {
+        try await TestDatabase.with { db in
+            _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: Date()))
+            let root = FileManager.default.temporaryDirectory.appendingPathComponent("broken-prompts-\(UUID().uuidString.prefix(8))")
+            defer { try? FileManager.default.removeItem(at: root) }
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            for folder in ["prompts", "schemas"] {
+                try FileManager.default.copyItem(at: Reliability.repositoryRoot.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
+            }
+            let file = root.appendingPathComponent("prompts/deadlines.yaml")
+            try "id: deadlines\nversion: 1\nmodel: gpt-4o-mini\nparameters: {temperature: 0, seed: 7\nsystem: |\n  Find deadlines.\n"
+                .write(to: file, atomically: true, encoding: .utf8)
+            let before = try await Reliability.tableCounts(db)
+
+            let result = try await SpawnedProcess.run(
+                Reliability.executable, arguments: ["scan", "--provider", "rules", "--prompts", root.appendingPathComponent("prompts").path],
+                environment: Reliability.environment(databaseURL: db.connectionURL, server: nil), timeout: 60)
+
+            #expect(result.termination != .exit(0))
+            #expect(result.stderr.contains("deadlines.yaml:"), "the file and line are named: \(result.stderr)")
+            #expect(try await Reliability.tableCounts(db) == before)
+        }
+    }
+}
