@@ -1,6 +1,9 @@
 import AgentRuntime
 import Extractors
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Migrations
 import Postgres
 
@@ -17,6 +20,9 @@ public struct ScanBenchmark: Sendable {
         public var promptsPath = "prompts"
         /// Also run at zero latency for the local overhead.
         public var measureOverhead = true
+        /// Replaces the HTTP transport's limit on simultaneous connections to one host, which caps requests in flight
+        /// whatever the concurrency (each conversation sends five at once); nil measures the production transport.
+        public var maxConnectionsPerHost: Int?
 
         public init(conversations: Int) { self.conversations = conversations }
     }
@@ -34,6 +40,8 @@ public struct ScanBenchmark: Sendable {
         public var requests = 0
         public var promptTokens = 0
         public var completionTokens = 0
+        /// CPU time (user + system) the process used during the scan: waiting on the network should cost little.
+        public var cpuSeconds = 0.0
     }
 
     public struct Result: Sendable, Codable {
@@ -49,6 +57,8 @@ public struct ScanBenchmark: Sendable {
         public var zeroLatency: Phase?
         /// Wall time per conversation at zero latency (with the same concurrency): the scan's own cost.
         public var overheadMsPerConversation: Double?
+        /// The connection limit per host when the benchmark replaced it; nil: the production transport's.
+        public var maxConnectionsPerHost: Int?
         /// VmHWM of this process (scan, pool and the in-process fake server), in MiB; nil where /proc is missing.
         public var peakMemoryMiB: Double?
     }
@@ -76,6 +86,7 @@ public struct ScanBenchmark: Sendable {
             boundPerSecond: latencySeconds > 0 ? Double(options.concurrency) / latencySeconds : nil,
             run: main, zeroLatency: zero,
             overheadMsPerConversation: zero.flatMap { $0.scanned > 0 ? $0.seconds * 1000 / Double($0.scanned) : nil },
+            maxConnectionsPerHost: options.maxConnectionsPerHost,
             peakMemoryMiB: Self.peakMemoryMiB())
     }
 
@@ -83,8 +94,9 @@ public struct ScanBenchmark: Sendable {
         let spec = WorkloadSpec(conversations: options.conversations, days: options.days, seed: options.seed, now: now)
         let workload = try WorkloadGenerator.make(spec)
         let engineProvider = { (server: BenchOpenAIServer) throws -> ExtractionEngine in
-            let client = OpenAIClient(configuration: LLMConfiguration(
-                baseURL: server.baseURL, defaultModel: "bench-model", retryPolicy: .noRetries))
+            let client = OpenAIClient(
+                configuration: LLMConfiguration(baseURL: server.baseURL, defaultModel: "bench-model", retryPolicy: .noRetries),
+                transport: Self.transport(maxConnectionsPerHost: options.maxConnectionsPerHost))
             return try ProviderFactory.engine(promptsPath: options.promptsPath,
                                               provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
         }
@@ -98,7 +110,9 @@ public struct ScanBenchmark: Sendable {
             var scan = ScanOptions()
             scan.concurrency = options.concurrency
             scan.owner = "bench"
+            let cpuBefore = Self.cpuSeconds()
             let summary = try await ScanService(pool: pool, engine: try engineProvider(server), options: scan).run(now: now)
+            phase.cpuSeconds = Self.cpuSeconds() - cpuBefore
             phase.scanned = summary.conversations
             phase.failed = summary.failed
             phase.seconds = summary.seconds
@@ -134,6 +148,27 @@ public struct ScanBenchmark: Sendable {
             admin.close()
             throw error
         }
+    }
+
+    private static func transport(maxConnectionsPerHost: Int?) -> URLSessionTransport {
+        guard let maxConnectionsPerHost else { return URLSessionTransport() }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
+        configuration.urlCache = nil
+        return URLSessionTransport(session: URLSession(configuration: configuration))
+    }
+
+    /// User plus system CPU time of the whole process so far.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+        #else
+        let who = RUSAGE_SELF
+        #endif
+        guard getrusage(who, &usage) == 0 else { return 0 }
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     /// The process's peak resident set (VmHWM) from /proc/self/status.

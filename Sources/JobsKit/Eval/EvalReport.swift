@@ -62,8 +62,9 @@ public struct EvalVariantReport: Sendable, Codable {
     public var prompts: [Feature: PromptRef]
     /// Features this variant ran itself; a compare variant takes the others from the main variant.
     public var ranFeatures: [Feature]
-    /// Tokens of every answer used, served from the cache or not.
+    /// Tokens of every answer used, served from the cache or not (a failed extraction's answers are not used).
     public var usage: EvalTokenUsage
+    /// HTTP requests made (cache hits included), or provider calls without an LLM.
     public var requests: Int
     public var reasks: Int
     /// Nil when no LLM was asked.

@@ -132,6 +132,8 @@ public struct EvalRunner: Sendable {
                 outcome.requests += run.requests
                 outcome.reasks += run.reasks
             case .failure(let error)?:
+                // An answer still invalid after its re-ask: the re-ask happened, count it.
+                if case ExtractionError.invalidOutput? = error as? ExtractionError { outcome.reasks += 1 }
                 outcome.errors.append(EvalUnitError(fixture: fixture.id, feature: feature, message: "\(error)"))
             case nil:
                 break

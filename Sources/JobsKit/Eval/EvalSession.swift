@@ -198,10 +198,13 @@ public enum EvalSession {
     static func variantReport(_ spec: EvalVariantSpec, outcome: EvalVariantOutcome, score: EvalScore,
                               features: [Feature]) async throws -> EvalVariantReport {
         let refs = try prompts(spec.engine, features)
+        let cache = await spec.cacheStats?.snapshot
+        // With an LLM, every HTTP call went through the cache layer, failed extractions' calls included.
+        let requests = cache.map { $0.hits + $0.misses } ?? outcome.requests
         return EvalVariantReport(
             id: spec.id, role: spec.role, label: spec.label, provider: spec.engine.provider.name,
             model: Set(refs.values.map(\.model)).sorted().joined(separator: ", "), prompts: refs, ranFeatures: spec.features,
-            usage: outcome.usage, requests: outcome.requests, reasks: outcome.reasks,
-            cache: await spec.cacheStats?.snapshot, errors: outcome.errors, score: score)
+            usage: outcome.usage, requests: requests, reasks: outcome.reasks,
+            cache: cache, errors: outcome.errors, score: score)
     }
 }

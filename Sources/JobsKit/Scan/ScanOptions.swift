@@ -19,6 +19,9 @@ public struct ScanOptions: Sendable {
     public var owner: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
     /// Messages with no date, question, RSVP or urgency cue are not sent to the model.
     public var preFilter: Bool = true
+    /// How long writing a conversation waits for a row lock another session holds (the app editing or deleting
+    /// it) before that conversation fails and is retried next scan; without a bound one stuck session stalls the scan.
+    public var lockTimeoutSeconds: Double = 30
 
     public init() {}
 

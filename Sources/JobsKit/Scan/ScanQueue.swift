@@ -71,12 +71,19 @@ struct ScanQueue: Sendable {
         }
     }
 
+    /// Gives a claim back untouched (this run already tried the conversation).
+    func release(_ conversationID: UUID) async throws {
+        try await pool.query(
+            "UPDATE scan_watermarks SET lease_owner = NULL, lease_expires_at = NULL WHERE conversation_id = $1 AND lease_owner = $2",
+            [conversationID, options.owner])
+    }
+
     /// Records a failure and releases the claim so the next scan tries again.
     func fail(_ conversationID: UUID, error: String) async throws {
         try await pool.query(
             """
             UPDATE scan_watermarks SET failures = failures + 1, last_error = $2, lease_owner = NULL, lease_expires_at = NULL
             WHERE conversation_id = $1 AND lease_owner = $3
-            """, [conversationID, String(error.prefix(2000)), options.owner])
+            """, [conversationID, String(error.withoutNULs.prefix(2000)), options.owner])
     }
 }

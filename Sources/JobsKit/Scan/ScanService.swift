@@ -112,7 +112,10 @@ public struct ScanService: Sendable {
             let hasNew = input.firstNewIndex < input.messages.count
             let run = hasNew ? try await engine.extract(input, features: options.features) : ExtractionRun()
             let features = options.features
+            let lockTimeout = "\(Int((options.lockTimeoutSeconds * 1000).rounded()))ms"
             let written = try await pool.transaction { db in
+                // A row lock held elsewhere fails this conversation after the bound instead of stalling the scan.
+                try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout])
                 let written = hasNew
                     ? try await ExtractionStore().write(
                         run.extraction, input: input, features: features,
@@ -140,10 +143,18 @@ actor ScanState {
     init(summary: ScanService.Summary) { self.summary = summary }
 
     func nextClaim(queue: ScanQueue, limit: Int?) async throws -> ScanQueue.Claim? {
-        if let limit, attempted.count >= limit { return nil }
-        guard let claim = try await queue.claimNext(skipping: attempted) else { return nil }
-        attempted.append(claim.conversationID)
-        return claim
+        while true {
+            if let limit, attempted.count >= limit { return nil }
+            guard let claim = try await queue.claimNext(skipping: attempted) else { return nil }
+            // Another worker's claim can finish while this one's query is in flight with an older skip list; if that
+            // conversation already failed and released its lease, this query takes it again. Give it back.
+            guard !attempted.contains(claim.conversationID) else {
+                try await queue.release(claim.conversationID)
+                continue
+            }
+            attempted.append(claim.conversationID)
+            return claim
+        }
     }
 
     func record(success id: UUID, input: ConversationInput, run: ExtractionRun, written: ExtractionStore.WriteSummary,

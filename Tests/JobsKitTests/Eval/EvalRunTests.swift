@@ -73,7 +73,8 @@ struct EvalRunTests {
         #expect(llm["score"]?["micro"]?["f1"]?.doubleValue == main.score.micro.f1)
         #expect(llm["score"]?["features"]?["calendar_events"]?["f1"]?.doubleValue == 1)
         #expect(llm["cache"]?["misses"]?.integerValue == Int64(sent))
-        #expect(llm["usage"]?["prompt_tokens"]?.integerValue == Int64(100 * sent))
+        // The failed extraction's two answers (first try and re-ask) were not used.
+        #expect(llm["usage"]?["prompt_tokens"]?.integerValue == Int64(100 * (sent - 2)))
         #expect(llm["prompts"]?["rsvps"]?["version"]?.integerValue == 1)
         let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(html.contains("<svg"))
@@ -140,8 +141,12 @@ struct EvalRunTests {
         #expect(compare.ranFeatures == [.calendarEvents])
         #expect(compare.prompts[.rsvps]?.version == 1)
 
-        // Here both pick version 2 unless told otherwise; pin the main run to version 1 and compare against 2.
+        // Identical requests across variants share the cache: the compare variant cost nothing here.
+        #expect(compare.cache?.hits == compare.requests && compare.requests > 0)
+
+        // Pin the main run to version 1 and compare against 2 (fresh cache, so every request is counted).
         options.promptVersions = [.calendarEvents: 1]
+        options.cacheDirectory = try EvalTestSupport.temporaryDirectory("cache")
         let pinned = try await EvalSession.run(options).report
         let a = try #require(pinned.variants.first), b = try #require(pinned.variants.dropFirst().first)
         #expect(a.prompts[.calendarEvents]?.version == 1 && b.prompts[.calendarEvents]?.version == 2)

@@ -164,8 +164,8 @@ struct EvalChild {
     static func run(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> EvalChild {
         let directory = try EvalTestSupport.temporaryDirectory("child")
         let outURL = directory.appendingPathComponent("stdout"), errURL = directory.appendingPathComponent("stderr")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
         let process = Process()
         process.executableURL = executable

@@ -34,6 +34,23 @@ struct ScanFailureTests {
         }
     }
 
+    /// Regression: a worker whose claim query was in flight while another worker's conversation failed (and
+    /// released its lease) took that conversation again, so one scan tried it twice. The race is timing-dependent:
+    /// without the fix this caught it in about one run in four; with it, a second claim is impossible.
+    @Test func aScanTriesEachFailingConversationOnce() async throws {
+        try await TestDatabase.with(maxConnections: 4) { db in
+            let workload = try ScanHarness.workload(conversations: 16, active: 16, newMessages: 2)
+            try await ScanHarness.load(workload, into: db)
+            let server = try FakeOpenAIServer { _ in .error(status: 400, message: "refused by the test") }
+            defer { server.stop() }
+            let summary = try await ScanHarness.scan(db, try ScanHarness.engine(server), ScanHarness.options(concurrency: 6))
+            #expect(summary.conversations == 0)
+            #expect(summary.failed == 16)
+            let failures: [Int] = try await db.pool.query("SELECT failures FROM scan_watermarks").map { try $0.decode("failures") }
+            #expect(failures == Array(repeating: 1, count: 16))
+        }
+    }
+
     @Test func theCLIExitsNonZeroWhenAConversationFailedAfterFinishingTheOthers() async throws {
         try await TestDatabase.with { db in
             let workload = try ScanHarness.workload(conversations: 5, active: 5, newMessages: 4)

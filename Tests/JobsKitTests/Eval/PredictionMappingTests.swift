@@ -1,0 +1,52 @@
+import Chrono
+import Evals
+import Extractors
+import Foundation
+import JSONKit
+import JobsKit
+import Testing
+
+@Suite("Eval prediction mapping")
+struct PredictionMappingTests {
+    /// An extraction as the engine would return it, with values no schema would let through.
+    static let extraction: JSONValue = [
+        "events": [[
+            "title": "Party", "date": "2026-03-07", "time": "11:00", "endTime": nil, "location": "Park", "description": "",
+            "category": "party", "confidence": 0.5, "datePhrase": nil, "modelDate": nil, "sources": ["m1", "m2"],
+        ]],
+        "decisions": [["decision": "Pizza", "category": "snacks", "decidedBy": nil, "deadline": nil, "datePhrase": nil,
+                       "modelDate": nil, "sources": ["m3"]]],
+        "priorities": [["messageID": "m2", "priority": "low", "reason": "", "actionRequired": true]],
+        "rsvps": [[
+            "event": "Party", "eventDate": "2026-03-07", "deadline": "2026-03-05", "requestedBy": nil, "datePhrase": nil,
+            "modelDate": nil, "sources": ["m1"],
+            "responses": [
+                ["participantID": "ana", "response": "no", "messageID": "m2"],
+                ["participantID": "ana", "response": "yes", "messageID": "m4"],
+                ["participantID": "ben", "response": "maybe", "messageID": "m3"],
+            ],
+        ]],
+        "deadlines": [["task": "Form", "deadline": "2026-03-06", "time": nil, "category": "paperwork", "priority": "medium",
+                       "details": nil, "datePhrase": nil, "modelDate": nil, "sources": ["m2"]]],
+        "notes": [],
+    ]
+
+    @Test("unknown categories become other, an unknown priority medium, and RSVP status is the reference user's latest answer")
+    func mapping() throws {
+        let extraction = try Self.extraction.decode(Extraction.self)
+        let forAna = PredictionMapping.predicted(extraction, user: "ana")
+        #expect(forAna.calendarEvents == [CalendarEventItem(title: "Party", date: LocalDate(iso: "2026-03-07")!, time: LocalTime(iso: "11:00")!,
+                                                           location: "Park", category: .other, source: ["m1", "m2"])])
+        #expect(forAna.decisions.map(\.category) == [.other])
+        #expect(forAna.priorityMessages == [PriorityMessageItem(message: "m2", priority: .medium, actionRequired: true)])
+        #expect(forAna.deadlines.map(\.category) == [.other])
+        let rsvp = try #require(forAna.rsvps.first)
+        #expect(rsvp.status == .responded && rsvp.response == .yes, "the latest of Ana's answers")
+        #expect(rsvp.deadline == LocalDate(iso: "2026-03-05")! && rsvp.source == ["m1"])
+
+        let forBen = try #require(PredictionMapping.predicted(extraction, user: "ben").rsvps.first)
+        #expect(forBen.status == .responded && forBen.response == .maybe)
+        let forCara = try #require(PredictionMapping.predicted(extraction, user: "cara").rsvps.first)
+        #expect(forCara.status == .pending && forCara.response == nil)
+    }
+}
