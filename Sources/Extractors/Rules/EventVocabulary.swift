@@ -35,6 +35,7 @@ enum EventVocabulary {
         Noun(words: ["assembly"], category: "school"),
         Noun(words: ["graduation"], category: "school"),
         Noun(words: ["dismissal"], category: "school"),
+        Noun(words: ["gala"], category: "activity"),
         Noun(words: ["appointment"], category: "medical"),
         Noun(words: ["checkup"], category: "medical"),
         Noun(words: ["check-up"], category: "medical"),

@@ -2,16 +2,18 @@ import Foundation
 
 /// Decides which new messages are worth an LLM call. Most chat ("lol", "thanks!") holds nothing the five
 /// extractors could report, and a scan that skips it saves tokens. A message is kept when it has a date or
-/// time, a question mark, or any cue the rules know — including short replies ("yes", "count us in"),
-/// because an RSVP's answers matter as much as its request.
+/// time, a question mark, an event noun, or any cue the rules know — including short replies ("yes", "count us
+/// in") and agreements ("deal", "+1"), because answers and decisions matter as much as what they answer.
 public struct PreFilter: Sendable {
     public init() {}
 
     public func needsModel(_ message: InputMessage, timeZone: TimeZone) -> Bool {
         let text = message.text
-        if text.contains("?") { return true }
+        if text.contains("?") || text.contains("+1") { return true }
         let cues = CueText(text)
         if cues.first(of: RuleCues.prefilter) != nil { return true }
+        // Any event noun ("swimming gala", "picture day") may be a plan the model should see.
+        if EventVocabulary.nouns.contains(where: { cues.contains($0.words.joined(separator: " ")) }) { return true }
         return !TemporalResolver(timeZone: timeZone).resolve(text, reference: message.sentAt).isEmpty
     }
 
