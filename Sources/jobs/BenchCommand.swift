@@ -7,7 +7,7 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks: a reproducible scan workload and the scan's throughput against a fake model.",
-        subcommands: [BenchWorkloadCommand.self, BenchScanCommand.self]
+        subcommands: [BenchWorkloadCommand.self, BenchScanCommand.self, BenchServeCommand.self, BenchAgentCommand.self, BenchTokensCommand.self]
     )
 }
 
@@ -94,12 +94,16 @@ struct BenchScanCommand: AsyncParsableCommand {
     @Flag(help: "Skip the second run at zero latency.")
     var noOverhead = false
 
+    @Option(help: "Replace the HTTP transport's limit of simultaneous connections per host, for this benchmark only.")
+    var maxConnectionsPerHost: Int?
+
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
         guard latencyMs >= 0 else { throw ValidationError("--latency-ms must not be negative") }
+        if let maxConnectionsPerHost, maxConnectionsPerHost < 1 { throw ValidationError("--max-connections-per-host must be at least 1") }
     }
 
     func run() async throws {
@@ -111,6 +115,7 @@ struct BenchScanCommand: AsyncParsableCommand {
         options.concurrency = concurrency
         options.promptsPath = prompts
         options.measureOverhead = !noOverhead
+        options.maxConnectionsPerHost = maxConnectionsPerHost
         let quiet = output.json
         let result = try await ScanBenchmark(database: database.configuration).run(options) { line in
             if !quiet { Console.error(line) }
@@ -126,9 +131,11 @@ struct BenchScanCommand: AsyncParsableCommand {
         var lines = [
             "Workload: \(r.conversations) conversations, \(r.days) days, seed \(r.seed); \(r.run.messagesLoaded) messages loaded in "
                 + String(format: "%.2f s", r.run.loadSeconds),
-            String(format: "Scan at %d ms, concurrency %d: %d conversations in %.2f s = %.1f conversations/s", r.latencyMs, r.concurrency,
-                   r.run.scanned, r.run.seconds, r.run.conversationsPerSecond)
+            "Scan at \(r.latencyMs) ms, concurrency \(r.concurrency), "
+                + (r.maxConnectionsPerHost.map { "\($0) connections per host" } ?? "production transport")
+                + String(format: ": %d conversations in %.2f s = %.1f conversations/s", r.run.scanned, r.run.seconds, r.run.conversationsPerSecond)
                 + (r.boundPerSecond.map { String(format: " (bound C/latency = %.1f/s)", $0) } ?? ""),
+            String(format: "CPU during the scan: %.1f s (%.0f%% of one core)", r.run.cpuSeconds, r.run.seconds > 0 ? 100 * r.run.cpuSeconds / r.run.seconds : 0),
             "Requests: \(r.run.requests); tokens: \(r.run.promptTokens) prompt + \(r.run.completionTokens) completion (fake server's bytes/4 estimate)",
         ]
         if let overhead = r.overheadMsPerConversation, let zero = r.zeroLatency {

@@ -1,0 +1,163 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import Migrations
+import Postgres
+
+/// The tokens of one night, our design against the seed's, on the same generated data and billed by the same
+/// server rule (`TokenCostRule`): ours is the real nightly scan (`ScanService` with the openai provider and the real
+/// engine: new messages plus context, pre-filter, one call per conversation and feature); the seed's is
+/// `SeedDesignSimulation`. Everything happens in a scratch schema of the given database, dropped afterwards.
+public struct TokenCostBenchmark: Sendable {
+    public struct Options: Sendable {
+        public var conversations: Int
+        /// 30 days, so the seed's longest window (RSVPs) is full.
+        public var days = 30
+        public var seed: UInt64 = 1
+        public var now = Date()
+        /// Conversations (ours) and conversations' request streams (the seed's) in flight at once.
+        public var concurrency = 8
+        public var promptsPath = "prompts"
+        public var skipEmptySeedWindows = true
+
+        public init(conversations: Int) { self.conversations = conversations }
+    }
+
+    public struct Side: Sendable, Codable, Equatable {
+        /// Conversations that sent anything.
+        public var conversations: Int
+        public var requests: Int
+        public var promptTokens: Int
+        public var completionTokens: Int
+        public var totalTokens: Int { promptTokens + completionTokens }
+        public var seconds: Double
+
+        enum CodingKeys: String, CodingKey {
+            case conversations, requests, seconds
+            case promptTokens = "prompt_tokens"
+            case completionTokens = "completion_tokens"
+            case totalTokens = "total_tokens"
+        }
+
+        public init(conversations: Int, requests: Int, promptTokens: Int, completionTokens: Int, seconds: Double) {
+            self.conversations = conversations
+            self.requests = requests
+            self.promptTokens = promptTokens
+            self.completionTokens = completionTokens
+            self.seconds = seconds
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            conversations = try c.decode(Int.self, forKey: .conversations)
+            requests = try c.decode(Int.self, forKey: .requests)
+            promptTokens = try c.decode(Int.self, forKey: .promptTokens)
+            completionTokens = try c.decode(Int.self, forKey: .completionTokens)
+            seconds = try c.decode(Double.self, forKey: .seconds)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(conversations, forKey: .conversations)
+            try c.encode(requests, forKey: .requests)
+            try c.encode(promptTokens, forKey: .promptTokens)
+            try c.encode(completionTokens, forKey: .completionTokens)
+            try c.encode(totalTokens, forKey: .totalTokens)
+            try c.encode(seconds, forKey: .seconds)
+        }
+    }
+
+    public struct Result: Sendable, Codable {
+        public var conversations: Int
+        public var days: Int
+        public var seed: UInt64
+        public var messages: Int
+        public var activeConversations: Int
+        public var newMessages: Int
+        public var ours: Side
+        public var seedDesign: Side
+        public var seedSkippedEmptyWindows: Int
+        public var seedRequestsByFeature: [String: Int]
+        /// Our total tokens as a share of the seed's (target: at most 0.1).
+        public var share: Double
+        /// How many times more the seed's design spends.
+        public var factor: Double
+
+        enum CodingKeys: String, CodingKey {
+            case conversations, days, seed, messages, ours, share, factor
+            case activeConversations = "active_conversations"
+            case newMessages = "new_messages"
+            case seedDesign = "seed_design"
+            case seedSkippedEmptyWindows = "seed_skipped_empty_windows"
+            case seedRequestsByFeature = "seed_requests_by_feature"
+        }
+    }
+
+    public let database: PostgresConfiguration
+
+    public init(database: PostgresConfiguration) { self.database = database }
+
+    public func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
+        guard (1...64).contains(options.concurrency) else { throw BenchError("--concurrency must be between 1 and 64, not \(options.concurrency)") }
+        let workload = try WorkloadGenerator.make(WorkloadSpec(
+            conversations: options.conversations, days: options.days, seed: options.seed, now: options.now))
+        let now = workload.spec.now
+        let server = try AgentBenchmarkServer(latency: .zero, steps: 1)
+        defer { server.stop() }
+        let client = OpenAIClient(configuration: LLMConfiguration(
+            baseURL: server.baseURL, defaultModel: "bench-model", retryPolicy: .noRetries))
+
+        log("loading \(workload.conversations.count) conversations, \(workload.messages.count) messages into a scratch schema")
+        let ours = try await withScratchSchema(connections: options.concurrency + 1) { pool in
+            _ = try await WorkloadLoader(pool: pool).load(workload)
+            log("our nightly scan (\(workload.activeConversations) conversations with new messages)")
+            var scan = ScanOptions()
+            scan.concurrency = options.concurrency
+            scan.owner = "bench-tokens"
+            let engine = try ProviderFactory.engine(
+                promptsPath: options.promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
+            let summary = try await ScanService(pool: pool, engine: engine, options: scan).run(now: now)
+            if let failure = summary.failures.first {
+                throw BenchError("the scan failed for \(summary.failed) conversation(s); first: \(failure.error)")
+            }
+            return Side(conversations: summary.conversations, requests: summary.requests, promptTokens: summary.usage.promptTokens,
+                        completionTokens: summary.usage.completionTokens, seconds: summary.seconds)
+        }
+
+        log("the seed's design on the same data")
+        var simulation = SeedDesignSimulation(now: now)
+        simulation.skipEmptyWindows = options.skipEmptySeedWindows
+        let started = Date()
+        let totals = try await simulation.send(SeedDesignConversation.all(from: workload), to: client, concurrency: options.concurrency)
+        let seedSide = Side(conversations: totals.conversations, requests: totals.requests, promptTokens: totals.promptTokens,
+                            completionTokens: totals.completionTokens, seconds: Date().timeIntervalSince(started))
+        return Result(
+            conversations: workload.conversations.count, days: options.days, seed: options.seed, messages: workload.messages.count,
+            activeConversations: workload.activeConversations, newMessages: workload.newMessages,
+            ours: ours, seedDesign: seedSide, seedSkippedEmptyWindows: totals.skippedEmptyWindows,
+            seedRequestsByFeature: totals.requestsByFeature,
+            share: seedSide.totalTokens > 0 ? Double(ours.totalTokens) / Double(seedSide.totalTokens) : 0,
+            factor: ours.totalTokens > 0 ? Double(seedSide.totalTokens) / Double(ours.totalTokens) : 0)
+    }
+
+    /// A new schema in the configured database, migrated, dropped afterwards: nothing outside it is touched.
+    private func withScratchSchema<T: Sendable>(connections: Int, _ body: (PostgresPool) async throws -> T) async throws -> T {
+        let schema = "bench_tokens_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let admin = try await PostgresConnection.connect(database)
+        defer { admin.close() }
+        try await admin.query("CREATE SCHEMA \(schema)")
+        var configuration = database
+        configuration.options = [database.options, "-c search_path=\(schema)"].compactMap { $0 }.joined(separator: " ")
+        let pool = PostgresPool(configuration: configuration, maxConnections: connections)
+        let outcome: Swift.Result<T, any Error>
+        do {
+            try await Migrator(pool: pool).migrate([MigrationSet.dev(), MigrationSet.service()])
+            outcome = .success(try await body(pool))
+        } catch {
+            outcome = .failure(error)
+        }
+        await pool.shutdown()
+        _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
+        return try outcome.get()
+    }
+}
