@@ -150,6 +150,12 @@ enum EventVocabulary {
         var end = start
         while index < tokens.count {
             let token = tokens[index]
+            // "Dr. Chen's office", "St. Mary's": the abbreviation's period stays inside the place name.
+            if token.text == ".", end > start, end == index, RuleSentence.abbreviations.contains(tokens[end - 1].lower),
+               index + 1 < tokens.count, tokens[index + 1].isCapitalized {
+                index += 1
+                continue
+            }
             let isConnector = ["of", "&", "and"].contains(token.lower)
             if isConnector, end > start, index + 1 < tokens.count, tokens[index + 1].isWord, tokens[index + 1].isCapitalized {
                 index += 1

@@ -11,7 +11,7 @@ struct RuleSentence: Sendable {
     let isQuestion: Bool
 
     /// Abbreviations whose period does not end a sentence ("Dr. Lee", "St. Mary's").
-    private static let abbreviations: Set<String> = ["dr", "mr", "mrs", "ms", "st", "mt", "ave", "jr", "sr", "vs", "etc", "rd", "blvd"]
+    static let abbreviations: Set<String> = ["dr", "mr", "mrs", "ms", "st", "mt", "ave", "jr", "sr", "vs", "etc", "rd", "blvd"]
 
     /// Splits at ".", "!" and "?" followed by a space or the end, and at line breaks.
     static func split(_ text: String, tokens: [RuleToken]) -> [RuleSentence] {
@@ -39,7 +39,9 @@ struct RuleSentence: Sendable {
             if let next, next.range.lowerBound == token.range.upperBound { continue }
             if token.text == ".", current.count >= 2 {
                 let before = current[current.count - 2]
-                if before.isWord, before.lower.count == 1 || abbreviations.contains(before.lower) { continue }
+                // An initial ("J. Smith") or a title ("Dr. Chen"); a number ("December 4.") does end a sentence.
+                let isInitial = before.lower.count == 1 && before.lower.first?.isLetter == true
+                if before.isWord, isInitial || abbreviations.contains(before.lower) { continue }
             }
             flush()
         }
