@@ -180,3 +180,42 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
         set { lock.withLock { stored = newValue } }
     }
 }
+
+@Suite struct DecisionAndPriorityRowsTests {
+    static let decisions: JSONValue = ["decisions": [[
+        "decision": "Pizza for Emma's party", "category": "food", "decided_by": "p4", "deadline": "2026-03-05",
+        "date_phrase": "by Thursday, March 5", "source_message_ids": ["m1"],
+    ]]]
+    static let priorities: JSONValue = ["messages": [
+        ["message_id": "m1", "priority": "high", "reason": "Asks for an RSVP by Thursday", "action_required": true],
+        ["message_id": "m1", "priority": "urgent", "reason": "the same message twice", "action_required": false],
+    ]]
+
+    @Test func decisionsAndPriorityMessagesBecomeRowsOnce() async throws {
+        try await ExtractionHarness.with(reply: { feature, request in
+            switch feature {
+            case "decisions": .chat(content: Self.decisions.serialized())
+            case "priority_messages": .chat(content: Self.priorities.serialized())
+            default: BirthdayAnswers.reply(feature, request)
+            }
+        }) { h in
+            let summary = try await h.extract([.decisions, .priorityMessages])
+            #expect(summary.items == ["decisions": 1, "priority_messages": 1])
+            let decision = try await h.db.pool.query(
+                "SELECT d.decision_text, d.category, d.deadline, u.username FROM decisions d JOIN users u ON u.id = d.decided_by")[0]
+            #expect(try decision.decode("decision_text", as: String.self) == "Pizza for Emma's party")
+            #expect(try decision.decode("category", as: String.self) == "food")
+            #expect(try decision.decode("deadline", as: LocalDate.self).iso == "2026-03-05")
+            #expect(try decision.decode("username", as: String.self) == "jenny")
+            let priority = try await h.db.pool.query(
+                "SELECT p.priority, p.action_required, m.content FROM priority_messages p JOIN messages m ON m.id = p.message_id")
+            try #require(priority.count == 1)  // a message flagged twice is one row, the first answer's
+            #expect(try priority[0].decode("priority", as: String.self) == "high")
+            #expect(try priority[0].decode("action_required", as: Bool.self))
+            #expect(try priority[0].decode("content", as: String.self).hasPrefix("You're invited"))
+            let before = try await h.snapshot()
+            _ = try await h.extract([.decisions, .priorityMessages])
+            #expect(try await h.snapshot() == before)
+        }
+    }
+}
