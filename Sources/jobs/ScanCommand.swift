@@ -74,14 +74,11 @@ struct ScanCommand: AsyncParsableCommand {
 
     /// The engine, with an OpenAI client wrapped so every concurrent request of this process shares one rate limiter.
     func rateLimitedEngine() throws -> ExtractionEngine {
-        let (provider, notice) = try ProviderFactory.make(providerOptions.provider, modelOverride: providerOptions.model)
+        let limiter = RateLimiter(limits: try rateLimits())
+        let (provider, notice) = try ProviderFactory.make(
+            providerOptions.provider, modelOverride: providerOptions.model, wrap: { RateLimitedClient(inner: $0, limiter: limiter) })
         if let notice { Console.error(notice) }
-        var chosen: any AnswerProvider = provider
-        if let llm = provider as? LLMAnswerProvider {
-            let client = RateLimitedClient(inner: llm.client, limiter: RateLimiter(limits: try rateLimits()))
-            chosen = LLMAnswerProvider(client: client, structuredOutput: llm.structuredOutput, modelOverride: llm.modelOverride)
-        }
-        return try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: chosen,
+        return try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: provider,
                                           windowing: Windowing(maxInputTokens: providerOptions.windowTokens))
     }
 

@@ -50,22 +50,20 @@ public enum EvalSession {
 
         var notice: String?
         let llm: (provider: LLMAnswerProvider, stats: CacheStats, makeProvider: @Sendable (CacheStats) -> LLMAnswerProvider)?
-        switch (options.provider, LLMConfiguration.fromEnvironment(options.environment)) {
-        case (.rules, _):
+        switch try ProviderFactory.resolve(options.provider, environment: options.environment) {
+        case .rules(let fallback):
             llm = nil
-        case (.auto, nil):
-            llm = nil
-            notice = "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): evaluating the rule-based provider only."
-        case (.openai, nil):
-            throw ProviderNotConfigured()
-        case (_, let configuration?):
+            if fallback != nil {
+                notice = "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): evaluating the rule-based provider only."
+            }
+        case .llm(let configuration):
             let directory = options.cacheDirectory
             let readCache = options.readCache
-            let model = options.model ?? configuration.defaultModel
+            let model = options.model
             let make: @Sendable (CacheStats) -> LLMAnswerProvider = { stats in
-                let transport = CachingTransport(base: URLSessionTransport(), directory: directory, readCache: readCache, stats: stats)
-                let client = OpenAIClient(configuration: configuration, transport: transport)
-                return LLMAnswerProvider(client: client, structuredOutput: configuration.structuredOutput, modelOverride: model)
+                ProviderFactory.llmProvider(
+                    configuration, modelOverride: model,
+                    transport: CachingTransport(base: URLSessionTransport(), directory: directory, readCache: readCache, stats: stats))
             }
             let stats = CacheStats()
             llm = (make(stats), stats, make)

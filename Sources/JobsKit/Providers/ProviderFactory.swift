@@ -25,23 +25,51 @@ public struct ProviderNotConfigured: Error, CustomStringConvertible {
 
 /// Builds the answer provider a command asked for.
 public enum ProviderFactory {
-    /// The provider and a notice to show when `auto` fell back to rules.
-    public static func make(
-        _ choice: ProviderChoice, modelOverride: String? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment
-    ) throws -> (provider: any AnswerProvider, notice: String?) {
-        let configuration = LLMConfiguration.fromEnvironment(environment)
-        switch (choice, configuration) {
+    /// What a provider choice comes to in an environment: an LLM configuration, or the rule-based provider.
+    public enum Resolution: Sendable {
+        case llm(LLMConfiguration)
+        /// `auto` with no LLM configured carries a notice saying so.
+        case rules(notice: String?)
+    }
+
+    /// Decides between the LLM and the rules; `openai` with nothing configured says how to configure it.
+    public static func resolve(
+        _ choice: ProviderChoice, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> Resolution {
+        switch (choice, LLMConfiguration.fromEnvironment(environment)) {
         case (.rules, _):
-            return (RulesAnswerProvider(), nil)
+            .rules(notice: nil)
         case (.auto, nil):
-            return (RulesAnswerProvider(), "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): using the rule-based provider.")
+            .rules(notice: "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): using the rule-based provider.")
         case (.openai, nil):
             throw ProviderNotConfigured()
         case (_, let configuration?):
-            let client = OpenAIClient(configuration: configuration)
-            return (LLMAnswerProvider(client: client, structuredOutput: configuration.structuredOutput,
-                                      modelOverride: modelOverride ?? configuration.defaultModel), nil)
+            .llm(configuration)
+        }
+    }
+
+    /// The LLM provider for a configuration. `transport` replaces the HTTP layer (the eval's cache); `wrap`
+    /// decorates the client (the scan's shared rate limiter).
+    public static func llmProvider(
+        _ configuration: LLMConfiguration, modelOverride: String? = nil, transport: (any HTTPTransport)? = nil,
+        wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
+    ) -> LLMAnswerProvider {
+        let client = transport.map { OpenAIClient(configuration: configuration, transport: $0) } ?? OpenAIClient(configuration: configuration)
+        return LLMAnswerProvider(client: wrap(client), structuredOutput: configuration.structuredOutput,
+                                 modelOverride: modelOverride ?? configuration.defaultModel)
+    }
+
+    /// The provider and a notice to show when `auto` fell back to rules.
+    public static func make(
+        _ choice: ProviderChoice, modelOverride: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
+    ) throws -> (provider: any AnswerProvider, notice: String?) {
+        switch try resolve(choice, environment: environment) {
+        case .rules(let notice):
+            (RulesAnswerProvider(), notice)
+        case .llm(let configuration):
+            (llmProvider(configuration, modelOverride: modelOverride, wrap: wrap), nil)
         }
     }
 
