@@ -58,7 +58,7 @@ struct GeneratedIsolationTests {
         func token() -> String { tokenNumber += 1; return String(format: "TK%05dX", tokenNumber) }
         let today = LocalDate(now, in: TimeZone(identifier: "America/New_York")!)
         for index in 0..<14 {
-            let id = UUID()
+            let id = random.uuid()
             try await pool.query("INSERT INTO users (id, email, username, display_name) VALUES ($1, $2, $3, $4)",
                                  [id, "u\(index)-\(id.uuidString.prefix(6))@example.com", "u\(index)-\(id.uuidString.prefix(6))", "User \(index)"])
             if Bool.random(using: &random) {
@@ -68,7 +68,7 @@ struct GeneratedIsolationTests {
             data.users.append(id)
         }
         for index in 0..<10 {
-            let id = UUID()
+            let id = random.uuid()
             let members = Array(data.users.shuffled(using: &random).prefix(Int.random(in: 2...5, using: &random)))
             let name = token()
             try await pool.query("INSERT INTO conversations (id, name, is_group) VALUES ($1, $2, $3)", [id, members.count > 2 ? "Group \(name)" : nil, members.count > 2])
@@ -79,14 +79,14 @@ struct GeneratedIsolationTests {
             data.conversationTokens.append(members.count > 2 ? name : "no-name-\(index)")
             data.members.append(members)
             for _ in 0..<Int.random(in: 2...6, using: &random) {
-                let row = Row(id: UUID(), conversation: index, owner: nil, token: token())
+                let row = Row(id: random.uuid(), conversation: index, owner: nil, token: token())
                 try await pool.query("INSERT INTO messages (id, conversation_id, sender_id, content, created_at) VALUES ($1, $2, $3, $4, $5)",
                                      [row.id, id, members.randomElement(using: &random)!, "Message \(row.token)",
                                       now.addingTimeInterval(-Double.random(in: 60...(6 * 86_400), using: &random))])
                 data.messages.append(row)
             }
             for _ in 0..<Int.random(in: 0...3, using: &random) {
-                let row = Row(id: UUID(), conversation: index, owner: nil, token: token())
+                let row = Row(id: random.uuid(), conversation: index, owner: nil, token: token())
                 let hour = Int.random(in: 8...20, using: &random)
                 try await pool.query(
                     """
@@ -97,7 +97,7 @@ struct GeneratedIsolationTests {
                 data.events.append(row)
             }
             for member in members where Bool.random(using: &random) {
-                let row = Row(id: UUID(), conversation: index, owner: member, token: token())
+                let row = Row(id: random.uuid(), conversation: index, owner: member, token: token())
                 try await pool.query(
                     """
                     INSERT INTO rsvp_tracking (id, idempotency_key, item_key, conversation_id, user_id, event_name, requested_by, deadline, event_date,
@@ -107,7 +107,7 @@ struct GeneratedIsolationTests {
                 data.rsvps.append(row)
             }
             for member in members where Bool.random(using: &random) {
-                let row = Row(id: UUID(), conversation: index, owner: member, token: token())
+                let row = Row(id: random.uuid(), conversation: index, owner: member, token: token())
                 let due = today.adding(days: Int.random(in: 0...20, using: &random))
                 try await pool.query(
                     """
@@ -119,7 +119,7 @@ struct GeneratedIsolationTests {
             }
         }
         for user in data.users where Bool.random(using: &random) {
-            let row = Row(id: UUID(), conversation: -1, owner: user, token: token())
+            let row = Row(id: random.uuid(), conversation: -1, owner: user, token: token())
             try await pool.query("INSERT INTO reminders (id, user_id, title, reminder_time) VALUES ($1, $2, $3, $4)",
                                  [row.id, user, "Reminder \(row.token)", now.addingTimeInterval(Double.random(in: 3600...(9 * 86_400), using: &random))])
             data.reminders.append(row)
@@ -129,9 +129,9 @@ struct GeneratedIsolationTests {
 
     /// Schema-valid random arguments for one tool: ids drawn from every user's rows, unknown ids, garbage, extremes.
     static func randomCall(_ data: Dataset, user: Int, number: Int, random: inout SeededRandom) -> (name: String, arguments: JSONValue) {
-        let anyIDs = data.conversations + data.allRows.map(\.id) + data.users + [UUID()]
+        let anyIDs = data.conversations + data.allRows.map(\.id) + data.users + [random.uuid()]
         // Ids the user may use, so calls also succeed (their conversations, events, own deadlines).
-        let own = Array(data.allowed(for: data.users[user]).ids)
+        let own = data.allowed(for: data.users[user]).ids.sorted { $0.uuidString < $1.uuidString }
         func id() -> JSONValue {
             switch Int.random(in: 0..<10, using: &random) {
             case 0: nil
@@ -209,8 +209,17 @@ struct GeneratedIsolationTests {
                     now: Self.now, maxRemindersPerRun: limit)
                 let (allowedIDs, allowedTokens) = data.allowed(for: user)
                 let forbidden = allTokens.subtracting(allowedTokens)
+                // One valid reminder on the user's own deadline first, so the linking write is exercised whatever the draw.
+                var planned: [(name: String, arguments: JSONValue)] = []
+                if let own = data.deadlines.first(where: { $0.owner == user }) {
+                    planned.append(("create_reminder", [
+                        "title": .string("Planned reminder u\(number)"), "remind_at": "2026-03-05T09:00:00Z", "priority": "high",
+                        "deadline_id": .string(own.id.uuidString.lowercased()),
+                    ]))
+                }
                 for call in 0..<40 {
-                    let (name, arguments) = Self.randomCall(data, user: number, number: call, random: &random)
+                    let (name, arguments) = call < planned.count
+                        ? planned[call] : Self.randomCall(data, user: number, number: call, random: &random)
                     switch try await Self.call(name, arguments, context: context) {
                     case .success(let result):
                         successes += 1
