@@ -27,6 +27,8 @@ public struct ExtractService: Sendable {
     public let pool: PostgresPool
     public let engine: ExtractionEngine
     public var reader = ConversationReader()
+    /// How long the write transaction waits for a row lock held elsewhere before failing (as the scan does).
+    public var lockTimeoutSeconds: Double = 30
     let logger = Logger(label: "messageai.extract")
 
     public init(pool: PostgresPool, engine: ExtractionEngine) {
@@ -54,8 +56,11 @@ public struct ExtractService: Sendable {
             var written: ExtractionStore.WriteSummary?
             if !dryRun {
                 let complete = input.messages.count < reader.maxMessages
+                let lockTimeout = "\(Int((lockTimeoutSeconds * 1000).rounded()))ms"
                 written = try await pool.transaction { db in
-                    try await ExtractionStore().write(
+                    // A row lock held elsewhere fails this run after the bound instead of stalling a worker.
+                    try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout])
+                    return try await ExtractionStore().write(
                         run.extraction, input: input, features: features,
                         provenance: .init(runID: runID, prompts: run.prompts), replace: complete, now: now, on: db)
                 }

@@ -219,3 +219,31 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
         }
     }
 }
+
+@Suite struct ExtractLockTimeoutTests {
+    @Test func aRowLockHeldElsewhereFailsTheRunInsteadOfStallingIt() async throws {
+        try await ExtractionHarness.with(reply: BirthdayAnswers.reply) { h in
+            _ = try await h.extract([.calendarEvents])
+            let before = try await h.snapshot()
+            // Another session holds the event row, as an app transaction might.
+            let holder = try await PostgresConnection.connect(h.db.configuration)
+            try await holder.query("BEGIN")
+            try await holder.query("SELECT id FROM calendar_events FOR UPDATE")
+            // Let go after 3 s: without a lock timeout the run would simply wait and succeed, failing this test.
+            let release = Task {
+                try await Task.sleep(for: .seconds(3))
+                try await holder.query("ROLLBACK")
+            }
+            var service = ExtractService(pool: h.db.pool, engine: h.engine)
+            service.lockTimeoutSeconds = 0.3
+            let error = await #expect(throws: PostgresError.self) {
+                try await service.run(conversationID: ExtractionHarness.birthday, features: [.calendarEvents], dryRun: false,
+                                      now: ExtractionHarness.now)
+            }
+            #expect(error?.sqlState == "55P03")  // lock_not_available
+            try await release.value
+            holder.close()
+            #expect(try await h.snapshot() == before)
+        }
+    }
+}
