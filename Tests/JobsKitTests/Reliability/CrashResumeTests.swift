@@ -24,7 +24,7 @@ struct CrashResumeTests {
         func next() -> Double {
             lock.lock()
             defer { lock.unlock() }
-            return Double.random(in: 0.02...0.1, using: &random)
+            return Double.random(in: 0.1...0.3, using: &random)
         }
     }
 
@@ -57,7 +57,7 @@ struct CrashResumeTests {
             var killed = 0
             for _ in 0..<8 {
                 let child = try Self.scan(db, server)
-                try await Task.sleep(for: .milliseconds(Int.random(in: 50...900, using: &random)))
+                try await Task.sleep(for: .milliseconds(Int.random(in: 50...400, using: &random)))
                 if child.isRunning { killed += 1 }
                 child.kill()
                 let end = try await child.waitForExit(timeout: 30)
