@@ -241,6 +241,60 @@ struct AgentOutputTests {
         #expect(server.requests.count == 2)
     }
 
+    @Test("a schema-invalid forced final answer ends the run: no re-ask beyond maxSteps")
+    func reaskNeverExceedsStepLimit() async throws {
+        let journal = ToolJournal()
+        let server = try FakeOpenAIServer()
+        server.enqueue(
+            .toolCalls([(id: "c1", name: "get_weather", arguments: "{\"city\":\"Oslo\"}")]),
+            .toolCalls([(id: "c2", name: "get_weather", arguments: "{\"city\":\"Bergen\"}")]),
+            .toolCalls([(id: "c3", name: "get_weather", arguments: "{\"city\":\"Tromso\"}")]),
+            .toolCalls([(id: "c4", name: "get_weather", arguments: "{\"city\":\"Bodo\"}")]),
+            .chat(content: "{\"summary\": 5}"),
+            .chat(content: "{\"summary\": \"a sixth call\"}")
+        )
+        let output = try AgentOutputSchema(name: "digest", schema: Self.schema)
+        let runner = try makeRunner(server, tools: [WeatherTool(journal: journal)], limits: AgentLimits(maxSteps: 5))
+        let result = await runner.run(system: "s", user: "u", output: output)
+        #expect(server.requests.count == 5)
+        #expect(result.steps.count == 5)
+        guard case .error(let why) = result.stopReason else {
+            Issue.record("expected an error stop, got \(result.stopReason)")
+            return
+        }
+        #expect(why.contains("step limit"))
+        #expect(result.output == nil)
+    }
+
+    @Test("a re-ask that fits in the step limit is made as the forced last call")
+    func reaskFitsInsideLimit() async throws {
+        let server = try FakeOpenAIServer()
+        server.enqueue(.chat(content: "{\"summary\": 5}"), .chat(content: "{\"summary\": \"ok\"}"))
+        let output = try AgentOutputSchema(name: "digest", schema: Self.schema)
+        let runner = try makeRunner(server, tools: [WeatherTool(journal: ToolJournal())], limits: AgentLimits(maxSteps: 2))
+        let result = await runner.run(system: "s", user: "u", output: output)
+        #expect(result.stopReason == .completed)
+        #expect(result.output == ["summary": "ok"])
+        #expect(server.requests.map { $0.json?["tool_choice"] } == ["auto", "none"])
+    }
+
+    @Test("a tool result over the byte limit is replaced by an error that asks for less")
+    func oversizedToolResult() async throws {
+        let huge = ClosureTool(name: "dump", parametersSchema: emptyObjectSchema) { _ in
+            ["rows": .string(String(repeating: "x", count: 100_000))]
+        }
+        let server = try FakeOpenAIServer()
+        server.enqueue(.toolCalls([(id: "c1", name: "dump", arguments: "{}")]), .chat(content: "done"))
+        let runner = try makeRunner(server, tools: [huge], limits: AgentLimits(maxToolResultBytes: 4096))
+        let result = await runner.run(system: "s", user: "u")
+        #expect(result.stopReason == .completed)
+        let sent = try #require(server.requests.last?.toolResults.first)
+        let error = try #require(sent.content?["error"]?.stringValue)
+        #expect(error.contains("4096-byte limit"))
+        #expect((server.requests.last?.body.count ?? .max) < 10_000)
+        #expect(result.steps[0].toolCalls.map(\.status) == [.resultTooLarge])
+    }
+
     @Test("step traces encode to JSON with their tool calls")
     func traceJSON() async throws {
         let server = try FakeOpenAIServer()

@@ -1,6 +1,7 @@
 /// The bounds of one agent run. Every run ends: by an answer, or by the first bound it reaches.
 public struct AgentLimits: Sendable, Hashable {
-    /// Model calls, including the final forced answer (the last allowed call is made with `tool_choice: "none"`).
+    /// Model calls in all, including the forced final answer and any schema re-ask: a run never makes more.
+    /// The last allowed call is made with `tool_choice: "none"` so the model has to answer.
     public var maxSteps: Int
     /// Tool calls run per model turn; extra calls get an error result instead of running.
     public var maxToolCallsPerStep: Int
@@ -10,12 +11,19 @@ public struct AgentLimits: Sendable, Hashable {
     public var tokenBudget: Int?
     /// Wall-clock limit for the whole run; model calls and tool batches are cut off when it passes.
     public var timeLimit: Duration?
+    /// Bytes of one tool result (serialized JSON) sent back to the model; a larger result is replaced by an error
+    /// that asks for less, so one tool cannot flood the context or the token bill.
+    public var maxToolResultBytes: Int
 
-    public init(maxSteps: Int = 5, maxToolCallsPerStep: Int = 8, maxConcurrentToolCalls: Int = 4, tokenBudget: Int? = nil, timeLimit: Duration? = nil) {
+    public init(
+        maxSteps: Int = 5, maxToolCallsPerStep: Int = 8, maxConcurrentToolCalls: Int = 4, tokenBudget: Int? = nil,
+        timeLimit: Duration? = nil, maxToolResultBytes: Int = 32 * 1024
+    ) {
         self.maxSteps = max(1, maxSteps)
         self.maxToolCallsPerStep = max(1, maxToolCallsPerStep)
         self.maxConcurrentToolCalls = max(1, maxConcurrentToolCalls)
         self.tokenBudget = tokenBudget
         self.timeLimit = timeLimit
+        self.maxToolResultBytes = max(256, maxToolResultBytes)
     }
 }

@@ -49,6 +49,8 @@ public enum ToolCallStatus: String, Sendable, Hashable, Codable {
     case toolFailed = "tool_failed"
     case repeated
     case overLimit = "over_limit"
+    /// The tool answered with more than `AgentLimits.maxToolResultBytes`; the model got an error instead.
+    case resultTooLarge = "result_too_large"
     /// The run's deadline passed while the tool was running.
     case cancelled
 }

@@ -44,11 +44,14 @@ struct ToolExecutor: Sendable {
     let tools: [String: AnyAgentTool]
     let maxCallsPerStep: Int
     let maxConcurrent: Int
+    /// Serialized bytes of one result the model may see; a larger result becomes an error asking for less.
+    let maxResultBytes: Int
 
-    init(tools: [AnyAgentTool], maxCallsPerStep: Int, maxConcurrent: Int) {
+    init(tools: [AnyAgentTool], maxCallsPerStep: Int, maxConcurrent: Int, maxResultBytes: Int = 32 * 1024) {
         self.tools = Dictionary(tools.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.maxCallsPerStep = maxCallsPerStep
         self.maxConcurrent = maxConcurrent
+        self.maxResultBytes = maxResultBytes
     }
 
     /// One call after checking: either ready to run, or already answered with an error.
@@ -73,18 +76,19 @@ struct ToolExecutor: Sendable {
             }
         }
         let limit = maxConcurrent
+        let limitBytes = maxResultBytes
         await withTaskGroup(of: (Int, ToolCallOutcome).self) { group in
             var next = 0
             while next < min(limit, runnable.count) {
                 let job = runnable[next]
-                group.addTask { (job.index, await Self.run(job.tool, job.arguments, call: job.call)) }
+                group.addTask { (job.index, await Self.run(job.tool, job.arguments, call: job.call, maxResultBytes: limitBytes)) }
                 next += 1
             }
             while let (index, outcome) = await group.next() {
                 outcomes[index] = outcome
                 if next < runnable.count {
                     let job = runnable[next]
-                    group.addTask { (job.index, await Self.run(job.tool, job.arguments, call: job.call)) }
+                    group.addTask { (job.index, await Self.run(job.tool, job.arguments, call: job.call, maxResultBytes: limitBytes)) }
                     next += 1
                 }
             }
@@ -123,11 +127,20 @@ struct ToolExecutor: Sendable {
         return .run(call, tool, arguments)
     }
 
-    private static func run(_ tool: AnyAgentTool, _ arguments: JSONValue, call: ToolCall) async -> ToolCallOutcome {
+    private static func run(_ tool: AnyAgentTool, _ arguments: JSONValue, call: ToolCall, maxResultBytes: Int) async -> ToolCallOutcome {
         let clock = ContinuousClock()
         let start = clock.now
         do {
             let result = try await tool.run(arguments)
+            let size = result.serialized().utf8.count
+            guard size <= maxResultBytes else {
+                var outcome = ToolCallOutcome.failure(
+                    call, .resultTooLarge,
+                    "the result was \(size) bytes, over the \(maxResultBytes)-byte limit, and was not sent; call again asking for less (a narrower date range or a smaller limit)"
+                )
+                outcome.latency = clock.now - start
+                return outcome
+            }
             return ToolCallOutcome(call: call, status: .ok, content: result, latency: clock.now - start)
         } catch is CancellationError {
             var outcome = ToolCallOutcome.failure(call, .cancelled, "the tool was cancelled before it finished")

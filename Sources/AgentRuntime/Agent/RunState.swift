@@ -1,0 +1,55 @@
+import JSONKit
+
+/// The mutable state of one run, and the bounds checked before each model call.
+struct RunState {
+    var messages: [ChatMessage]
+    var steps: [AgentStepTrace] = []
+    var usage = Usage.zero
+    var ledger = CallLedger()
+    /// Model calls made so far (including failed ones).
+    var calls = 0
+    /// Set after an answer broke the output schema: the next call is the one re-ask.
+    var reasking = false
+    /// Set when the step limit, not the model, ended the tool use.
+    var forcedByStepLimit = false
+    let start: ContinuousClock.Instant
+    let deadline: ContinuousClock.Instant?
+
+    init(messages: [ChatMessage], start: ContinuousClock.Instant, timeLimit: Duration?) {
+        self.messages = messages
+        self.start = start
+        self.deadline = timeLimit.map { start + $0 }
+    }
+
+    var completedReason: AgentStopReason { forcedByStepLimit ? .maxSteps : .completed }
+
+    /// The bound that forbids another model call, if any. `maxSteps` counts every call, re-asks included.
+    func stopBeforeCall(_ limits: AgentLimits) -> AgentStopReason? {
+        if Task.isCancelled { return .cancelled }
+        if calls >= limits.maxSteps { return .maxSteps }
+        if let budget = limits.tokenBudget, usage.totalTokens >= budget { return .tokenBudget }
+        if let deadline, ContinuousClock.now >= deadline { return .deadline }
+        return nil
+    }
+
+    /// True when the next call is the last one the step limit allows.
+    func nextCallIsLast(_ limits: AgentLimits) -> Bool { calls + 1 >= limits.maxSteps }
+
+    mutating func record(_ result: ChatCompletionResult, into trace: inout AgentStepTrace, latency: Duration) {
+        let choice = result.response.firstChoice
+        if let used = result.response.usage { usage += used }
+        trace.usage = result.response.usage
+        trace.latencyMs = latency.wholeMilliseconds
+        trace.finishReason = choice.finishReason.rawValue
+        trace.attempts = result.attempts
+        trace.requestID = result.requestID
+        trace.assistantText = (choice.message.content ?? choice.message.refusal).map { bounded($0) }
+    }
+
+    func finish(_ reason: AgentStopReason, text: String? = nil, output: JSONValue? = nil) -> AgentRunResult {
+        AgentRunResult(
+            finalText: text, output: output, stopReason: reason, messages: messages, steps: steps, usage: usage,
+            duration: ContinuousClock.now - start
+        )
+    }
+}
