@@ -24,14 +24,27 @@ public struct OpenAIBatchClient: Sendable {
         self.sleep = sleep
     }
 
-    /// `POST /files` with purpose `batch`.
+    /// `POST /files` with purpose `batch`. An upload is not idempotent: after a failure that may have happened on the
+    /// server anyway (a timeout, a dropped connection, a 5xx), the file list is searched for this upload (same name
+    /// and size) before it is sent again, so a lost answer never leaves a second copy. Give each upload a unique name.
     public func uploadBatchFile(_ data: Data, filename: String) async throws -> OpenAIFileObject {
         var form = MultipartForm()
         form.field("purpose", "batch")
         form.file("file", filename: filename, contentType: "application/jsonl", data: data)
-        let response = try await send("POST", "files", body: form.finished, contentType: form.contentType,
-                                      timeout: max(configuration.requestTimeout, Self.fileTimeout))
-        return try decode(response, "file", OpenAIFileObject.decode)
+        let timeout = max(configuration.requestTimeout, Self.fileTimeout)
+        return try await create("files", body: form.finished, contentType: form.contentType, timeout: timeout, what: "file",
+                                decoder: OpenAIFileObject.decode) {
+            try await listFiles(purpose: "batch").first { $0.filename == filename && $0.bytes == data.count }
+        }
+    }
+
+    /// `GET /files?purpose=…`: the newest files first, one page (up to 10,000 by the API's limit).
+    public func listFiles(purpose: String) async throws -> [OpenAIFileObject] {
+        let query = "files?purpose=\(try Self.pathComponent(purpose))&order=desc&limit=10000"
+        let response = try await send("GET", query, timeout: configuration.requestTimeout)
+        return try decode(response, "file list") { json in
+            try (json["data"]?.arrayValue ?? []).map(OpenAIFileObject.decode)
+        }
     }
 
     /// `GET /files/{file_id}/content`: the file's bytes.
@@ -39,7 +52,9 @@ public struct OpenAIBatchClient: Sendable {
         try await send("GET", "files/\(try Self.pathComponent(fileID))/content", timeout: max(configuration.requestTimeout, Self.fileTimeout)).body
     }
 
-    /// `POST /batches` for Chat Completions requests with the 24 hour window (the only one offered).
+    /// `POST /batches` for Chat Completions requests with the 24 hour window (the only one offered). Like an upload, a
+    /// create is not retried blindly: after an ambiguous failure the batch list is searched for a batch over the same
+    /// input file (each upload's id is unique) before creating again, so a lost answer never costs a second batch.
     public func createBatch(inputFileID: String, metadata: [String: String] = [:]) async throws -> BatchObject {
         var body: JSONObject = [
             "input_file_id": .string(inputFileID),
@@ -49,9 +64,19 @@ public struct OpenAIBatchClient: Sendable {
         if !metadata.isEmpty {
             body["metadata"] = .object(JSONObject(metadata.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) }))
         }
-        let response = try await send("POST", "batches", body: JSONValue.object(body).serializedData(), contentType: "application/json",
-                                      timeout: configuration.requestTimeout)
-        return try decode(response, "batch", BatchObject.decode)
+        return try await create("batches", body: JSONValue.object(body).serializedData(), contentType: "application/json",
+                                timeout: configuration.requestTimeout, what: "batch", decoder: BatchObject.decode) {
+            // A batch over this input file already exists: the lost answer's create did happen.
+            try await listBatches().first { $0.inputFileID == inputFileID }
+        }
+    }
+
+    /// `GET /batches`: the most recent batches (one page of 100).
+    public func listBatches() async throws -> [BatchObject] {
+        let response = try await send("GET", "batches?limit=100", timeout: configuration.requestTimeout)
+        return try decode(response, "batch list") { json in
+            try (json["data"]?.arrayValue ?? []).map(BatchObject.decode)
+        }
     }
 
     /// `GET /batches/{batch_id}`.
@@ -77,38 +102,55 @@ public struct OpenAIBatchClient: Sendable {
         return URL(string: base + "/" + path)!
     }
 
-    /// One request with the configured retry policy for statuses and transport failures worth retrying.
+    /// A request that is safe to repeat (GET), with the shared retry loop.
     private func send(_ method: String, _ path: String, body: Data = Data(), contentType: String? = nil, timeout: Duration) async throws -> HTTPResponse {
+        let request = httpRequest(method, path, body: body, contentType: contentType, timeout: timeout)
+        return try await retryLoop.run(path) { _ in try await attempt(request) }
+    }
+
+    /// A `POST` that creates something. Only failures that prove nothing was created (429, and 4xx in general, which
+    /// are not retried) are safe to retry as they are; after any other failure `existing` is asked first, and the
+    /// create is sent again only when it finds nothing.
+    private func create<T: Sendable>(
+        _ path: String, body: Data, contentType: String, timeout: Duration, what: String,
+        decoder: @escaping (JSONValue) throws -> T, existing: () async throws -> T?
+    ) async throws -> T {
+        let request = httpRequest("POST", path, body: body, contentType: contentType, timeout: timeout)
+        return try await retryLoop.run("POST \(path)") { number in
+            if number > 1, let found = try await existing() {
+                logger.info("a create whose answer was lost had succeeded; using it", metadata: ["path": "\(path)"])
+                return .success(found)
+            }
+            switch try await attempt(request) {
+            case .success(let response): return .success(try decode(response, what, decoder))
+            case .failure(let error, let hint): return .failure(error, retryAfter: hint)
+            }
+        }
+    }
+
+    private var retryLoop: RetryLoop { RetryLoop(policy: configuration.retryPolicy, sleep: sleep, logger: logger) }
+
+    private func httpRequest(_ method: String, _ path: String, body: Data, contentType: String?, timeout: Duration) -> HTTPRequest {
         var headers = ["Accept": "application/json"]
         if let contentType { headers["Content-Type"] = contentType }
         if let key = configuration.apiKey { headers["Authorization"] = "Bearer \(key)" }
-        let request = HTTPRequest(method: method, url: url(path), headers: headers, body: body, timeout: timeout)
-        let policy = configuration.retryPolicy
-        var attempt = 0
-        while true {
-            attempt += 1
-            let failure: LLMError
-            var retryAfter: Duration?
-            do {
-                let response = try await transport.send(request)
-                if (200..<300).contains(response.status) { return response }
-                failure = httpError(response)
-                retryAfter = RetryPolicy.retryAfter(headers: response.headers)
-            } catch TransportError.timedOut(let limit) {
-                failure = .timeout(limit)
-            } catch TransportError.cancelled {
-                throw LLMError.cancelled
-            } catch is CancellationError {
-                throw LLMError.cancelled
-            } catch {
-                failure = .transport(LLMError.excerpt("\(error)", hiding: configuration.apiKey))
-            }
-            guard failure.isRetryable, attempt < policy.maxAttempts else {
-                throw attempt == 1 ? failure : LLMError.retriesExhausted(attempts: attempt, last: failure)
-            }
-            let wait = min(retryAfter ?? policy.backoff(afterAttempt: attempt), policy.maxRetryAfter)
-            logger.debug("batch API retry scheduled", metadata: ["path": "\(path)", "attempt": "\(attempt)", "wait_ms": "\(wait.wholeMilliseconds)"])
-            do { try await sleep(wait) } catch { throw LLMError.cancelled }
+        return HTTPRequest(method: method, url: url(path), headers: headers, body: body, timeout: timeout)
+    }
+
+    /// One attempt: a 2xx response, or the failure with the server's retry hint.
+    private func attempt(_ request: HTTPRequest) async throws -> AttemptOutcome<HTTPResponse> {
+        do {
+            let response = try await transport.send(request)
+            if (200..<300).contains(response.status) { return .success(response) }
+            return .failure(httpError(response), retryAfter: RetryPolicy.retryAfter(headers: response.headers))
+        } catch TransportError.timedOut(let limit) {
+            return .failure(.timeout(limit), retryAfter: nil)
+        } catch TransportError.cancelled {
+            throw LLMError.cancelled
+        } catch is CancellationError {
+            throw LLMError.cancelled
+        } catch {
+            return .failure(.transport(LLMError.excerpt("\(error)", hiding: configuration.apiKey)), retryAfter: nil)
         }
     }
 

@@ -26,16 +26,11 @@ public struct OpenAIClient: ChatCompleting {
     /// Throws `LLMError`; never retries client errors (400, 401, 403, 404, 422) or undecodable answers.
     public func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult {
         let httpRequest = try makeHTTPRequest(request)
-        let policy = configuration.retryPolicy
         let clock = ContinuousClock()
         let start = clock.now
-        var attempt = 0
-        while true {
-            attempt += 1
-            if Task.isCancelled { throw LLMError.cancelled }
+        let loop = RetryLoop(policy: configuration.retryPolicy, sleep: sleep, logger: logger)
+        return try await loop.run("chat.completions") { attempt in
             let attemptStart = clock.now
-            let failure: LLMError
-            var retryAfter: Duration?
             do {
                 let response = try await transport.send(httpRequest)
                 logger.debug("LLM attempt finished", metadata: [
@@ -44,30 +39,16 @@ public struct OpenAIClient: ChatCompleting {
                     "request_id": "\(response.header("x-request-id") ?? "-")",
                 ])
                 if (200..<300).contains(response.status) {
-                    return try decodeSuccess(response, attempts: attempt, latency: clock.now - start)
+                    return .success(try decodeSuccess(response, attempts: attempt, latency: clock.now - start))
                 }
-                failure = httpError(response)
-                retryAfter = RetryPolicy.retryAfter(headers: response.headers)
+                return .failure(httpError(response), retryAfter: RetryPolicy.retryAfter(headers: response.headers))
             } catch let error as LLMError {
                 throw error
             } catch {
-                failure = transportError(error)
+                let failure = transportError(error)
                 logger.debug("LLM attempt failed", metadata: ["attempt": "\(attempt)", "error": "\(failure)"])
+                return .failure(failure, retryAfter: nil)
             }
-
-            if case .cancelled = failure { throw failure }
-            let exhausted = attempt == 1 ? failure : LLMError.retriesExhausted(attempts: attempt, last: failure)
-            guard failure.isRetryable, attempt < policy.maxAttempts else { throw exhausted }
-            let wait: Duration
-            if let retryAfter {
-                guard retryAfter <= policy.maxRetryAfter else { throw exhausted }
-                wait = retryAfter
-            } else {
-                wait = policy.backoff(afterAttempt: attempt)
-            }
-            guard clock.now - start + wait < policy.totalBudget else { throw exhausted }
-            logger.debug("LLM retry scheduled", metadata: ["attempt": "\(attempt)", "wait_ms": "\(wait.wholeMilliseconds)"])
-            do { try await sleep(wait) } catch { throw LLMError.cancelled }
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import JSONKit
 
 /// The Files and Batch endpoints of the fake server: `POST /v1/files` (multipart), `GET /v1/files/{id}`,
-/// `GET /v1/files/{id}/content`, `POST /v1/batches`, `GET /v1/batches/{id}`.
+/// `GET /v1/files/{id}/content`, `GET /v1/files` (list), `POST /v1/batches`, `GET /v1/batches/{id}`, `GET /v1/batches` (list).
 ///
 /// Each line of a batch is answered by the server's fallback handler as if it were a Chat Completions request, so
 /// the per-feature scripted answers of synchronous tests work unchanged. Answers are rendered when the batch is
@@ -46,6 +46,11 @@ public final class FakeBatchEndpoints: Sendable {
         var batches: [Batch] = []
         var sequence = 0
         var rejectCreates: String?
+        /// Creates (uploads and batches) still to be applied and then answered with a 500, as if the answer was lost.
+        var loseAnswers = 0
+        /// Creates still to be refused with a 503 before they take effect (with this retry-after, if any).
+        var refuseCreates = 0
+        var refuseRetryAfter: String?
     }
 
     private let state: Locked<State>
@@ -57,6 +62,16 @@ public final class FakeBatchEndpoints: Sendable {
     public func setLifecycle(_ lifecycle: Lifecycle) { state.withLock { $0.lifecycle = lifecycle } }
     /// While set, `POST /v1/batches` answers 400 with this message (a quota or validation refusal).
     public func rejectCreates(_ message: String?) { state.withLock { $0.rejectCreates = message } }
+    /// The next `count` creates (`POST /v1/files` and `POST /v1/batches`) take effect, but their answer is a 500: the
+    /// client cannot tell that they succeeded.
+    public func loseAnswers(toNextCreates count: Int) { state.withLock { $0.loseAnswers = count } }
+    /// The next `count` creates are answered 503 and do not take effect (an overloaded proxy in front of the API).
+    public func refuseNextCreates(_ count: Int, retryAfter: String? = nil) {
+        state.withLock {
+            $0.refuseCreates = count
+            $0.refuseRetryAfter = retryAfter
+        }
+    }
     /// Every file uploaded or produced, in order.
     public var files: [UploadedFile] { state.withLock { $0.files } }
     public var uploads: [UploadedFile] { files.filter { $0.purpose == "batch" } }
@@ -110,10 +125,13 @@ public final class FakeBatchEndpoints: Sendable {
         let parts = path.split(separator: "/").map(String.init)
         guard parts.count >= 2, parts[0] == "v1", parts[1] == "files" || parts[1] == "batches" else { return nil }
         switch (request.method, parts.count, parts[1]) {
-        case ("POST", 2, "files"): return upload(request)
+        case ("POST", 2, _) where refusing(): return refusal()
+        case ("POST", 2, "files"): return losingAnswer(upload(request))
+        case ("GET", 2, "files"): return fileList(purpose: Self.query("purpose", in: request.path))
+        case ("GET", 2, "batches"): return .json(["object": "list", "data": .array(batches.reversed().map(Self.json)), "has_more": false])
         case ("GET", 3, "files"): return fileObject(parts[2])
         case ("GET", 4, "files") where parts[3] == "content": return fileContent(parts[2])
-        case ("POST", 2, "batches"): return createBatch(request, chat: chat)
+        case ("POST", 2, "batches"): return losingAnswer(createBatch(request, chat: chat))
         case ("GET", 3, "batches"): return batchObject(parts[2])
         default: return .error(status: 404, message: "FakeBatchEndpoints: no route for \(request.method) \(path)")
         }
@@ -142,6 +160,42 @@ public final class FakeBatchEndpoints: Sendable {
             return uploaded
         }
         return .json(Self.json(uploaded))
+    }
+
+    private func refusing() -> Bool {
+        state.withLock { state in
+            guard state.refuseCreates > 0 else { return false }
+            state.refuseCreates -= 1
+            return true
+        }
+    }
+
+    private func refusal() -> ScriptedReply {
+        let headers = state.withLock { $0.refuseRetryAfter }.map { ["retry-after": $0] } ?? [:]
+        return .error(status: 503, message: "upstream unavailable", type: "server_error", headers: headers)
+    }
+
+    /// A 500 instead of `reply` while answers are to be lost (the create itself already happened).
+    private func losingAnswer(_ reply: ScriptedReply) -> ScriptedReply {
+        let lose = state.withLock { state -> Bool in
+            guard state.loseAnswers > 0 else { return false }
+            state.loseAnswers -= 1
+            return true
+        }
+        return lose ? .error(status: 500, message: "the server failed while answering", type: "server_error") : reply
+    }
+
+    private func fileList(purpose: String?) -> ScriptedReply {
+        let files = state.withLock { $0.files }.filter { purpose == nil || $0.purpose == purpose }
+        return .json(["object": "list", "data": .array(files.reversed().map(Self.json)), "has_more": false])
+    }
+
+    private static func query(_ name: String, in path: String) -> String? {
+        guard let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        for pair in query.split(separator: "&") where pair.hasPrefix("\(name)=") {
+            return String(pair.dropFirst(name.count + 1))
+        }
+        return nil
     }
 
     private func fileObject(_ id: String) -> ScriptedReply {

@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+
+/// What one attempt produced, as the retry loop sees it.
+enum AttemptOutcome<Value: Sendable>: Sendable {
+    case success(Value)
+    /// A failure; `retryAfter` is the server's hint, when it gave one.
+    case failure(LLMError, retryAfter: Duration?)
+}
+
+/// The one retry loop every client uses: it applies `RetryPolicy` (attempts, backoff, the server's retry-after, the
+/// total budget) and stops at once on cancellation or on a failure that is not worth retrying.
+struct RetryLoop: Sendable {
+    let policy: RetryPolicy
+    let sleep: @Sendable (Duration) async throws -> Void
+    let logger: Logger
+
+    /// Runs `attempt` (given its 1-based number) until it succeeds or the policy says stop. `isRetryable` decides
+    /// which failures may be tried again; by default the error's own `isRetryable`.
+    func run<Value: Sendable>(
+        _ label: String,
+        isRetryable: (LLMError) -> Bool = { $0.isRetryable },
+        attempt: (Int) async throws -> AttemptOutcome<Value>
+    ) async throws -> Value {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var number = 0
+        while true {
+            number += 1
+            if Task.isCancelled { throw LLMError.cancelled }
+            let failure: LLMError
+            let retryAfter: Duration?
+            switch try await attempt(number) {
+            case .success(let value): return value
+            case .failure(let error, let hint):
+                failure = error
+                retryAfter = hint
+            }
+            if case .cancelled = failure { throw failure }
+            let exhausted = number == 1 ? failure : LLMError.retriesExhausted(attempts: number, last: failure)
+            guard isRetryable(failure), number < policy.maxAttempts else { throw exhausted }
+            let wait: Duration
+            if let retryAfter {
+                guard retryAfter <= policy.maxRetryAfter else { throw exhausted }
+                wait = retryAfter
+            } else {
+                wait = policy.backoff(afterAttempt: number)
+            }
+            guard clock.now - start + wait < policy.totalBudget else { throw exhausted }
+            logger.debug("retry scheduled", metadata: ["call": "\(label)", "attempt": "\(number)", "wait_ms": "\(wait.wholeMilliseconds)"])
+            do { try await sleep(wait) } catch { throw LLMError.cancelled }
+        }
+    }
+}
