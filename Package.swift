@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // Floor 1: libpq, the Postgres layer and the schema it owns.
@@ -64,6 +65,7 @@ let package = Package(
             dependencies: [
                 "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Tools",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Floor 5: the CLI.
@@ -73,6 +75,7 @@ let package = Package(
                 "JobsKit", "Chrono", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "AgentRuntime", "JSONKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Test support: a scripted OpenAI-compatible server on loopback and per-test databases.
@@ -93,7 +96,11 @@ let package = Package(
         .testTarget(name: "ChronoTests", dependencies: ["Chrono"]),
         .testTarget(
             name: "JobsKitTests",
-            dependencies: ["JobsKit", "Chrono", "Extractors", "Evals", "Postgres", "PromptKit", "TestSupport", "AgentRuntime", "JSONKit"]
+            dependencies: [
+                "JobsKit", "Chrono", "Extractors", "Evals", "Postgres", "PromptKit", "TestSupport", "AgentRuntime", "JSONKit",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
     ]
 )

@@ -3,7 +3,9 @@ import ArgumentParser
 import Extractors
 import Foundation
 import JobsKit
+import Logging
 import PromptKit
+import ServiceLifecycle
 
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -76,8 +78,8 @@ struct WorkerCommand: AsyncParsableCommand {
         output.bootstrap()
         var options = WorkerOptions()
         options.concurrency = concurrency
-        options.pollSeconds = pollSeconds
-        options.graceSeconds = graceSeconds
+        options.poll = .milliseconds(Int64(pollSeconds * 1000))
+        options.grace = .milliseconds(Int64(graceSeconds * 1000))
         options.maxAttempts = maxAttempts
         options.backoff = RetryBackoff(baseSeconds: backoffSeconds, maxSeconds: maxBackoffSeconds)
         options.leaseSeconds = leaseSeconds
@@ -100,13 +102,16 @@ struct WorkerCommand: AsyncParsableCommand {
                 }
             }
             let handler = JobRequestHandler(extract: ExtractService(pool: pool, engine: engine), features: chosen, assist: assist)
-            let worker = RequestWorker(pool: pool, handler: handler, options: options)
-            let signals = ShutdownSignals { number in
-                Console.error("\(ShutdownSignals.name(number)) received: finishing in-flight requests (up to \(graceSeconds) s), then exiting")
-                Task { await worker.stop() }
+            let service = WorkerService(RequestWorker(pool: pool, handler: handler, options: options)) {
+                Console.error("shutting down: finishing in-flight requests (up to \(graceSeconds) s), then exiting")
             }
-            defer { signals.cancel() }
-            return try await worker.run()
+            let group = ServiceGroup(configuration: .init(
+                services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: Logger(label: "messageai.worker.lifecycle")))
+            try await group.run()
+            guard let summary = await service.summary else { throw ExitCode.failure }
+            return summary
         }
         if output.json {
             try Console.printJSON(summary)

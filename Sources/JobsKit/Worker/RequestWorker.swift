@@ -1,13 +1,15 @@
 import Foundation
 import Logging
 import Postgres
+import ServiceLifecycle
 
 /// The on-demand worker: serves `job_requests` until stopped (or, with `once`, until nothing is ready).
 ///
 /// It LISTENs for the insert trigger's NOTIFY and also polls, claims requests with leases (so any number of
 /// workers share the table), runs at most `concurrency` at a time, retries failures with exponential backoff up
-/// to `maxAttempts`, and on `stop()` claims nothing more, gives in-flight requests `graceSeconds` to finish and
-/// releases the rest to the queue. Copies share one worker: call `stop()` on any of them.
+/// to `maxAttempts`, and on `stop()` (or a graceful shutdown of its `ServiceGroup`) claims nothing more, gives in-flight
+/// requests `grace` to finish, cancels the rest and waits for them, then releases them to the queue: when `run()`
+/// returns, nothing of this worker is still running. Copies share one worker: call `stop()` on any of them.
 public struct RequestWorker: Sendable {
     public let pool: PostgresPool
     public let handler: JobRequestHandler
@@ -27,6 +29,15 @@ public struct RequestWorker: Sendable {
     /// Serves requests. `ready` is called once the worker is listening and has made its first claim pass: a
     /// request inserted after that is picked up by its notification.
     public func run(ready: (@Sendable () -> Void)? = nil) async throws -> WorkerSummary {
+        let control = self.control
+        return try await withGracefulShutdownHandler {
+            try await serve(ready: ready)
+        } onGracefulShutdown: {
+            Task { await control.requestStop() }
+        }
+    }
+
+    private func serve(ready: (@Sendable () -> Void)?) async throws -> WorkerSummary {
         let started = Date()
         let queue = JobRequestQueue(pool: pool)
         let state = WorkerState(summary: WorkerSummary(owner: options.owner))
@@ -38,11 +49,11 @@ public struct RequestWorker: Sendable {
         }
         defer { listening?.cancel() }
         logger.notice("worker \(options.owner) started", metadata: [
-            "concurrency": "\(options.concurrency)", "poll_seconds": "\(options.pollSeconds)", "once": "\(options.once)"])
+            "concurrency": "\(options.concurrency)", "poll": "\(options.poll)", "once": "\(options.once)"])
 
         var fatal: (any Error)?
         var announced = false
-        while await !control.stopRequested {
+        while await !control.stopRequested, !Task.isCancelled {
             var exhausted = false
             do {
                 while await state.inFlightCount < options.concurrency, await !control.stopRequested {
@@ -60,8 +71,8 @@ public struct RequestWorker: Sendable {
                     fatal = error
                     break
                 }
-                logger.error("claiming failed; trying again in \(options.pollSeconds) s: \(error)")
-                await control.wait(seconds: options.pollSeconds)
+                logger.error("claiming failed; trying again in \(options.poll): \(error)")
+                await control.wait(for: options.poll)
                 continue
             }
             if !announced {
@@ -70,15 +81,15 @@ public struct RequestWorker: Sendable {
             }
             let inFlight = await state.inFlightCount
             if options.once, exhausted, inFlight == 0 { break }
-            var timeout = options.pollSeconds
+            var timeout = options.poll
             if exhausted, inFlight < options.concurrency, let due = try? await queue.secondsUntilNextDue() {
                 // Wake for the next retry (or expiring lease) rather than a whole poll later; never spin.
-                timeout = min(timeout, max(due, 0.05))
+                timeout = min(timeout, .milliseconds(Int64(max(due, 0.05) * 1000)))
             }
-            await control.wait(seconds: timeout)
+            await control.wait(for: timeout)
         }
 
-        let stopReason: WorkerSummary.StopReason = await control.stopRequested ? .stopped : .drained
+        let stopReason: WorkerSummary.StopReason = await control.stopRequested || Task.isCancelled ? .stopped : .drained
         let released = try await windDown(queue: queue, state: state)
         await state.recordReleased(released, notifications: await control.notifications, stopReason: stopReason,
                                    seconds: Date().timeIntervalSince(started))
@@ -91,18 +102,20 @@ public struct RequestWorker: Sendable {
         return summary
     }
 
-    /// Waits up to the grace period for in-flight requests, then cancels and releases whatever is left.
+    /// Waits up to the grace period for in-flight requests (none if the worker itself was cancelled), then cancels
+    /// what is left, waits until those tasks have ended, so none commits after `run()` returns, and releases them.
     private func windDown(queue: JobRequestQueue, state: WorkerState) async throws -> [Int64] {
-        let deadline = Date().addingTimeInterval(options.graceSeconds)
-        while await state.inFlightCount > 0 {
-            let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 { break }
-            await control.wait(seconds: remaining)
+        let deadline = ContinuousClock.now + options.grace
+        while await state.inFlightCount > 0, !Task.isCancelled {
+            let remaining = deadline - ContinuousClock.now
+            if remaining <= .zero { break }
+            await control.wait(for: remaining)
         }
         guard await state.inFlightCount > 0 else { return [] }
         await control.abandon()
         let unfinished = await state.cancelAll()
-        logger.notice("grace period of \(options.graceSeconds) s over: releasing \(unfinished.count) unfinished request(s)")
+        logger.notice("grace period of \(options.grace) over: cancelling and releasing \(unfinished.count) unfinished request(s)")
+        for task in unfinished { await task.value }
         return try await queue.release(owner: options.owner)
     }
 

@@ -35,8 +35,8 @@ actor WorkerControl {
 
     func abandon() { abandoning = true }
 
-    /// Returns when rung (or rung since the last wait), after `seconds`, or when the calling task is cancelled.
-    func wait(seconds: Double) async {
+    /// Returns when rung (or rung since the last wait), after `duration`, or when the calling task is cancelled.
+    func wait(for duration: Duration) async {
         if rung {
             rung = false
             return
@@ -47,7 +47,7 @@ actor WorkerControl {
             await withCheckedContinuation { continuation in
                 waiter = (current, continuation)
                 timer = Task { [weak self] in
-                    try? await Task.sleep(for: .seconds(max(0, seconds)))
+                    try? await Task.sleep(for: max(.zero, duration))
                     await self?.timeUp(current)
                 }
             }

@@ -4,10 +4,10 @@ import Foundation
 public struct WorkerOptions: Sendable {
     /// Requests processed at once.
     public var concurrency = 2
-    /// Seconds between polls when no notification arrives: the safety net for a lost NOTIFY.
-    public var pollSeconds = 5.0
-    /// On stop, how long in-flight requests may take to finish before they are released for another worker.
-    public var graceSeconds = 30.0
+    /// Time between polls when no notification arrives: the safety net for a lost NOTIFY.
+    public var poll: Duration = .seconds(5)
+    /// On stop, how long in-flight requests may take to finish before they are cancelled and released.
+    public var grace: Duration = .seconds(30)
     /// How long a claim lasts without renewal; a crashed worker's requests are taken over after this. A live
     /// worker renews its claims every third of it, so a long request is never taken over by mistake.
     public var leaseSeconds = 600

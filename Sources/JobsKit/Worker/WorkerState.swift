@@ -32,10 +32,10 @@ actor WorkerState {
         if summary.attempts.count < WorkerSummary.maxAttemptsListed { summary.attempts.append(attempt) }
     }
 
-    /// Cancels what is still running (after the grace period); returns their ids.
-    func cancelAll() -> [Int64] {
+    /// Cancels what is still running (after the grace period); returns the tasks, for the caller to await.
+    func cancelAll() -> [Task<Void, Never>] {
         for task in tasks.values { task.cancel() }
-        return running.sorted()
+        return Array(tasks.values)
     }
 
     func recordReleased(_ ids: [Int64], notifications: Int, stopReason: WorkerSummary.StopReason, seconds: Double) {

@@ -3,6 +3,8 @@ import JSONKit
 import JobsKit
 import Postgres
 import TestSupport
+import Logging
+import ServiceLifecycle
 import Testing
 
 @Suite("Request worker")
@@ -162,7 +164,7 @@ struct RequestWorkerTests {
             defer { server.stop() }
             let id = try await JobRequestQueue(pool: db.pool).enqueue(.extract, id: WorkerHarness.conversations.birthday)
             var options = WorkerHarness.options(pollSeconds: 30)
-            options.graceSeconds = 0.3
+            options.grace = .milliseconds(300)
             let worker = RequestWorker(pool: db.pool, handler: try WorkerHarness.llmHandler(db.pool, server: server), options: options)
             let running = try await WorkerHarness.start(worker)
             _ = await server.waitForRequests(count: 1, timeout: .seconds(10))
@@ -172,11 +174,31 @@ struct RequestWorkerTests {
 
             #expect(summary.released == [id])
             #expect(summary.stopReason == .stopped)
+            // The cancelled attempt had ended (and was counted) before run() returned.
+            #expect(summary.attempts.map(\.result) == [.released])
             let row = try await WorkerHarness.row(id, db.pool)
             #expect(row.status == "pending")
             #expect(row.leaseOwner == nil)
             #expect(row.attempts == 0)
             #expect(row.error == nil)
+        }
+    }
+
+    @Test("a ServiceGroup's graceful shutdown stops the worker service like stop()")
+    func gracefulShutdownThroughServiceGroup() async throws {
+        try await WorkerHarness.withDemo { db in
+            let worker = RequestWorker(pool: db.pool, handler: try WorkerHarness.rulesHandler(db.pool),
+                                       options: WorkerHarness.options(pollSeconds: 30))
+            let service = WorkerService(worker)
+            let group = ServiceGroup(configuration: .init(services: [service], logger: Logger(label: "test")))
+            let running = Task { try await group.run() }
+            let id = try await JobRequestQueue(pool: db.pool).enqueue(.extract, id: WorkerHarness.conversations.birthday)
+            try await WorkerHarness.waitUntilFinished([id], db.pool, timeout: 30)
+            await group.triggerGracefulShutdown()
+            try await running.value
+            let summary = try #require(await service.summary)
+            #expect(summary.stopReason == .stopped)
+            #expect(summary.done == 1)
         }
     }
 }

@@ -23,7 +23,7 @@ struct WorkerCommandTests {
             #expect(status.reason == .exit)
             #expect(status.code == 0, "stderr: \(child.stderr)")
             #expect(child.stdout.contains("stopped: stopped"))
-            #expect(child.stderr.contains("SIGTERM received"))
+            #expect(child.stderr.contains("shutting down: finishing in-flight requests"))
         }
     }
 

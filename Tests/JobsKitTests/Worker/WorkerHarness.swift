@@ -48,10 +48,10 @@ enum WorkerHarness {
     /// Options for in-process tests: a unique owner, short backoff, a long poll unless told otherwise.
     static func options(pollSeconds: Double = 30, once: Bool = false) -> WorkerOptions {
         var options = WorkerOptions()
-        options.pollSeconds = pollSeconds
+        options.poll = .milliseconds(Int64(pollSeconds * 1000))
         options.once = once
         options.backoff = RetryBackoff(baseSeconds: 0.05, maxSeconds: 0.2)
-        options.graceSeconds = 5
+        options.grace = .seconds(5)
         return options
     }
 
