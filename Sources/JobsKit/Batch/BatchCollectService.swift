@@ -16,7 +16,7 @@ public struct BatchCollectService: Sendable {
         /// What OpenAI says (in_progress, completed, expired...).
         public var remoteStatus: String
         /// Our status afterwards: submitted while waiting, then collected / expired / failed / cancelled.
-        public var status: String
+        public var status: BatchState
         public var requestCounts: BatchRequestCounts?
         public var applied = 0
         public var failed = 0
@@ -62,7 +62,7 @@ public struct BatchCollectService: Sendable {
 
     private func collect(_ record: BatchStore.Record, store: BatchStore, now: Date) async throws -> Summary {
         var summary = Summary(batchID: record.id, remoteBatchID: record.remoteBatchID, remoteStatus: "-", status: record.status)
-        guard record.status == "submitted", let remoteID = record.remoteBatchID else { return summary }
+        guard record.status == .submitted, let remoteID = record.remoteBatchID else { return summary }
         let remote = try await client.batch(remoteID)
         try await store.updateRemote(record.id, remote)
         summary.remoteStatus = remote.status.rawValue
@@ -107,10 +107,10 @@ public struct BatchCollectService: Sendable {
         }
         summary.changedUsers = changedUsers.sorted { $0.uuidString < $1.uuidString }
         summary.status = switch remote.status {
-        case .completed: "collected"
-        case .expired: "expired"
-        case .cancelled: "cancelled"
-        default: "failed"
+        case .completed: .collected
+        case .expired: .expired
+        case .cancelled: .cancelled
+        default: .failed
         }
         try await store.finish(record.id, status: summary.status)
         try await finishRun(runID, summary, requests: remote.requestCounts?.total ?? 0)

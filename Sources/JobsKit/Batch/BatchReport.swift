@@ -5,7 +5,7 @@ public enum BatchReport {
     public static func text(_ s: BatchSubmitService.Summary) -> String {
         var lines: [String] = []
         switch s.status {
-        case "submitted":
+        case .submitted:
             lines.append("Batch \(s.batchID.uuidString.lowercased()) submitted as \(s.remoteBatchID ?? "?"): \(s.requests) request"
                          + (s.requests == 1 ? "" : "s") + " for \(s.conversations) conversation" + (s.conversations == 1 ? "" : "s") + ".")
             lines.append("Collect the answers within 24 h with: messageai-jobs batch collect")
@@ -24,7 +24,7 @@ public enum BatchReport {
         for s in summaries {
             let counts = s.requestCounts.map { " (\($0.completed)/\($0.total) done, \($0.failed) failed)" } ?? ""
             lines.append("Batch \(s.batchID.uuidString.lowercased()) [\(s.remoteBatchID ?? "-")]: OpenAI says \(s.remoteStatus)\(counts); now \(s.status)")
-            guard s.status != "submitted" else { continue }
+            guard s.status != .submitted else { continue }
             lines.append("  \(s.applied) conversation(s) applied, \(s.failed) failed; rows: \(s.rowsInserted) new, \(s.rowsUpdated) updated; "
                          + "reminders created: \(s.remindersCreated)")
             let items = s.items.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
@@ -38,7 +38,7 @@ public enum BatchReport {
         guard !listings.isEmpty else { return "No batches yet." }
         let formatter = ISO8601DateFormatter()
         return listings.map { b in
-            "\(b.id.uuidString.lowercased())  \(b.status.padding(toLength: 9, withPad: " ", startingAt: 0))  "
+            "\(b.id.uuidString.lowercased())  \(b.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  "
                 + "remote \(b.remoteBatchID ?? "-") (\(b.remoteStatus ?? "-"))  \(b.requests) requests, \(b.conversations) conversations: "
                 + "\(b.applied) applied, \(b.failed) failed  created \(formatter.string(from: b.createdAt))"
                 + (b.error.map { "\n    error: \($0.prefix(300))" } ?? "")

@@ -12,7 +12,7 @@ struct BatchStore: Sendable {
     struct Record: Sendable {
         let id: UUID
         let runID: UUID?
-        let status: String
+        let status: BatchState
         let remoteBatchID: String?
         let features: [ExtractionFeature]
         let prompts: [ExtractionFeature: PromptRef]
@@ -200,7 +200,7 @@ struct BatchStore: Sendable {
             """, [conversationID, text, BatchOptions.owner(batchID)])
     }
 
-    func finish(_ id: UUID, status: String) async throws {
+    func finish(_ id: UUID, status: BatchState) async throws {
         try await pool.query("UPDATE llm_batches SET status = $2, finished_at = now() WHERE id = $1", [id, status])
     }
 
@@ -229,7 +229,7 @@ struct BatchStore: Sendable {
 /// One batch for `batch status`.
 public struct BatchListing: Sendable, Codable {
     public let id: UUID
-    public let status: String
+    public let status: BatchState
     public let remoteBatchID: String?
     public let remoteStatus: String?
     public let requests: Int

@@ -13,7 +13,7 @@ public struct BatchSubmitService: Sendable {
         public var batchID: UUID
         public var runID: UUID
         /// submitted, or empty when nothing needed the model.
-        public var status: String
+        public var status: BatchState
         public var remoteBatchID: String?
         public var inputFileID: String?
         /// Conversations waiting in the batch.
@@ -67,7 +67,7 @@ public struct BatchSubmitService: Sendable {
                       "shard": .string("\(scanOptions.shardIndex)/\(scanOptions.shardCount)"),
                       "features": .array(features.map { .string($0.rawValue) })])
         try await store.create(batchID, runID: runID, features: features, prompts: prompts)
-        var summary = Summary(batchID: batchID, runID: runID, status: "preparing")
+        var summary = Summary(batchID: batchID, runID: runID, status: .preparing)
 
         var lines: [BatchInputLine] = []
         var attempted: [UUID] = []
@@ -87,7 +87,7 @@ public struct BatchSubmitService: Sendable {
             summary.requests = lines.count
             if lines.isEmpty {
                 try await store.markEmpty(batchID)
-                summary.status = "empty"
+                summary.status = .empty
                 try await finishRun(runID, summary)
                 return summary
             }
@@ -97,7 +97,7 @@ public struct BatchSubmitService: Sendable {
             ])
             try await store.markSubmitted(batchID, remote: remote, requests: lines.count, conversations: summary.conversations,
                                           leaseSeconds: options.submittedLeaseSeconds)
-            summary.status = "submitted"
+            summary.status = .submitted
             summary.remoteBatchID = remote.id
             summary.inputFileID = file.id
             return summary

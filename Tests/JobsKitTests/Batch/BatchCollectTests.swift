@@ -35,7 +35,7 @@ import TestSupport
 
             h.server.batches.complete()
             let first = try #require(try await h.collect().first)
-            #expect(first.remoteStatus == "completed" && first.status == "collected")
+            #expect(first.remoteStatus == "completed" && first.status == .collected)
             #expect(first.applied == 4 && first.failed == 0)
             #expect(first.requestCounts == BatchRequestCounts(total: submitted.requests, completed: submitted.requests, failed: 0))
             #expect(first.usage.promptTokens == 200 * submitted.requests)
@@ -54,7 +54,7 @@ import TestSupport
             let requestsBefore = h.server.requests.count
             #expect(try await h.collect().isEmpty)
             let again = try #require(try await h.collect(submitted.batchID).first)
-            #expect(again.applied == 0 && again.failed == 0 && again.status == "collected")
+            #expect(again.applied == 0 && again.failed == 0 && again.status == .collected)
             #expect(try await h.touched() == before)
             #expect(h.server.requests.count == requestsBefore)  // a collected batch is not even polled
             #expect(try await h.count("SELECT count(*) AS n FROM llm_batch_items WHERE status = 'applied'") == submitted.requests)
@@ -105,13 +105,13 @@ import TestSupport
             let submitted = try await h.submit()
             h.server.batches.end(status: "expired")
             let summary = try #require(try await h.collect().first)
-            #expect(summary.remoteStatus == "expired" && summary.status == "expired")
+            #expect(summary.remoteStatus == "expired" && summary.status == .expired)
             #expect(summary.applied == 0 && summary.failed == 4)
             #expect(summary.failures.allSatisfy { $0.error.contains("no answer in the batch (status expired)") })
             #expect(try await h.rows().isEmpty)
             #expect(try await h.watermarks().values.allSatisfy { $0.leaseOwner == nil && $0.lastMessageID == nil })
             let listing = try await BatchStatusService(pool: h.db.pool).list()
-            #expect(listing.first { $0.id == submitted.batchID }?.status == "expired")
+            #expect(listing.first { $0.id == submitted.batchID }?.status == .expired)
             #expect(listing.first { $0.id == submitted.batchID }?.failed == 4)
             // Released conversations go to the next scan.
             let scan = try await h.syncScan()
@@ -148,7 +148,7 @@ import TestSupport
                  question, carpool, DemoDataset.userIDs.maria, "Can we move practice to Friday at 5pm?"])
 
             let next = try await h.submit()
-            #expect(next.status == "submitted")
+            #expect(next.status == .submitted)
             #expect(next.conversations == 1 && next.advanced == 1 && next.skippedMessages == 1 && next.newMessages == 2)
             // The chatter moved the birthday watermark at submit time, with no request.
             #expect(try await h.watermarks()[BatchHarness.birthday]?.lastMessageID == chatter)

@@ -17,7 +17,7 @@ import TestSupport
         let fileSchema = try JSONSchema(["$ref": "#/components/schemas/OpenAIFile"], root: openAPI)
         try await BatchHarness.with(lifecycle: .holdInProgress) { h in
             let summary = try await h.submit()
-            #expect(summary.status == "submitted")
+            #expect(summary.status == .submitted)
             #expect(summary.conversations == 4)
             #expect(summary.failed == 0)
 
@@ -88,7 +88,7 @@ import TestSupport
             let collected = try await h.collect()
             #expect(collected.count == 1)
             #expect(collected.first?.remoteStatus == "in_progress")
-            #expect(collected.first?.status == "submitted")
+            #expect(collected.first?.status == .submitted)
             #expect(collected.first?.applied == 0)
             #expect(try await h.rows().isEmpty)
             #expect(try await h.watermarks() == marksBefore)
@@ -100,10 +100,10 @@ import TestSupport
 
             // A second submit finds nothing to claim.
             let second = try await h.submit()
-            #expect(second.status == "empty" && second.conversations == 0)
+            #expect(second.status == .empty && second.conversations == 0)
             #expect(h.server.batches.uploads.count == 1)
             let listing = try await BatchStatusService(pool: h.db.pool).list()
-            #expect(listing.map(\.status).sorted() == ["empty", "submitted"])
+            #expect(listing.map(\.status.rawValue).sorted() == ["empty", "submitted"])
             #expect(listing.first { $0.id == submitted.batchID }?.requests == submitted.requests)
         }
     }
@@ -115,13 +115,13 @@ import TestSupport
             #expect(error?.description.contains("HTTP 400") == true && error?.description.contains("quota exceeded") == true)
             #expect(try await h.watermarks().values.allSatisfy { $0.leaseOwner == nil && $0.lastMessageID == nil && $0.failures == 0 })
             let listing = try #require(try await BatchStatusService(pool: h.db.pool).list().first)
-            #expect(listing.status == "failed" && listing.error?.contains("quota exceeded") == true)
+            #expect(listing.status == .failed && listing.error?.contains("quota exceeded") == true)
             #expect(try await h.count("SELECT count(*) AS n FROM job_runs WHERE kind = 'batch' AND status = 'failed'") == 1)
 
             // Nothing is lost: the next attempt claims the same conversations.
             h.server.batches.rejectCreates(nil)
             let retry = try await h.submit()
-            #expect(retry.status == "submitted" && retry.conversations == 4)
+            #expect(retry.status == .submitted && retry.conversations == 4)
         }
     }
 
