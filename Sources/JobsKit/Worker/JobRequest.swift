@@ -1,4 +1,5 @@
 import Foundation
+import Postgres
 
 /// One row of `job_requests` as a worker holds it after claiming it.
 public struct JobRequest: Sendable, Hashable, Codable {
@@ -6,6 +7,11 @@ public struct JobRequest: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case extract
         case assist
+    }
+
+    /// `job_requests.status` (the migration's CHECK lists the same values).
+    public enum Status: String, PostgresEnum, Codable {
+        case pending, running, done, failed
     }
 
     public let id: Int64

@@ -113,7 +113,7 @@ public struct JobRequestQueue: Sendable {
             [request.id, owner, String(text.prefix(Self.maxErrorLength)), permanent, maxAttempts,
              backoff.delay(afterAttempt: request.attempts)])
         guard let row = rows.first else { return .leaseLost }
-        return try row.decode("status", as: String.self) == "failed" ? .failed : .retryScheduled(notBefore: try row.decode("not_before"))
+        return try row.decode("status", as: JobRequest.Status.self) == .failed ? .failed : .retryScheduled(notBefore: try row.decode("not_before"))
     }
 
     /// Gives back requests this owner holds (all, or only `ids`) without counting the interrupted attempt, so
