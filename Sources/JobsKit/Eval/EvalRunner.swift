@@ -113,7 +113,11 @@ public struct EvalRunner: Sendable {
                         return (feature, .failure(EvalRunError("no extractor for feature '\(feature.rawValue)'")))
                     }
                     do {
-                        return (feature, .success(try await engine.extract(input, features: [extractionFeature])))
+                        // Await into a local before building the tuple: Swift 6.3.1's optimizer drops the tuple's first
+                        // element when it is built around the `try await` inside this do/catch in a task, so `feature`
+                        // came back as garbage and release builds crashed (Tests/Reproducers/TaskTupleMiscompile).
+                        let run = try await engine.extract(input, features: [extractionFeature])
+                        return (feature, .success(run))
                     } catch {
                         return (feature, .failure(error))
                     }
