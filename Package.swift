@@ -45,6 +45,11 @@ let package = Package(
             name: "Tools",
             dependencies: ["AgentRuntime", "Chrono", "JSONKit", "Postgres"]
         ),
+        // Floor 3: the proactive pass's findings computed by code (conflicts, RSVPs, deadlines, reminders).
+        .target(
+            name: "Proactive",
+            dependencies: ["Chrono", "JSONKit", "Postgres", "Tools"]
+        ),
         // Floor 3: the five extractors, the date resolver and the rule-based provider.
         .target(
             name: "Extractors",
@@ -62,7 +67,7 @@ let package = Package(
         .target(
             name: "JobsKit",
             dependencies: [
-                "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Tools",
+                "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Proactive", "Tools",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -91,9 +96,10 @@ let package = Package(
         ),
         .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "JSONKit"]),
         .testTarget(name: "ChronoTests", dependencies: ["Chrono"]),
+        .testTarget(name: "ProactiveTests", dependencies: ["Proactive", "Chrono", "JSONKit", "Postgres", "TestSupport"]),
         .testTarget(
             name: "JobsKitTests",
-            dependencies: ["JobsKit", "Chrono", "Extractors", "Evals", "Postgres", "PromptKit", "TestSupport", "AgentRuntime", "JSONKit"]
+            dependencies: ["JobsKit", "Chrono", "Extractors", "Evals", "Postgres", "PromptKit", "Proactive", "TestSupport", "AgentRuntime", "JSONKit"]
         ),
     ]
 )

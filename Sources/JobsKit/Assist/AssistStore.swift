@@ -28,7 +28,7 @@ enum AssistStore {
             let output = result.output?.withoutNULs
             try await db.query(
                 """
-                INSERT INTO assistant_findings (run_id, user_id, summary, conflicts, pending_rsvps, near_deadlines,
+                INSERT INTO assistant_runs (run_id, user_id, summary, conflicts, pending_rsvps, near_deadlines,
                     suggested_actions, reminders_created, stop_reason, steps, prompt_id, prompt_version, model)
                 VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12, $13)
                 """,
