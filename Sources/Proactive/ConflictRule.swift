@@ -9,8 +9,8 @@ import Tools
 ///   place (both places known, compared case- and space-insensitively);
 /// - **all_day**: a timed event on the day of an all-day event (the whole local day, 23 or 25 hours on DST days).
 ///   Two all-day events on one day are not a conflict (they are day markers: picture day, a field trip).
-/// Intervals are those of `check_conflicts` (`EventInterval`): the extractor's instants when stored, else the
-/// date and wall time read in the user's zone, with RFC 5545's DST rules. The same event posted in two chats
+/// Intervals are those of `check_conflicts` (`EventInterval`): the date and wall times read in the user's zone,
+/// with RFC 5545's DST rules (a missing end: 60 minutes; an end before the start: the next day). The same event posted in two chats
 /// (same title, same interval) is not in conflict with itself.
 public struct ConflictRule: Sendable {
     public let options: ProactiveOptions
@@ -27,7 +27,7 @@ public struct ConflictRule: Sendable {
         let today = LocalDate(now, in: zone)
         let windowEnd = WallClock.startOfDay(today.adding(days: options.conflictDays + 1), in: zone)
         let placed = events
-            .map { Placed(event: $0, interval: Self.interval(of: $0, in: zone)) }
+            .map { Placed(event: $0, interval: EventInterval(date: $0.date, time: $0.time, endTime: $0.endTime, in: zone)) }
             .filter { $0.interval.end > now && $0.interval.start < windowEnd }
             .sorted { ($0.interval.start, $0.interval.end, $0.event.id.uuidString) < ($1.interval.start, $1.interval.end, $1.event.id.uuidString) }
         var found: [String: Finding] = [:]
@@ -40,14 +40,6 @@ public struct ConflictRule: Sendable {
             }
         }
         return found.values.sorted { ($0.dueAt ?? .distantPast, $0.subjectKey) < ($1.dueAt ?? .distantPast, $1.subjectKey) }
-    }
-
-    /// The event's stretch of real time: the stored instants when the extractor wrote them, else the wall times.
-    static func interval(of event: ProactiveRows.Event, in zone: TimeZone) -> EventInterval {
-        if event.time != nil, let start = event.startsAt {
-            return EventInterval(start: start, end: event.endsAt.flatMap { $0 > start ? $0 : nil } ?? start.addingTimeInterval(EventInterval.defaultDuration))
-        }
-        return EventInterval(date: event.date, time: event.time, endTime: event.endTime, in: zone)
     }
 
     static func sameEvent(_ a: Placed, _ b: Placed) -> Bool {

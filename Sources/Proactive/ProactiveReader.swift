@@ -22,12 +22,13 @@ public struct ProactiveReader: Sendable {
         let from = utcToday.adding(days: -2)
         let through = utcToday.adding(days: options.horizonDays + 2)
 
-        // Events of the user's conversations, minus those the user declined (an RSVP answered "no" for that day).
+        // Events of the user's conversations, timed by `date`, `time` and `end_time` (the app's columns) in the user's
+        // zone, as `check_conflicts` times them (the service's `starts_at` would be stale after the app moves an event),
+        // minus those the user declined (an RSVP answered "no" for that day).
         for row in try await db.query(
             """
-            SELECT user_id, id, title, date, time, end_time, starts_epoch, ends_epoch, location FROM (
+            SELECT user_id, id, title, date, time, end_time, location FROM (
               SELECT cp.user_id, e.id, e.title, e.date, e.time, e.end_time, e.location,
-                     extract(epoch FROM e.starts_at)::float8 AS starts_epoch, extract(epoch FROM e.ends_at)::float8 AS ends_epoch,
                      row_number() OVER (PARTITION BY cp.user_id ORDER BY e.date, e.time NULLS FIRST, e.id) AS n
               FROM conversation_participants cp
               JOIN calendar_events e ON e.conversation_id = cp.conversation_id
@@ -40,8 +41,6 @@ public struct ProactiveReader: Sendable {
             rows.events.append(.init(
                 userID: try row.decode("user_id"), id: try row.decode("id"), title: try row.decode("title"),
                 date: try row.decode("date"), time: try row.decode("time"), endTime: try row.decode("end_time"),
-                startsAt: try row.decode("starts_epoch", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
-                endsAt: try row.decode("ends_epoch", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
                 location: try row.decode("location")))
         }
 

@@ -10,10 +10,17 @@ public struct ProactiveRows: Sendable {
         public var date: LocalDate
         public var time: LocalTime?
         public var endTime: LocalTime?
-        /// The extractor's instants, when it stored them; NULL on rows the app wrote itself.
-        public var startsAt: Date?
-        public var endsAt: Date?
         public var location: String?
+
+        public init(userID: UUID, id: UUID, title: String, date: LocalDate, time: LocalTime?, endTime: LocalTime?, location: String?) {
+            self.userID = userID
+            self.id = id
+            self.title = title
+            self.date = date
+            self.time = time
+            self.endTime = endTime
+            self.location = location
+        }
     }
 
     public struct RSVP: Sendable, Hashable {
@@ -24,6 +31,16 @@ public struct ProactiveRows: Sendable {
         public var eventDate: LocalDate
         public var requestedBy: String?
         public var conversation: String
+
+        public init(userID: UUID, id: UUID, eventName: String, deadline: LocalDate?, eventDate: LocalDate, requestedBy: String?, conversation: String) {
+            self.userID = userID
+            self.id = id
+            self.eventName = eventName
+            self.deadline = deadline
+            self.eventDate = eventDate
+            self.requestedBy = requestedBy
+            self.conversation = conversation
+        }
     }
 
     public struct Deadline: Sendable, Hashable {
@@ -34,6 +51,16 @@ public struct ProactiveRows: Sendable {
         public var time: LocalTime?
         public var dueAt: Date?
         public var status: String
+
+        public init(userID: UUID, id: UUID, task: String, deadline: LocalDate, time: LocalTime?, dueAt: Date?, status: String) {
+            self.userID = userID
+            self.id = id
+            self.task = task
+            self.deadline = deadline
+            self.time = time
+            self.dueAt = dueAt
+            self.status = status
+        }
     }
 
     public struct Reminder: Sendable, Hashable {
@@ -41,6 +68,13 @@ public struct ProactiveRows: Sendable {
         public var id: UUID
         public var title: String
         public var at: Date
+
+        public init(userID: UUID, id: UUID, title: String, at: Date) {
+            self.userID = userID
+            self.id = id
+            self.title = title
+            self.at = at
+        }
     }
 
     /// Each user's time zone (every requested user that exists has one).
