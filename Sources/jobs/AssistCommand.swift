@@ -30,13 +30,17 @@ struct AssistCommand: AsyncParsableCommand {
 
             Examples:
               messageai-jobs assist --user 00000000-de01-4000-8000-000000000001
+              messageai-jobs assist --show --user demo
               messageai-jobs assist --all --provider rules
               messageai-jobs assist --changed --shard 1/4
             """
     )
 
-    @Option(help: "One user's id (a UUID): refresh their findings and run the assistant on them (needs an LLM).")
+    @Option(help: "One user's id (a UUID, or 'demo' for the demo's parent): refresh their findings and run the assistant on them (needs an LLM).")
     var user: String?
+
+    @Flag(help: "With --user: only print the user's open findings as stored (no pass, no LLM).")
+    var show = false
 
     @Flag(help: "Run the proactive pass for every user.")
     var all = false
@@ -77,7 +81,8 @@ struct AssistCommand: AsyncParsableCommand {
     func validate() throws {
         let modes = [user != nil, all, changed].filter { $0 }.count
         guard modes == 1 else { throw ValidationError("give exactly one of --user, --all, --changed") }
-        if let user { guard UUID(uuidString: user) != nil else { throw ValidationError("user id '\(user)' is not a UUID") } }
+        if let user { guard userID(user) != nil else { throw ValidationError("user id '\(user)' is not a UUID") } }
+        guard !show || user != nil else { throw ValidationError("--show needs --user") }
         guard (1...20).contains(maxSteps) else { throw ValidationError("--max-steps must be between 1 and 20") }
         guard (0...240).contains(travelGapMinutes) else { throw ValidationError("--travel-gap-minutes must be between 0 and 240") }
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
@@ -87,7 +92,8 @@ struct AssistCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        if let user { return try await runOne(UUID(uuidString: user)!) }
+        if let user, show { return try await showFindings(userID(user)!) }
+        if let user { return try await runOne(userID(user)!) }
         let shard = try Self.resolveShard(shard)
         let summary = try await database.withPool(maxConnections: concurrency + 1) { pool in
             var pass = try Self.pass(pool: pool, provider: provider, model: model, prompts: prompts, concurrency: concurrency,
@@ -101,6 +107,19 @@ struct AssistCommand: AsyncParsableCommand {
             Console.print(ProactiveReport.text(summary))
         }
         if summary.usersFailed > 0 || summary.narrationFailed > 0 { throw ExitCode(2) }
+    }
+
+    /// A UUID, or `demo` for the demo's parent.
+    private func userID(_ text: String) -> UUID? {
+        text == "demo" ? DemoDataset.make(now: Date()).mainUserID : UUID(uuidString: text)
+    }
+
+    private func showFindings(_ id: UUID) async throws {
+        let shown = try await database.withPool(maxConnections: 1) { try await OpenFinding.shown(for: id, pool: $0) }
+        guard let shown else { throw ExtractionError.invalidInput("no user with id \(id.uuidString.lowercased())") }
+        if output.json { return try Console.printJSON(shown.findings) }
+        Console.print(shown.findings.isEmpty ? "Nothing needs \(shown.name)'s attention."
+                      : (["What needs \(shown.name)'s attention:"] + shown.findings.map(ProactiveReport.line)).joined(separator: "\n"))
     }
 
     private func withCLIOptions(_ base: ProactivePass.Options) -> ProactivePass.Options {

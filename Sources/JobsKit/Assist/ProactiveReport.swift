@@ -22,7 +22,7 @@ public enum ProactiveReport {
     }
 
     /// "  ! [conflict] Saturday Nov 28: ..." with the assistant's explanation below when there is one.
-    static func line(_ f: OpenFinding) -> String {
+    public static func line(_ f: OpenFinding) -> String {
         let mark = f.severity == "high" ? "!" : "-"
         var text = "  \(mark) [\(f.kind)] \(f.suggestion)"
         if let explanation = f.explanation, !explanation.isEmpty { text += "\n      assistant: \(explanation)" }
