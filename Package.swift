@@ -96,7 +96,7 @@ let package = Package(
         ),
         .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "JSONKit"]),
         .testTarget(name: "ChronoTests", dependencies: ["Chrono"]),
-        .testTarget(name: "ProactiveTests", dependencies: ["Proactive", "Chrono", "JSONKit", "Postgres", "TestSupport"]),
+        .testTarget(name: "ProactiveTests", dependencies: ["Proactive", "Chrono", "JSONKit", "Migrations", "Postgres", "TestSupport"]),
         .testTarget(
             name: "JobsKitTests",
             dependencies: ["JobsKit", "Chrono", "Extractors", "Evals", "Postgres", "PromptKit", "Proactive", "TestSupport", "AgentRuntime", "JSONKit"]

@@ -37,7 +37,8 @@ public struct ProactivePass: Sendable {
 
     public struct Summary: Sendable, Codable {
         public var runID: UUID
-        public var usersConsidered = 0
+        /// Candidate users before sharding and leases (nil: every user).
+        public var usersConsidered: Int?
         public var usersPassed = 0
         public var usersFailed = 0
         public var findings: [String: Int] = [:]
@@ -124,7 +125,7 @@ public struct ProactivePass: Sendable {
         case .users(let ids): candidates = Array(Set(ids + (try await queue.upcomingUsers(now: now))))
         case .changed: candidates = Array(Set(try await queue.changedUsers() + (try await queue.upcomingUsers(now: now))))
         }
-        summary.usersConsidered = candidates?.count ?? -1
+        summary.usersConsidered = candidates?.count
         if let candidates, candidates.isEmpty { return }
         try await queue.prepare(candidates)
         let since = try await queue.databaseNow()
