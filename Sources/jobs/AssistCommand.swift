@@ -130,7 +130,12 @@ struct AssistCommand: AsyncParsableCommand {
     }
 
     private func runOne(_ id: UUID) async throws {
-        guard provider != .rules else { throw ValidationError("--user runs the LLM assistant; use --all or --changed with --provider rules") }
+        guard provider != .rules else {
+            throw ValidationError("--user runs the LLM assistant; offline, `assist --all --provider rules` computes every user's findings "
+                                  + "and `assist --show --user ID` prints them")
+        }
+        // No LLM configured: say so before connecting to anything.
+        _ = try ProviderFactory.resolve(.openai)
         let summary = try await database.withPool { pool in
             guard var service = try AssistantFactory.make(provider == .auto ? .openai : provider, pool: pool, promptsPath: prompts,
                                                           modelOverride: model) else { throw ProviderNotConfigured() }
