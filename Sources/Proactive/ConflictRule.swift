@@ -6,7 +6,8 @@ import Tools
 /// Schedule conflicts among one user's events, on real instants in the user's zone:
 /// - **overlap**: two timed events share some time (half-open intervals: 10:00-11:00 and 11:00-12:00 do not);
 /// - **travel**: no overlap, but the second starts less than `travelGap` after the first ends, at a different
-///   place (both places known, compared case- and space-insensitively);
+///   place (both places known, compared case-, space- and punctuation-insensitively; "Riverside Park, field 3"
+///   is at "Riverside Park");
 /// - **all_day**: a timed event on the day of an all-day event (the whole local day, 23 or 25 hours on DST days).
 ///   Two all-day events on one day are not a conflict (they are day markers: picture day, a field trip).
 /// Intervals are those of `check_conflicts` (`EventInterval`): the date and wall times read in the user's zone,
@@ -46,6 +47,12 @@ public struct ConflictRule: Sendable {
         a.interval == b.interval && normalized(a.event.title) == normalized(b.event.title)
     }
 
+    /// "riverside park" and "riverside park field 3" are one place: one name starts with the other, word for word.
+    static func samePlace(_ a: String, _ b: String) -> Bool {
+        let (short, long) = a.count <= b.count ? (a, b) : (b, a)
+        return long == short || long.hasPrefix(short + " ")
+    }
+
     static func normalized(_ text: String?) -> String {
         (text ?? "").lowercased().split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).joined(separator: " ")
     }
@@ -58,7 +65,7 @@ public struct ConflictRule: Sendable {
             (type, severity) = a.allDay || b.allDay ? ("all_day", .low) : ("overlap", .high)
         } else {
             let placeA = Self.normalized(a.event.location), placeB = Self.normalized(b.event.location)
-            guard !a.allDay, !b.allDay, !placeA.isEmpty, !placeB.isEmpty, placeA != placeB else { return nil }
+            guard !a.allDay, !b.allDay, !placeA.isEmpty, !placeB.isEmpty, !Self.samePlace(placeA, placeB) else { return nil }
             (type, severity) = ("travel", .medium)
         }
         let pair = [a, b].sorted { $0.event.id.uuidString.lowercased() < $1.event.id.uuidString.lowercased() }

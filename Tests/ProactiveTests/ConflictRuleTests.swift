@@ -42,6 +42,10 @@ import Testing
         let a = Self.event(1, "Practice", "2026-11-28", "10:00", "11:00", at: "Riverside Park")
         let b = Self.event(2, "Team photo", "2026-11-28", "11:00", "11:30", at: "riverside  park")
         #expect(Self.findings([a, b], now: "2026-11-23T12:00:00Z").isEmpty)
+        let field = Self.event(3, "Team photo", "2026-11-28", "11:10", "11:30", at: "Riverside Park, field 3")
+        #expect(Self.findings([a, field], now: "2026-11-23T12:00:00Z").isEmpty, "a field of the park is the park")
+        let other = Self.event(4, "Team photo", "2026-11-28", "11:10", "11:30", at: "Riversided")
+        #expect(Self.findings([a, other], now: "2026-11-23T12:00:00Z").count == 1)
     }
 
     @Test func backToBackAtDifferentPlacesWithinTheTravelGapIsATravelConflict() throws {
