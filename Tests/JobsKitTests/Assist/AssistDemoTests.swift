@@ -182,4 +182,17 @@ import TestSupport
             #expect(try night.decode("status", as: String.self) == "succeeded")
         }
     }
+
+    @Test func unknownUserIsAClearErrorAndSendsNothing() async throws {
+        try await TestDatabase.with { db in
+            let server = try FakeOpenAIServer()
+            defer { server.stop() }
+            let service = AssistService(pool: db.pool, client: OpenAIClient(configuration: LLMConfiguration(baseURL: server.baseURL)),
+                                        prompts: try Self.prompts())
+            let missing = UUID()
+            let error = await #expect(throws: ExtractionError.self) { try await service.run(userID: missing, now: Self.now) }
+            #expect(error?.description.contains(missing.uuidString.lowercased()) == true)
+            #expect(server.requests.isEmpty)
+        }
+    }
 }
