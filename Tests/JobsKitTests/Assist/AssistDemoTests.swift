@@ -183,6 +183,24 @@ import TestSupport
         }
     }
 
+    @Test func aFailingModelLeavesTheTemplateFindingsAndIsReported() async throws {
+        try await TestDatabase.with { db in
+            _ = try await Self.scannedDemo(db)
+            let server = try FakeOpenAIServer(fallback: { _ in .error(status: 400, message: "model not available") })
+            defer { server.stop() }
+            let summary = try await ProactivePass(pool: db.pool, assistant: try Self.service(db, server)).run(.all, now: Self.now)
+            #expect(summary.narrated == 0 && summary.narrationFailed > 0)
+            #expect(summary.usersFailed == 0, "the code's findings were written before the model was asked")
+            let conflict = try #require(try await db.pool.query(
+                "SELECT status, suggestion, explanation FROM assistant_findings WHERE user_id = $1 AND kind = 'conflict'", [Self.maria]).first)
+            #expect(try conflict.decode("status", as: String.self) == "open")
+            #expect(try conflict.decode("suggestion", as: String.self).contains("overlaps"))
+            #expect(try conflict.decode("explanation", as: String?.self) == nil)
+            let status: String = try await db.pool.query("SELECT status FROM job_runs WHERE id = $1", [summary.runID])[0].decode("status")
+            #expect(status == "partial")
+        }
+    }
+
     @Test func unknownUserIsAClearErrorAndSendsNothing() async throws {
         try await TestDatabase.with { db in
             let server = try FakeOpenAIServer()
