@@ -46,6 +46,11 @@ let package = Package(
             name: "Tools",
             dependencies: ["AgentRuntime", "Chrono", "JSONKit", "Postgres"]
         ),
+        // Floor 3: the proactive pass's findings computed by code (conflicts, RSVPs, deadlines, reminders).
+        .target(
+            name: "Proactive",
+            dependencies: ["Chrono", "JSONKit", "Postgres", "Tools"]
+        ),
         // Floor 3: the five extractors, the date resolver and the rule-based provider.
         .target(
             name: "Extractors",
@@ -63,7 +68,7 @@ let package = Package(
         .target(
             name: "JobsKit",
             dependencies: [
-                "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Tools",
+                "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Proactive", "Tools",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -94,10 +99,11 @@ let package = Package(
         ),
         .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "JSONKit"]),
         .testTarget(name: "ChronoTests", dependencies: ["Chrono"]),
+        .testTarget(name: "ProactiveTests", dependencies: ["Proactive", "Chrono", "JSONKit", "Migrations", "Postgres", "TestSupport"]),
         .testTarget(
             name: "JobsKitTests",
             dependencies: [
-                "JobsKit", "Chrono", "Extractors", "Evals", "Postgres", "PromptKit", "TestSupport", "AgentRuntime", "JSONKit",
+                "JobsKit", "Chrono", "Extractors", "Evals", "Postgres", "PromptKit", "Proactive", "TestSupport", "AgentRuntime", "JSONKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -6,6 +6,8 @@ public struct PromptLibrary: Sendable {
     /// The variables extractors and the assistant know how to fill.
     public static let standardVariables: Set<String> = [
         "messages", "today", "now", "timezone", "user_name", "conversation_name", "weekday", "participants", "user_id",
+        // The proactive assistant: the findings code computed for the user, as JSON.
+        "findings",
     ]
 
     public struct Key: Sendable, Hashable {

@@ -3,27 +3,55 @@ import ArgumentParser
 import Extractors
 import Foundation
 import JobsKit
+import Postgres
+import Proactive
 import PromptKit
 
 struct AssistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assist",
-        abstract: "Run the proactive assistant for one user.",
+        abstract: "The proactive assistant: for one user (--user), or the proactive pass over many (--all, --changed).",
         discussion: """
-            The assistant is an OpenAI tool-calling agent in a bounded loop (at most --max-steps model calls, a token
-            budget and a time limit). Its tools are bound to the user: recent messages, upcoming calendar events and
-            their conflicts, pending RSVPs, upcoming deadlines, and reminders (listed, or created without duplicates,
-            at most 3 per run). It never sees another user's rows. Its findings go to assistant_findings, each step to
-            agent_traces. Needs an LLM (OPENAI_API_KEY or OPENAI_BASE_URL).
+            Findings are computed by code, with no LLM: schedule conflicts (overlapping events, or back-to-back events
+            at different places with less than --travel-gap-minutes between them, in the user's time zone, all-day
+            events and DST handled), RSVPs not answered with the reply-by date or the event within 7 days, deadlines
+            in the next 3 days not done, reminders due within 24 hours. Each cites the rows it rests on and is kept in
+            assistant_findings, one row per user, kind and subject: the next pass updates it, resolves it when its
+            cause goes away, and never raises one the user dismissed unless its subject changed.
 
-            Example: messageai-jobs assist --user 00000000-de01-4000-8000-000000000001
+            With an LLM (OPENAI_API_KEY or OPENAI_BASE_URL) each user with open findings also gets one bounded
+            tool-calling run (at most --max-steps model calls, a token budget, a time limit, at most 3 reminders)
+            that ranks and explains the findings and suggests options. Items of its answer that code did not find, or
+            that cite ids no tool returned, are dropped and reported. Its answer and tokens go to assistant_runs,
+            each step to agent_traces. Without an LLM the findings keep their template suggestions.
+
+            --user needs an LLM. --all and --changed run the pass alone (the nightly scan runs it after extraction),
+            sharded and leased like the scan: several processes may run at once.
+
+            Examples:
+              messageai-jobs assist --user 00000000-de01-4000-8000-000000000001
+              messageai-jobs assist --show --user demo
+              messageai-jobs assist --all --provider rules
+              messageai-jobs assist --changed --shard 1/4
             """
     )
 
-    @Option(help: "The user's id (a UUID).")
-    var user: String
+    @Option(help: "One user's id (a UUID, or 'demo' for the demo's parent): refresh their findings and run the assistant on them (needs an LLM).")
+    var user: String?
 
-    @Option(help: "Most model calls in one run; the last is made with tool_choice none so the model must answer.")
+    @Flag(help: "With --user: only print the user's open findings as stored (no pass, no LLM).")
+    var show = false
+
+    @Flag(help: "Run the proactive pass for every user.")
+    var all = false
+
+    @Flag(help: "Run the proactive pass for users whose rows changed since the pass last saw them, plus users with something coming up.")
+    var changed = false
+
+    @Option(help: "auto (an LLM when one is configured, else templates), openai or rules. --user needs an LLM.")
+    var provider: ProviderChoice = .auto
+
+    @Option(help: "Most model calls in one user's run; the last is made with tool_choice none so the model must answer.")
     var maxSteps: Int = 5
 
     @Option(help: "Model (default: the assistant prompt's model, or $OPENAI_MODEL).")
@@ -32,29 +60,88 @@ struct AssistCommand: AsyncParsableCommand {
     @Option(help: "Folder of YAML prompts (default: prompts, else $MESSAGEAI_HOME/prompts).")
     var prompts: String = "prompts"
 
+    @Option(help: "Minutes needed to travel between back-to-back events at different places.")
+    var travelGapMinutes: Int = Int(ProactiveOptions.defaultTravelGap / 60)
+
+    @Option(help: "Assistant runs at once (LLM).")
+    var concurrency: Int = 4
+
+    @Option(help: "Process only shard i of N (i/N) of the users, or auto/N to read i from JOB_COMPLETION_INDEX.")
+    var shard: String = "0/1"
+
+    @Option(help: "Seconds a claim on a batch of users lasts before another process may take it over.")
+    var leaseSeconds: Int = 600
+
+    @Option(help: "Stop after this many users.")
+    var limit: Int?
+
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard UUID(uuidString: user) != nil else { throw ValidationError("user id '\(user)' is not a UUID") }
+        let modes = [user != nil, all, changed].filter { $0 }.count
+        guard modes == 1 else { throw ValidationError("give exactly one of --user, --all, --changed") }
+        if let user { guard userID(user) != nil else { throw ValidationError("user id '\(user)' is not a UUID") } }
+        guard !show || user != nil else { throw ValidationError("--show needs --user") }
         guard (1...20).contains(maxSteps) else { throw ValidationError("--max-steps must be between 1 and 20") }
+        guard (0...240).contains(travelGapMinutes) else { throw ValidationError("--travel-gap-minutes must be between 0 and 240") }
+        guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
+        guard leaseSeconds >= 30 else { throw ValidationError("--lease-seconds must be at least 30") }
+        _ = try Self.resolveShard(shard)
     }
 
     func run() async throws {
         output.bootstrap()
-        guard let configuration = LLMConfiguration.fromEnvironment() else { throw ProviderNotConfigured() }
-        let library: PromptLibrary
-        do {
-            library = try PromptLibrary.load(directory: try ProviderFactory.promptDirectory(prompts))
-        } catch {
-            throw ExtractionError.promptProblem("the prompts do not load:\n\(error)")
+        if let user, show { return try await showFindings(userID(user)!) }
+        if let user { return try await runOne(userID(user)!) }
+        let shard = try Self.resolveShard(shard)
+        let summary = try await database.withPool(maxConnections: concurrency + 1) { pool in
+            var pass = try Self.pass(pool: pool, provider: provider, model: model, prompts: prompts, concurrency: concurrency,
+                                     shard: shard, leaseSeconds: leaseSeconds, maxSteps: maxSteps)
+            pass = ProactivePass(pool: pool, options: withCLIOptions(pass.options), assistant: pass.assistant)
+            return try await pass.run(all ? .all : .changed)
         }
+        if output.json {
+            try Console.printJSON(summary)
+        } else {
+            Console.print(ProactiveReport.text(summary))
+        }
+        if summary.usersFailed > 0 || summary.narrationFailed > 0 { throw ExitCode(2) }
+    }
+
+    /// A UUID, or `demo` for the demo's parent.
+    private func userID(_ text: String) -> UUID? {
+        text == "demo" ? DemoDataset.make(now: Date()).mainUserID : UUID(uuidString: text)
+    }
+
+    private func showFindings(_ id: UUID) async throws {
+        let shown = try await database.withPool(maxConnections: 1) { try await OpenFinding.shown(for: id, pool: $0) }
+        guard let shown else { throw ExtractionError.invalidInput("no user with id \(id.uuidString.lowercased())") }
+        if output.json { return try Console.printJSON(shown.findings) }
+        Console.print(shown.findings.isEmpty ? "Nothing needs \(shown.name)'s attention."
+                      : (["What needs \(shown.name)'s attention:"] + shown.findings.map(ProactiveReport.line)).joined(separator: "\n"))
+    }
+
+    private func withCLIOptions(_ base: ProactivePass.Options) -> ProactivePass.Options {
+        var options = base
+        options.proactive.travelGap = TimeInterval(travelGapMinutes * 60)
+        options.limit = limit
+        return options
+    }
+
+    private func runOne(_ id: UUID) async throws {
+        guard provider != .rules else {
+            throw ValidationError("--user runs the LLM assistant; offline, `assist --all --provider rules` computes every user's findings "
+                                  + "and `assist --show --user ID` prints them")
+        }
+        // No LLM configured: say so before connecting to anything.
+        _ = try ProviderFactory.resolve(.openai)
         let summary = try await database.withPool { pool in
-            var service = AssistService(
-                pool: pool, client: OpenAIClient(configuration: configuration), prompts: library,
-                structuredOutput: configuration.structuredOutput, modelOverride: model ?? configuration.defaultModel)
+            guard var service = try AssistantFactory.make(provider == .auto ? .openai : provider, pool: pool, promptsPath: prompts,
+                                                          modelOverride: model) else { throw ProviderNotConfigured() }
             service.limits.maxSteps = maxSteps
-            return try await service.run(userID: UUID(uuidString: user)!)
+            service.proactive.travelGap = TimeInterval(travelGapMinutes * 60)
+            return try await service.run(userID: id)
         }
         if output.json {
             try Console.printJSON(summary)
@@ -63,8 +150,34 @@ struct AssistCommand: AsyncParsableCommand {
         }
         if summary.findings == nil {
             // The report went to stdout; the reason for the failing exit status belongs on stderr too.
-            Console.error("assist: no valid answer for user \(user): \(summary.stopReason) (job_runs \(summary.runID.uuidString.lowercased()))")
+            Console.error("assist: no valid answer for user \(id.uuidString.lowercased()): \(summary.stopReason) (job_runs \(summary.runID.uuidString.lowercased()))")
             throw ExitCode(2)
         }
     }
+
+    /// The proactive pass for a provider choice (also what `scan` runs after extraction).
+    static func pass(
+        pool: PostgresPool, provider: ProviderChoice, model: String?, prompts: String, concurrency: Int,
+        shard: (index: Int, count: Int), leaseSeconds: Int, maxSteps: Int = 5,
+        wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
+    ) throws -> ProactivePass {
+        var assistant = try AssistantFactory.make(provider, pool: pool, promptsPath: prompts, modelOverride: model, wrap: wrap)
+        assistant?.limits.maxSteps = maxSteps
+        var options = ProactivePass.Options()
+        options.concurrency = concurrency
+        (options.shardIndex, options.shardCount) = shard
+        options.leaseSeconds = leaseSeconds
+        return ProactivePass(pool: pool, options: options, assistant: assistant)
+    }
+
+    static func resolveShard(_ text: String) throws -> (index: Int, count: Int) {
+        if text.hasPrefix("auto/") {
+            guard let index = ProcessInfo.processInfo.environment["JOB_COMPLETION_INDEX"] else {
+                throw ValidationError("--shard auto/N needs JOB_COMPLETION_INDEX in the environment")
+            }
+            return try ScanOptions.parseShard("\(index)/\(text.dropFirst(5))")
+        }
+        return try ScanOptions.parseShard(text)
+    }
 }
+

@@ -7,7 +7,8 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks: a reproducible scan workload and the scan's throughput against a fake model.",
-        subcommands: [BenchWorkloadCommand.self, BenchScanCommand.self, BenchServeCommand.self, BenchAgentCommand.self, BenchTokensCommand.self]
+        subcommands: [BenchWorkloadCommand.self, BenchScanCommand.self, BenchServeCommand.self, BenchAgentCommand.self, BenchTokensCommand.self,
+                      BenchProactiveCommand.self]
     )
 }
 

@@ -15,6 +15,11 @@ struct ScanCommand: AsyncParsableCommand {
             (FOR UPDATE SKIP LOCKED): several scans may run at once, on one machine or many. A conversation that fails
             is recorded and retried by the next scan; the exit status is non-zero if any failed.
 
+            Then the proactive pass (unless --no-assist) looks at every user whose rows changed and every user with
+            something coming up: schedule conflicts, unanswered RSVPs, deadlines in the next 3 days, reminders due.
+            Findings are computed by code and kept in assistant_findings; with an LLM the assistant also ranks and
+            explains them (see `assist --help`).
+
             Examples:
               messageai-jobs scan
               messageai-jobs scan --concurrency 8 --shard 2/4
@@ -42,6 +47,9 @@ struct ScanCommand: AsyncParsableCommand {
 
     @Flag(help: "Send every new message to the model, even ones with no date, question, RSVP or urgency cue.")
     var noPrefilter = false
+
+    @Flag(help: "Skip the proactive pass (findings for changed users and users with something coming up) after extraction.")
+    var noAssist = false
 
     @Flag(help: "Submit the requests as one OpenAI batch instead (collect with `batch collect`).")
     var batch = false
@@ -106,7 +114,12 @@ struct ScanCommand: AsyncParsableCommand {
         let engine = try rateLimitedEngine()
         let showProgress = Console.isTerminal && !output.json
         let summary = try await database.withPool(maxConnections: concurrency + 1) { pool in
-            try await ScanService(pool: pool, engine: engine, options: options).run { done, failed, total in
+            var service = ScanService(pool: pool, engine: engine, options: options)
+            service.proactive = noAssist ? nil : try AssistCommand.pass(
+                pool: pool, provider: providerOptions.provider, model: providerOptions.model, prompts: providerOptions.prompts,
+                concurrency: concurrency, shard: (options.shardIndex, options.shardCount), leaseSeconds: leaseSeconds,
+                wrap: { RateLimitedClient(inner: $0, limiter: RateLimiter(limits: (try? rateLimits()) ?? RateLimits())) })
+            return try await service.run { done, failed, total in
                 if showProgress { Console.progress("scan: \(done)/\(total) conversations" + (failed > 0 ? ", \(failed) failed" : "")) }
             }
         }
@@ -115,6 +128,7 @@ struct ScanCommand: AsyncParsableCommand {
             try Console.printJSON(summary)
         } else {
             Console.print(ScanReport.text(summary))
+            if let pass = summary.proactive { Console.print("\n" + ProactiveReport.text(pass)) }
         }
         if summary.failed > 0 { throw ExitCode(2) }
     }

@@ -18,6 +18,13 @@ public enum AssistReport {
         } else {
             lines.append("No valid answer." + (s.finalText.map { " Last text: \($0.prefix(300))" } ?? ""))
         }
+        if !s.codeFindings.isEmpty {
+            lines.append("Findings (computed by code):")
+            lines += s.codeFindings.map(ProactiveReport.line)
+        }
+        for violation in s.dropped {
+            lines.append("DROPPED from the answer (\(violation.section)): \(violation.reason)")
+        }
         lines.append(String(format: "Reminders created: %d; %d prompt + %d completion tokens; %.2f s",
                             s.remindersCreated, s.usage.promptTokens, s.usage.completionTokens, s.seconds))
         return lines.joined(separator: "\n")

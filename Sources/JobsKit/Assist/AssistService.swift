@@ -5,12 +5,15 @@ import Foundation
 import JSONKit
 import Logging
 import Postgres
+import Proactive
 import PromptKit
 import Tools
 
-/// The proactive assistant for one user: the agent loop over that user's tools (messages, calendar events,
-/// RSVPs, deadlines, reminders), its findings stored for the app in `assistant_findings`, every step in
-/// `agent_traces`, and the run in `job_runs`.
+/// The proactive assistant with an LLM. Code computes the findings (`Proactive`); the agent loop starts from them,
+/// with the user's tools (messages, events and conflicts, RSVPs, deadlines, reminders), and adds judgment: it
+/// ranks and explains them and suggests options. `FindingCheck` drops anything it adds that code did not find.
+/// The run's answer and tokens go to `assistant_runs`, every step to `agent_traces`, explanations and ranks to
+/// the findings' rows in `assistant_findings`.
 public struct AssistService: Sendable {
     public struct Summary: Sendable, Codable {
         public var runID: UUID
@@ -19,12 +22,27 @@ public struct AssistService: Sendable {
         public var stopReason: String
         public var steps: Int
         public var toolCalls: Int
+        /// The model's answer with dropped items removed (nil when it gave no valid answer).
         public var findings: JSONValue?
         public var finalText: String?
         public var remindersCreated: Int
         public var usage: TokenUsage
         public var seconds: Double
+        /// The code's open findings the run started from, with the explanations the model gave.
+        public var codeFindings: [OpenFinding] = []
+        /// Items of the model's answer that were dropped (an invented finding, an id no tool returned).
+        public var dropped: [FindingCheck.Violation] = []
     }
+
+    /// Who the run is for.
+    public struct Person: Sendable {
+        public var id: UUID
+        public var name: String
+        public var zone: TimeZone
+    }
+
+    /// Most findings one run is given (the most severe and soonest); bounds the prompt.
+    public static let maxFindingsPerRun = 20
 
     public let pool: PostgresPool
     public let client: any ChatCompleting
@@ -34,6 +52,8 @@ public struct AssistService: Sendable {
     public var limits = AgentLimits(maxSteps: 5, maxToolCallsPerStep: 6, maxConcurrentToolCalls: 4, tokenBudget: 60_000,
                                     timeLimit: .seconds(120))
     public var maxRemindersPerRun = 3
+    public var proactive = ProactiveOptions()
+    let logger = Logger(label: "messageai.assist")
 
     public init(pool: PostgresPool, client: any ChatCompleting, prompts: PromptLibrary,
                 structuredOutput: StructuredOutputMode = .jsonSchema, modelOverride: String? = nil) {
@@ -44,66 +64,120 @@ public struct AssistService: Sendable {
         self.modelOverride = modelOverride
     }
 
+    /// The model the runs use.
+    public var model: String { modelOverride ?? prompts.latest(id: "assistant")?.model ?? "gpt-4o-mini" }
+
+    /// One user on demand (`assist --user`, a worker request): refresh the user's findings by code, then one
+    /// bounded agent run over them, recorded as its own job run.
     public func run(userID: UUID, now: Date = Date()) async throws -> Summary {
-        let started = Date()
-        let users = try await pool.query(
-            """
-            SELECT COALESCE(NULLIF(u.display_name, ''), u.username) AS name, COALESCE(s.time_zone, 'UTC') AS zone
-            FROM users u LEFT JOIN user_settings s ON s.user_id = u.id WHERE u.id = $1
-            """, [userID])
-        guard let user = users.first else { throw ExtractionError.invalidInput("no user with id \(userID.postgresValue)") }
-        let name: String = try user.decode("name")
-        let zone = TimeZone(identifier: try user.decode("zone", as: String.self)) ?? TimeZone(identifier: "UTC")!
-        guard let prompt = prompts.latest(id: "assistant"), let schema = prompt.outputSchema else {
-            throw ExtractionError.promptProblem("no 'assistant' prompt with an output schema in the prompt library")
-        }
-        let model = modelOverride ?? prompt.model
-        let today = LocalDate(now, in: zone)
-        let rendered: RenderedPrompt
-        do {
-            rendered = try prompt.render([
-                "today": today.iso, "weekday": ISOTime.weekdayName(today), "now": ISOTime.string(now, in: zone),
-                "timezone": zone.identifier, "user_name": name, "user_id": "me",
-            ], model: model)
-        } catch {
-            throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
-        }
+        let person = try await Self.people([userID], pool: pool)[userID]
+        guard let person else { throw ExtractionError.invalidInput("no user with id \(userID.postgresValue)") }
+        _ = try prompt()
         let recorder = JobRunRecorder(pool: pool)
         let runID = try await recorder.start(.assist, provider: "openai", model: model,
                                              options: ["user_id": .string(userID.postgresValue)])
         do {
-            let tools = try await AssistantTools.make(
-                userID: userID, pool: pool, runID: runID, promptID: prompt.id, promptVersion: prompt.version, model: model,
-                now: now, maxRemindersPerRun: maxRemindersPerRun)
-            let runner = AgentRunner(
-                client: client, model: model, tools: tools, limits: limits, temperature: prompt.parameters.temperature,
-                seed: prompt.parameters.seed, maxCompletionTokens: prompt.parameters.maxTokens)
-            let name = prompt.outputName ?? "assistant_findings"
-            let output = try AgentOutputSchema(
-                name: name, schema: schema,
-                responseFormat: structuredOutput == .jsonSchema ? .jsonSchema(name: name, schema: schema, strict: true) : .jsonObject(schema: schema))
-            let system = rendered.messages.first { $0.role == .system }?.content ?? ""
-            let userText = rendered.messages.last { $0.role == .user }?.content ?? ""
-            let result = await runner.run(system: system, user: userText, output: output)
-            let usage = TokenUsage(promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
-                                   cachedPromptTokens: result.usage.cachedPromptTokens ?? 0)
-            let reminders = try await AssistStore.save(
-                result, runID: runID, userID: userID, prompt: PromptRef(id: prompt.id, version: prompt.version, model: model), pool: pool)
-            var outcome = JobRunRecorder.Outcome(status: result.output != nil ? .succeeded : .failed)
-            outcome.requests = result.steps.count
-            outcome.usage = usage
-            outcome.itemCounts = ["reminders": reminders, "tool_calls": result.toolCallCount]
-            if result.output == nil { outcome.error = "the assistant gave no valid answer: \(result.stopReason)" }
+            let options = proactive
+            try await pool.transaction { db in
+                let found = try await ProactiveEngine(options: options).findings(for: [userID], now: now, on: db)
+                _ = try await FindingStore().write(found, users: [userID], runID: runID, now: now, on: db)
+            }
+            let open = try await pool.withConnection { try await OpenFinding.load([userID], on: $0) }[userID] ?? []
+            let summary = try await narrate(person, findings: open, runID: runID, now: now)
+            var outcome = JobRunRecorder.Outcome(status: summary.findings != nil ? .succeeded : .failed)
+            outcome.requests = summary.steps
+            outcome.usage = summary.usage
+            outcome.itemCounts = ["reminders": summary.remindersCreated, "tool_calls": summary.toolCalls,
+                                  "findings": open.count, "dropped": summary.dropped.count]
+            if summary.findings == nil { outcome.error = "the assistant gave no valid answer: \(summary.stopReason)" }
             try await recorder.finish(runID, outcome)
-            return Summary(
-                runID: runID, userID: userID, userName: name, stopReason: "\(result.stopReason)", steps: result.steps.count,
-                toolCalls: result.toolCallCount, findings: result.output, finalText: result.finalText, remindersCreated: reminders,
-                usage: usage, seconds: Date().timeIntervalSince(started))
+            return summary
         } catch {
             var outcome = JobRunRecorder.Outcome(status: .failed)
             outcome.error = "\(error)"
             try? await recorder.finish(runID, outcome)
             throw error
+        }
+    }
+
+    /// One bounded agent run for `person`, started from `findings` (code's, already stored), under `runID`
+    /// (the user's own run, or the night's pass). Never throws for a model failure: that is the stop reason.
+    public func narrate(_ person: Person, findings all: [OpenFinding], runID: UUID, now: Date) async throws -> Summary {
+        let started = Date()
+        let prompt = try prompt()
+        let findings = Array(all.prefix(Self.maxFindingsPerRun))
+        let today = LocalDate(now, in: person.zone)
+        let rendered: RenderedPrompt
+        do {
+            rendered = try prompt.render([
+                "today": today.iso, "weekday": ISOTime.weekdayName(today), "now": ISOTime.string(now, in: person.zone),
+                "timezone": person.zone.identifier, "user_name": person.name, "user_id": "me",
+                "findings": JSONValue.array(findings.map(\.promptJSON)).serialized(),
+            ], model: model)
+        } catch {
+            throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
+        }
+        let context = ToolContext(
+            userID: person.id, pool: pool, timeZone: person.zone, now: now,
+            provenance: ToolProvenance(runID: runID, promptID: prompt.id, promptVersion: prompt.version, model: model),
+            reminderBudget: ReminderBudget(limit: maxRemindersPerRun))
+        let runner = AgentRunner(
+            client: client, model: model, tools: try AssistantTools.make(context: context), limits: limits,
+            temperature: prompt.parameters.temperature, seed: prompt.parameters.seed, maxCompletionTokens: prompt.parameters.maxTokens)
+        let name = prompt.outputName ?? "assistant_findings"
+        let schema = prompt.outputSchema ?? .object([:])
+        let output = try AgentOutputSchema(
+            name: name, schema: schema,
+            responseFormat: structuredOutput == .jsonSchema ? .jsonSchema(name: name, schema: schema, strict: true) : .jsonObject(schema: schema))
+        let system = rendered.messages.first { $0.role == .system }?.content ?? ""
+        let userText = rendered.messages.last { $0.role == .user }?.content ?? ""
+        let result = await runner.run(system: system, user: userText, output: output)
+        let toolResults = result.messages.compactMap { message -> String? in
+            if case .tool(_, let content) = message { return content }
+            return nil
+        }
+        let checked = result.output.map { FindingCheck(findings: findings, toolResults: toolResults).check($0) }
+        if let violations = checked?.violations, !violations.isEmpty {
+            logger.warning("assistant answer items dropped", metadata: [
+                "user": "\(person.id.postgresValue)", "run": "\(runID.postgresValue)", "dropped": "\(violations.count)",
+                "first": "\(violations[0].section): \(violations[0].reason)"])
+        }
+        let usage = TokenUsage(promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
+                               cachedPromptTokens: result.usage.cachedPromptTokens ?? 0)
+        let reminders = try await AssistStore.save(
+            result, checked: checked, findingsIn: findings.count, runID: runID, userID: person.id,
+            prompt: PromptRef(id: prompt.id, version: prompt.version, model: model), pool: pool)
+        var explained = findings
+        for accepted in checked?.accepted ?? [] {
+            if let index = explained.firstIndex(where: { $0.subjectKey == accepted.subjectKey && $0.kind == accepted.kind }) {
+                explained[index].explanation = accepted.explanation
+                explained[index].rank = accepted.rank
+            }
+        }
+        return Summary(
+            runID: runID, userID: person.id, userName: person.name, stopReason: "\(result.stopReason)", steps: result.steps.count,
+            toolCalls: result.toolCallCount, findings: checked?.output, finalText: result.finalText, remindersCreated: reminders,
+            usage: usage, seconds: Date().timeIntervalSince(started), codeFindings: explained, dropped: checked?.violations ?? [])
+    }
+
+    func prompt() throws -> Prompt {
+        guard let prompt = prompts.latest(id: "assistant"), prompt.outputSchema != nil else {
+            throw ExtractionError.promptProblem("no 'assistant' prompt with an output schema in the prompt library")
+        }
+        return prompt
+    }
+
+    /// Names and zones of `users` (the ones that exist), in two set-based queries.
+    static func people(_ users: [UUID], pool: PostgresPool) async throws -> [UUID: Person] {
+        try await pool.withConnection { db in
+            let zones = try await UserZones.load(users, on: db).zones
+            var result: [UUID: Person] = [:]
+            for row in try await db.query(
+                "SELECT id, COALESCE(NULLIF(display_name, ''), username) AS name FROM users WHERE id = ANY($1::uuid[])", [users]) {
+                let id: UUID = try row.decode("id")
+                result[id] = Person(id: id, name: try row.decode("name"), zone: zones[id] ?? UserZones.fallback)
+            }
+            return result
         }
     }
 }

@@ -4,10 +4,12 @@ import Foundation
 import JSONKit
 import Postgres
 
-/// Writes an assistant run's trace and findings in one transaction.
+/// Writes an assistant run in one transaction: its steps (`agent_traces`), its checked answer, tokens and dropped
+/// items (`assistant_runs`), and the explanations and ranks it gave the user's findings (`assistant_findings`).
 enum AssistStore {
     /// Returns how many reminders the run created (the reminder tool wrote them as it ran).
-    static func save(_ result: AgentRunResult, runID: UUID, userID: UUID, prompt: PromptRef, pool: PostgresPool) async throws -> Int {
+    static func save(_ result: AgentRunResult, checked: FindingCheck.Outcome?, findingsIn: Int, runID: UUID, userID: UUID,
+                     prompt: PromptRef, pool: PostgresPool) async throws -> Int {
         try await pool.transaction { db in
             for step in result.steps {
                 try await db.query(
@@ -15,6 +17,7 @@ enum AssistStore {
                     INSERT INTO agent_traces (run_id, user_id, step, request_summary, tool_calls, finish_reason,
                                               prompt_tokens, completion_tokens, latency_ms)
                     VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9)
+                    ON CONFLICT (run_id, user_id, step) DO NOTHING
                     """,
                     [runID, userID, step.index, ((try? JSONValue.encode(step.request)) ?? .null).withoutNULs,
                      ((try? JSONValue.encode(step.toolCalls)) ?? .array([])).withoutNULs,
@@ -25,17 +28,42 @@ enum AssistStore {
                 "SELECT count(*) AS n FROM reminders WHERE run_id = $1 AND user_id = $2 AND created_by = 'assistant'",
                 [runID, userID])[0].decode("n")
             // Postgres cannot store U+0000, which a model may echo from a hostile message: drop it, keep the run.
-            let output = result.output?.withoutNULs
+            let output = checked?.output.withoutNULs
+            let dropped = JSONValue.array((checked?.violations ?? []).map {
+                ["section": .string($0.section), "reason": .string($0.reason), "item": .string($0.item)]
+            }).withoutNULs
             try await db.query(
                 """
-                INSERT INTO assistant_findings (run_id, user_id, summary, conflicts, pending_rsvps, near_deadlines,
-                    suggested_actions, reminders_created, stop_reason, steps, prompt_id, prompt_version, model)
-                VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12, $13)
+                INSERT INTO assistant_runs (run_id, user_id, summary, conflicts, pending_rsvps, near_deadlines,
+                    suggested_actions, reminders_created, stop_reason, steps, prompt_id, prompt_version, model,
+                    prompt_tokens, completion_tokens, findings_in, dropped)
+                VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb)
+                ON CONFLICT (run_id, user_id) DO UPDATE SET summary = EXCLUDED.summary, conflicts = EXCLUDED.conflicts,
+                    pending_rsvps = EXCLUDED.pending_rsvps, near_deadlines = EXCLUDED.near_deadlines,
+                    suggested_actions = EXCLUDED.suggested_actions, reminders_created = EXCLUDED.reminders_created,
+                    stop_reason = EXCLUDED.stop_reason, steps = EXCLUDED.steps, prompt_tokens = EXCLUDED.prompt_tokens,
+                    completion_tokens = EXCLUDED.completion_tokens, findings_in = EXCLUDED.findings_in, dropped = EXCLUDED.dropped
                 """,
                 [runID, userID, (output?["summary"]?.stringValue ?? result.finalText ?? "(no answer)").withoutNULs,
                  output?["conflicts"] ?? .array([]), output?["pending_rsvps"] ?? .array([]), output?["near_deadlines"] ?? .array([]),
                  output?["suggested_actions"] ?? .array([]), reminders, "\(result.stopReason)".withoutNULs, result.steps.count,
-                 prompt.id, prompt.version, prompt.model])
+                 prompt.id, prompt.version, prompt.model, result.usage.promptTokens, result.usage.completionTokens, findingsIn, dropped])
+            if let checked {
+                // The model's order and words for the findings it raised; the others lose a rank from an older run.
+                let accepted = JSONValue.array(checked.accepted.map {
+                    ["kind": .string($0.kind), "subject_key": .string($0.subjectKey), "rank": .integer(Int64($0.rank)),
+                     "explanation": .string(String($0.explanation.prefix(2000)))]
+                }).withoutNULs
+                try await db.query(
+                    """
+                    UPDATE assistant_findings a SET rank = f.rank, explanation = COALESCE(f.explanation, a.explanation)
+                    FROM (SELECT x.id, y.rank, y.explanation FROM assistant_findings x
+                          LEFT JOIN jsonb_to_recordset($2::jsonb) AS y(kind text, subject_key text, rank int, explanation text)
+                            ON y.kind = x.kind AND y.subject_key = x.subject_key
+                          WHERE x.user_id = $1 AND x.status = 'open') f
+                    WHERE a.id = f.id AND (a.rank, a.explanation) IS DISTINCT FROM (f.rank, COALESCE(f.explanation, a.explanation))
+                    """, [userID, accepted])
+            }
             return reminders
         }
     }

@@ -32,6 +32,8 @@ public struct ScanService: Sendable {
         public var changedUsers: [UUID] = []
         /// What was found, per conversation, for the first conversations only (a human summary, not a report).
         public var found: [Found] = []
+        /// The proactive pass run after extraction (nil when `proactive` is nil).
+        public var proactive: ProactivePass.Summary?
     }
 
     public struct Found: Sendable, Codable {
@@ -45,6 +47,8 @@ public struct ScanService: Sendable {
     public let pool: PostgresPool
     public let engine: ExtractionEngine
     public let options: ScanOptions
+    /// Run after extraction for the changed users plus users with something coming up; nil: no pass (`--no-assist`).
+    public var proactive: ProactivePass?
     let logger = Logger(label: "messageai.scan")
 
     public init(pool: PostgresPool, engine: ExtractionEngine, options: ScanOptions) {
@@ -85,6 +89,7 @@ public struct ScanService: Sendable {
             throw error
         }
         var summary = await state.summary
+        summary.proactive = await proactive?.afterScan(changedUsers: summary.changedUsers, now: now)
         summary.seconds = Date().timeIntervalSince(started)
         var outcome = JobRunRecorder.Outcome(status: summary.failed == 0 ? .succeeded : (summary.conversations > 0 ? .partial : .failed))
         outcome.conversationsProcessed = summary.conversations

@@ -8,8 +8,8 @@ import PromptKit
 import Testing
 import TestSupport
 
-/// The proactive assistant on the demo data: a rule-based scan fills the calendar, then a scripted model
-/// drives the real loop, client and tools.
+/// The proactive assistant with an LLM on the demo data: a rule-based scan fills the calendar, code finds the
+/// conflict and the RSVP, then a scripted model drives the real loop, client and tools over those findings.
 @Suite struct AssistDemoTests {
     /// Wednesday 2026-03-04, noon in New York: the demo's soccer game and birthday party are both on Saturday March 7.
     static let now = ISO8601DateFormatter().date(from: "2026-03-04T17:00:00Z")!
@@ -22,12 +22,27 @@ import TestSupport
 
     static func prompts() throws -> PromptLibrary { try PromptLibrary.load(directory: root.appendingPathComponent("prompts")) }
 
-    /// Three steps: look for conflicts and pending RSVPs in parallel, create a reminder, answer.
-    static func script(_ server: FakeOpenAIServer) {
+    /// The demo, scanned by the rules (no pass): the ids of the game, the party and Maria's party RSVP.
+    static func scannedDemo(_ db: TestDatabase) async throws -> (game: String, party: String, rsvp: String) {
+        _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: now))
+        let rules = try ExtractionEngine(prompts: try prompts(), provider: RulesAnswerProvider())
+        let scan = try await ScanService(pool: db.pool, engine: rules, options: ScanOptions()).run(now: now)
+        #expect(scan.failed == 0)
+        func id(_ sql: String) async throws -> String {
+            try await db.pool.query(sql, [maria])[0].decode("id", as: UUID.self).uuidString.lowercased()
+        }
+        let events = "SELECT e.id FROM calendar_events e JOIN conversation_participants cp ON cp.conversation_id = e.conversation_id AND cp.user_id = $1 WHERE "
+        return (try await id(events + "e.title ILIKE '%game%'"), try await id(events + "e.title ILIKE '%birthday%'"),
+                try await id("SELECT id FROM rsvp_tracking WHERE user_id = $1"))
+    }
+
+    /// Three steps: look at conflicts and pending RSVPs in parallel, create a reminder, answer.
+    static func script(_ server: FakeOpenAIServer, _ ids: (game: String, party: String, rsvp: String)) {
         let findings: JSONValue = [
             "summary": "Saturday's soccer game overlaps Emma's party, and you have not answered the party RSVP.",
-            "conflicts": [["description": "Soccer game 10-12 overlaps the party 11-1 on Saturday", "event_ids": ["e1", "e2"]]],
-            "pending_rsvps": [["rsvp_id": "r1", "note": "Answer Jenny by Thursday"]],
+            "conflicts": [["description": "Both are Saturday late morning. Options: ask Alex to take Sofia to the game, or arrive at the party at 12:15.",
+                           "event_ids": [.string(ids.game), .string(ids.party)]]],
+            "pending_rsvps": [["rsvp_id": .string(ids.rsvp), "note": "Answer Jenny by Thursday"]],
             "near_deadlines": [], "suggested_actions": ["Ask Alex to take Sofia to the game"],
         ]
         server.enqueue(
@@ -38,55 +53,151 @@ import TestSupport
             .chat(content: findings.serialized()))
     }
 
-    @Test func findsThePlantedConflictAndCreatesOneReminderOnce() async throws {
-        try await TestDatabase.with { db in
-            _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: Self.now))
-            let rules = try ExtractionEngine(prompts: try Self.prompts(), provider: RulesAnswerProvider())
-            let scan = try await ScanService(pool: db.pool, engine: rules, options: ScanOptions()).run(now: Self.now)
-            #expect(scan.failed == 0)
+    static func service(_ db: TestDatabase, _ server: FakeOpenAIServer) throws -> AssistService {
+        AssistService(pool: db.pool, client: OpenAIClient(configuration: LLMConfiguration(apiKey: "sk-test", baseURL: server.baseURL)),
+                      prompts: try prompts())
+    }
 
+    @Test func startsFromTheCodeFindingsExplainsThemAndCreatesOneReminderOnce() async throws {
+        try await TestDatabase.with { db in
+            let ids = try await Self.scannedDemo(db)
             let server = try FakeOpenAIServer()
             defer { server.stop() }
-            let client = OpenAIClient(configuration: LLMConfiguration(apiKey: "sk-test", baseURL: server.baseURL))
-            let service = AssistService(pool: db.pool, client: client, prompts: try Self.prompts())
+            let service = try Self.service(db, server)
 
-            Self.script(server)
+            Self.script(server, ids)
             let first = try await service.run(userID: Self.maria, now: Self.now)
             #expect(first.stopReason == "completed")
             #expect(first.steps == 3)
             #expect(first.remindersCreated == 1)
+            #expect(first.dropped.isEmpty, "\(first.dropped)")
             #expect(first.findings?["conflicts"]?[0]?["event_ids"]?.arrayValue?.count == 2)
 
-            // The conflict tool, run for real on the scanned demo data, found the game and the party.
+            // The model was given the code's findings, citing the two events and the RSVP.
+            let opening = try #require(server.requests.first?.json?["messages"]?[1]?["content"]?.stringValue)
+            #expect(opening.contains(ids.game) && opening.contains(ids.party) && opening.contains(ids.rsvp))
+            #expect(opening.contains("overlaps"))
+
+            // The conflict tool, run for real on the scanned demo data, agrees with the code: the game and the party.
             let second = try #require(server.requests.dropFirst().first?.json?["messages"]?.arrayValue)
-            let conflictResult = try #require(second.first { $0["tool_call_id"] == "call_1" }?["content"]?.stringValue)
-            let conflicts = try JSONValue.parse(conflictResult)
+            let conflicts = try JSONValue.parse(try #require(second.first { $0["tool_call_id"] == "call_1" }?["content"]?.stringValue))
             #expect(conflicts["pair_count"] == 1)
-            let titles = [conflicts["pairs"]?[0]?["first"]?["title"]?.stringValue ?? "", conflicts["pairs"]?[0]?["second"]?["title"]?.stringValue ?? ""]
-            #expect(titles.contains { $0.lowercased().contains("birthday") })
-            #expect(titles.contains { $0.lowercased().contains("game") })
-            // Both tool calls of step 1 ran and their results came back in the model's order.
             #expect(second.filter { $0["role"] == "tool" }.map { $0["tool_call_id"] } == ["call_1", "call_2"])
-            let rsvps = try #require(second.first { $0["tool_call_id"] == "call_2" }?["content"]?.stringValue)
-            #expect(rsvps.contains("Emma"))
 
-            let stored = try await db.pool.query(
-                "SELECT count(*) AS n FROM reminders WHERE user_id = $1 AND created_by = 'assistant'", [Self.maria])
-            #expect(try stored[0].decode("n", as: Int.self) == 1)
-            let traces = try await db.pool.query("SELECT count(*) AS n FROM agent_traces WHERE run_id = $1", [first.runID])
-            #expect(try traces[0].decode("n", as: Int.self) == 3)
-            let finding = try await db.pool.query("SELECT summary, reminders_created FROM assistant_findings WHERE run_id = $1", [first.runID])
-            #expect(try finding[0].decode("reminders_created", as: Int.self) == 1)
+            // The model's words and order are on the findings' rows; its run, tokens and reminder count in assistant_runs.
+            let explained = try await db.pool.query(
+                "SELECT kind, rank, explanation FROM assistant_findings WHERE user_id = $1 AND explanation IS NOT NULL ORDER BY kind", [Self.maria])
+            #expect(try explained.map { try $0.decode("kind", as: String.self) } == ["conflict", "rsvp"])
+            #expect(try explained[0].decode("rank", as: Int.self) == 1)
+            #expect(try explained[0].decode("explanation", as: String.self).contains("Options: ask Alex"))
+            let run = try #require(try await db.pool.query(
+                "SELECT reminders_created, prompt_tokens, completion_tokens, findings_in FROM assistant_runs WHERE run_id = $1", [first.runID]).first)
+            #expect(try run.decode("reminders_created", as: Int.self) == 1)
+            #expect(try run.decode("prompt_tokens", as: Int.self) == first.usage.promptTokens && first.usage.promptTokens > 0)
+            #expect(try run.decode("findings_in", as: Int.self) >= 2)
+            #expect(try await db.pool.query("SELECT count(*) AS n FROM agent_traces WHERE run_id = $1", [first.runID])[0].decode("n", as: Int.self) == 3)
 
-            // A second, identical run creates nothing new.
-            Self.script(server)
+            // A second, identical run creates nothing new: no reminder, no finding (but the reminder the first run
+            // created, due tomorrow morning, is now itself a finding: a reminder coming due).
+            let count = "SELECT count(*) AS n FROM assistant_findings WHERE kind <> 'reminder'"
+            let findingRows = try await db.pool.query(count)[0].decode("n", as: Int.self)
+            Self.script(server, ids)
             let again = try await service.run(userID: Self.maria, now: Self.now)
             #expect(again.remindersCreated == 0)
             #expect(try await db.pool.query(
                 "SELECT count(*) AS n FROM reminders WHERE user_id = $1 AND created_by = 'assistant'", [Self.maria])[0].decode("n", as: Int.self) == 1)
+            #expect(try await db.pool.query(count)[0].decode("n", as: Int.self) == findingRows)
+            #expect(try await db.pool.query("SELECT count(*) AS n FROM assistant_findings WHERE kind = 'reminder'")[0].decode("n", as: Int.self) == 1)
             let lastRequest = try #require(server.requests.last?.json?["messages"]?.arrayValue)
             let duplicate = try #require(lastRequest.first { $0["tool_call_id"] == "call_3" }?["content"]?.stringValue)
             #expect(try JSONValue.parse(duplicate)["created"] == false)
+        }
+    }
+
+    @Test func aModelThatInventsFindingsOrIdsIsCheckedAndDropped() async throws {
+        try await TestDatabase.with { db in
+            let ids = try await Self.scannedDemo(db)
+            let dentist: String = try await db.pool.query(
+                "SELECT id FROM calendar_events WHERE title ILIKE '%dentist%'")[0].decode("id", as: UUID.self).uuidString.lowercased()
+            let server = try FakeOpenAIServer()
+            defer { server.stop() }
+            let invented = UUID().uuidString.lowercased()
+            let answer: JSONValue = [
+                "summary": "Three conflicts this week.",
+                "conflicts": [
+                    // Real: the code's conflict.
+                    ["description": "The game and the party overlap.", "event_ids": [.string(ids.party), .string(ids.game)]],
+                    // Real rows the tool returned, but no conflict code found: an invented finding.
+                    ["description": "The game clashes with the dentist.", "event_ids": [.string(ids.game), .string(dentist)]],
+                    // An id no tool returned.
+                    ["description": "A made-up event.", "event_ids": [.string(ids.game), .string(invented)]],
+                ],
+                "pending_rsvps": [["rsvp_id": "r1", "note": "Not an id"]],
+                "near_deadlines": [], "suggested_actions": [],
+            ]
+            server.enqueue(
+                .toolCalls([(id: "call_1", name: "get_upcoming_events", arguments: #"{"days":14}"#)]),
+                .chat(content: answer.serialized()))
+            let summary = try await Self.service(db, server).run(userID: Self.maria, now: Self.now)
+            #expect(summary.stopReason == "completed")
+            #expect(summary.dropped.map(\.reason) == [
+                "not a finding code produced", "cites a row no tool returned: \(ids.game), \(invented)", "cites a row no tool returned: r1",
+            ])
+            #expect(summary.findings?["conflicts"]?.arrayValue?.count == 1)
+            #expect(summary.findings?["pending_rsvps"]?.arrayValue?.isEmpty == true)
+            // Nothing the model invented became a finding; the dropped items are on the run's record.
+            #expect(try await db.pool.query("SELECT count(*) AS n FROM assistant_findings WHERE kind = 'conflict'")[0].decode("n", as: Int.self) == 1)
+            #expect(try await db.pool.query(
+                "SELECT count(*) AS n FROM assistant_findings WHERE cites::text LIKE '%' || $1 || '%' OR cites::text LIKE '%' || $2 || '%'",
+                [dentist, invented])[0].decode("n", as: Int.self) == 0)
+            let dropped: JSONValue = try await db.pool.query("SELECT dropped FROM assistant_runs WHERE run_id = $1", [summary.runID])[0].decode("dropped")
+            #expect(dropped.arrayValue?.count == 3)
+            #expect(try await db.pool.query(
+                "SELECT count(*) AS n FROM assistant_findings WHERE explanation ILIKE '%dentist%' OR explanation ILIKE '%made-up%'")[0].decode("n", as: Int.self) == 0)
+            #expect(AssistReport.text(summary).contains("DROPPED from the answer (conflicts): not a finding code produced"))
+        }
+    }
+
+    @Test func thePassWithAnLLMRunsOncePerUserWithFindingsAndRecordsTokensPerUserAndPerNight() async throws {
+        try await TestDatabase.with { db in
+            _ = try await Self.scannedDemo(db)
+            // Every user's run answers at once, ranking nothing: 120 prompt and 30 completion tokens each.
+            let empty: JSONValue = ["summary": "Nothing new.", "conflicts": [], "pending_rsvps": [], "near_deadlines": [], "suggested_actions": []]
+            let server = try FakeOpenAIServer(fallback: { _ in .chat(content: empty.serialized(), usage: FakeUsage(prompt: 120, completion: 30)) })
+            defer { server.stop() }
+            let pass = ProactivePass(pool: db.pool, assistant: try Self.service(db, server))
+            let summary = try await pass.run(.all, now: Self.now)
+            let withFindings = try await db.pool.query(
+                "SELECT count(DISTINCT user_id) AS n FROM assistant_findings WHERE status = 'open' AND NOT dismissed")[0].decode("n", as: Int.self)
+            #expect(withFindings >= 1)
+            #expect(summary.narrated == withFindings)
+            #expect(server.requests.count == withFindings, "users with no finding cost no tokens")
+            #expect(summary.usage.promptTokens == 120 * withFindings)
+            let perUser = try await db.pool.query(
+                "SELECT user_id, prompt_tokens, completion_tokens FROM assistant_runs WHERE run_id = $1", [summary.runID])
+            #expect(perUser.count == withFindings)
+            #expect(try perUser.allSatisfy { try $0.decode("prompt_tokens", as: Int.self) == 120 && $0.decode("completion_tokens", as: Int.self) == 30 })
+            let night = try #require(try await db.pool.query("SELECT kind, prompt_tokens, completion_tokens, status FROM job_runs WHERE id = $1", [summary.runID]).first)
+            #expect(try night.decode("prompt_tokens", as: Int.self) == 120 * withFindings)
+            #expect(try night.decode("status", as: String.self) == "succeeded")
+        }
+    }
+
+    @Test func aFailingModelLeavesTheTemplateFindingsAndIsReported() async throws {
+        try await TestDatabase.with { db in
+            _ = try await Self.scannedDemo(db)
+            let server = try FakeOpenAIServer(fallback: { _ in .error(status: 400, message: "model not available") })
+            defer { server.stop() }
+            let summary = try await ProactivePass(pool: db.pool, assistant: try Self.service(db, server)).run(.all, now: Self.now)
+            #expect(summary.narrated == 0 && summary.narrationFailed > 0)
+            #expect(summary.usersFailed == 0, "the code's findings were written before the model was asked")
+            let conflict = try #require(try await db.pool.query(
+                "SELECT status, suggestion, explanation FROM assistant_findings WHERE user_id = $1 AND kind = 'conflict'", [Self.maria]).first)
+            #expect(try conflict.decode("status", as: String.self) == "open")
+            #expect(try conflict.decode("suggestion", as: String.self).contains("overlaps"))
+            #expect(try conflict.decode("explanation", as: String?.self) == nil)
+            let status: String = try await db.pool.query("SELECT status FROM job_runs WHERE id = $1", [summary.runID])[0].decode("status")
+            #expect(status == "partial")
         }
     }
 

@@ -81,7 +81,7 @@ struct BadInputTests {
             _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: Date()))
             let server = try FakeOpenAIServer()
             defer { server.stop() }
-            let bookkeeping: Set<String> = test.footprint == .failedRunRecord ? ["job_runs", "agent_traces", "assistant_findings"] : []
+            let bookkeeping: Set<String> = test.footprint == .failedRunRecord ? ["job_runs", "agent_traces", "assistant_findings", "assistant_runs"] : []
             let before = try await Reliability.tableCounts(db, excluding: bookkeeping)
             let beforeRows = try await Reliability.outcome(db.pool)
 

@@ -274,7 +274,7 @@ struct HostileInputTests {
             let third = try #require(server.requests.dropFirst(2).first).json?.serialized() ?? ""
             #expect(!third.contains("PRIVATE"))
             #expect(third.contains("reminder limit of 3 per run reached"))
-            let stored = try #require(try await db.pool.query("SELECT user_id, summary FROM assistant_findings WHERE run_id = $1", [summary.runID]).first)
+            let stored = try #require(try await db.pool.query("SELECT user_id, summary FROM assistant_runs WHERE run_id = $1", [summary.runID]).first)
             #expect(try stored.decode("user_id", as: UUID.self) == world.ana)
             #expect(try await db.pool.query("SELECT count(*) AS n FROM agent_traces WHERE run_id = $1", [summary.runID])[0].decode("n", as: Int.self) == 4)
             try await world.expectBystandersUntouched()

@@ -1,0 +1,26 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import Postgres
+import PromptKit
+
+/// Builds the assistant for a provider choice: an `AssistService` when it comes to an LLM, nil for the rule-based
+/// provider (the proactive pass then keeps the code's template suggestions).
+public enum AssistantFactory {
+    public static func make(
+        _ choice: ProviderChoice, pool: PostgresPool, promptsPath: String, modelOverride: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
+    ) throws -> AssistService? {
+        guard case .llm(let configuration) = try ProviderFactory.resolve(choice, environment: environment) else { return nil }
+        let library: PromptLibrary
+        do {
+            library = try PromptLibrary.load(directory: try ProviderFactory.promptDirectory(promptsPath, environment: environment))
+        } catch {
+            throw ExtractionError.promptProblem("the prompts do not load:\n\(error)")
+        }
+        return AssistService(
+            pool: pool, client: wrap(OpenAIClient(configuration: configuration)), prompts: library,
+            structuredOutput: configuration.structuredOutput, modelOverride: modelOverride ?? configuration.defaultModel)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import JSONKit
+
+/// Holds the assistant to the code's findings: it may rank and explain them, never add one. Every item of the
+/// model's answer must match a finding code produced (a conflict by exactly its two event ids, an RSVP or a
+/// deadline by its id) and cite only ids the run was given (the findings) or its tools returned. Anything else
+/// is dropped and reported, never stored as a finding.
+public struct FindingCheck: Sendable {
+    /// One item of the model's answer that was dropped, and why.
+    public struct Violation: Sendable, Hashable, Codable {
+        public var section: String
+        public var reason: String
+        public var item: String
+    }
+
+    /// An item kept: the finding it explains, its place in its list (1 = first) and the model's text.
+    public struct Accepted: Sendable, Hashable {
+        public var kind: String
+        public var subjectKey: String
+        public var rank: Int
+        public var explanation: String
+    }
+
+    public struct Outcome: Sendable {
+        public var accepted: [Accepted] = []
+        public var violations: [Violation] = []
+        /// The answer with the dropped items removed, as stored in `assistant_runs`.
+        public var output: JSONValue
+    }
+
+    let findings: [OpenFinding]
+    /// Ids the run saw: the findings' citations and every id in a tool result.
+    let knownIDs: Set<UUID>
+
+    public init(findings: [OpenFinding], toolResults: [String]) {
+        self.findings = findings
+        var ids = Set(findings.flatMap(\.cites).map(\.id))
+        for text in toolResults { ids.formUnion(Self.uuids(in: text)) }
+        knownIDs = ids
+    }
+
+    public func check(_ output: JSONValue) -> Outcome {
+        var outcome = Outcome(output: output)
+        var checked = output.objectValue ?? [:]
+        for (section, kind, field, textField) in [("conflicts", "conflict", "event_ids", "description"),
+                                                  ("pending_rsvps", "rsvp", "rsvp_id", "note"),
+                                                  ("near_deadlines", "deadline", "deadline_id", "note")] {
+            var kept: [JSONValue] = []
+            for item in output[section]?.arrayValue ?? [] {
+                let texts = item[field]?.arrayValue?.compactMap(\.stringValue) ?? item[field]?.stringValue.map { [$0] } ?? []
+                let ids = texts.compactMap { UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) }
+                let explanation = item[textField]?.stringValue ?? ""
+                func drop(_ reason: String) {
+                    outcome.violations.append(Violation(section: section, reason: reason, item: String(item.serialized().prefix(500))))
+                }
+                guard !texts.isEmpty, ids.count == texts.count, ids.allSatisfy(knownIDs.contains) else {
+                    drop("cites a row no tool returned: \(texts.joined(separator: ", ").prefix(200))")
+                    continue
+                }
+                let match = findings.first { finding in
+                    finding.kind == kind && (kind == "conflict" ? finding.citedIDs == Set(ids) : finding.citedIDs.contains(ids[0]))
+                }
+                guard let match else {
+                    drop("not a finding code produced")
+                    continue
+                }
+                guard !outcome.accepted.contains(where: { $0.subjectKey == match.subjectKey }) else {
+                    drop("the same finding twice")
+                    continue
+                }
+                kept.append(item)
+                outcome.accepted.append(Accepted(kind: kind, subjectKey: match.subjectKey, rank: kept.count, explanation: explanation))
+            }
+            checked[section] = .array(kept)
+        }
+        outcome.output = .object(checked)
+        return outcome
+    }
+
+    static func uuids(in text: String) -> Set<UUID> {
+        var found = Set<UUID>()
+        let chars = Array(text.utf8)
+        var index = 0
+        while index + 36 <= chars.count {
+            let dash = UInt8(ascii: "-")
+            if chars[index + 8] == dash, chars[index + 13] == dash, chars[index + 18] == dash, chars[index + 23] == dash,
+               let id = UUID(uuidString: String(decoding: chars[index..<(index + 36)], as: UTF8.self)) {
+                found.insert(id)
+                index += 36
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+}

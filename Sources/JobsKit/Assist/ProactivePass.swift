@@ -1,0 +1,228 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import Logging
+import Postgres
+import Proactive
+
+/// The nightly proactive pass: for every selected user, findings computed by code (set-based, a batch of users
+/// per handful of queries) and stored idempotently in `assistant_findings`; then, when an LLM is configured, one
+/// bounded assistant run per user with open findings to rank and explain them. Without an LLM the findings keep
+/// their template suggestions. Users are claimed in leased batches, sharded like the scan's conversations.
+public struct ProactivePass: Sendable {
+    public struct Options: Sendable {
+        public var proactive = ProactiveOptions()
+        /// Users whose findings are computed and written together.
+        public var batchSize = 200
+        /// Assistant runs at once (LLM only).
+        public var concurrency = 4
+        public var shardIndex = 0
+        public var shardCount = 1
+        public var leaseSeconds = 600
+        public var owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):assist"
+        /// Stop after this many users (nil: all).
+        public var limit: Int?
+        public init() {}
+    }
+
+    /// Which users a pass looks at. Users with something coming up are always added.
+    public enum Selection: Sendable {
+        /// These users (the scan's changed users).
+        case users([UUID])
+        /// Users whose rows changed since the pass last saw them.
+        case changed
+        /// Every user.
+        case all
+    }
+
+    public struct Summary: Sendable, Codable {
+        public var runID: UUID
+        /// Candidate users before sharding and leases (nil: every user).
+        public var usersConsidered: Int?
+        public var usersPassed = 0
+        public var usersFailed = 0
+        public var findings: [String: Int] = [:]
+        public var written = FindingStore.Written()
+        public var narrated = 0
+        public var narrationFailed = 0
+        public var dropped = 0
+        public var remindersCreated = 0
+        public var usage = TokenUsage()
+        public var seconds = 0.0
+        public var errors: [String] = []
+        /// Open findings of the first users (a human summary, not a report).
+        public var shown: [UserFindings] = []
+    }
+
+    public struct UserFindings: Sendable, Codable {
+        public var userID: UUID
+        public var name: String
+        public var findings: [OpenFinding]
+    }
+
+    public let pool: PostgresPool
+    public let options: Options
+    /// With an LLM: the assistant that narrates each user's findings. Nil: templates only.
+    public let assistant: AssistService?
+    /// Users whose findings are printed in `shown`.
+    public var showUsers = 5
+    let logger = Logger(label: "messageai.proactive")
+
+    public init(pool: PostgresPool, options: Options = Options(), assistant: AssistService? = nil) {
+        self.pool = pool
+        self.options = options
+        self.assistant = assistant
+    }
+
+    /// Runs the pass under its own `job_runs` row (kind `assist`).
+    public func run(_ selection: Selection, now: Date = Date()) async throws -> Summary {
+        let started = Date()
+        let recorder = JobRunRecorder(pool: pool)
+        let runID = try await recorder.start(
+            .assist, provider: assistant == nil ? "rules" : "openai", model: assistant?.model,
+            options: ["mode": "proactive_pass", "shard": .string("\(options.shardIndex)/\(options.shardCount)")])
+        var summary = Summary(runID: runID)
+        do {
+            try await passUsers(selection, runID: runID, now: now, summary: &summary)
+        } catch {
+            var outcome = JobRunRecorder.Outcome(status: .failed)
+            outcome.error = "\(error)"
+            try? await recorder.finish(runID, outcome)
+            throw error
+        }
+        summary.seconds = Date().timeIntervalSince(started)
+        var outcome = JobRunRecorder.Outcome(status: summary.usersFailed + summary.narrationFailed == 0 ? .succeeded
+                                             : (summary.usersPassed > 0 ? .partial : .failed))
+        outcome.requests = summary.narrated + summary.narrationFailed
+        outcome.usage = summary.usage
+        outcome.itemCounts = summary.findings.merging([
+            "users": summary.usersPassed, "users_failed": summary.usersFailed, "findings_new": summary.written.inserted,
+            "findings_resolved": summary.written.resolved, "narrated": summary.narrated, "dropped": summary.dropped,
+        ]) { $1 }
+        outcome.error = summary.errors.first
+        try await recorder.finish(runID, outcome)
+        return summary
+    }
+
+    /// The pass after a scan's extraction, for the changed users plus users with something coming up. Never
+    /// throws: the extraction is committed and recorded either way; a failed pass is in `errors` and its own run.
+    public func afterScan(changedUsers: [UUID], now: Date) async -> Summary {
+        do {
+            return try await run(.users(changedUsers), now: now)
+        } catch {
+            logger.error("proactive pass failed", metadata: ["error": "\(error)"])
+            var summary = Summary(runID: UUID())
+            summary.errors = ["the proactive pass failed: \(error)"]
+            return summary
+        }
+    }
+
+    private func passUsers(_ selection: Selection, runID: UUID, now: Date, summary: inout Summary) async throws {
+        let queue = ProactiveQueue(pool: pool, options: options)
+        let candidates: [UUID]?
+        switch selection {
+        case .all: candidates = nil
+        case .users(let ids): candidates = Array(Set(ids + (try await queue.upcomingUsers(now: now))))
+        case .changed: candidates = Array(Set(try await queue.changedUsers() + (try await queue.upcomingUsers(now: now))))
+        }
+        summary.usersConsidered = candidates?.count
+        if let candidates, candidates.isEmpty { return }
+        try await queue.prepare(candidates)
+        let since = try await queue.databaseNow()
+        var attempted: [UUID] = []
+        while true {
+            let room = options.limit.map { $0 - attempted.count } ?? options.batchSize
+            guard room > 0 else { return }
+            var batch = try await queue.claim(candidates, since: since, skipping: attempted)
+            if batch.isEmpty { return }
+            if batch.count > room {
+                try await queue.fail(Array(batch[room...]), error: "released: over --limit")
+                batch = Array(batch[..<room])
+            }
+            attempted += batch
+            do {
+                try await pass(batch, runID: runID, now: now, summary: &summary)
+            } catch {
+                logger.error("proactive batch failed", metadata: ["users": "\(batch.count)", "error": "\(error)"])
+                try? await queue.fail(batch, error: "\(error)")
+                summary.usersFailed += batch.count
+                if summary.errors.count < 20 { summary.errors.append("\(batch.count) users: \(error)") }
+            }
+        }
+    }
+
+    /// One batch: compute, write, release in one transaction; then the assistant runs (LLM) after the commit.
+    private func pass(_ batch: [UUID], runID: UUID, now: Date, summary: inout Summary) async throws {
+        let proactive = options.proactive
+        let owner = options.owner
+        let written = try await pool.transaction { db in
+            try await db.query("SELECT set_config('lock_timeout', '30s', true)")
+            let found = try await ProactiveEngine(options: proactive).findings(for: batch, now: now, on: db)
+            let written = try await FindingStore().write(found, users: batch, runID: runID, now: now, on: db)
+            try await ProactiveQueue.finish(batch, runID: runID, owner: owner, on: db)
+            return written
+        }
+        summary.usersPassed += batch.count
+        summary.written.inserted += written.inserted
+        summary.written.kept += written.kept
+        summary.written.resolved += written.resolved
+        var open = try await pool.withConnection { try await OpenFinding.load(batch, on: $0) }
+        for list in open.values { for finding in list { summary.findings[finding.kind, default: 0] += 1 } }
+        let people = try await AssistService.people(Array(open.keys), pool: pool)
+        if let assistant {
+            let results = await narrate(open, people: people, assistant: assistant, runID: runID, now: now)
+            for result in results {
+                switch result {
+                case .success(let s):
+                    summary.narrated += s.findings == nil ? 0 : 1
+                    summary.narrationFailed += s.findings == nil ? 1 : 0
+                    summary.dropped += s.dropped.count
+                    summary.remindersCreated += s.remindersCreated
+                    summary.usage += s.usage
+                    open[s.userID] = s.codeFindings
+                case .failure(let error):
+                    summary.narrationFailed += 1
+                    if summary.errors.count < 20 { summary.errors.append("\(error)") }
+                }
+            }
+        }
+        for user in open.keys.sorted(by: { (people[$0]?.name ?? "", $0.uuidString) < (people[$1]?.name ?? "", $1.uuidString) })
+        where summary.shown.count < showUsers {
+            summary.shown.append(UserFindings(userID: user, name: people[user]?.name ?? user.postgresValue, findings: open[user] ?? []))
+        }
+    }
+
+    private struct NarrationError: Error, CustomStringConvertible {
+        let user: UUID
+        let error: String
+        var description: String { "assistant for user \(user.postgresValue): \(error)" }
+    }
+
+    /// One bounded run per user with open findings, at most `concurrency` at once.
+    private func narrate(_ open: [UUID: [OpenFinding]], people: [UUID: AssistService.Person], assistant: AssistService,
+                         runID: UUID, now: Date) async -> [Result<AssistService.Summary, NarrationError>] {
+        let work = open.filter { !$0.value.isEmpty }.keys.sorted { $0.uuidString < $1.uuidString }.compactMap { people[$0] }
+        var results: [Result<AssistService.Summary, NarrationError>] = []
+        await withTaskGroup(of: Result<AssistService.Summary, NarrationError>.self) { group in
+            var next = 0
+            func add() {
+                guard next < work.count else { return }
+                let person = work[next]
+                next += 1
+                group.addTask {
+                    do {
+                        return .success(try await assistant.narrate(person, findings: open[person.id] ?? [], runID: runID, now: now))
+                    } catch {
+                        return .failure(NarrationError(user: person.id, error: "\(error)"))
+                    }
+                }
+            }
+            for _ in 0..<max(1, options.concurrency) { add() }
+            for await result in group {
+                results.append(result)
+                add()
+            }
+        }
+        return results
+    }
+}

@@ -1,0 +1,112 @@
+import Chrono
+import Foundation
+import Postgres
+import Proactive
+
+/// Which users the proactive pass looks at, and their leases: one `proactive_users` row per user, claimed in
+/// batches under `FOR UPDATE SKIP LOCKED` with a lease, sharded by the hash of the user id (as the scan shards
+/// conversations), so several pods share the users without doing one twice.
+struct ProactiveQueue: Sendable {
+    let pool: PostgresPool
+    let options: ProactivePass.Options
+
+    /// Users with something coming up in their own next days, whatever changed: an unanswered RSVP whose reply-by
+    /// date or event is near, a deadline not done, a reminder coming due, or a finding still open (so it can be
+    /// resolved). One statement for all users; windows are a day wider than any zone's.
+    func upcomingUsers(now: Date) async throws -> [UUID] {
+        let p = options.proactive
+        let today = LocalDateUTC.today(now)
+        let rows = try await pool.query(
+            """
+            SELECT user_id FROM rsvp_tracking
+              WHERE COALESCE(status, 'pending') = 'pending' AND response IS NULL AND event_date >= $1::date
+                AND (event_date <= $2::date OR deadline <= $2::date)
+            UNION SELECT user_id FROM deadlines
+              WHERE COALESCE(status, 'pending') NOT IN ('completed', 'done', 'dismissed', 'cancelled') AND deadline BETWEEN $1::date AND $3::date
+            UNION SELECT user_id FROM reminders
+              WHERE COALESCE(status, 'pending') = 'pending' AND extract(epoch FROM reminder_time) > $4::float8
+                AND extract(epoch FROM reminder_time) <= $5::float8
+            UNION SELECT user_id FROM assistant_findings WHERE status = 'open'
+            """,
+            [today.adding(days: -1), today.adding(days: p.rsvpDays + 1), today.adding(days: p.deadlineDays + 1),
+             now.timeIntervalSince1970, now.timeIntervalSince1970 + Double(p.reminderHours) * 3600])
+        return try rows.compactMap { try $0.decode("user_id", as: UUID?.self) }
+    }
+
+    /// Users whose rows changed since the pass last looked at them (or that it never looked at): events of their
+    /// conversations, their RSVPs, deadlines and reminders.
+    func changedUsers() async throws -> [UUID] {
+        try await pool.query(
+            """
+            SELECT u.id FROM users u LEFT JOIN proactive_users p ON p.user_id = u.id
+            WHERE p.last_pass_at IS NULL
+               OR EXISTS (SELECT 1 FROM conversation_participants cp JOIN calendar_events e ON e.conversation_id = cp.conversation_id
+                          WHERE cp.user_id = u.id AND e.updated_at > p.last_pass_at)
+               OR EXISTS (SELECT 1 FROM rsvp_tracking r WHERE r.user_id = u.id AND r.updated_at > p.last_pass_at)
+               OR EXISTS (SELECT 1 FROM deadlines d WHERE d.user_id = u.id AND d.updated_at > p.last_pass_at)
+               OR EXISTS (SELECT 1 FROM reminders r WHERE r.user_id = u.id AND r.updated_at > p.last_pass_at)
+            """).map { try $0.decode("id") }
+    }
+
+    /// Gives every candidate a queue row (`nil`: every user).
+    func prepare(_ candidates: [UUID]?) async throws {
+        if let candidates {
+            try await pool.query(
+                "INSERT INTO proactive_users (user_id) SELECT id FROM users WHERE id = ANY($1::uuid[]) ON CONFLICT DO NOTHING", [candidates])
+        } else {
+            try await pool.query("INSERT INTO proactive_users (user_id) SELECT id FROM users ON CONFLICT DO NOTHING")
+        }
+    }
+
+    /// The pass's start on the database clock: a user passed after it is not taken again by this pass.
+    func databaseNow() async throws -> Date {
+        try await pool.query("SELECT clock_timestamp() AS t")[0].decode("t")
+    }
+
+    /// Claims up to `batchSize` users of this shard among the candidates, skipping users another pass holds, users
+    /// this pass already tried, and users some pass finished after `since`.
+    func claim(_ candidates: [UUID]?, since: Date, skipping attempted: [UUID]) async throws -> [UUID] {
+        try await pool.query(
+            """
+            WITH candidate AS (
+              SELECT user_id FROM proactive_users
+              WHERE ($1::uuid[] IS NULL OR user_id = ANY($1::uuid[]))
+                AND mod(abs(hashtext(user_id::text)), $2) = $3
+                AND (lease_expires_at IS NULL OR lease_expires_at < now())
+                AND (last_pass_at IS NULL OR last_pass_at < $4)
+                AND user_id <> ALL($5::uuid[])
+              ORDER BY user_id
+              LIMIT $6
+              FOR UPDATE SKIP LOCKED)
+            UPDATE proactive_users p SET lease_owner = $7, lease_expires_at = now() + make_interval(secs => $8)
+            FROM candidate WHERE p.user_id = candidate.user_id
+            RETURNING p.user_id
+            """,
+            [candidates, options.shardCount, options.shardIndex, since, attempted, options.batchSize, options.owner,
+             options.leaseSeconds]).map { try $0.decode("user_id") }
+    }
+
+    /// Marks a batch done and releases it; inside the transaction that wrote its findings.
+    static func finish(_ users: [UUID], runID: UUID, owner: String, on db: PostgresConnection) async throws {
+        try await db.query(
+            """
+            UPDATE proactive_users SET last_pass_at = clock_timestamp(), last_run_id = $2, lease_owner = NULL,
+                lease_expires_at = NULL, failures = 0, last_error = NULL
+            WHERE user_id = ANY($1::uuid[]) AND lease_owner = $3
+            """, [users, runID, owner])
+    }
+
+    /// Records a failed batch and releases it, so the next pass tries again.
+    func fail(_ users: [UUID], error: String) async throws {
+        try await pool.query(
+            """
+            UPDATE proactive_users SET failures = failures + 1, last_error = $2, lease_owner = NULL, lease_expires_at = NULL
+            WHERE user_id = ANY($1::uuid[]) AND lease_owner = $3
+            """, [users, String(error.prefix(2000)), options.owner])
+    }
+}
+
+/// Today's date in UTC, the center of the windows that are a day wider than any zone's.
+enum LocalDateUTC {
+    static func today(_ now: Date) -> Chrono.LocalDate { Chrono.LocalDate(now, in: UserZones.fallback) }
+}

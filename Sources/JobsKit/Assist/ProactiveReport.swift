@@ -1,0 +1,31 @@
+import Foundation
+
+/// The human summary of a proactive pass: counts, then each shown user's open findings, most important first.
+public enum ProactiveReport {
+    public static func text(_ s: ProactivePass.Summary) -> String {
+        let kinds = s.findings.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        var lines = ["Proactive pass: \(s.usersPassed) user" + (s.usersPassed == 1 ? "" : "s") + " checked"
+                     + (s.usersFailed > 0 ? ", \(s.usersFailed) failed" : "")
+                     + "; open findings: " + (kinds.isEmpty ? "none" : kinds)
+                     + " (\(s.written.inserted) new, \(s.written.resolved) resolved)"]
+        if s.narrated + s.narrationFailed > 0 {
+            lines.append(String(format: "Assistant: %d runs (%d failed), %d items dropped by the check, %d reminders; %d prompt + %d completion tokens",
+                                s.narrated, s.narrationFailed, s.dropped, s.remindersCreated, s.usage.promptTokens, s.usage.completionTokens))
+        }
+        for user in s.shown where !user.findings.isEmpty {
+            lines.append("")
+            lines.append("For \(user.name):")
+            lines += user.findings.map(line)
+        }
+        lines += s.errors.prefix(5).map { "FAILED \($0)" }
+        return lines.joined(separator: "\n")
+    }
+
+    /// "  ! [conflict] Saturday Nov 28: ..." with the assistant's explanation below when there is one.
+    public static func line(_ f: OpenFinding) -> String {
+        let mark = f.severity == "high" ? "!" : "-"
+        var text = "  \(mark) [\(f.kind)] \(f.suggestion)"
+        if let explanation = f.explanation, !explanation.isEmpty { text += "\n      assistant: \(explanation)" }
+        return text
+    }
+}
