@@ -10,6 +10,7 @@ enum DecisionRules {
         var decidedBy: String?
         var date: DateMention?
         var sources: [String]
+        var evidence: String
 
         var json: JSONValue {
             .object([
@@ -18,6 +19,7 @@ enum DecisionRules {
                 "decided_by": RuleJSON.string(decidedBy),
                 "deadline": RuleJSON.string(date?.date.iso),
                 "date_phrase": RuleJSON.string(date?.phrase),
+                "evidence": .string(evidence),
                 "source_message_ids": .array(sources.map(JSONValue.string)),
             ])
         }
@@ -36,7 +38,8 @@ enum DecisionRules {
             var decision: Decision
             if clause.count >= 2, let first = clause.first, let last = clause.last {
                 let text = message.text.utf16Slice(first.range.lowerBound..<last.range.upperBound)
-                decision = Decision(text: text.shortened(to: 120).capitalizedFirst, category: "other", date: date(in: message), sources: [message.alias])
+                decision = Decision(text: text.shortened(to: 120).capitalizedFirst, category: "other", date: date(in: message),
+                                    sources: [message.alias], evidence: message.evidence(around: sentence.range))
             } else if otherWords <= 1, message.index > 0, case let proposal = scan.messages[message.index - 1],
                       !proposal.isSuspicious, proposal.message.senderID != message.message.senderID {
                 if let index = decisions.firstIndex(where: { $0.sources.last == proposal.alias }) {
@@ -44,9 +47,10 @@ enum DecisionRules {
                     continue
                 }
                 decision = Decision(text: proposal.text.shortened(to: 120), category: "other", date: date(in: proposal),
-                                    sources: [proposal.alias, message.alias])
+                                    sources: [proposal.alias, message.alias], evidence: proposal.evidence())
             } else {
-                decision = Decision(text: message.text.shortened(to: 120), category: "other", date: date(in: message), sources: [message.alias])
+                decision = Decision(text: message.text.shortened(to: 120), category: "other", date: date(in: message),
+                                    sources: [message.alias], evidence: message.evidence(around: sentence.range))
             }
             decision.category = category(CueText(decision.text), hasDate: decision.date != nil)
             if sentence.cues.first(of: ["i decided", "i've decided"]) != nil { decision.decidedBy = message.senderAlias }

@@ -8,6 +8,8 @@ enum PriorityRules {
     struct Flag {
         let priority: String
         let reason: String
+        /// The cue the flag rests on; its sentence is the evidence.
+        var cue: String? = nil
     }
 
     static func answer(_ scan: RuleScan) -> JSONValue {
@@ -21,6 +23,7 @@ enum PriorityRules {
                 "priority": .string(flag.priority),
                 "reason": .string(flag.reason),
                 "action_required": .bool(asksForAction(message)),
+                "evidence": .string(message.evidence(containingCue: flag.cue)),
             ]))
         }
         return .object(["messages": .array(items)])
@@ -29,19 +32,19 @@ enum PriorityRules {
     static func flag(_ message: ScannedMessage) -> Flag? {
         let cues = message.cues
         if let cue = cues.first(of: RuleCues.urgent) {
-            return Flag(priority: "urgent", reason: "Says \"\(cue)\": needs attention right away.")
+            return Flag(priority: "urgent", reason: "Says \"\(cue)\": needs attention right away.", cue: cue)
         }
         if let cue = cues.first(of: RuleCues.high) {
-            return Flag(priority: "high", reason: "Says \"\(cue)\": plans or a child's health may change.")
+            return Flag(priority: "high", reason: "Says \"\(cue)\": plans or a child's health may change.", cue: cue)
         }
         if let cue = cues.first(of: RuleCues.sameDay), asksForAction(message) || message.sentences.contains(where: { EventVocabulary.match(in: $0) != nil }) {
-            return Flag(priority: "urgent", reason: "About \(cue): happens or is needed the same day.")
+            return Flag(priority: "urgent", reason: "About \(cue): happens or is needed the same day.", cue: cue)
         }
         if let cue = cues.first(of: RuleCues.rsvpRequest) {
-            return Flag(priority: "high", reason: "Asks for an answer (\"\(cue)\").")
+            return Flag(priority: "high", reason: "Asks for an answer (\"\(cue)\").", cue: cue)
         }
         if let cue = cues.first(of: RuleCues.groupQuestion) {
-            return Flag(priority: "medium", reason: "Asks the group for help (\"\(cue)\").")
+            return Flag(priority: "medium", reason: "Asks the group for help (\"\(cue)\").", cue: cue)
         }
         return nil
     }

@@ -91,7 +91,7 @@ import TestSupport
     @Test func hallucinatedSourceIdIsDroppedAndReported() async throws {
         let invented: JSONValue = ["events": [
             ["title": "Ghost meeting", "date": "2026-03-09", "time": nil, "end_time": nil, "location": nil, "description": "",
-             "category": "other", "confidence": 0.8, "date_phrase": nil, "source_message_ids": ["m99"]],
+             "category": "other", "confidence": 0.8, "date_phrase": nil, "evidence": "Ghost", "source_message_ids": ["m99"]],
         ]]
         try await ExtractionHarness.with(reply: { feature, request in
             feature == "calendar_events" ? .chat(content: invented.serialized()) : BirthdayAnswers.reply(feature, request)
@@ -184,11 +184,11 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
 @Suite struct DecisionAndPriorityRowsTests {
     static let decisions: JSONValue = ["decisions": [[
         "decision": "Pizza for Emma's party", "category": "food", "decided_by": "p4", "deadline": "2026-03-05",
-        "date_phrase": "by Thursday, March 5", "source_message_ids": ["m1"],
+        "date_phrase": "by Thursday, March 5", "evidence": "so I can order pizza!", "source_message_ids": ["m1"],
     ]]]
     static let priorities: JSONValue = ["messages": [
-        ["message_id": "m1", "priority": "high", "reason": "Asks for an RSVP by Thursday", "action_required": true],
-        ["message_id": "m1", "priority": "urgent", "reason": "the same message twice", "action_required": false],
+        ["message_id": "m1", "priority": "high", "reason": "Asks for an RSVP by Thursday", "action_required": true, "evidence": "Please RSVP"],
+        ["message_id": "m1", "priority": "urgent", "reason": "the same message twice", "action_required": false, "evidence": "Please RSVP"],
     ]]
 
     @Test func decisionsAndPriorityMessagesBecomeRowsOnce() async throws {
