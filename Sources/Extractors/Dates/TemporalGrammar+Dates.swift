@@ -6,7 +6,7 @@ extension TemporalGrammar {
     func datePart(at i: Int) -> DatePart? {
         guard let t = token(i) else { return nil }
         if t.isNumber {
-            guard let part = dayMonth(at: i) ?? isoDate(at: i) ?? numericDate(at: i) else { return nil }
+            guard let part = dayMonth(at: i) ?? isoDate(at: i) ?? numericDate(at: i) ?? (quoted ? bareOrdinal(at: i) : nil) else { return nil }
             return withPeriod(part)
         }
         guard let w = word(i) else { return nil }
@@ -209,6 +209,18 @@ extension TemporalGrammar {
             if first == nil { first = date }
         }
         return first.map { DatePart(date: $0, next: afterDay) }
+    }
+
+    /// "12th" alone, in a quoted phrase: the next 12th on or after the message date.
+    private func bareOrdinal(at i: Int) -> DatePart? {
+        guard i == 0 || word(i - 1) != "the", let (day, afterDay) = dayOfMonth(at: i, ordinalRequired: true) else { return nil }
+        if let w = word(afterDay), DateVocabulary.ordinalNouns.contains(w) { return nil }
+        for monthsAhead in 0...12 {
+            let index = today.month - 1 + monthsAhead
+            let (year, month) = (today.year + index / 12, index % 12 + 1)
+            if let date = LocalDate(year: year, month: month, day: day), date >= today { return DatePart(date: date, next: afterDay) }
+        }
+        return nil
     }
 
     /// "3/14", "3/14/26", "3/14/2026", "2026/3/14" (month first, US style).

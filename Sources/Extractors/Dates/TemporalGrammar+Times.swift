@@ -41,7 +41,7 @@ extension TemporalGrammar {
         if lead == .between { return nil }
         let period = trailingPeriod(at: afterStart)
         if startBare, period == nil {
-            guard lead == .at else { return nil }
+            guard lead == .at || lead == .from else { return nil }
             if let w = word(afterStart), Self.countNouns.contains(w) { return nil }
         }
         guard start.resolved(period: nil) != nil else { return nil }

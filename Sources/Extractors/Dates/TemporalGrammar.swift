@@ -39,6 +39,9 @@ struct TemporalGrammar: Sendable {
     let today: LocalDate
     /// Decides which country-specific named days are read (see `NamedDay`).
     var region: HolidayRegion = .other
+    /// Reading a phrase a model quoted rather than a whole message: a bare ordinal ("12th") is then a day of the
+    /// month, as "the 12th" is (in running text it may be "12th grade").
+    var quoted = false
 
     /// All phrases, left to right, never overlapping.
     func phrases() -> [PhraseMatch] {

@@ -43,7 +43,8 @@ import Foundation
 ///   holidays. Elsewhere those words are not read.
 /// - Deadline forms ("by", "before", "due", "no later than") give the inner expression's value
 ///   with `isDeadline` set.
-/// - A bare hour needs "at" ("at 4" is a time, "4 kids" is not); numbers glued to "$", "#", "%",
+/// - A bare hour needs "at" or "from" ("at 4" is a time, "4 kids" is not); in a quoted phrase (`read`) a bare
+///   ordinal ("12th") is a day of the month, as "the 12th" is; numbers glued to "$", "#", "%",
 ///   other digits or letters, and fractions followed by a unit, are never dates.
 /// - DST: a wall time in a spring-forward gap moves forward by the gap (2:30 becomes 3:30 local,
 ///   flagged `.skippedForward(minutes: 60)`; `time` holds the adjusted wall time); a wall time that
@@ -62,9 +63,9 @@ public struct TemporalResolver: Sendable {
         return grammar.phrases().compactMap { expression(for: $0, in: text, grammar: grammar, deadline: false) }
     }
 
-    private func grammar(_ text: String, reference: Date) -> TemporalGrammar {
+    private func grammar(_ text: String, reference: Date, quoted: Bool = false) -> TemporalGrammar {
         TemporalGrammar(tokens: DateTokenizer.tokenize(text), today: LocalDate(reference, in: timeZone),
-                        region: HolidayRegion(timeZone: timeZone))
+                        region: HolidayRegion(timeZone: timeZone), quoted: quoted)
     }
 
     /// Resolves a short phrase that the LLM quoted (e.g. "next Friday at 4pm"): the single best combined value, or nil.
@@ -79,7 +80,7 @@ public struct TemporalResolver: Sendable {
     /// tell a whole reading from a partial one ("by Monday 7th" read as "by Monday" would leave "7th").
     /// `deadline` reads the phrase as a deadline even without "by"/"due" (midnight ends the named day).
     public func read(_ phrase: String, reference: Date, deadline: Bool = false) -> PhraseReading {
-        let grammar = grammar(phrase, reference: reference)
+        let grammar = grammar(phrase, reference: reference, quoted: true)
         let matches = grammar.phrases()
         guard let first = matches.first else {
             return PhraseReading(expression: nil, unread: Self.dateLikeWords(grammar.tokens, covered: []))

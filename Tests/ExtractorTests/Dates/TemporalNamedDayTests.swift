@@ -32,6 +32,7 @@ import Testing
         .minute("Friday at midnight", Sent.monday, "2026-03-07T00:00:00-05:00"),
         .minute("due Friday at midnight", Sent.monday, "2026-03-06T23:59:00-05:00", deadline: true),
         .minute("by midnight", Sent.monday, "2026-03-02T23:59:00-05:00", deadline: true),
+        .minute("Summer BBQ on Saturday 13th June from 4!", "2026-06-04T17:20:00+01:00", "2026-06-13T16:00:00+01:00", zone: TZ.london),
     ]
 
     static let namedDaysCases: [TemporalCase] = [
@@ -90,6 +91,10 @@ import Testing
         let whole = resolver.read("by Monday 7th", reference: sent)
         #expect(whole.isComplete && whole.expression?.date.iso == "2026-12-07")
         #expect(resolver.read("on tomorrow", reference: sent).isComplete)
+        // A quoted bare ordinal is a day of the month; in running text it needs "the".
+        let ordinal = resolver.read("12th", reference: sent)
+        #expect(ordinal.isComplete && ordinal.expression?.date.iso == "2026-12-12")
+        #expect(resolver.resolve("my 12th", reference: sent).isEmpty)
         let memorial = resolver.read("Memorial Day", reference: sent)
         #expect(!memorial.isComplete && memorial.unread.contains("Memorial"))
         let two = resolver.read("Friday or Saturday", reference: sent)

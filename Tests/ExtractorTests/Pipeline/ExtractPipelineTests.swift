@@ -75,6 +75,47 @@ import TestSupport
         }
     }
 
+    /// Issue 14 item 4: a hostile server's over-long field fails validation (after the one re-ask) instead of being
+    /// stored; the caps are enforced locally and never sent in the strict-mode schema.
+    @Test func anOverLongFieldIsRejectedAndTheCapsStayLocal() async throws {
+        var huge = BirthdayAnswers.events
+        if case .object(var root) = huge, case .array(var items)? = root["events"], case .object(var item) = items[0] {
+            item["title"] = .string(String(repeating: "A", count: 100_000))
+            items[0] = .object(item)
+            root["events"] = .array(items)
+            huge = .object(root)
+        }
+        let answer = huge
+        try await ExtractionHarness.with(reply: { feature, request in
+            feature == "calendar_events" ? .chat(content: answer.serialized()) : BirthdayAnswers.reply(feature, request)
+        }) { h in
+            let error = await #expect(throws: ExtractionError.self) { try await h.extract([.calendarEvents]) }
+            #expect(error?.description.contains("$.events[0].title: expected at most 200 character(s)") == true, "\(String(describing: error))")
+            #expect(try await h.count("calendar_events") == 0)
+            let sent = try #require(h.server.requests.first?.json?["response_format"]?["json_schema"]?["schema"])
+            #expect(!sent.serialized().contains("maxLength"))
+            #expect(sent["properties"]?["events"]?["items"]?["properties"]?["evidence"] != nil)
+        }
+    }
+
+    /// Evidence that is in another message moves the citation there; evidence that is nowhere drops the item.
+    @Test func evidenceIsCheckedAgainstTheCitedMessage() async throws {
+        let answer: JSONValue = ["decisions": [
+            ["decision": "Aanya comes", "category": "other", "decided_by": nil, "deadline": nil, "date_phrase": nil,
+             "evidence": "Aanya will be there", "source_message_ids": ["m1"]],
+            ["decision": "Invented", "category": "other", "decided_by": nil, "deadline": nil, "date_phrase": nil,
+             "evidence": "nobody said this", "source_message_ids": ["m1"]],
+        ]]
+        try await ExtractionHarness.with(reply: { feature, request in
+            feature == "decisions" ? .chat(content: answer.serialized()) : BirthdayAnswers.reply(feature, request)
+        }) { h in
+            let summary = try await h.extract([.decisions])
+            #expect(summary.items["decisions"] == 1)
+            #expect(summary.notes.contains { $0.contains("recited") && $0.contains("m2") })
+            #expect(summary.notes.contains { $0.contains("no_evidence") && $0.contains("Invented") })
+        }
+    }
+
     @Test func aFailedRunLeavesEarlierRowsUntouched() async throws {
         let failing = Locked(false)
         try await ExtractionHarness.with(reply: { feature, request in
