@@ -1,8 +1,9 @@
 import Chrono
 import JSONKit
 
-/// Priority messages: urgency cues ("urgent", "early dismissal") → urgent; disruptions and illness
-/// ("cancelled", "fever") and RSVP requests → high; questions asking the group for help → medium.
+/// Priority messages: urgency cues ("urgent", "early dismissal", "snow day") → urgent; disruptions, changed plans and
+/// illness ("cancelled", "change of plans", "fever") → high. RSVP requests and questions to the group are not
+/// flagged: the RSVP tracker and the events carry them, and the labels leave them out.
 /// The reader's own messages and messages whose dates are all past are left out.
 enum PriorityRules {
     struct Flag {
@@ -39,12 +40,6 @@ enum PriorityRules {
         }
         if let cue = cues.first(of: RuleCues.sameDay), asksForAction(message) || message.sentences.contains(where: { EventVocabulary.match(in: $0) != nil }) {
             return Flag(priority: "urgent", reason: "About \(cue): happens or is needed the same day.", cue: cue)
-        }
-        if let cue = cues.first(of: RuleCues.rsvpRequest) {
-            return Flag(priority: "high", reason: "Asks for an answer (\"\(cue)\").", cue: cue)
-        }
-        if let cue = cues.first(of: RuleCues.groupQuestion) {
-            return Flag(priority: "medium", reason: "Asks the group for help (\"\(cue)\").", cue: cue)
         }
         return nil
     }

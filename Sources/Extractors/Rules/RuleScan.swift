@@ -133,7 +133,8 @@ struct RuleScan: Sendable {
         "ignore previous instructions", "ignore all previous instructions", "ignore the previous instructions",
         "ignore prior instructions", "ignore all instructions", "ignore your instructions", "ignore the above",
         "disregard previous", "disregard all previous", "disregard the above", "system prompt", "you are now",
-        "new instructions", "developer message",
+        "new instructions", "developer message", "ignore your rules", "ignore the rules", "ignore all rules",
+        "ignore your guidelines",
     ]
 
     static func isSuspicious(_ text: String, cues: CueText) -> Bool {
