@@ -30,11 +30,6 @@ enum Evidence {
         normalize(evidence).trimmingCharacters(in: CharacterSet(charactersIn: "\"'.,;:!?()[]- "))
     }
 
-    /// True when `evidence` occurs in `text` under the normalisation.
-    static func occurs(_ needle: String, in text: String) -> Bool {
-        !needle.isEmpty && normalize(text).contains(needle)
-    }
-
     /// The first message of `messages` that holds `phrase`; when none holds it whole, the one holding the longest
     /// tail of it ("on tomorrow" → "tomorrow"), so a paraphrased lead word does not move the date to another message.
     static func messageHolding(phrase: String, in messages: [InputMessage]) -> InputMessage? {

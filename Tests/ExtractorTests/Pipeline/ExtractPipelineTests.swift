@@ -105,12 +105,15 @@ import TestSupport
              "evidence": "Aanya will be there", "source_message_ids": ["m1"]],
             ["decision": "Invented", "category": "other", "decided_by": nil, "deadline": nil, "date_phrase": nil,
              "evidence": "nobody said this", "source_message_ids": ["m1"]],
+            // Case, runs of whitespace, curly quotes and surrounding quotes do not matter.
+            ["decision": "Party at Jump Zone", "category": "food", "decided_by": nil, "deadline": nil, "date_phrase": nil,
+             "evidence": "\u{201C}YOU\u{2019}RE   invited!\n emma\u{2019}s 8th\u{201D}", "source_message_ids": ["m1"]],
         ]]
         try await ExtractionHarness.with(reply: { feature, request in
             feature == "decisions" ? .chat(content: answer.serialized()) : BirthdayAnswers.reply(feature, request)
         }) { h in
             let summary = try await h.extract([.decisions])
-            #expect(summary.items["decisions"] == 1)
+            #expect(summary.items["decisions"] == 2)
             #expect(summary.notes.contains { $0.contains("recited") && $0.contains("m2") })
             #expect(summary.notes.contains { $0.contains("no_evidence") && $0.contains("Invented") })
         }
