@@ -86,7 +86,7 @@ let package = Package(
         // Test support: a scripted OpenAI-compatible server on loopback and per-test databases.
         .target(
             name: "TestSupport",
-            dependencies: ["Postgres", "Migrations", "JSONKit"]
+            dependencies: ["Postgres", "Migrations", "JSONKit", "Chrono", "Evals", "Extractors"]
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),

@@ -12,6 +12,10 @@ import JSONKit
 /// `enum`, `const`, `anyOf`, `$ref` into `$defs`, `description`, `title`); at most 10 levels of
 /// object nesting, 5,000 properties, 1,000 enum values, 120,000 characters of names and enum/const
 /// values, and 15,000 characters for a string enum of more than 250 values.
+///
+/// `minLength` and `maxLength` are accepted as **locally enforced** caps: strict mode does not take them, so
+/// `wireSchema(_:)` removes them from the schema sent to the server, and the local validator enforces them on
+/// every answer (a hostile server cannot store a 200 MB title).
 public enum StrictSchemaLint {
     public static let maxObjectDepth = 10
     public static let maxProperties = 5_000
@@ -26,6 +30,29 @@ public enum StrictSchemaLint {
         "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "$ref", "$defs",
         "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
     ]
+
+    /// String-length caps the local validator enforces and `wireSchema` strips before sending.
+    public static let locallyEnforcedKeywords: Set<String> = ["minLength", "maxLength"]
+
+    /// The schema as sent in strict mode: the same, without the locally enforced keywords.
+    public static func wireSchema(_ schema: JSONValue) -> JSONValue {
+        guard case .object(let node) = schema else {
+            if case .array(let items) = schema { return .array(items.map(wireSchema)) }
+            return schema
+        }
+        var out = JSONObject()
+        for (key, value) in node where !locallyEnforcedKeywords.contains(key) {
+            switch key {
+            case "properties", "$defs":
+                var map = JSONObject()
+                for (name, child) in value.objectValue ?? JSONObject() { map[name] = wireSchema(child) }
+                out[key] = value.objectValue == nil ? value : .object(map)
+            case "items", "anyOf", "additionalProperties": out[key] = wireSchema(value)
+            default: out[key] = value
+            }
+        }
+        return .object(out)
+    }
 
     /// One broken rule and where in the schema it is.
     public struct Finding: Sendable, Hashable, CustomStringConvertible {
@@ -91,7 +118,7 @@ public enum StrictSchemaLint {
                 report(path, "a schema must be an object, found \(schema.typeName)")
                 return
             }
-            for key in node.keys where !keywords.contains(key) && !annotationKeywords.contains(key) {
+            for key in node.keys where !keywords.contains(key) && !annotationKeywords.contains(key) && !locallyEnforcedKeywords.contains(key) {
                 if key == "nullable" {
                     report(path + [.key(key)], "\"nullable\" is not supported; write \"type\": [\"<type>\", \"null\"]")
                 } else if key == "$defs" || key == "definitions" {
@@ -215,6 +242,10 @@ public enum StrictSchemaLint {
             for key in ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"] where node[key] != nil {
                 if types.isDisjoint(with: ["number", "integer"]) { report(path + [.key(key)], "\(key) applies to numbers only") }
                 if node[key]?.doubleValue == nil { report(path + [.key(key)], "\(key) must be a number") }
+            }
+            for key in ["minLength", "maxLength"] where node[key] != nil {
+                if !types.contains("string") { report(path + [.key(key)], "\(key) applies to strings only") }
+                if (node[key]?.integerValue ?? -1) < 0 { report(path + [.key(key)], "\(key) must be a non-negative integer") }
             }
             for key in ["minItems", "maxItems"] where node[key] != nil {
                 if !types.contains("array") { report(path + [.key(key)], "\(key) applies to arrays only") }

@@ -48,11 +48,24 @@ struct StrictSchemaLintTests {
         #expect(StrictSchemaLint.problems(in: root).contains("$: the root must be a plain object schema, not anyOf"))
 
         var item = goodItem.objectValue!
-        item["properties"] = ["name": ["type": "string", "minLength": 1], "when": ["type": ["string", "null"], "format": "date-ish"]]
+        item["properties"] = ["name": ["type": "string", "uniqueItems": true], "when": ["type": ["string", "null"], "format": "date-ish"]]
         let problems = StrictSchemaLint.problems(in: schema(item: .object(item)))
         #expect(problems.count == 2)
-        #expect(problems.contains { $0.hasPrefix("$.properties.items.items.properties.name.minLength:") })
+        #expect(problems.contains { $0.hasPrefix("$.properties.items.items.properties.name.uniqueItems:") })
         #expect(problems.contains { $0.hasPrefix("$.properties.items.items.properties.when.format:") })
+    }
+
+    /// String caps are enforced locally: the lint accepts them on strings only, and the wire schema drops them.
+    @Test func lengthCapsAreLocalAndStrippedFromTheWireSchema() {
+        var item = goodItem.objectValue!
+        item["properties"] = ["name": ["type": "string", "minLength": 1, "maxLength": 200], "when": ["type": ["string", "null"]]]
+        let capped = schema(item: .object(item))
+        #expect(StrictSchemaLint.problems(in: capped).isEmpty)
+        item["properties"] = ["name": ["type": "integer", "maxLength": 2], "when": ["type": ["string", "null"]]]
+        #expect(StrictSchemaLint.problems(in: schema(item: .object(item))).contains { $0.contains("maxLength applies to strings only") })
+        let wire = StrictSchemaLint.wireSchema(capped)
+        #expect(!wire.serialized().contains("Length"))
+        #expect(wire["properties"]?["items"]?["items"]?["properties"]?["name"] == ["type": "string"])
     }
 
     @Test func checksRefsAndNesting() {

@@ -52,6 +52,13 @@ enum DateVocabulary {
         "price", "off", "day", "days", "gallon", "gallons", "mi", "km",
     ]
 
+    /// Words that change a date's meaning; left unread in a quoted phrase, they make the reading partial.
+    static let dateWords: Set<String> = [
+        "today", "tonight", "tonite", "tomorrow", "tmrw", "tmr", "yesterday", "morning", "afternoon", "evening", "night",
+        "noon", "midday", "midnight", "am", "pm", "weekend", "week", "weeks", "month", "months", "year", "fortnight",
+        "day", "days", "after", "eod", "end", "o", "oclock",
+    ]
+
     /// Separators between the two ends of a time range.
     static let rangeSeparators: Set<String> = ["-", "–", "—", "to", "until", "till", "til", "through", "thru"]
 }

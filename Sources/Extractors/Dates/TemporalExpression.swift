@@ -51,3 +51,13 @@ public struct TemporalExpression: Sendable, Hashable, Codable {
         self.endISO = endISO
     }
 }
+
+/// What the resolver made of a quoted phrase: its value, and the date-like words it did not read.
+public struct PhraseReading: Sendable, Hashable {
+    public let expression: TemporalExpression?
+    /// Numbers, ordinals, weekday or month names, parts of day and named-day words outside the expression.
+    public let unread: [String]
+
+    /// True when the phrase was read and nothing date-like is left over: code's date can be trusted.
+    public var isComplete: Bool { expression != nil && unread.isEmpty }
+}

@@ -6,7 +6,7 @@ extension TemporalGrammar {
     func datePart(at i: Int) -> DatePart? {
         guard let t = token(i) else { return nil }
         if t.isNumber {
-            guard let part = dayMonth(at: i) ?? isoDate(at: i) ?? numericDate(at: i) else { return nil }
+            guard let part = dayMonth(at: i) ?? isoDate(at: i) ?? numericDate(at: i) ?? (quoted ? bareOrdinal(at: i) : nil) else { return nil }
             return withPeriod(part)
         }
         guard let w = word(i) else { return nil }
@@ -21,11 +21,13 @@ extension TemporalGrammar {
         case "coming": part = weekdayForm(at: i + 1, rule: .onOrAfter, qualified: true) ?? weekend(at: i + 1, nextWeek: false)
         case "next": part = weekdayForm(at: i + 1, rule: .followingWeek, qualified: true) ?? weekend(at: i + 1, nextWeek: true)
         case "last": part = weekdayForm(at: i + 1, rule: .previous, qualified: true)
-        case "the": part = theNth(at: i) ?? endOf(at: i + 1) ?? weekend(at: i + 1, nextWeek: false)
+        case "the": part = theNth(at: i) ?? endOf(at: i + 1) ?? weekend(at: i + 1, nextWeek: false) ?? namedDay(at: i + 1)
         case "end", "eod": part = endOf(at: i)
         case "in": part = inCount(at: i + 1)
         default:
-            if DateVocabulary.weekdays[w] != nil {
+            if let named = namedDay(at: i) {
+                part = named
+            } else if DateVocabulary.weekdays[w] != nil {
                 part = weekdayForm(at: i, rule: .onOrAfter, qualified: ["on", "by", "before", "until", "due", "than"].contains(word(i - 1) ?? ""))
             } else {
                 part = monthDay(at: i)
@@ -79,6 +81,7 @@ extension TemporalGrammar {
         if abbreviated, isPunctuation(next, ["."]), touches(next) { next += 1 }
         let afterComma = skipping([","], from: next)
         if let explicit = explicitDate(at: afterComma) { return explicit }
+        if let ordinal = ordinalDay(at: afterComma, weekday: weekday) { return ordinal }
         if DateVocabulary.ambiguousWeekdays.contains(w), !qualified {
             // "we sat at 4", "the sun": only a weekday when capitalized and a time follows.
             guard token(i)?.isCapitalized == true, timePart(at: afterComma, afterDate: true) != nil else { return nil }
@@ -188,6 +191,34 @@ extension TemporalGrammar {
             if let date = LocalDate(year: year, month: month, day: day), date >= today {
                 return DatePart(date: date, next: afterDay)
             }
+        }
+        return nil
+    }
+
+    /// A bare ordinal after a weekday ("Monday 7th", "Friday, 12th"): the next day of the month with that number
+    /// on or after the message date that falls on that weekday (within two years); else the next such day.
+    private func ordinalDay(at i: Int, weekday: Int) -> DatePart? {
+        guard let (day, afterDay) = dayOfMonth(at: i, ordinalRequired: true) else { return nil }
+        if let w = word(afterDay), DateVocabulary.ordinalNouns.contains(w) { return nil }
+        var first: LocalDate?
+        for monthsAhead in 0...24 {
+            let index = today.month - 1 + monthsAhead
+            let (year, month) = (today.year + index / 12, index % 12 + 1)
+            guard let date = LocalDate(year: year, month: month, day: day), date >= today else { continue }
+            if date.isoWeekday == weekday { return DatePart(date: date, next: afterDay) }
+            if first == nil { first = date }
+        }
+        return first.map { DatePart(date: $0, next: afterDay) }
+    }
+
+    /// "12th" alone, in a quoted phrase: the next 12th on or after the message date.
+    private func bareOrdinal(at i: Int) -> DatePart? {
+        guard i == 0 || word(i - 1) != "the", let (day, afterDay) = dayOfMonth(at: i, ordinalRequired: true) else { return nil }
+        if let w = word(afterDay), DateVocabulary.ordinalNouns.contains(w) { return nil }
+        for monthsAhead in 0...12 {
+            let index = today.month - 1 + monthsAhead
+            let (year, month) = (today.year + index / 12, index % 12 + 1)
+            if let date = LocalDate(year: year, month: month, day: day), date >= today { return DatePart(date: date, next: afterDay) }
         }
         return nil
     }

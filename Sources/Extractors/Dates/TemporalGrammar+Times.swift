@@ -32,18 +32,39 @@ extension TemporalGrammar {
             let countFollows = word(afterEnd).map(Self.countNouns.contains) ?? false
             if !barePair || ((lead != .none || afterDate) && !countFollows),
                ClockSpec.resolveRange(start: start, end: end, period: nil) != nil {
-                return TimePart(start: start, end: end, next: afterEnd)
+                let period = trailingPeriod(at: afterEnd)
+                return TimePart(start: start, end: end, next: period?.next ?? afterEnd, period: period?.period)
             }
         }
         // A lone time: "at 3-2" or "at 12-345" are not times.
         if isPunctuation(afterStart, ["-", "–"]), touches(afterStart), token(afterStart + 1)?.isNumber == true { return nil }
         if lead == .between { return nil }
-        if startBare {
-            guard lead == .at else { return nil }
+        let period = trailingPeriod(at: afterStart)
+        if startBare, period == nil {
+            guard lead == .at || lead == .from else { return nil }
             if let w = word(afterStart), Self.countNouns.contains(w) { return nil }
         }
         guard start.resolved(period: nil) != nil else { return nil }
-        return TimePart(start: start, end: nil, next: afterStart)
+        return TimePart(start: start, end: nil, next: period?.next ?? afterStart, period: period?.period)
+    }
+
+    /// "in the morning", "in the afternoon", "in the evening", "at night", "in the night" after a time.
+    private func trailingPeriod(at i: Int) -> (period: DayPeriod, next: Int)? {
+        if word(i) == "at", word(i + 1) == "night" { return (.evening, i + 2) }
+        guard word(i) == "in", word(i + 1) == "the" else { return nil }
+        switch word(i + 2) {
+        case "morning": return (.morning, i + 3)
+        case "afternoon": return (.afternoon, i + 3)
+        case "evening", "night": return (.evening, i + 3)
+        default: return nil
+        }
+    }
+
+    /// The index after an "-ish" / "ish" glued to a time ("6am-ish", "6ish"), or `i` when there is none.
+    private func ishSuffix(at i: Int) -> Int {
+        if word(i) == "ish", touches(i) { return i + 1 }
+        if isPunctuation(i, ["-", "–"]), touches(i), word(i + 1) == "ish", touches(i + 1) { return i + 2 }
+        return i
     }
 
     /// One clock time at `i`: (spec, next index, bare), where bare means a plain hour with no
@@ -68,6 +89,7 @@ extension TemporalGrammar {
                 k += 2
                 bare = false
             }
+            k = ishSuffix(at: k)
         } else if allowWords, let w = word(i), let hour = DateVocabulary.numberWords[w] {
             spec = ClockSpec(hour: hour)
         } else {
@@ -77,7 +99,8 @@ extension TemporalGrammar {
             guard (1...12).contains(spec.hour) else { return nil }
             spec.meridiem = meridiem
             spec.explicit24h = false
-            return endsCleanly(before: afterMeridiem, allowDash: true) ? (spec, afterMeridiem, false) : nil
+            let afterIsh = ishSuffix(at: afterMeridiem)
+            return endsCleanly(before: afterIsh, allowDash: true) ? (spec, afterIsh, false) : nil
         }
         if spec.hour == 12, spec.minute == 0 {
             switch word(k) {

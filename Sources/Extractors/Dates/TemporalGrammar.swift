@@ -13,6 +13,8 @@ struct TimePart: Sendable, Hashable {
     var start: ClockSpec
     var end: ClockSpec?
     var next: Int
+    /// A part of day written after the time ("6 in the morning"); it wins over one beside the date.
+    var period: DayPeriod?
 }
 
 /// One phrase: tokens `first..<next`, holding a date, a time or both.
@@ -35,6 +37,11 @@ struct PhraseMatch: Sendable, Hashable {
 struct TemporalGrammar: Sendable {
     let tokens: [DateToken]
     let today: LocalDate
+    /// Decides which country-specific named days are read (see `NamedDay`).
+    var region: HolidayRegion = .other
+    /// Reading a phrase a model quoted rather than a whole message: a bare ordinal ("12th") is then a day of the
+    /// month, as "the 12th" is (in running text it may be "12th grade").
+    var quoted = false
 
     /// All phrases, left to right, never overlapping.
     func phrases() -> [PhraseMatch] {

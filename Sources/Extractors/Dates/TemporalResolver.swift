@@ -28,10 +28,23 @@ import Foundation
 /// - "in N days/weeks" counts from the message date.
 /// - A time with no date ("practice at 5") is on the message date, minute grain.
 /// - "midnight" is the midnight that ends the named day: "Friday at midnight" is Saturday 00:00,
-///   and a bare "midnight" is 00:00 after the message date. "noon" is 12:00.
+///   and a bare "midnight" is 00:00 after the message date. "noon" is 12:00. For a deadline ("due
+///   Friday at midnight", or any phrase read as a deadline) the date is the day that ends at that
+///   midnight and the time is 23:59 of it: a Friday deadline, not a Saturday one.
+/// - A part of day after the time wins: "at 6 in the morning" is 06:00, "at 8 at night" 20:00; "6am-ish" and
+///   "6ish" are read as 6am and 6.
+/// - A weekday with an ordinal ("Monday 7th", "Mon the 7th", "Friday, 12th") is the next day of the month with
+///   that number on or after the message date that falls on that weekday (a bare ordinal such as "the 7th" is the
+///   next 7th).
+/// - Named days (New Year's Day and Eve, Valentine's Day, Halloween, Christmas Eve and Day, July 4th /
+///   Independence Day, Thanksgiving as the 4th Thursday of November, Easter) are the next occurrence on or after
+///   the message date. In US zones also Mother's Day, Father's Day, Memorial Day and Labor Day; in UK zones
+///   Mothering Sunday, Father's Day, Good Friday, Easter Monday, Boxing Day and the May, spring and August bank
+///   holidays. Elsewhere those words are not read.
 /// - Deadline forms ("by", "before", "due", "no later than") give the inner expression's value
 ///   with `isDeadline` set.
-/// - A bare hour needs "at" ("at 4" is a time, "4 kids" is not); numbers glued to "$", "#", "%",
+/// - A bare hour needs "at" or "from" ("at 4" is a time, "4 kids" is not); in a quoted phrase (`read`) a bare
+///   ordinal ("12th") is a day of the month, as "the 12th" is; numbers glued to "$", "#", "%",
 ///   other digits or letters, and fractions followed by a unit, are never dates.
 /// - DST: a wall time in a spring-forward gap moves forward by the gap (2:30 becomes 3:30 local,
 ///   flagged `.skippedForward(minutes: 60)`; `time` holds the adjusted wall time); a wall time that
@@ -46,8 +59,13 @@ public struct TemporalResolver: Sendable {
 
     /// All expressions in `text`, in order of appearance, resolved against `reference` (the message's sent instant).
     public func resolve(_ text: String, reference: Date) -> [TemporalExpression] {
-        let grammar = TemporalGrammar(tokens: DateTokenizer.tokenize(text), today: LocalDate(reference, in: timeZone))
-        return grammar.phrases().compactMap { expression(for: $0, in: text, grammar: grammar) }
+        let grammar = grammar(text, reference: reference)
+        return grammar.phrases().compactMap { expression(for: $0, in: text, grammar: grammar, deadline: false) }
+    }
+
+    private func grammar(_ text: String, reference: Date, quoted: Bool = false) -> TemporalGrammar {
+        TemporalGrammar(tokens: DateTokenizer.tokenize(text), today: LocalDate(reference, in: timeZone),
+                        region: HolidayRegion(timeZone: timeZone), quoted: quoted)
     }
 
     /// Resolves a short phrase that the LLM quoted (e.g. "next Friday at 4pm"): the single best combined value, or nil.
@@ -55,24 +73,52 @@ public struct TemporalResolver: Sendable {
     /// When the phrase splits into pieces ("Friday, around 4pm"), the first date and the first
     /// time are combined into one value spanning both.
     public func resolvePhrase(_ phrase: String, reference: Date) -> TemporalExpression? {
-        let grammar = TemporalGrammar(tokens: DateTokenizer.tokenize(phrase), today: LocalDate(reference, in: timeZone))
+        read(phrase, reference: reference).expression
+    }
+
+    /// Reads a quoted phrase as `resolvePhrase` does and says which date-like words it left unread, so a caller can
+    /// tell a whole reading from a partial one ("by Monday 7th" read as "by Monday" would leave "7th").
+    /// `deadline` reads the phrase as a deadline even without "by"/"due" (midnight ends the named day).
+    public func read(_ phrase: String, reference: Date, deadline: Bool = false) -> PhraseReading {
+        let grammar = grammar(phrase, reference: reference, quoted: true)
         let matches = grammar.phrases()
-        guard let first = matches.first else { return nil }
+        guard let first = matches.first else {
+            return PhraseReading(expression: nil, unread: Self.dateLikeWords(grammar.tokens, covered: []))
+        }
         let isDeadline = matches.contains(where: \.isDeadline)
         let dated = matches.first(where: { $0.date != nil })
         let timed = matches.first(where: { $0.time != nil })
         var chosen = dated ?? first
+        var covered = [chosen.first..<chosen.next]
         if chosen.time == nil, let timed, timed.date == nil {
+            covered.append(timed.first..<timed.next)
             chosen = PhraseMatch(
                 first: min(chosen.first, timed.first), next: max(chosen.next, timed.next),
                 date: chosen.date, time: timed.time, isDeadline: isDeadline
             )
         }
         chosen.isDeadline = isDeadline
-        return expression(for: chosen, in: phrase, grammar: grammar)
+        return PhraseReading(
+            expression: expression(for: chosen, in: phrase, grammar: grammar, deadline: deadline),
+            unread: Self.dateLikeWords(grammar.tokens, covered: covered))
     }
 
-    private func expression(for match: PhraseMatch, in text: String, grammar: TemporalGrammar) -> TemporalExpression? {
+    /// Tokens outside `covered` that carry date meaning: numbers, ordinal suffixes, weekday and month names,
+    /// parts of day, relative day words and the words of named days.
+    static func dateLikeWords(_ tokens: [DateToken], covered: [Range<Int>]) -> [String] {
+        tokens.indices.filter { index in !covered.contains { $0.contains(index) } }.compactMap { index in
+            let token = tokens[index]
+            if token.isNumber { return token.text }
+            guard token.kind == .word else { return nil }
+            let w = token.lower
+            let dateLike = DateVocabulary.weekdays[w] != nil || DateVocabulary.months[w] != nil
+                || DateVocabulary.ordinalSuffixes.contains(w) || DateVocabulary.dateWords.contains(w)
+                || NamedDay.words.contains(w)
+            return dateLike ? token.text : nil
+        }
+    }
+
+    private func expression(for match: PhraseMatch, in text: String, grammar: TemporalGrammar, deadline: Bool) -> TemporalExpression? {
         let tokens = grammar.tokens
         let range = tokens[match.first].start..<tokens[match.next - 1].end
         let utf16 = text.utf16
@@ -85,7 +131,7 @@ public struct TemporalResolver: Sendable {
                 isDeadline: match.isDeadline, wallTimeAdjustment: nil, start: nil, startISO: date.iso, end: nil, endISO: nil
             )
         }
-        let period = match.date?.period
+        let period = timePart.period ?? match.date?.period
         var time: LocalTime
         var endTime: LocalTime?
         if let endSpec = timePart.end, let (s, e) = ClockSpec.resolveRange(start: timePart.start, end: endSpec, period: period) {
@@ -95,7 +141,15 @@ public struct TemporalResolver: Sendable {
         } else {
             return nil
         }
-        if timePart.start.special == .midnight { date = date.adding(days: 1) }
+        if timePart.start.special == .midnight, timePart.end == nil {
+            if match.isDeadline || deadline {
+                time = LocalTime(hour: 23, minute: 59)!  // the named day's last minute: a Friday deadline stays Friday
+            } else {
+                date = date.adding(days: 1)
+            }
+        } else if timePart.start.special == .midnight {
+            date = date.adding(days: 1)
+        }
 
         let clock = WallClock(timeZone: timeZone)
         let resolution = clock.instant(date: date, time: time)

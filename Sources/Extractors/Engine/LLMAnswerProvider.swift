@@ -71,7 +71,8 @@ public struct LLMAnswerProvider: AnswerProvider {
         }
         let name = rendered.outputName ?? request.feature.rawValue
         let format: ResponseFormat = switch structuredOutput {
-        case .jsonSchema: .jsonSchema(name: name, schema: schema, strict: true)
+        // Strict mode rejects maxLength; the caps stay in the schema the answer is validated against.
+        case .jsonSchema: .jsonSchema(name: name, schema: StrictSchemaLint.wireSchema(schema), strict: true)
         case .jsonObject: .jsonObject(schema: schema)
         }
         return ChatCompletionRequest(

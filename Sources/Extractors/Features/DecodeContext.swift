@@ -9,12 +9,41 @@ struct DecodeContext {
     let input: ConversationInput
     let resolver: TemporalResolver
     var notes: [ExtractionNote] = []
+    /// The window's message texts, normalised once for the evidence check (see `Evidence`).
+    private let normalizedTexts: [String]
 
     init(feature: ExtractionFeature, window: MessageWindow, input: ConversationInput) {
         self.feature = feature
         self.window = window
         self.input = input
         self.resolver = TemporalResolver(timeZone: input.timeZone)
+        self.normalizedTexts = window.messages.map { Evidence.normalize($0.text) }
+    }
+
+    /// The evidence check: the item's quoted words must occur in a message it cites (case, whitespace, quotes and
+    /// dashes normalised). When they occur only in another message of the window, that message (the nearest to the
+    /// first cited one) is cited instead and the change is noted; when they occur nowhere, the item is dropped and
+    /// reported. Returns the sources to keep and the message that holds the evidence.
+    mutating func ground(_ evidence: String?, sources: [String], item: String) -> (sources: [String], holder: String)? {
+        let needle = Evidence.needle(evidence ?? "")
+        guard !needle.isEmpty else {
+            note(.noEvidence, "dropped \(item): it quotes no evidence")
+            return nil
+        }
+        let holding = window.messages.indices.filter { normalizedTexts[$0].contains(needle) }
+        if let cited = holding.first(where: { sources.contains(window.messages[$0].id) }) {
+            return (sources, window.messages[cited].id)
+        }
+        guard !holding.isEmpty else {
+            note(.noEvidence, "dropped \(item): its evidence '\((evidence ?? "").prefix(60))' is in no message of the conversation")
+            return nil
+        }
+        let citedIndex = window.messages.firstIndex { sources.contains($0.id) } ?? 0
+        let nearest = holding.min { abs($0 - citedIndex) < abs($1 - citedIndex) }!
+        let id = window.messages[nearest].id
+        let was = sources.compactMap { window.alias(ofMessage: $0) }.joined(separator: ", ")
+        note(.recited, "\(item): its evidence is in \(window.alias(ofMessage: id) ?? id), not in the cited \(was); cites that message instead")
+        return ([id], id)
     }
 
     mutating func note(_ kind: ExtractionNote.Kind, _ message: String) {
@@ -66,23 +95,44 @@ struct DecodeContext {
         var date: LocalDate
         var time: LocalTime?
         var endTime: LocalTime?
-        /// The model's date when code chose another.
+        /// The model's date when code chose another, or when the model's date was kept unconfirmed (then equal to `date`).
         var modelDate: LocalDate?
     }
 
-    /// Recomputes a date from the phrase the model quoted, read against the sent time of the cited message
-    /// that contains it. Code's value wins; a disagreement is kept as `modelDate` and noted.
-    mutating func resolve(phrase: String?, modelDate: LocalDate, sources: [String], item: String) -> ResolvedDate {
+    /// How far from the message date a model's date may be and still count as a plausible reading of a phrase.
+    static let plausibleDays = 366
+
+    /// The date policy. The phrase is read against the sent time of the cited message that holds it (else the
+    /// message that holds the evidence, else the first cited one).
+    /// - Code's date replaces the model's only when the resolver read the whole phrase with no date-like words left
+    ///   over; a disagreement is kept as `modelDate` and noted.
+    /// - Otherwise the model's date is kept when it is plausible (within `plausibleDays` of the message date), and
+    ///   the item is flagged: `modelDate` equal to its date, and a `date_unconfirmed` note. An implausible model
+    ///   date gives way to code's partial reading when there is one.
+    /// `deadline` reads the phrase as a deadline: midnight ends the named day.
+    mutating func resolve(phrase: String?, modelDate: LocalDate, sources: [String], evidenceMessage: String? = nil,
+                          item: String, deadline: Bool = false) -> ResolvedDate {
         var result = ResolvedDate(date: modelDate)
         guard let phrase = phrase?.trimmingCharacters(in: .whitespacesAndNewlines), !phrase.isEmpty else { return result }
         let cited = sources.compactMap { input.message($0) }
-        let needle = phrase.lowercased()
-        let anchor = cited.first { $0.text.lowercased().contains(needle) } ?? cited.first
-        guard let anchor, let expression = resolver.resolvePhrase(phrase, reference: anchor.sentAt) else { return result }
+        let anchor = Evidence.messageHolding(phrase: phrase, in: cited)
+            ?? evidenceMessage.flatMap { input.message($0) } ?? cited.first
+        guard let anchor else { return result }
+        let reading = resolver.read(phrase, reference: anchor.sentAt, deadline: deadline)
+        let sent = ISOTime.string(anchor.sentAt, in: input.timeZone)
+        let anchorDay = LocalDate(anchor.sentAt, in: input.timeZone)
+        let plausible = abs(anchorDay.days(until: modelDate)) <= Self.plausibleDays
+        guard let expression = reading.expression, reading.isComplete || !plausible else {
+            result.modelDate = modelDate
+            let why = reading.expression == nil ? "code cannot read it"
+                : "code reads only part of it (\(reading.unread.prefix(5).joined(separator: ", ")) left over)"
+            note(.dateUnconfirmed, "\(item): kept the model's \(modelDate.iso) for '\(phrase.prefix(60))': \(why)")
+            return result
+        }
         if expression.date != modelDate {
             result.modelDate = modelDate
             note(.dateCorrected, "\(item): '\(phrase.prefix(60))' is \(expression.date.iso) from the message sent "
-                 + "\(ISOTime.string(anchor.sentAt, in: input.timeZone)), not \(modelDate.iso) as the model said")
+                 + "\(sent), not \(modelDate.iso) as the model said")
         }
         result.date = expression.date
         if expression.grain == .minute {

@@ -1,7 +1,8 @@
 import Chrono
 import JSONKit
 
-/// Turns a schema-valid answer (aliases, model dates) into items with real ids and code-checked dates.
+/// Turns a schema-valid answer (aliases, model dates) into items with real ids, checked evidence and code-checked dates.
+/// Every item must quote `evidence` from a message it cites (see `DecodeContext.ground`).
 enum FeatureDecoders {
     static func decode(_ answer: JSONValue, into extraction: inout Extraction, context: inout DecodeContext) {
         let answer = answer.withoutNULs
@@ -19,10 +20,11 @@ enum FeatureDecoders {
     static func events(_ answer: JSONValue, _ context: inout DecodeContext) -> [EventItem] {
         items(answer, "events").enumerated().compactMap { index, item in
             let label = "event \(index) '\(item["title"]?.stringValue?.prefix(40) ?? "")'"
-            guard let sources = context.sources(item["source_message_ids"], item: label),
+            guard let cited = context.sources(item["source_message_ids"], item: label),
+                  let (sources, holder) = context.ground(item["evidence"]?.stringValue, sources: cited, item: label),
                   let modelDate = context.date(item["date"], field: "date", item: label) ?? nil else { return nil }
             let phrase = item["date_phrase"]?.nonEmptyString
-            let resolved = context.resolve(phrase: phrase, modelDate: modelDate, sources: sources, item: label)
+            let resolved = context.resolve(phrase: phrase, modelDate: modelDate, sources: sources, evidenceMessage: holder, item: label)
             return EventItem(
                 title: item["title"]?.nonEmptyString ?? "Event",
                 date: resolved.date,
@@ -39,13 +41,15 @@ enum FeatureDecoders {
     static func decisions(_ answer: JSONValue, _ context: inout DecodeContext) -> [DecisionItem] {
         items(answer, "decisions").enumerated().compactMap { index, item in
             let label = "decision \(index) '\(item["decision"]?.stringValue?.prefix(40) ?? "")'"
-            guard let sources = context.sources(item["source_message_ids"], item: label),
+            guard let cited = context.sources(item["source_message_ids"], item: label),
+                  let (sources, holder) = context.ground(item["evidence"]?.stringValue, sources: cited, item: label),
                   let modelDeadline = context.date(item["deadline"], field: "deadline", item: label) else { return nil }
             let phrase = item["date_phrase"]?.nonEmptyString
             var deadline = modelDeadline
             var modelDate: LocalDate?
             if let given = modelDeadline {
-                let resolved = context.resolve(phrase: phrase, modelDate: given, sources: sources, item: label)
+                let resolved = context.resolve(phrase: phrase, modelDate: given, sources: sources, evidenceMessage: holder,
+                                               item: label, deadline: true)
                 deadline = resolved.date
                 modelDate = resolved.modelDate
             }
@@ -61,7 +65,8 @@ enum FeatureDecoders {
         var seen: Set<String> = []
         return items(answer, "messages").enumerated().compactMap { index, item in
             let label = "priority message \(index)"
-            guard let ids = context.sources(item["message_id"].map { .array([$0]) }, item: label), let id = ids.first,
+            guard let cited = context.sources(item["message_id"].map { .array([$0]) }, item: label),
+                  let (ids, _) = context.ground(item["evidence"]?.stringValue, sources: cited, item: label), let id = ids.first,
                   seen.insert(id).inserted else { return nil }
             return PriorityItem(
                 messageID: id,
@@ -74,15 +79,17 @@ enum FeatureDecoders {
     static func rsvps(_ answer: JSONValue, _ context: inout DecodeContext) -> [RSVPItem] {
         items(answer, "rsvps").enumerated().compactMap { index, item in
             let label = "rsvp \(index) '\(item["event"]?.stringValue?.prefix(40) ?? "")'"
-            guard let sources = context.sources(item["source_message_ids"], item: label),
+            guard let cited = context.sources(item["source_message_ids"], item: label),
+                  let (sources, holder) = context.ground(item["evidence"]?.stringValue, sources: cited, item: label),
                   let modelDate = context.date(item["event_date"], field: "event_date", item: label) ?? nil,
                   let modelDeadline = context.date(item["deadline"], field: "deadline", item: label) else { return nil }
             let phrase = item["date_phrase"]?.nonEmptyString
-            let resolved = context.resolve(phrase: phrase, modelDate: modelDate, sources: sources, item: label)
+            let resolved = context.resolve(phrase: phrase, modelDate: modelDate, sources: sources, evidenceMessage: holder, item: label)
             var deadline = modelDeadline
             if let given = modelDeadline {
                 deadline = context.resolve(
-                    phrase: item["deadline_phrase"]?.nonEmptyString, modelDate: given, sources: sources, item: label + " deadline").date
+                    phrase: item["deadline_phrase"]?.nonEmptyString, modelDate: given, sources: sources, evidenceMessage: holder,
+                    item: label + " deadline", deadline: true).date
             }
             var responses: [RSVPResponse] = []
             for answer in item["responses"]?.arrayValue ?? [] {
@@ -106,10 +113,12 @@ enum FeatureDecoders {
     static func deadlines(_ answer: JSONValue, _ context: inout DecodeContext) -> [DeadlineItem] {
         items(answer, "deadlines").enumerated().compactMap { index, item in
             let label = "deadline \(index) '\(item["task"]?.stringValue?.prefix(40) ?? "")'"
-            guard let sources = context.sources(item["source_message_ids"], item: label),
+            guard let cited = context.sources(item["source_message_ids"], item: label),
+                  let (sources, holder) = context.ground(item["evidence"]?.stringValue, sources: cited, item: label),
                   let modelDate = context.date(item["deadline"], field: "deadline", item: label) ?? nil else { return nil }
             let phrase = item["date_phrase"]?.nonEmptyString
-            let resolved = context.resolve(phrase: phrase, modelDate: modelDate, sources: sources, item: label)
+            let resolved = context.resolve(phrase: phrase, modelDate: modelDate, sources: sources, evidenceMessage: holder,
+                                           item: label, deadline: true)
             return DeadlineItem(
                 task: item["task"]?.nonEmptyString ?? "Task",
                 deadline: resolved.date,

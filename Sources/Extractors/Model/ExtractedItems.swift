@@ -11,7 +11,8 @@ public struct EventItem: Sendable, Hashable, Codable {
     public var category: String
     public var confidence: Double
     public var datePhrase: String?
-    /// The model's own date when code resolved the phrase to a different one.
+    /// The model's own date when code resolved the phrase to a different one; equal to `date` when the model's
+    /// date was kept because code could not read the whole phrase (a flag for review).
     public var modelDate: LocalDate?
     public var sources: [String]
 }
@@ -78,6 +79,12 @@ public struct ExtractionNote: Sendable, Hashable, Codable, CustomStringConvertib
         case dropped
         /// Code resolved the quoted date phrase to a different date than the model's; code's date was kept.
         case dateCorrected = "date_corrected"
+        /// Code could not read the whole date phrase, so the model's plausible date was kept (`modelDate` equals the date).
+        case dateUnconfirmed = "date_unconfirmed"
+        /// The item's evidence was found in another message of the window than the one it cited; that one is cited now.
+        case recited
+        /// The item's evidence occurs in no message of the window; the item was dropped.
+        case noEvidence = "no_evidence"
     }
 
     public let feature: ExtractionFeature

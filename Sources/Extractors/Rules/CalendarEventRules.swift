@@ -16,6 +16,8 @@ enum CalendarEventRules {
         var description: String
         var sources: [String]
         var sourceTexts: [String]
+        /// The sentence that names the event (or its new date), verbatim.
+        var evidence: String
 
         /// 0.6 for a named event with a date, plus 0.1 for each of: a time, a place, a day (not just a clock time).
         var confidence: Double {
@@ -34,6 +36,7 @@ enum CalendarEventRules {
                 "category": .string(category),
                 "confidence": .number(confidence),
                 "date_phrase": .string(mention.phrase),
+                "evidence": .string(evidence),
                 "source_message_ids": .array(sources.map(JSONValue.string)),
             ])
         }
@@ -75,7 +78,7 @@ enum CalendarEventRules {
                 key: noun.key, title: noun.title, mention: mention, extraTime: extraTime,
                 location: EventVocabulary.location(in: sentence),
                 category: category(noun, message: message), description: message.text.shortened(to: 200),
-                sources: [message.alias], sourceTexts: [message.text])
+                sources: [message.alias], sourceTexts: [message.text], evidence: message.evidence(around: sentence.range))
         }
         return nil
     }
@@ -108,7 +111,8 @@ enum CalendarEventRules {
             category: noun.map { category($0, message: message) } ?? prior?.category ?? "other",
             description: message.text.shortened(to: 200),
             sources: (keepsPrior ? prior?.sources ?? [] : []) + [message.alias],
-            sourceTexts: (keepsPrior ? prior?.sourceTexts ?? [] : []) + [message.text]))
+            sourceTexts: (keepsPrior ? prior?.sourceTexts ?? [] : []) + [message.text],
+            evidence: message.evidence(around: sentence.range)))
     }
 
     /// "Practice Thursday is cancelled": drops the event it names (on the dates it gives), or the latest one.
@@ -133,4 +137,7 @@ enum RuleJSON {
     }
 
     static func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
+
+    /// The longest `evidence` the rules quote (the schemas allow 500).
+    static let evidenceLimit = 300
 }

@@ -44,6 +44,7 @@ enum DeadlineRules {
             "priority": .string(priority),
             "details": RuleJSON.string(amount(in: sentence.text)),
             "date_phrase": .string(mention.phrase),
+            "evidence": .string(message.evidence(around: sentence.range)),
             "source_message_ids": .array([.string(message.alias)]),
         ])
     }

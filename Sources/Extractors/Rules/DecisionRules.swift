@@ -10,6 +10,9 @@ enum DecisionRules {
         var decidedBy: String?
         var date: DateMention?
         var sources: [String]
+        var evidence: String
+        /// Made by `commitment`: one person taking on a task (adjacent ones merge into one decision).
+        var isCommitment = false
 
         var json: JSONValue {
             .object([
@@ -18,6 +21,7 @@ enum DecisionRules {
                 "decided_by": RuleJSON.string(decidedBy),
                 "deadline": RuleJSON.string(date?.date.iso),
                 "date_phrase": RuleJSON.string(date?.phrase),
+                "evidence": .string(evidence),
                 "source_message_ids": .array(sources.map(JSONValue.string)),
             ])
         }
@@ -36,7 +40,8 @@ enum DecisionRules {
             var decision: Decision
             if clause.count >= 2, let first = clause.first, let last = clause.last {
                 let text = message.text.utf16Slice(first.range.lowerBound..<last.range.upperBound)
-                decision = Decision(text: text.shortened(to: 120).capitalizedFirst, category: "other", date: date(in: message), sources: [message.alias])
+                decision = Decision(text: text.shortened(to: 120).capitalizedFirst, category: "other", date: date(in: message),
+                                    sources: [message.alias], evidence: message.evidence(around: sentence.range))
             } else if otherWords <= 1, message.index > 0, case let proposal = scan.messages[message.index - 1],
                       !proposal.isSuspicious, proposal.message.senderID != message.message.senderID {
                 if let index = decisions.firstIndex(where: { $0.sources.last == proposal.alias }) {
@@ -44,12 +49,29 @@ enum DecisionRules {
                     continue
                 }
                 decision = Decision(text: proposal.text.shortened(to: 120), category: "other", date: date(in: proposal),
-                                    sources: [proposal.alias, message.alias])
+                                    sources: [proposal.alias, message.alias], evidence: proposal.evidence())
             } else {
-                decision = Decision(text: message.text.shortened(to: 120), category: "other", date: date(in: message), sources: [message.alias])
+                decision = Decision(text: message.text.shortened(to: 120), category: "other", date: date(in: message),
+                                    sources: [message.alias], evidence: message.evidence(around: sentence.range))
             }
             decision.category = category(CueText(decision.text), hasDate: decision.date != nil)
             if sentence.cues.first(of: ["i decided", "i've decided"]) != nil { decision.decidedBy = message.senderAlias }
+            decisions.append(decision)
+        }
+        // Requests answered yes and commitments, in messages no agreement cue has claimed.
+        for message in scan.messages where !message.isSuspicious {
+            let claimed = decisions.contains { $0.sources.contains(message.alias) }
+            guard !claimed, var decision = acceptedRequest(message, in: scan) ?? settled(message, in: scan) ?? commitment(message, in: scan)
+            else { continue }
+            // Several people taking on parts of one plan in a row ("I'll bring drinks", "I'll do salads") are one decision.
+            if decision.isCommitment, let last = decisions.indices.last, decisions[last].isCommitment,
+               let lastMessage = decisions[last].sources.last.flatMap({ alias in scan.messages.firstIndex { $0.alias == alias } }),
+               message.index - lastMessage <= 1, decisions[last].sources.count < 4 {
+                for source in decision.sources where !decisions[last].sources.contains(source) { decisions[last].sources.append(source) }
+                continue
+            }
+            let cited = decision.sources.compactMap { alias in scan.messages.first { $0.alias == alias }?.text }
+            decision.category = category(CueText(cited.joined(separator: " ")), hasDate: decision.date != nil)
             decisions.append(decision)
         }
         return .object(["decisions": .array(decisions.map(\.json))])
@@ -73,7 +95,8 @@ enum DecisionRules {
     static func category(_ cues: CueText, hasDate: Bool) -> String {
         let table: [(String, [String])] = [
             ("carpool", ["carpool", "drive", "drives", "driving", "pickup", "pick up", "pick-up", "drop off", "dropoff", "drop-off", "ride", "rides"]),
-            ("food", ["snack", "snacks", "food", "pizza", "lunch", "dinner", "breakfast", "cupcakes", "treats", "potluck", "drinks"]),
+            ("food", ["snack", "snacks", "food", "pizza", "lunch", "dinner", "breakfast", "cupcakes", "treats", "potluck", "drinks",
+                      "tacos", "sandwiches", "salad", "salads", "dessert", "cake", "pies", "turkey", "bbq"]),
             ("purchase", ["buy", "order", "purchase", "gift", "gifts", "chip in", "pay for"]),
             ("activity", ["practice", "class", "activity", "lesson", "lessons", "team", "camp", "game"]),
             ("schedule", ["time", "schedule", "move", "moved", "reschedule", "rescheduled", "date"]),

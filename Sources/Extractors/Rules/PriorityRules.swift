@@ -1,13 +1,16 @@
 import Chrono
 import JSONKit
 
-/// Priority messages: urgency cues ("urgent", "early dismissal") → urgent; disruptions and illness
-/// ("cancelled", "fever") and RSVP requests → high; questions asking the group for help → medium.
+/// Priority messages: urgency cues ("urgent", "early dismissal", "snow day") → urgent; disruptions, changed plans and
+/// illness ("cancelled", "change of plans", "fever") → high. RSVP requests and questions to the group are not
+/// flagged: the RSVP tracker and the events carry them, and the labels leave them out.
 /// The reader's own messages and messages whose dates are all past are left out.
 enum PriorityRules {
     struct Flag {
         let priority: String
         let reason: String
+        /// The cue the flag rests on; its sentence is the evidence.
+        var cue: String? = nil
     }
 
     static func answer(_ scan: RuleScan) -> JSONValue {
@@ -21,6 +24,7 @@ enum PriorityRules {
                 "priority": .string(flag.priority),
                 "reason": .string(flag.reason),
                 "action_required": .bool(asksForAction(message)),
+                "evidence": .string(message.evidence(containingCue: flag.cue)),
             ]))
         }
         return .object(["messages": .array(items)])
@@ -29,19 +33,13 @@ enum PriorityRules {
     static func flag(_ message: ScannedMessage) -> Flag? {
         let cues = message.cues
         if let cue = cues.first(of: RuleCues.urgent) {
-            return Flag(priority: "urgent", reason: "Says \"\(cue)\": needs attention right away.")
+            return Flag(priority: "urgent", reason: "Says \"\(cue)\": needs attention right away.", cue: cue)
         }
         if let cue = cues.first(of: RuleCues.high) {
-            return Flag(priority: "high", reason: "Says \"\(cue)\": plans or a child's health may change.")
+            return Flag(priority: "high", reason: "Says \"\(cue)\": plans or a child's health may change.", cue: cue)
         }
         if let cue = cues.first(of: RuleCues.sameDay), asksForAction(message) || message.sentences.contains(where: { EventVocabulary.match(in: $0) != nil }) {
-            return Flag(priority: "urgent", reason: "About \(cue): happens or is needed the same day.")
-        }
-        if let cue = cues.first(of: RuleCues.rsvpRequest) {
-            return Flag(priority: "high", reason: "Asks for an answer (\"\(cue)\").")
-        }
-        if let cue = cues.first(of: RuleCues.groupQuestion) {
-            return Flag(priority: "medium", reason: "Asks the group for help (\"\(cue)\").")
+            return Flag(priority: "urgent", reason: "About \(cue): happens or is needed the same day.", cue: cue)
         }
         return nil
     }

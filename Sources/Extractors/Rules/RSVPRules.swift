@@ -27,6 +27,7 @@ enum RSVPRules {
                 "requested_by": RuleJSON.string(request.senderAlias),
                 "date_phrase": .string(eventMention.phrase),
                 "deadline_phrase": RuleJSON.string(deadline?.phrase),
+                "evidence": .string(request.evidence(around: eventMention.range)),
                 "source_message_ids": .array([.string(request.alias)]),
                 "responses": .array(responses.map { response in
                     .object([

@@ -34,9 +34,13 @@ enum RuleCues {
     static let urgent = [
         "urgent", "asap", "emergency", "immediately", "right now", "right away", "early dismissal", "lockdown",
         "school is closed", "school closed", "school closing", "closing early", "911",
+        // A closure for the whole day (snow, heating, strikes).
+        "schools are closed", "schools closed", "snow day", "no school",
     ]
     static let high = [
         "cancelled", "canceled", "called off", "postponed", "lice", "fever", "sick", "strep", "stomach bug", "hospital",
+        // A plan that changed: the old date or place is now wrong.
+        "change of plans", "change of plan", "has been moved", "is moved to", "are moved to", "rescheduled",
     ]
     /// Urgent only when the message also asks for something or names an event.
     static let sameDay = ["today", "tonight"]

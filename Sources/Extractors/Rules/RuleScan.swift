@@ -41,6 +41,19 @@ struct ScannedMessage: Sendable {
         CueText(tokens: sentence.tokens.filter { $0.range.upperBound <= mention.range.lowerBound })
     }
 
+    /// The words to quote as `evidence`: the sentence holding `range` (else the first sentence), at most
+    /// `RuleJSON.evidenceLimit` characters, always verbatim message text.
+    func evidence(around range: Range<Int>? = nil) -> String {
+        let sentence = range.flatMap { range in sentences.first { $0.contains(range) } } ?? sentences.first
+        return String((sentence?.text ?? text).prefix(RuleJSON.evidenceLimit))
+    }
+
+    /// The sentence that says `cue` (else the first), as `evidence`.
+    func evidence(containingCue cue: String?) -> String {
+        let sentence = cue.flatMap { cue in sentences.first { $0.cues.contains(cue) } }
+        return evidence(around: sentence?.range)
+    }
+
     /// Dates that are not over when the message was sent.
     var upcomingMentions: [DateMention] { mentions.filter { $0.date >= sentDay } }
 }
@@ -120,7 +133,8 @@ struct RuleScan: Sendable {
         "ignore previous instructions", "ignore all previous instructions", "ignore the previous instructions",
         "ignore prior instructions", "ignore all instructions", "ignore your instructions", "ignore the above",
         "disregard previous", "disregard all previous", "disregard the above", "system prompt", "you are now",
-        "new instructions", "developer message",
+        "new instructions", "developer message", "ignore your rules", "ignore the rules", "ignore all rules",
+        "ignore your guidelines",
     ]
 
     static func isSuspicious(_ text: String, cues: CueText) -> Bool {

@@ -130,19 +130,21 @@ public final class BenchOpenAIServer: Sendable {
         case "rsvps": return ["rsvps": []]
         case "deadlines": return ["deadlines": []]
         case "priority_messages":
-            guard let newest = newestMessageAlias(request) else { return ["messages": []] }
-            return ["messages": [["message_id": .string(newest), "priority": "medium", "reason": "benchmark", "action_required": false]]]
+            guard let newest = newestMessageLine(request), let alias = newest["id"]?.stringValue else { return ["messages": []] }
+            let evidence = String((newest["text"]?.stringValue ?? "").prefix(40))
+            return ["messages": [["message_id": .string(alias), "priority": "medium", "reason": "benchmark", "action_required": false,
+                                  "evidence": .string(evidence.isEmpty ? alias : evidence)]]]
         default: return [:]
         }
     }
 
-    /// The `id` of the last line in the last `<messages>` block of the last user message.
-    static func newestMessageAlias(_ request: JSONValue?) -> String? {
+    /// The last line (`id`, `text`, ...) in the last `<messages>` block of the last user message.
+    static func newestMessageLine(_ request: JSONValue?) -> JSONValue? {
         let user = request?["messages"]?.arrayValue?.last { $0["role"]?.stringValue == "user" }
         guard let text = user?["content"]?.stringValue, let open = text.range(of: "<messages>\n", options: .backwards),
               let close = text.range(of: "\n</messages>", range: open.upperBound..<text.endIndex) else { return nil }
         let lastLine = text[open.upperBound..<close.lowerBound].split(separator: "\n").last
-        return lastLine.flatMap { try? JSONValue.parse(Data($0.utf8)) }?["id"]?.stringValue
+        return lastLine.flatMap { try? JSONValue.parse(Data($0.utf8)) }
     }
 }
 

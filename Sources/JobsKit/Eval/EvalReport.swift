@@ -71,10 +71,13 @@ public struct EvalVariantReport: Sendable, Codable {
     public var cache: CacheSummary?
     public var errors: [EvalUnitError]
     public var score: EvalScore
+    /// Per feature: the evidence check's re-cited and dropped items and the dates kept from the model (absent in
+    /// reports written before the check).
+    public var grounding: [Feature: GroundingCounts]?
 
     public init(id: String, role: VariantRole, label: String, provider: String, model: String, prompts: [Feature: PromptRef],
                 ranFeatures: [Feature], usage: EvalTokenUsage, requests: Int, reasks: Int, cache: CacheSummary?,
-                errors: [EvalUnitError], score: EvalScore) {
+                errors: [EvalUnitError], score: EvalScore, grounding: [Feature: GroundingCounts]? = nil) {
         self.id = id
         self.role = role
         self.label = label
@@ -88,10 +91,11 @@ public struct EvalVariantReport: Sendable, Codable {
         self.cache = cache
         self.errors = errors
         self.score = score
+        self.grounding = grounding
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, role, label, provider, model, prompts, usage, requests, reasks, cache, errors, score
+        case id, role, label, provider, model, prompts, usage, requests, reasks, cache, errors, score, grounding
         case ranFeatures = "ran_features"
     }
 }

@@ -32,6 +32,8 @@ public struct EvalVariantOutcome: Sendable {
     public var reasks = 0
     /// Sorted by fixture, then feature.
     public var errors: [EvalUnitError] = []
+    /// Per feature: items re-cited or dropped by the evidence check, model dates kept unconfirmed.
+    public var grounding: [Feature: GroundingCounts] = [:]
 
     public init() {}
 }
@@ -74,6 +76,7 @@ public struct EvalRunner: Sendable {
                 outcome.requests += result.requests
                 outcome.reasks += result.reasks
                 outcome.errors += result.errors
+                outcome.grounding.merge(result.grounding, uniquingKeysWith: +)
                 done += 1
                 progress?(EvalProgress(variant: variant.id, done: done, total: fixtures.count))
                 startNext()
@@ -93,6 +96,7 @@ public struct EvalRunner: Sendable {
         var requests = 0
         var reasks = 0
         var errors: [EvalUnitError] = []
+        var grounding: [Feature: GroundingCounts] = [:]
     }
 
     static func run(_ fixture: Fixture, variant: EvalVariantSpec) async -> FixtureOutcome {
@@ -135,6 +139,7 @@ public struct EvalRunner: Sendable {
                                                 cached: run.usage.cachedPromptTokens)
                 outcome.requests += run.requests
                 outcome.reasks += run.reasks
+                outcome.grounding[feature] = Self.grounding(run.extraction.notes)
             case .failure(let error)?:
                 // An answer still invalid after its re-ask: the re-ask happened, count it.
                 if case ExtractionError.invalidOutput? = error as? ExtractionError { outcome.reasks += 1 }
@@ -144,5 +149,10 @@ public struct EvalRunner: Sendable {
             }
         }
         return outcome
+    }
+
+    static func grounding(_ notes: [ExtractionNote]) -> GroundingCounts {
+        GroundingCounts(recited: notes.count { $0.kind == .recited }, dropped: notes.count { $0.kind == .noEvidence },
+                        datesUnconfirmed: notes.count { $0.kind == .dateUnconfirmed })
     }
 }

@@ -203,6 +203,6 @@ public enum EvalSession {
             id: spec.id, role: spec.role, label: spec.label, provider: spec.engine.provider.name,
             model: Set(refs.values.map(\.model)).sorted().joined(separator: ", "), prompts: refs, ranFeatures: spec.features,
             usage: outcome.usage, requests: requests, reasks: outcome.reasks,
-            cache: cache, errors: outcome.errors, score: score)
+            cache: cache, errors: outcome.errors, score: score, grounding: outcome.grounding)
     }
 }

@@ -53,6 +53,9 @@ extension EvalReport {
             lines.append("\(variant.id) [\(variant.role.rawValue)]: \(variant.label)")
             lines.append("  prompts: \(EvalFormat.prompts(variant, features)); model: \(variant.model)")
             lines.append("  \(variant.requests) requests, \(variant.reasks) re-asks; tokens: \(EvalFormat.usage(variant.usage)); cache: \(EvalFormat.cache(variant.cache))")
+            let grounding = features.map { ($0, variant.grounding?[$0] ?? GroundingCounts()) }
+            let counted = grounding.filter { !$0.1.isZero }
+            lines.append("  evidence: \(counted.isEmpty ? "every item's evidence was in a message it cites" : counted.map { "\($0.0.rawValue) re-cited \($0.1.recited), dropped \($0.1.dropped), model dates kept \($0.1.datesUnconfirmed)" }.joined(separator: "; "))")
             if !variant.errors.isEmpty {
                 lines.append("  \(variant.errors.count) failed extractions (counted as predicting nothing):")
                 for error in variant.errors.prefix(20) {

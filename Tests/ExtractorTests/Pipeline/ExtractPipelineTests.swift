@@ -75,6 +75,50 @@ import TestSupport
         }
     }
 
+    /// Issue 14 item 4: a hostile server's over-long field fails validation (after the one re-ask) instead of being
+    /// stored; the caps are enforced locally and never sent in the strict-mode schema.
+    @Test func anOverLongFieldIsRejectedAndTheCapsStayLocal() async throws {
+        var huge = BirthdayAnswers.events
+        if case .object(var root) = huge, case .array(var items)? = root["events"], case .object(var item) = items[0] {
+            item["title"] = .string(String(repeating: "A", count: 100_000))
+            items[0] = .object(item)
+            root["events"] = .array(items)
+            huge = .object(root)
+        }
+        let answer = huge
+        try await ExtractionHarness.with(reply: { feature, request in
+            feature == "calendar_events" ? .chat(content: answer.serialized()) : BirthdayAnswers.reply(feature, request)
+        }) { h in
+            let error = await #expect(throws: ExtractionError.self) { try await h.extract([.calendarEvents]) }
+            #expect(error?.description.contains("$.events[0].title: expected at most 200 character(s)") == true, "\(String(describing: error))")
+            #expect(try await h.count("calendar_events") == 0)
+            let sent = try #require(h.server.requests.first?.json?["response_format"]?["json_schema"]?["schema"])
+            #expect(!sent.serialized().contains("maxLength"))
+            #expect(sent["properties"]?["events"]?["items"]?["properties"]?["evidence"] != nil)
+        }
+    }
+
+    /// Evidence that is in another message moves the citation there; evidence that is nowhere drops the item.
+    @Test func evidenceIsCheckedAgainstTheCitedMessage() async throws {
+        let answer: JSONValue = ["decisions": [
+            ["decision": "Aanya comes", "category": "other", "decided_by": nil, "deadline": nil, "date_phrase": nil,
+             "evidence": "Aanya will be there", "source_message_ids": ["m1"]],
+            ["decision": "Invented", "category": "other", "decided_by": nil, "deadline": nil, "date_phrase": nil,
+             "evidence": "nobody said this", "source_message_ids": ["m1"]],
+            // Case, runs of whitespace, curly quotes and surrounding quotes do not matter.
+            ["decision": "Party at Jump Zone", "category": "food", "decided_by": nil, "deadline": nil, "date_phrase": nil,
+             "evidence": "\u{201C}YOU\u{2019}RE   invited!\n emma\u{2019}s 8th\u{201D}", "source_message_ids": ["m1"]],
+        ]]
+        try await ExtractionHarness.with(reply: { feature, request in
+            feature == "decisions" ? .chat(content: answer.serialized()) : BirthdayAnswers.reply(feature, request)
+        }) { h in
+            let summary = try await h.extract([.decisions])
+            #expect(summary.items["decisions"] == 2)
+            #expect(summary.notes.contains { $0.contains("recited") && $0.contains("m2") })
+            #expect(summary.notes.contains { $0.contains("no_evidence") && $0.contains("Invented") })
+        }
+    }
+
     @Test func aFailedRunLeavesEarlierRowsUntouched() async throws {
         let failing = Locked(false)
         try await ExtractionHarness.with(reply: { feature, request in
@@ -91,7 +135,7 @@ import TestSupport
     @Test func hallucinatedSourceIdIsDroppedAndReported() async throws {
         let invented: JSONValue = ["events": [
             ["title": "Ghost meeting", "date": "2026-03-09", "time": nil, "end_time": nil, "location": nil, "description": "",
-             "category": "other", "confidence": 0.8, "date_phrase": nil, "source_message_ids": ["m99"]],
+             "category": "other", "confidence": 0.8, "date_phrase": nil, "evidence": "Ghost", "source_message_ids": ["m99"]],
         ]]
         try await ExtractionHarness.with(reply: { feature, request in
             feature == "calendar_events" ? .chat(content: invented.serialized()) : BirthdayAnswers.reply(feature, request)
@@ -184,11 +228,11 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
 @Suite struct DecisionAndPriorityRowsTests {
     static let decisions: JSONValue = ["decisions": [[
         "decision": "Pizza for Emma's party", "category": "food", "decided_by": "p4", "deadline": "2026-03-05",
-        "date_phrase": "by Thursday, March 5", "source_message_ids": ["m1"],
+        "date_phrase": "by Thursday, March 5", "evidence": "so I can order pizza!", "source_message_ids": ["m1"],
     ]]]
     static let priorities: JSONValue = ["messages": [
-        ["message_id": "m1", "priority": "high", "reason": "Asks for an RSVP by Thursday", "action_required": true],
-        ["message_id": "m1", "priority": "urgent", "reason": "the same message twice", "action_required": false],
+        ["message_id": "m1", "priority": "high", "reason": "Asks for an RSVP by Thursday", "action_required": true, "evidence": "Please RSVP"],
+        ["message_id": "m1", "priority": "urgent", "reason": "the same message twice", "action_required": false, "evidence": "Please RSVP"],
     ]]
 
     @Test func decisionsAndPriorityMessagesBecomeRowsOnce() async throws {

@@ -86,11 +86,12 @@ enum BirthdayAnswers {
     static let events: JSONValue = ["events": [[
         "title": "Emma's 8th birthday party", "date": "2026-03-07", "time": "11:00", "end_time": "13:00",
         "location": "Jump Zone (45 Oak St)", "description": "Birthday party", "category": "social", "confidence": 0.9,
-        "date_phrase": "Saturday, March 7 from 11am to 1pm", "source_message_ids": ["m1"],
+        "date_phrase": "Saturday, March 7 from 11am to 1pm", "evidence": "Emma's 8th birthday party is", "source_message_ids": ["m1"],
     ]]]
     static let rsvps: JSONValue = ["rsvps": [[
         "event": "Emma's 8th birthday party", "event_date": "2026-03-07", "deadline": "2026-03-05", "requested_by": "p4",
-        "date_phrase": "Saturday, March 7", "deadline_phrase": "by Thursday, March 5", "source_message_ids": ["m1"],
+        "date_phrase": "Saturday, March 7", "deadline_phrase": "by Thursday, March 5", "evidence": "Please RSVP by",
+        "source_message_ids": ["m1"],
         "responses": [
             ["participant_id": "p3", "response": "yes", "message_id": "m2"],
             ["participant_id": "p2", "response": "no", "message_id": "m3"],
@@ -98,7 +99,7 @@ enum BirthdayAnswers {
     ]]]
     static let deadlines: JSONValue = ["deadlines": [[
         "task": "RSVP for Emma's party", "deadline": "2026-03-05", "time": nil, "category": "other", "priority": "medium",
-        "details": nil, "date_phrase": "by Thursday, March 5", "source_message_ids": ["m1"],
+        "details": nil, "date_phrase": "by Thursday, March 5", "evidence": "Please RSVP by", "source_message_ids": ["m1"],
     ]]]
     static let empty: [String: JSONValue] = ["decisions": ["decisions": []], "priority_messages": ["messages": []]]
 

@@ -43,3 +43,51 @@ import Testing
         #expect(try await RulesFixture.run(input, [.decisions]).decisions.isEmpty)
     }
 }
+
+/// The three decision forms added for issue 17: a request answered yes, a commitment, a settling reply; and the
+/// questions that must not become decisions (information questions, invitations).
+@Suite struct RulesDecisionRequestTests {
+    typealias Line = RulesFixture.Line
+
+    @Test func aRequestAnsweredYesCitesBoth() async throws {
+        let input = try RulesFixture.conversation([
+            Line("dan", RulesSent.monday("09:00"), "My car won't start. Can you take the kids to practice?"),
+            Line("maria", RulesSent.monday("09:05"), "No problem, I'll take them."),
+        ])
+        let decisions = try await RulesFixture.run(input, [.decisions]).decisions
+        #expect(decisions.map(\.sources) == [["msg-1", "msg-2"]])
+    }
+
+    @Test func informationQuestionsAndInvitationsAreNotDecisions() async throws {
+        let input = try RulesFixture.conversation([
+            Line("dan", RulesSent.monday("09:00"), "Is it overnight?"),
+            Line("maria", RulesSent.monday("09:05"), "Yes, back Sunday by noon."),
+            Line("lee", RulesSent.monday("09:10"), "Can Leo come to the party?"),
+            Line("ana", RulesSent.monday("09:15"), "Yes! I'll drop him off at 2."),
+            Line("dan", RulesSent.monday("09:20"), "Great, see you then."),
+        ])
+        let decisions = try await RulesFixture.run(input, [.decisions]).decisions
+        #expect(decisions.isEmpty, "\(decisions)")
+    }
+
+    @Test func commitmentsInARowAreOneDecision() async throws {
+        let input = try RulesFixture.conversation([
+            Line("dan", RulesSent.monday("09:00"), "I'll bring the drinks."),
+            Line("maria", RulesSent.monday("09:05"), "I'll do the salads."),
+            Line("lee", RulesSent.monday("09:10"), "Thanks both!"),
+        ])
+        let decisions = try await RulesFixture.run(input, [.decisions]).decisions
+        #expect(decisions.map(\.sources) == [["msg-1", "msg-2", "msg-3"]])
+    }
+
+    @Test func aShortSettlingReplyCitesWhatItSettles() async throws {
+        let input = try RulesFixture.conversation([
+            Line("dan", RulesSent.monday("09:00"), "Pizza or tacos for the team dinner?"),
+            Line("maria", RulesSent.monday("09:05"), "Tacos!"),
+            Line("dan", RulesSent.monday("09:06"), "Tacos it is."),
+        ])
+        let decisions = try await RulesFixture.run(input, [.decisions]).decisions
+        #expect(decisions.map(\.sources) == [["msg-2", "msg-3"]])
+        #expect(decisions.first?.category == "food")
+    }
+}

@@ -130,30 +130,34 @@ struct BatchHarness {
 
 /// Valid answers for any demo conversation: each cites m1 (every window has it), so every feature writes rows.
 enum GenericAnswers {
-    static func answer(_ feature: String) -> JSONValue {
-        switch feature {
+    /// `evidence`: words copied from the window's m1, as the extractors require.
+    static func answer(_ feature: String, evidence: String = "m1") -> JSONValue {
+        let evidence = JSONValue.string(evidence)
+        return switch feature {
         case "calendar_events":
             ["events": [["title": "Team event", "date": "2026-03-07", "time": "11:00", "end_time": nil, "location": nil,
                          "description": "From the chat", "category": "social", "confidence": 0.8, "date_phrase": nil,
-                         "source_message_ids": ["m1"]]]]
+                         "evidence": evidence, "source_message_ids": ["m1"]]]]
         case "decisions":
             ["decisions": [["decision": "Meet on Saturday", "category": "schedule", "decided_by": "p1", "deadline": nil,
-                            "date_phrase": nil, "source_message_ids": ["m1"]]]]
+                            "date_phrase": nil, "evidence": evidence, "source_message_ids": ["m1"]]]]
         case "priority_messages":
-            ["messages": [["message_id": "m1", "priority": "high", "reason": "Needs an answer", "action_required": true]]]
+            ["messages": [["message_id": "m1", "priority": "high", "reason": "Needs an answer", "action_required": true, "evidence": evidence]]]
         case "rsvps":
             ["rsvps": [["event": "Saturday event", "event_date": "2026-03-07", "deadline": "2026-03-05", "requested_by": "p1",
-                        "date_phrase": nil, "deadline_phrase": nil, "source_message_ids": ["m1"],
+                        "date_phrase": nil, "deadline_phrase": nil, "evidence": evidence, "source_message_ids": ["m1"],
                         "responses": [["participant_id": "p2", "response": "yes", "message_id": "m2"]]]]]
         case "deadlines":
             ["deadlines": [["task": "Send the form", "deadline": "2026-03-05", "time": nil, "category": "other", "priority": "medium",
-                            "details": nil, "date_phrase": nil, "source_message_ids": ["m1"]]]]
+                            "details": nil, "date_phrase": nil, "evidence": evidence, "source_message_ids": ["m1"]]]]
         default:
             ["unknown": true]
         }
     }
 
     @Sendable static func reply(_ request: RecordedRequest) -> ScriptedReply {
-        .chat(content: answer(BatchHarness.feature(of: request)).serialized(), usage: FakeUsage(prompt: 200, completion: 30))
+        let m1 = ScanRequests.messageLines(request).first { $0["id"]?.stringValue == "m1" }?["text"]?.stringValue ?? "m1"
+        return .chat(content: answer(BatchHarness.feature(of: request), evidence: String(m1.prefix(40))).serialized(),
+                     usage: FakeUsage(prompt: 200, completion: 30))
     }
 }

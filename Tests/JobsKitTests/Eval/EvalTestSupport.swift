@@ -106,23 +106,27 @@ struct LabelledAnswers: Sendable {
         func m(_ ids: [String]) -> JSONValue { .array(ids.compactMap { window.alias(ofMessage: $0) }.map(JSONValue.string)) }
         func p(_ id: String) -> JSONValue { window.alias(ofParticipant: id).map(JSONValue.string) ?? .null }
         func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        /// Evidence: the start of the first cited message, copied verbatim.
+        func quote(_ ids: [String]) -> JSONValue {
+            .string(String((fixture.messages.first { $0.id == ids.first }?.text ?? "").prefix(200)))
+        }
         let e = fixture.expected
         switch feature {
         case "calendar_events":
             return ["events": .array(e.calendarEvents.map { item in
                 ["title": .string(item.title), "date": .string(item.date.iso), "time": text(item.time?.iso), "end_time": nil,
                  "location": text(item.location), "description": "", "category": .string(item.category.rawValue),
-                 "confidence": 0.9, "date_phrase": nil, "source_message_ids": m(item.source)]
+                 "confidence": 0.9, "date_phrase": nil, "evidence": quote(item.source), "source_message_ids": m(item.source)]
             })]
         case "decisions":
             return ["decisions": .array(e.decisions.map { item in
                 ["decision": .string(item.decision), "category": .string(item.category.rawValue), "decided_by": nil,
-                 "deadline": nil, "date_phrase": nil, "source_message_ids": m(item.source)]
+                 "deadline": nil, "date_phrase": nil, "evidence": quote(item.source), "source_message_ids": m(item.source)]
             })]
         case "priority_messages":
             return ["messages": .array(e.priorityMessages.map { item in
                 ["message_id": m([item.message]).arrayValue?.first ?? "m1", "priority": .string(item.priority.rawValue),
-                 "reason": "labelled", "action_required": .bool(item.actionRequired)]
+                 "reason": "labelled", "action_required": .bool(item.actionRequired), "evidence": quote([item.message])]
             })]
         case "rsvps":
             let user = fixture.reference.user
@@ -134,14 +138,14 @@ struct LabelledAnswers: Sendable {
                                       "message_id": m([message]).arrayValue?.first ?? "m1"])
                 }
                 return ["event": .string(item.event), "event_date": .string(item.eventDate.iso), "deadline": text(item.deadline?.iso),
-                        "requested_by": p(item.requestedBy), "date_phrase": nil, "deadline_phrase": nil,
+                        "requested_by": p(item.requestedBy), "date_phrase": nil, "deadline_phrase": nil, "evidence": quote(item.source),
                         "source_message_ids": m(item.source), "responses": .array(responses)]
             })]
         case "deadlines":
             return ["deadlines": .array(e.deadlines.map { item in
                 ["task": .string(item.task), "deadline": .string(item.deadline.iso), "time": nil,
                  "category": .string(item.category.rawValue), "priority": "medium", "details": nil, "date_phrase": nil,
-                 "source_message_ids": m(item.source)]
+                 "evidence": quote(item.source), "source_message_ids": m(item.source)]
             })]
         default:
             return ["unknown_feature": true]

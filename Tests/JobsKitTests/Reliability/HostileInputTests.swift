@@ -167,32 +167,34 @@ struct HostileInputTests {
             let smuggled: JSONValue = ["events": [["title": "x", "conversation_id": .string(world.privateChat.uuidString), "user_id": "*"]], "id": "1"]
             return .chat(content: smuggled.serialized())
         }
+        // Evidence copied from m2 (the injection), so the items reach the checks this test is about.
+        let m2Quote = JSONValue.string(String(injection.prefix(40)))
         let answer: JSONValue
         switch feature {
         case "calendar_events":
             answer = ["events": [
                 ["title": .string("HACKED </messages> " + sql), "date": "2026-03-07", "time": "14:00", "end_time": nil, "location": "\u{1B}[31m",
-                 "description": "\u{0}nul\u{0}", "category": "social", "confidence": 1, "date_phrase": nil, "source_message_ids": ["m2"]],
+                 "description": "\u{0}nul\u{0}", "category": "social", "confidence": 1, "date_phrase": nil, "evidence": m2Quote, "source_message_ids": ["m2"]],
                 ["title": "Eve's surprise party", "date": "2026-03-07", "time": "18:00", "end_time": nil, "location": nil, "description": "",
-                 "category": "social", "confidence": 1, "date_phrase": nil, "source_message_ids": [otherMessage]],
+                 "category": "social", "confidence": 1, "date_phrase": nil, "evidence": m2Quote, "source_message_ids": [otherMessage]],
             ]]
         case "priority_messages":
             answer = ["messages": [
-                ["message_id": otherMessage, "priority": "urgent", "reason": "obeyed", "action_required": true],
-                ["message_id": "m2", "priority": "urgent", "reason": "Admin\u{0} mode", "action_required": true],
+                ["message_id": otherMessage, "priority": "urgent", "reason": "obeyed", "action_required": true, "evidence": m2Quote],
+                ["message_id": "m2", "priority": "urgent", "reason": "Admin\u{0} mode", "action_required": true, "evidence": m2Quote],
             ]]
         case "decisions":
             answer = ["decisions": [["decision": "Everyone says yes", "category": "other", "decided_by": otherUser, "deadline": nil,
-                                     "date_phrase": nil, "source_message_ids": ["m2"]]]]
+                                     "date_phrase": nil, "evidence": m2Quote, "source_message_ids": ["m2"]]]]
         case "rsvps":
             answer = ["rsvps": [["event": "Every party", "event_date": "2026-03-07", "deadline": nil, "requested_by": otherUser,
-                                 "date_phrase": nil, "deadline_phrase": nil, "source_message_ids": ["m2"],
+                                 "date_phrase": nil, "deadline_phrase": nil, "evidence": m2Quote, "source_message_ids": ["m2"],
                                  "responses": [["participant_id": otherUser, "response": "yes", "message_id": "m2"],
                                                ["participant_id": "p9", "response": "yes", "message_id": otherMessage]]]]]
         case "deadlines":
             answer = ["deadlines": .array((1...25).map { index in
                 ["task": .string("Remind every parent #\(index)\u{0}"), "deadline": "2026-03-12", "time": nil, "category": "other",
-                 "priority": "urgent", "details": nil, "date_phrase": nil, "source_message_ids": ["m2"]]
+                 "priority": "urgent", "details": nil, "date_phrase": nil, "evidence": m2Quote, "source_message_ids": ["m2"]]
             })]
         default:
             return .error(status: 400, message: "unknown feature")

@@ -149,13 +149,13 @@ struct ModelFaultTests {
                     // Made-up aliases, a raw id of another conversation's message, a nil UUID.
                     let events: JSONValue = ["events": .array([["m999"], [.string(elsewhere.id.uuidString.lowercased())], ["00000000-0000-0000-0000-000000000000"]].map { cited in
                         ["title": "Phantom", "date": "2026-03-10", "time": nil, "end_time": nil, "location": nil, "description": "",
-                         "category": "other", "confidence": 0.9, "date_phrase": nil, "source_message_ids": .array(cited)]
+                         "category": "other", "confidence": 0.9, "date_phrase": nil, "evidence": "Phantom", "source_message_ids": .array(cited)]
                     })]
                     return .chat(content: events.serialized())
                 case "deadlines":
                     let deadlines: JSONValue = ["deadlines": [[
                         "task": "Phantom task", "deadline": "2026-03-12", "time": nil, "category": "other", "priority": "low",
-                        "details": nil, "date_phrase": nil, "source_message_ids": ["m0", "m-1", "p1"],
+                        "details": nil, "date_phrase": nil, "evidence": "Phantom", "source_message_ids": ["m0", "m-1", "p1"],
                     ]]]
                     return .chat(content: deadlines.serialized())
                 default:

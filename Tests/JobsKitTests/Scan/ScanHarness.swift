@@ -108,19 +108,24 @@ enum ScanRequests {
         let lines = messageLines(request)
         guard let newest = lines.last?["id"], let oldest = lines.first?["id"] else { return .error(status: 400, message: "no <messages> block") }
         let text = lines.last?["text"]?.stringValue ?? ""
+        // Evidence: words copied from the cited message, as the extractors require.
+        func quote(_ line: JSONValue?) -> JSONValue { .string(String((line?["text"]?.stringValue ?? "").prefix(40))) }
         let answer: JSONValue
         switch feature(request) {
         case "calendar_events":
             answer = ["events": [[
                 "title": .string("About: " + text.prefix(40)), "date": "2026-03-10", "time": nil, "end_time": nil, "location": nil,
-                "description": "", "category": "other", "confidence": 0.7, "date_phrase": nil, "source_message_ids": [newest],
+                "description": "", "category": "other", "confidence": 0.7, "date_phrase": nil, "evidence": quote(lines.last),
+                "source_message_ids": [newest],
             ]]]
         case "priority_messages":
-            answer = ["messages": [["message_id": newest, "priority": "medium", "reason": .string("Newest: " + text.prefix(30)), "action_required": false]]]
+            answer = ["messages": [["message_id": newest, "priority": "medium", "reason": .string("Newest: " + text.prefix(30)), "action_required": false,
+                                    "evidence": quote(lines.last)]]]
         case "deadlines":
             answer = ["deadlines": [[
                 "task": .string("Task: " + (lines.first?["text"]?.stringValue ?? "").prefix(30)), "deadline": "2026-03-12", "time": nil,
-                "category": "other", "priority": "low", "details": nil, "date_phrase": nil, "source_message_ids": [oldest],
+                "category": "other", "priority": "low", "details": nil, "date_phrase": nil, "evidence": quote(lines.first),
+                "source_message_ids": [oldest],
             ]]]
         case "decisions": answer = ["decisions": []]
         case "rsvps": answer = ["rsvps": []]

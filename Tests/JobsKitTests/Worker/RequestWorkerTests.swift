@@ -211,7 +211,7 @@ enum FakeAnswers {
             ["events": [[
                 "title": "Emma's 8th birthday party", "date": "2026-03-07", "time": "11:00", "end_time": "13:00",
                 "location": "Jump Zone (45 Oak St)", "description": "Birthday party", "category": "social", "confidence": 0.9,
-                "date_phrase": "Saturday, March 7 from 11am to 1pm", "source_message_ids": ["m1"],
+                "date_phrase": "Saturday, March 7 from 11am to 1pm", "evidence": "Emma's 8th birthday party is", "source_message_ids": ["m1"],
             ]]]
         case "decisions": ["decisions": []]
         case "priority_messages": ["messages": []]

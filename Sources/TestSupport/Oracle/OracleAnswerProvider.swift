@@ -1,0 +1,217 @@
+import Chrono
+import Evals
+import Extractors
+import Foundation
+import JSONKit
+import PromptKit
+
+/// One realistic kind of model mistake, applied to every item of an oracle answer (issue 17).
+public enum OracleNoise: String, Sendable, CaseIterable {
+    /// The labels, exactly.
+    case perfect
+    /// One cited id moved to a neighbouring message (the next one, or the previous for the last).
+    case ids
+    /// The model's date one day late; the date phrase right.
+    case dates
+    /// The date phrase lower-cased and prefixed with "on" (a paraphrase that is not in the message).
+    case phrase
+    /// The date phrase keeps the clock time said with it ("this Friday at midnight").
+    case withtime
+}
+
+/// A labelled fixture with the date phrases its comments give.
+public struct OracleFixture: Sendable {
+    public let fixture: Fixture
+    public let phrases: LabelPhrases
+
+    public init(fixture: Fixture, fileText: String) {
+        self.fixture = fixture
+        self.phrases = LabelPhrases(fileText: fileText)
+    }
+
+    /// Every `*.yaml` fixture in `directory`, sorted by file name.
+    public static func loadDirectory(_ directory: String) throws -> [OracleFixture] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".yaml") }.sorted()
+        return try names.map { name in
+            let file = directory + "/" + name
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            return OracleFixture(fixture: try FixtureLoader.parse(text, file: file), fileText: text)
+        }
+    }
+}
+
+/// Answers every extraction request from the fixture's labels, as a model that knows the right answer would:
+/// aliases for ids, the labelled dates, the date phrase copied from the message, and evidence copied from the
+/// message that supports each item. With `noise`, one kind of realistic mistake is made on every item, to measure
+/// what the pipeline's checks recover. The conversation id of the request names the fixture.
+public struct OracleAnswerProvider: AnswerProvider {
+    public let fixtures: [String: OracleFixture]
+    public let noise: OracleNoise
+
+    public init(fixtures: [OracleFixture], noise: OracleNoise = .perfect) {
+        self.fixtures = Dictionary(fixtures.map { ($0.fixture.id, $0) }, uniquingKeysWith: { first, _ in first })
+        self.noise = noise
+    }
+
+    public var name: String { "oracle" }
+
+    public func modelName(for prompt: Prompt) -> String { "oracle-\(noise.rawValue)" }
+
+    public func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
+        guard let oracle = fixtures[request.input.conversationID] else {
+            throw ExtractionError.invalidInput("the oracle has no fixture '\(request.input.conversationID)'")
+        }
+        let writer = OracleWriter(oracle: oracle, window: request.window, noise: noise)
+        return ProviderAnswer(json: writer.answer(request.feature), requests: 1)
+    }
+}
+
+/// Builds one feature's answer for one window.
+struct OracleWriter {
+    let oracle: OracleFixture
+    let window: MessageWindow
+    let noise: OracleNoise
+
+    var fixture: Fixture { oracle.fixture }
+
+    func answer(_ feature: ExtractionFeature) -> JSONValue {
+        let e = fixture.expected
+        switch feature {
+        case .calendarEvents:
+            return ["events": .array(e.calendarEvents.enumerated().compactMap { index, item in
+                let path = "calendar_events[\(index)].date"
+                guard let cited = cite(item.source, datePath: path) else { return nil }
+                let date = datePhrase(path, deadline: false, timePath: "calendar_events[\(index)].time")
+                return [
+                    "title": .string(item.title), "date": .string(shift(item.date).iso), "time": text(item.time.map(clock)), "end_time": nil,
+                    "location": text(item.location), "description": "", "category": .string(item.category.rawValue), "confidence": 0.9,
+                    "date_phrase": text(date), "evidence": .string(evidence(item.source, datePath: path)), "source_message_ids": cited,
+                ]
+            })]
+        case .decisions:
+            return ["decisions": .array(e.decisions.compactMap { item in
+                guard let cited = cite(item.source, datePath: nil) else { return nil }
+                return [
+                    "decision": .string(item.decision), "category": .string(item.category.rawValue), "decided_by": nil, "deadline": nil,
+                    "date_phrase": nil, "evidence": .string(evidence(item.source, datePath: nil)), "source_message_ids": cited,
+                ]
+            })]
+        case .priorityMessages:
+            return ["messages": .array(e.priorityMessages.compactMap { item in
+                guard let cited = cite([item.message], datePath: nil)?.arrayValue?.first else { return nil }
+                return [
+                    "message_id": cited, "priority": .string(item.priority.rawValue), "reason": "labelled",
+                    "action_required": .bool(item.actionRequired), "evidence": .string(evidence([item.message], datePath: nil)),
+                ]
+            })]
+        case .rsvps:
+            let user = fixture.reference.user
+            return ["rsvps": .array(e.rsvps.enumerated().compactMap { index, item in
+                let path = "rsvps[\(index)].event_date"
+                guard let cited = cite(item.source, datePath: path) else { return nil }
+                var responses: [JSONValue] = []
+                if item.status == .responded, let response = item.response,
+                   let message = fixture.messages.last(where: { $0.sender == user && window.alias(ofMessage: $0.id) != nil }),
+                   let who = window.alias(ofParticipant: user), let alias = window.alias(ofMessage: message.id) {
+                    responses.append(["participant_id": .string(who), "response": .string(response.rawValue), "message_id": .string(alias)])
+                }
+                return [
+                    "event": .string(item.event), "event_date": .string(shift(item.eventDate).iso),
+                    "deadline": text(item.deadline.map { shift($0).iso }),
+                    "requested_by": text(window.alias(ofParticipant: item.requestedBy)),
+                    "date_phrase": text(datePhrase(path, deadline: false, timePath: "rsvps[\(index)].time")),
+                    "deadline_phrase": text(item.deadline == nil ? nil : datePhrase("rsvps[\(index)].deadline", deadline: true)),
+                    "evidence": .string(evidence(item.source, datePath: path)), "source_message_ids": cited, "responses": .array(responses),
+                ]
+            })]
+        case .deadlines:
+            return ["deadlines": .array(e.deadlines.enumerated().compactMap { index, item in
+                let path = "deadlines[\(index)].deadline"
+                guard let cited = cite(item.source, datePath: path) else { return nil }
+                return [
+                    "task": .string(item.task), "deadline": .string(shift(item.deadline).iso), "time": nil,
+                    "category": .string(item.category.rawValue), "priority": "medium", "details": nil,
+                    "date_phrase": text(datePhrase(path, deadline: true)), "evidence": .string(evidence(item.source, datePath: path)),
+                    "source_message_ids": cited,
+                ]
+            })]
+        }
+    }
+
+    // MARK: Pieces
+
+    private func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+
+    private func clock(_ time: LocalTime) -> String { String(format: "%02d:%02d", time.hour, time.minute) }
+
+    /// `dates` noise: one day late.
+    private func shift(_ date: LocalDate) -> LocalDate { noise == .dates ? date.adding(days: 1) : date }
+
+    /// The labelled sources in this window, plus the message holding the date phrase (a careful model cites it
+    /// too), as aliases; with `ids` noise the first one moves to a neighbour. Nil when the item is not in this window.
+    private func cite(_ sources: [String], datePath: String?) -> JSONValue? {
+        var ids = sources.filter { window.alias(ofMessage: $0) != nil }
+        guard !ids.isEmpty else { return nil }
+        if let holder = datePath.flatMap({ oracle.phrases.dates[$0]?.message }), window.alias(ofMessage: holder) != nil, !ids.contains(holder) {
+            ids.append(holder)
+        }
+        if noise == .ids, let index = window.messages.firstIndex(where: { $0.id == ids[0] }) {
+            let neighbour = index + 1 < window.messages.count ? index + 1 : index - 1
+            if neighbour >= 0 { ids[0] = window.messages[neighbour].id }
+        }
+        var seen: Set<String> = []
+        return .array(ids.filter { seen.insert($0).inserted }.compactMap { window.alias(ofMessage: $0) }.map(JSONValue.string))
+    }
+
+    /// The date phrase as the message says it (with the noise applied), or the label's own words when they are
+    /// not found verbatim.
+    /// With `withtime` noise a deadline's phrase takes the clock time said after it; an event's only the time its
+    /// label gives (`timePath`), so two events of one day keep their own times.
+    private func datePhrase(_ path: String, deadline: Bool, timePath: String? = nil) -> String? {
+        guard let label = oracle.phrases.dates[path] else { return nil }
+        let holder = label.message.flatMap { id in fixture.messages.first { $0.id == id } }
+        var phrase = holder.flatMap { LabelPhrases.verbatim(label.phrase, in: $0.text, deadline: deadline) } ?? label.phrase
+        switch noise {
+        case .phrase: phrase = "on " + phrase.lowercased()
+        case .withtime:
+            let time = timePath.flatMap { oracle.phrases.times[$0]?.phrase }
+            if let holder, deadline || time != nil {
+                phrase = LabelPhrases.withTime(phrase, in: holder.text, time: time.map { $0.replacingOccurrences(of: "at ", with: "") })
+            }
+        case .perfect, .ids, .dates: break
+        }
+        return phrase
+    }
+
+    /// Words copied from the supporting message: the sentence holding the date phrase when there is one, else the
+    /// first sentence of the first labelled source; at most 300 characters.
+    private func evidence(_ sources: [String], datePath: String?) -> String {
+        let label = datePath.flatMap { oracle.phrases.dates[$0] }
+        let holder = label?.message.flatMap { id in sources.contains(id) ? id : nil } ?? sources.first
+        let text = fixture.messages.first { $0.id == holder }?.text ?? ""
+        let sentences = Self.sentences(text)
+        let phrase = label.flatMap { LabelPhrases.verbatim($0.phrase, in: text, deadline: false) }
+        let sentence = phrase.flatMap { p in sentences.first { $0.contains(p) } } ?? sentences.first ?? text
+        return String(sentence.prefix(300))
+    }
+
+    /// Pieces of `text` ended by ".", "!" or "?" and a space, or by a line break.
+    static func sentences(_ text: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        var previous: Character?
+        for c in text {
+            if c.isNewline || (c == " " && [".", "!", "?"].contains(previous)) {
+                let trimmed = current.trimmingCharacters(in: .whitespaces)
+                if !trimmed.isEmpty { out.append(trimmed) }
+                current = ""
+            } else {
+                current.append(c)
+            }
+            previous = c
+        }
+        let trimmed = current.trimmingCharacters(in: .whitespaces)
+        if !trimmed.isEmpty { out.append(trimmed) }
+        return out
+    }
+}
