@@ -33,6 +33,7 @@ struct AssistCommand: AsyncParsableCommand {
     var prompts: String = "prompts"
 
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var zones: TimeZoneOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -42,6 +43,7 @@ struct AssistCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
+        try zones.apply()
         guard let configuration = LLMConfiguration.fromEnvironment() else { throw ProviderNotConfigured() }
         let library: PromptLibrary
         do {

@@ -34,6 +34,8 @@ public struct AssistService: Sendable {
     public var limits = AgentLimits(maxSteps: 5, maxToolCallsPerStep: 6, maxConcurrentToolCalls: 4, tokenBudget: 60_000,
                                     timeLimit: .seconds(120))
     public var maxRemindersPerRun = 3
+    /// The zone of users without a `user_settings` row (`--timezone` / MESSAGEAI_TIMEZONE, else UTC).
+    public var zones = UserTimeZonePolicy.environment
 
     public init(pool: PostgresPool, client: any ChatCompleting, prompts: PromptLibrary,
                 structuredOutput: StructuredOutputMode = .jsonSchema, modelOverride: String? = nil) {
@@ -48,12 +50,12 @@ public struct AssistService: Sendable {
         let started = Date()
         let users = try await pool.query(
             """
-            SELECT COALESCE(NULLIF(u.display_name, ''), u.username) AS name, COALESCE(s.time_zone, 'UTC') AS zone
-            FROM users u LEFT JOIN user_settings s ON s.user_id = u.id WHERE u.id = $1
+            SELECT COALESCE(NULLIF(u.display_name, ''), u.username) AS name FROM users u WHERE u.id = $1
             """, [userID])
         guard let user = users.first else { throw ExtractionError.invalidInput("no user with id \(userID.postgresValue)") }
         let name: String = try user.decode("name")
-        let zone = TimeZone(identifier: try user.decode("zone", as: String.self)) ?? TimeZone(identifier: "UTC")!
+        // The same zone the tools use (user_settings, else the default zone, else UTC).
+        let zone = try await ToolContext.userTimeZone(userID, pool: pool, zones: zones)
         guard let prompt = prompts.latest(id: "assistant"), let schema = prompt.outputSchema else {
             throw ExtractionError.promptProblem("no 'assistant' prompt with an output schema in the prompt library")
         }
@@ -74,7 +76,7 @@ public struct AssistService: Sendable {
         do {
             let tools = try await AssistantTools.make(
                 userID: userID, pool: pool, runID: runID, promptID: prompt.id, promptVersion: prompt.version, model: model,
-                now: now, maxRemindersPerRun: maxRemindersPerRun)
+                now: now, maxRemindersPerRun: maxRemindersPerRun, zones: zones)
             let runner = AgentRunner(
                 client: client, model: model, tools: tools, limits: limits, temperature: prompt.parameters.temperature,
                 seed: prompt.parameters.seed, maxCompletionTokens: prompt.parameters.maxTokens)

@@ -48,6 +48,9 @@ public struct WorkloadLoader: Sendable {
         try await pool.transaction { db in
             for batch in workload.users.chunked(size) {
                 try await db.query(
+                    "INSERT INTO auth.users (id, email) SELECT id, u || '@bench.example' FROM unnest($1::uuid[], $2::text[]) AS a(id, u) ON CONFLICT (id) DO NOTHING",
+                    [batch.map(\.id), batch.map(\.username)])
+                try await db.query(
                     """
                     INSERT INTO users (id, email, username, display_name)
                     SELECT id, username || '@bench.example', username, display FROM unnest($1::uuid[], $2::text[], $3::text[]) AS u(id, username, display)

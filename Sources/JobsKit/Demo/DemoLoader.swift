@@ -24,10 +24,14 @@ public struct DemoLoader: Sendable {
             var report = Report()
             report.reset = reset
             if reset {
+                // The accounts in auth.users stay: other databases' users may belong to them.
                 try await db.query("DELETE FROM conversations WHERE id = ANY($1::uuid[])", [dataset.conversations.map(\.id)])
                 try await db.query("DELETE FROM users WHERE id = ANY($1::uuid[])", [dataset.users.map(\.id)])
             }
             for user in dataset.users {
+                // The app's users row belongs to a Supabase account (users.id references auth.users).
+                try await db.query(
+                    "INSERT INTO auth.users (id, email) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING", [user.id, user.email])
                 report.inserted += try await db.query(
                     """
                     INSERT INTO users (id, email, username, display_name) VALUES ($1, $2, $3, $4)

@@ -71,7 +71,7 @@ import TestSupport
             #expect(rsvps.contains("Emma"))
 
             let stored = try await db.pool.query(
-                "SELECT count(*) AS n FROM reminders WHERE user_id = $1 AND created_by = 'assistant'", [Self.maria])
+                "SELECT count(*) AS n FROM reminders WHERE user_id = $1 AND origin = 'assistant'", [Self.maria])
             #expect(try stored[0].decode("n", as: Int.self) == 1)
             let traces = try await db.pool.query("SELECT count(*) AS n FROM agent_traces WHERE run_id = $1", [first.runID])
             #expect(try traces[0].decode("n", as: Int.self) == 3)
@@ -83,7 +83,7 @@ import TestSupport
             let again = try await service.run(userID: Self.maria, now: Self.now)
             #expect(again.remindersCreated == 0)
             #expect(try await db.pool.query(
-                "SELECT count(*) AS n FROM reminders WHERE user_id = $1 AND created_by = 'assistant'", [Self.maria])[0].decode("n", as: Int.self) == 1)
+                "SELECT count(*) AS n FROM reminders WHERE user_id = $1 AND origin = 'assistant'", [Self.maria])[0].decode("n", as: Int.self) == 1)
             let lastRequest = try #require(server.requests.last?.json?["messages"]?.arrayValue)
             let duplicate = try #require(lastRequest.first { $0["tool_call_id"] == "call_3" }?["content"]?.stringValue)
             #expect(try JSONValue.parse(duplicate)["created"] == false)
