@@ -137,6 +137,14 @@ import TestSupport
             #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO user_settings (user_id, time_zone) VALUES ($1, 'Europe/Paris')", [w.carol]) == "42501")
             #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE user_settings SET time_zone = 'Asia/Tokyo' WHERE user_id = $1", [w.bob]) == 0)
             #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE user_settings SET time_zone = 'Asia/Tokyo' WHERE user_id = $1", [w.alice]) == 1)
+            // The app's upsert, as PostgREST sends it (every given column in the update).
+            let upsert = """
+                INSERT INTO user_settings (user_id, time_zone) VALUES ($1, $2)
+                ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id, time_zone = EXCLUDED.time_zone
+                """
+            #expect(await SupabaseShape.failure(w.alice, db, upsert, [w.alice, "America/Chicago"]) == nil)
+            #expect(await SupabaseShape.failure(w.alice, db, upsert, [w.bob, "America/Chicago"]) == "42501")
+            #expect(await SupabaseShape.failure(w.alice, db, "UPDATE user_settings SET user_id = $1", [w.carol]) == "42501")
             #expect(try await db.pool.query("SELECT time_zone FROM user_settings WHERE user_id = $1", [w.bob])[0].decode("time_zone", as: String.self)
                     == "America/New_York")
             // Service-internal tables stay shut to signed-in users too.

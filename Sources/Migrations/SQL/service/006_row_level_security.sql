@@ -28,7 +28,8 @@ CREATE POLICY "Users can create own settings" ON user_settings
 CREATE POLICY "Users can update own settings" ON user_settings
   FOR UPDATE TO authenticated USING (user_id = auth.uid()) WITH CHECK (user_id = auth.uid());
 REVOKE ALL ON user_settings FROM PUBLIC, anon, authenticated;
-GRANT SELECT, INSERT (user_id, time_zone), UPDATE (time_zone) ON user_settings TO authenticated;
+-- UPDATE of user_id too: PostgREST's upsert sets every column it inserts (the policy keeps it her own id).
+GRANT SELECT, INSERT (user_id, time_zone), UPDATE (user_id, time_zone) ON user_settings TO authenticated;
 GRANT ALL ON user_settings TO service_role;
 
 -- A zone PostgreSQL does not know would make every date of that user fail later; refuse it when written.
