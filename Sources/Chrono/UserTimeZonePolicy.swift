@@ -44,6 +44,11 @@ public struct UnknownTimeZone: Error, Sendable, Hashable, CustomStringConvertibl
     /// Where the name came from (an option, a variable, a column).
     public let source: String
 
+    public init(name: String, source: String) {
+        self.name = name
+        self.source = source
+    }
+
     public var description: String {
         "\(source) '\(name)' is not a known time zone name (use an IANA name such as America/New_York or UTC)"
     }
