@@ -22,6 +22,10 @@ public struct TestDatabase: Sendable {
         return PostgresConfiguration(connectionString: url)
     }
 
+    /// The session TimeZone tests run in unless they ask for another: not UTC, so code that depends on the
+    /// session's zone (instead of binding UTC instants) fails its tests.
+    public static let sessionTimeZone: String? = "America/Los_Angeles"
+
     /// What Supabase's default privileges give a new table in the schema: everything to anon, authenticated and
     /// service_role (projects before 2026-10-30), or nothing (since then).
     public enum DefaultGrants: String, Sendable, CaseIterable {
@@ -35,7 +39,7 @@ public struct TestDatabase: Sendable {
     ///   - sessionTimeZone: the connections' TimeZone setting; the service must not depend on it.
     ///   - defaultGrants: the default privileges in effect while the tables are created.
     public static func create(
-        migrate: Bool = true, maxConnections: Int = 4, sessionTimeZone: String? = nil, defaultGrants: DefaultGrants = .grantNothing
+        migrate: Bool = true, maxConnections: Int = 4, sessionTimeZone: String? = Self.sessionTimeZone, defaultGrants: DefaultGrants = .grantNothing
     ) async throws -> TestDatabase {
         let base = try baseConfiguration()
         let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
@@ -86,7 +90,7 @@ public struct TestDatabase: Sendable {
 
     /// Runs `body` with a fresh database and drops it afterwards, whatever happens.
     public static func with<T: Sendable>(
-        migrate: Bool = true, maxConnections: Int = 4, sessionTimeZone: String? = nil, defaultGrants: DefaultGrants = .grantNothing,
+        migrate: Bool = true, maxConnections: Int = 4, sessionTimeZone: String? = Self.sessionTimeZone, defaultGrants: DefaultGrants = .grantNothing,
         _ body: (TestDatabase) async throws -> T
     ) async throws -> T {
         let database = try await create(
@@ -104,7 +108,8 @@ public struct TestDatabase: Sendable {
     /// The connection string with this schema selected, for child processes (the CLI under test).
     public var connectionURL: String {
         let separator = configuration.connectionString.contains("?") ? "&" : "?"
-        return configuration.connectionString + separator + "options=-c%20search_path%3D\(schema)%2Cextensions"
+        let options = (configuration.options ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        return configuration.connectionString + separator + "options=" + options
     }
 
     public func drop() async {
