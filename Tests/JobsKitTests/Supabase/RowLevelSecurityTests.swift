@@ -107,10 +107,13 @@ import TestSupport
                           "llm_batches", "llm_batch_conversations", "llm_batch_items", "messageai_migrations"] {
                 #expect(await SupabaseShape.failure(nil, db, "SELECT count(*) FROM \(table)") == "42501", "\(table)")
             }
-            // AI tables: none of their rows (no grant where the service created them, the PRD's policies where the app did).
+            // AI tables: no grant where the service created them; the PRD's grants but its policies (no rows) where the app did.
             for table in SupabaseShape.aiTables {
-                let visible = try? await SupabaseShape.count(nil, db, "SELECT count(*) FROM \(table)")
-                #expect(visible == nil || visible == 0, "\(table)")
+                if origin == .service {
+                    #expect(await SupabaseShape.failure(nil, db, "SELECT count(*) FROM \(table)") == "42501", "\(table)")
+                } else {
+                    #expect(try await SupabaseShape.count(nil, db, "SELECT count(*) FROM \(table)") == 0, "\(table)")
+                }
             }
             #expect(await SupabaseShape.failure(nil, db, "INSERT INTO job_requests (kind, user_id) VALUES ('assist', $1)", [w.alice]) == "42501")
             #expect(await SupabaseShape.failure(nil, db, "INSERT INTO user_settings (user_id, time_zone) VALUES ($1, 'UTC')", [w.alice]) == "42501")

@@ -415,7 +415,8 @@ BEGIN
 END
 $$;
 REVOKE ALL ON FUNCTION is_conversation_member(UUID) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION is_conversation_member(UUID) TO authenticated, service_role;
+-- anon too: the PRD's policies apply to every role, and for anon (no auth.uid()) the answer is simply false.
+GRANT EXECUTE ON FUNCTION is_conversation_member(UUID) TO anon, authenticated, service_role;
 
 DROP POLICY "Users can view participants in own conversations" ON conversation_participants;
 CREATE POLICY "Users can view participants in own conversations" ON conversation_participants
