@@ -1,7 +1,8 @@
 import Foundation
 import Postgres
 
-/// One ordered set of SQL files ("dev": the app's core tables for a local database; "service": what this
+/// One ordered set of SQL files ("dev": a local stand-in for the app's Supabase project, i.e. Supabase's auth
+/// schema and roles plus the PRD's section 7 schema; "service": adopts the app's AI tables and creates what this
 /// service owns). Files are applied in name order.
 public struct MigrationSet: Sendable {
     public struct File: Sendable {
@@ -30,9 +31,9 @@ public struct MigrationSet: Sendable {
         return try load(name: name, directory: root.appendingPathComponent(name))
     }
 
-    /// The app's core tables, for a local database (Supabase already has them).
+    /// Supabase's stand-ins and the app's schema, for a local database (a Supabase project already has them).
     public static func dev() throws -> MigrationSet { try bundled("dev") }
-    /// The tables this service owns.
+    /// The service's migrations: adopt the app's AI tables, create the service's own, row level security.
     public static func service() throws -> MigrationSet { try bundled("service") }
 
     public static func load(name: String, directory: URL) throws -> MigrationSet {

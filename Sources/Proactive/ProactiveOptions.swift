@@ -1,3 +1,4 @@
+import Chrono
 import Foundation
 
 /// The windows and thresholds of the proactive pass: how far ahead each kind of finding looks. All in the
@@ -18,6 +19,8 @@ public struct ProactiveOptions: Sendable, Hashable {
     public var reminderHours: Int = 24
     /// Most events read per user in the conflict window (a bound on one user's work).
     public var maxEventsPerUser: Int = 500
+    /// Users' zones: `user_settings`, else `--timezone` / MESSAGEAI_TIMEZONE, else UTC.
+    public var zones = UserTimeZonePolicy.environment
 
     public init() {}
 

@@ -16,9 +16,9 @@ public struct ProactiveReader: Sendable {
     public func read(_ users: [UUID], now: Date, on db: PostgresConnection) async throws -> ProactiveRows {
         var rows = ProactiveRows()
         guard !users.isEmpty else { return rows }
-        rows.zones = try await UserZones.load(users, on: db).zones
+        rows.zones = try await UserZones.load(users, policy: options.zones, on: db).zones
         let present = Array(rows.zones.keys)
-        let utcToday = LocalDate(now, in: UserZones.fallback)
+        let utcToday = LocalDate(now, in: UserZones.utc)
         let from = utcToday.adding(days: -2)
         let through = utcToday.adding(days: options.horizonDays + 2)
 

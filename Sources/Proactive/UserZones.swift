@@ -1,14 +1,18 @@
+import Chrono
 import Foundation
 import Postgres
 
-/// The one place the proactive pass reads users' time zones: `user_settings.time_zone`, else UTC (the service's
-/// default, as the tools and extractors read it). An unknown identifier falls back to UTC too, so one bad setting
-/// does not stop a night's pass; the fallback is reported.
+/// Users' time zones for a batch in one query, by the one rule every job uses (`UserTimeZonePolicy`): the user's
+/// `user_settings.time_zone`, else the deployment's default zone, else UTC. An unknown setting falls back to the
+/// default too, so one bad row does not stop a night's pass; those users are reported.
 public enum UserZones {
-    public static let fallback = TimeZone(identifier: "UTC")!
+    /// UTC: the centre of the read windows, which are a day wider than any zone's.
+    public static let utc = TimeZone(identifier: "UTC")!
 
     /// Zones of the users that exist among `users`, and the users whose setting was not a known zone.
-    public static func load(_ users: [UUID], on db: PostgresConnection) async throws -> (zones: [UUID: TimeZone], invalid: [UUID]) {
+    public static func load(
+        _ users: [UUID], policy: UserTimeZonePolicy, on db: PostgresConnection
+    ) async throws -> (zones: [UUID: TimeZone], invalid: [UUID]) {
         let rows = try await db.query(
             "SELECT u.id, s.time_zone FROM users u LEFT JOIN user_settings s ON s.user_id = u.id WHERE u.id = ANY($1::uuid[])",
             [users])
@@ -17,11 +21,11 @@ public enum UserZones {
         for row in rows {
             let id: UUID = try row.decode("id")
             let name = try row.decode("time_zone", as: String?.self)
-            if let name, let zone = TimeZone(identifier: name) {
+            if let zone = try? policy.zone(setting: name) {
                 zones[id] = zone
             } else {
-                if name != nil { invalid.append(id) }
-                zones[id] = fallback
+                invalid.append(id)
+                zones[id] = policy.fallback
             }
         }
         return (zones, invalid)

@@ -1,4 +1,5 @@
 import AgentRuntime
+import Chrono
 import Foundation
 import Postgres
 
@@ -8,12 +9,12 @@ public enum AssistantTools {
     /// does not exist, so a run for a deleted user stops before the model is called.
     public static func make(
         userID: UUID, pool: PostgresPool, runID: UUID?, promptID: String, promptVersion: Int, model: String,
-        now: Date = Date(), maxRemindersPerRun: Int = 3
+        now: Date = Date(), maxRemindersPerRun: Int = 3, zones: UserTimeZonePolicy = .environment
     ) async throws -> [AnyAgentTool] {
         let context = try await ToolContext.load(
             userID: userID, pool: pool,
             provenance: ToolProvenance(runID: runID, promptID: promptID, promptVersion: promptVersion, model: model),
-            now: now, maxRemindersPerRun: maxRemindersPerRun)
+            now: now, maxRemindersPerRun: maxRemindersPerRun, zones: zones)
         return try make(context: context)
     }
 

@@ -75,6 +75,7 @@ struct AssistCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many users.")
     var limit: Int?
 
+    @OptionGroup var zones: TimeZoneOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
@@ -92,6 +93,7 @@ struct AssistCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
+        try zones.apply()
         if let user, show { return try await showFindings(userID(user)!) }
         if let user { return try await runOne(userID(user)!) }
         let shard = try Self.resolveShard(shard)

@@ -29,6 +29,7 @@ struct ExtractCommand: AsyncParsableCommand {
 
     @OptionGroup var providerOptions: ProviderOptions
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var zones: TimeZoneOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -40,6 +41,7 @@ struct ExtractCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
+        try zones.apply()
         let chosen = try ExtractionFeature.parseList(features)
         let engine = try providerOptions.engine()
         let summary = try await database.withPool { pool in

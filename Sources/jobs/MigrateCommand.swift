@@ -4,14 +4,19 @@ import Migrations
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Create or update the tables this service owns.",
+        abstract: "Adopt the app's AI tables and create the tables this service owns.",
         discussion: """
             Applies the bundled SQL migrations in order, each in its own transaction, and records them in the
             messageai_migrations table. Running it again applies nothing. An applied migration whose text was
             edited stops the run before anything new is applied.
 
-            --dev first creates the app's core tables (users, conversations, conversation_participants, messages,
-            read_receipts) for a local database; on Supabase they already exist, so leave it off there.
+            On the app's database (the MessageAI PRD's schema on Supabase) it keeps the app's six AI tables and their
+            rows, adding the service's columns and indexes; a missing AI table is created in the PRD's shape. Every
+            table it creates gets row level security and explicit grants. Run it as the database owner (postgres).
+
+            --dev first builds locally what a Supabase project has: the auth schema, auth.uid(), the roles anon,
+            authenticated and service_role, then the PRD's section 7 schema with its policies (and the fix for its
+            recursive conversation_participants policies). Never use --dev on Supabase.
 
             Example: messageai-jobs migrate --dev
             """
@@ -20,7 +25,7 @@ struct MigrateCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
-    @Flag(help: "Also create the app's core tables (local development databases only).")
+    @Flag(help: "First build Supabase's stand-ins and the app's PRD schema (local development databases only).")
     var dev = false
 
     func run() async throws {

@@ -62,6 +62,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     @OptionGroup var providerOptions: ProviderOptions
     @OptionGroup var database: DatabaseOptions
+    @OptionGroup var zones: TimeZoneOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -102,6 +103,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
+        try zones.apply()
         var options = ScanOptions()
         options.concurrency = concurrency
         (options.shardIndex, options.shardCount) = try resolvedShard()

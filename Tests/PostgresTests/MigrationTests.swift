@@ -11,7 +11,7 @@ import TestSupport
             let sets = [try MigrationSet.dev(), try MigrationSet.service()]
             let first = try await migrator.migrate(sets)
             #expect(first.applied.count == sets.map(\.files.count).reduce(0, +))
-            #expect(first.applied.contains("service/002_ai_tables.sql"))
+            #expect(first.applied.contains("service/002_adopt_ai_tables.sql"))
             let second = try await migrator.migrate(sets)
             #expect(second.applied.isEmpty)
             #expect(second.alreadyApplied == first.applied)

@@ -1,6 +1,8 @@
 import AgentRuntime
+import Chrono
 import Foundation
 import JSONKit
+import Postgres
 import Testing
 import Tools
 
@@ -36,18 +38,20 @@ import Tools
         }
     }
 
-    @Test func readsTheUsersTimeZoneWithUTCAsDefault() async throws {
+    @Test func readsTheUsersTimeZoneThenTheDefaultThenUTC() async throws {
         try await World.with { world in
             let ana = try await world.user("Ana", timeZone: "Europe/Paris")
             let ben = try await world.user("Ben")
-            let carl = try await world.user("Carl", timeZone: "Mars/Olympus_Mons")
             #expect(try await world.context(for: ana).timeZone.identifier == "Europe/Paris")
             #expect(try await world.context(for: ana).today == day("2026-03-05"))
             // Foundation calls UTC "GMT"; compare zones, not names.
             #expect(try await world.context(for: ben).timeZone == TimeZone(identifier: "UTC"))
-            await #expect(throws: ToolContextError.unknownTimeZone("Mars/Olympus_Mons", userID: carl)) {
-                try await world.context(for: carl)
-            }
+            // The deployment's default (--timezone / MESSAGEAI_TIMEZONE) applies to users without a row only.
+            let tokyo = UserTimeZonePolicy(fallback: TimeZone(identifier: "Asia/Tokyo")!)
+            #expect(try await ToolContext.userTimeZone(ben, pool: world.pool, zones: tokyo).identifier == "Asia/Tokyo")
+            #expect(try await ToolContext.userTimeZone(ana, pool: world.pool, zones: tokyo).identifier == "Europe/Paris")
+            // A zone Postgres does not know cannot be stored, so no job meets one later.
+            await #expect(throws: PostgresError.self) { try await world.user("Carl", timeZone: "Mars/Olympus_Mons") }
         }
     }
 

@@ -49,7 +49,7 @@ import Tools
             let benSharedDeadline = try await world.deadline(for: ben, in: shared, "BEN-SECRET shared task", due: day("2026-03-09"))
             let benReminder = UUID()
             try await world.pool.query(
-                "INSERT INTO reminders (id, user_id, title, reminder_time) VALUES ($1::uuid, $2::uuid, 'BEN-SECRET reminder', $3::timestamptz)",
+                "INSERT INTO reminders (id, user_id, title, reminder_time) VALUES ($1::uuid, $2::uuid, 'BEN-SECRET reminder', $3)",
                 [benReminder, ben, World.now.addingTimeInterval(86_400)])
             return Fixture(
                 world: world, ana: ana, ben: ben, anaPrivate: anaPrivate, benPrivate: benPrivate, shared: shared,

@@ -23,12 +23,14 @@ import Tools
             #expect(again == ["created": false, "reminder_id": .string(id), "reason": "already exists"])
 
             let rows = try await world.pool.query(
-                "SELECT title, created_by, idempotency_key, item_key, prompt_id, prompt_version, model, status FROM reminders WHERE user_id = $1::uuid",
+                "SELECT title, created_by, origin, idempotency_key, item_key, prompt_id, prompt_version, model, status FROM reminders WHERE user_id = $1::uuid",
                 [ana])
             #expect(rows.count == 1)
             let row = try #require(rows.first)
             #expect(try row.decode("title", as: String.self) == "Pay the field trip fee")
-            #expect(try row.decode("created_by", as: String.self) == "assistant")
+            // 'ai' is what the app shows for reminders it did not write; origin says which job wrote it.
+            #expect(try row.decode("created_by", as: String.self) == "ai")
+            #expect(try row.decode("origin", as: String.self) == "assistant")
             let key = "assistant:\(ana.text):pay the field trip fee:2026-03-07T14:00Z"
             #expect(try row.decode("idempotency_key", as: String.self) == key)
             #expect(try row.decode("item_key", as: String.self) == key)
@@ -121,7 +123,7 @@ import Tools
             let ana = try await world.user("Ana", timeZone: "America/New_York")
             for (title, status, hours) in [("Later", "pending", 48.0), ("Sooner", "sent", 2.0), ("Finished", "completed", 1.0)] {
                 try await world.pool.query(
-                    "INSERT INTO reminders (user_id, title, reminder_time, status) VALUES ($1::uuid, $2, $3::timestamptz, $4)",
+                    "INSERT INTO reminders (user_id, title, reminder_time, status) VALUES ($1::uuid, $2, $3, $4)",
                     [ana, title, World.now.addingTimeInterval(hours * 3600), status])
             }
             let tool = ListRemindersTool(context: try await world.context(for: ana))

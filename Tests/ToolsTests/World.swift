@@ -22,6 +22,7 @@ struct World {
     @discardableResult
     func user(_ name: String, timeZone: String? = nil) async throws -> UUID {
         let id = UUID()
+        try await pool.query("INSERT INTO auth.users (id) VALUES ($1::uuid)", [id])
         try await pool.query(
             "INSERT INTO users (id, email, username, display_name) VALUES ($1::uuid, $2, $3, $4)",
             [id, "\(name.lowercased())-\(id.uuidString.prefix(8))@example.com", "\(name.lowercased())-\(id.uuidString.prefix(8))", name])
@@ -46,7 +47,7 @@ struct World {
         try await pool.query(
             """
             INSERT INTO messages (id, conversation_id, sender_id, content, created_at, deleted_at)
-            VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5::timestamptz, $6::timestamptz)
+            VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5, $6)
             """, [id, conversation, sender, text, date, deleted ? date : nil])
         return id
     }

@@ -14,13 +14,14 @@ SELECT cron.schedule('messageai-nightly-extract', '30 2 * * *', $$
   INSERT INTO job_requests (kind, conversation_id)
   SELECT 'extract', c.id
   FROM conversations c
-  WHERE c.updated_at > now() - interval '1 day'
+  WHERE messageai_utc(c.updated_at) > now() - interval '1 day'  -- the app's TIMESTAMP is UTC, whatever the session's zone
     AND NOT EXISTS (SELECT 1 FROM job_requests r
                     WHERE r.kind = 'extract' AND r.conversation_id = c.id AND r.status IN ('pending', 'running'))
 $$);
 
 -- Every hour: the proactive assistant for each user for whom it is now 7 in the morning (their
--- user_settings time zone, UTC without one), if they sent a message in the last week. Unknown time zone
+-- user_settings time zone, UTC without one: put your MESSAGEAI_TIMEZONE in place of 'UTC' below), if they sent a
+-- message in the last week. Unknown time zone
 -- names are skipped rather than failing the whole insert.
 SELECT cron.schedule('messageai-morning-assist', '0 * * * *', $$
   INSERT INTO job_requests (kind, user_id)
@@ -30,7 +31,7 @@ SELECT cron.schedule('messageai-morning-assist', '0 * * * *', $$
   JOIN pg_timezone_names tz ON tz.name = COALESCE(s.time_zone, 'UTC')
   WHERE extract(hour FROM now() AT TIME ZONE tz.name) = 7
     AND EXISTS (SELECT 1 FROM messages m
-                WHERE m.sender_id = u.id AND m.created_at > now() - interval '7 days' AND m.deleted_at IS NULL)
+                WHERE m.sender_id = u.id AND messageai_utc(m.created_at) > now() - interval '7 days' AND m.deleted_at IS NULL)
     AND NOT EXISTS (SELECT 1 FROM job_requests r
                     WHERE r.kind = 'assist' AND r.user_id = u.id AND r.status IN ('pending', 'running'))
 $$);

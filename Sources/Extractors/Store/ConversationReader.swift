@@ -1,3 +1,4 @@
+import Chrono
 import Foundation
 import Postgres
 
@@ -21,8 +22,12 @@ public struct ConversationReader: Sendable {
     /// Longer texts are cut to this many characters (a pasted document, a 1 MB message): whole, such a message makes
     /// every request of its conversation too large for the model, failing that conversation on every run.
     public var maxMessageCharacters: Int
+    /// The zone of participants without a `user_settings` row.
+    public var zones: UserTimeZonePolicy
 
-    public init(maxMessages: Int = 2000, contextMessages: Int = 20, maxMessageCharacters: Int = 8000) {
+    public init(maxMessages: Int = 2000, contextMessages: Int = 20, maxMessageCharacters: Int = 8000,
+                zones: UserTimeZonePolicy = .environment) {
+        self.zones = zones
         self.maxMessages = maxMessages
         self.contextMessages = contextMessages
         self.maxMessageCharacters = max(1, maxMessageCharacters)
@@ -30,6 +35,8 @@ public struct ConversationReader: Sendable {
 
     /// The conversation with its participants and messages; nil when it does not exist.
     /// With a watermark, only messages after it plus `contextMessages` earlier ones are read.
+    /// `messages.created_at` may be TIMESTAMP (the PRD: UTC wall clock) or TIMESTAMPTZ: the watermark is bound
+    /// untyped as a UTC instant ("...Z"), which either type reads as the same instant whatever the session's TimeZone.
     public func load(_ conversationID: UUID, since watermark: Watermark? = nil, now: Date, on db: PostgresConnection) async throws -> ConversationInput? {
         let found = try await db.query("SELECT name, is_group FROM conversations WHERE id = $1", [conversationID])
         guard let head = found.first else { return nil }
@@ -54,14 +61,14 @@ public struct ConversationReader: Sendable {
             let newRows = try await db.query(
                 """
                 SELECT id::text AS id, sender_id::text AS sender, created_at, content FROM messages
-                WHERE conversation_id = $1 AND deleted_at IS NULL AND (created_at, id) > ($2::timestamptz, $3::uuid)
+                WHERE conversation_id = $1 AND deleted_at IS NULL AND (created_at, id) > ($2, $3::uuid)
                 ORDER BY created_at, id LIMIT $4
                 """, [conversationID, watermark.sentAt, watermark.messageID, maxMessages])
             let contextRows = try await db.query(
                 """
                 SELECT * FROM (
                   SELECT id::text AS id, sender_id::text AS sender, created_at, content FROM messages
-                  WHERE conversation_id = $1 AND deleted_at IS NULL AND (created_at, id) <= ($2::timestamptz, $3::uuid)
+                  WHERE conversation_id = $1 AND deleted_at IS NULL AND (created_at, id) <= ($2, $3::uuid)
                   ORDER BY created_at DESC, id DESC LIMIT $4) AS earlier
                 ORDER BY created_at, id
                 """, [conversationID, watermark.sentAt, watermark.messageID, contextMessages])
@@ -79,14 +86,14 @@ public struct ConversationReader: Sendable {
                 """, [conversationID, maxMessages])
             messages = try rows.map(message)
         }
-        // Relative dates are read in the zone most participants use (UTC when none is set).
-        let zoneName = zones.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? "UTC"
+        // Relative dates are read in the zone most participants set (the default zone when none did).
+        let zoneName = zones.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
         return ConversationInput(
             conversationID: conversationID.postgresValue,
             name: try head.decode("name", as: String?.self) ?? "Conversation",
             isGroup: try head.decode("is_group"),
             participants: people, messages: messages, firstNewIndex: firstNew,
-            timeZone: TimeZone(identifier: zoneName) ?? TimeZone(identifier: "UTC")!, now: now)
+            timeZone: try self.zones.zone(setting: zoneName), now: now)
     }
 
     private func message(_ row: PostgresRow) throws -> InputMessage {

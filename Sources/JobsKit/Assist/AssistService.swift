@@ -70,7 +70,7 @@ public struct AssistService: Sendable {
     /// One user on demand (`assist --user`, a worker request): refresh the user's findings by code, then one
     /// bounded agent run over them, recorded as its own job run.
     public func run(userID: UUID, now: Date = Date()) async throws -> Summary {
-        let person = try await Self.people([userID], pool: pool)[userID]
+        let person = try await Self.people([userID], zones: proactive.zones, pool: pool)[userID]
         guard let person else { throw ExtractionError.invalidInput("no user with id \(userID.postgresValue)") }
         _ = try prompt()
         let recorder = JobRunRecorder(pool: pool)
@@ -168,14 +168,14 @@ public struct AssistService: Sendable {
     }
 
     /// Names and zones of `users` (the ones that exist), in two set-based queries.
-    static func people(_ users: [UUID], pool: PostgresPool) async throws -> [UUID: Person] {
+    static func people(_ users: [UUID], zones policy: UserTimeZonePolicy, pool: PostgresPool) async throws -> [UUID: Person] {
         try await pool.withConnection { db in
-            let zones = try await UserZones.load(users, on: db).zones
+            let zones = try await UserZones.load(users, policy: policy, on: db).zones
             var result: [UUID: Person] = [:]
             for row in try await db.query(
                 "SELECT id, COALESCE(NULLIF(display_name, ''), username) AS name FROM users WHERE id = ANY($1::uuid[])", [users]) {
                 let id: UUID = try row.decode("id")
-                result[id] = Person(id: id, name: try row.decode("name"), zone: zones[id] ?? UserZones.fallback)
+                result[id] = Person(id: id, name: try row.decode("name"), zone: zones[id] ?? policy.fallback)
             }
             return result
         }

@@ -25,7 +25,7 @@ enum AssistStore {
                      step.usage?.promptTokens ?? 0, step.usage?.completionTokens ?? 0, Int(step.latencyMs)])
             }
             let reminders: Int = try await db.query(
-                "SELECT count(*) AS n FROM reminders WHERE run_id = $1 AND user_id = $2 AND created_by = 'assistant'",
+                "SELECT count(*) AS n FROM reminders WHERE run_id = $1 AND user_id = $2 AND origin = 'assistant'",
                 [runID, userID])[0].decode("n")
             // Postgres cannot store U+0000, which a model may echo from a hostile message: drop it, keep the run.
             let output = checked?.output.withoutNULs

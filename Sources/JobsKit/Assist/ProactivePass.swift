@@ -168,7 +168,7 @@ public struct ProactivePass: Sendable {
         summary.written.resolved += written.resolved
         var open = try await pool.withConnection { try await OpenFinding.load(batch, on: $0) }
         for list in open.values { for finding in list { summary.findings[finding.kind, default: 0] += 1 } }
-        let people = try await AssistService.people(Array(open.keys), pool: pool)
+        let people = try await AssistService.people(Array(open.keys), zones: proactive.zones, pool: pool)
         if let assistant {
             let results = await narrate(open, people: people, assistant: assistant, runID: runID, now: now)
             for result in results {

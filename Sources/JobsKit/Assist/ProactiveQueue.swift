@@ -108,5 +108,5 @@ struct ProactiveQueue: Sendable {
 
 /// Today's date in UTC, the center of the windows that are a day wider than any zone's.
 enum LocalDateUTC {
-    static func today(_ now: Date) -> Chrono.LocalDate { Chrono.LocalDate(now, in: UserZones.fallback) }
+    static func today(_ now: Date) -> Chrono.LocalDate { Chrono.LocalDate(now, in: UserZones.utc) }
 }

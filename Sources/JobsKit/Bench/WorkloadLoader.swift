@@ -46,7 +46,13 @@ public struct WorkloadLoader: Sendable {
         let size = batchSize
         report.participants = workload.conversations.reduce(0) { $0 + $1.participantIDs.count }
         try await pool.transaction { db in
+            // to_timestamp() gives instants; the app's columns are TIMESTAMP (UTC wall clock) or TIMESTAMPTZ, and the
+            // conversion between them follows the session's zone: UTC for this transaction, whatever the server says.
+            try await db.query("SET LOCAL TimeZone = 'UTC'")
             for batch in workload.users.chunked(size) {
+                try await db.query(
+                    "INSERT INTO auth.users (id, email) SELECT id, u || '@bench.example' FROM unnest($1::uuid[], $2::text[]) AS a(id, u) ON CONFLICT (id) DO NOTHING",
+                    [batch.map(\.id), batch.map(\.username)])
                 try await db.query(
                     """
                     INSERT INTO users (id, email, username, display_name)

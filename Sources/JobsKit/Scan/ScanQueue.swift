@@ -22,7 +22,7 @@ struct ScanQueue: Sendable {
     /// Conversations of this shard with messages after their watermark.
     static let pendingCondition = """
         EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = w.conversation_id AND m.deleted_at IS NULL
-                AND (w.last_message_at IS NULL OR (m.created_at, m.id) > (w.last_message_at, w.last_message_id)))
+                AND (w.last_message_at IS NULL OR (messageai_utc(m.created_at), m.id) > (w.last_message_at, w.last_message_id)))
         AND mod(abs(hashtext(w.conversation_id::text)), $1) = $2
         """
 

@@ -22,15 +22,47 @@ public struct TestDatabase: Sendable {
         return PostgresConfiguration(connectionString: url)
     }
 
+    /// The session TimeZone tests run in unless they ask for another: not UTC, so code that depends on the
+    /// session's zone (instead of binding UTC instants) fails its tests.
+    public static let sessionTimeZone: String? = "America/Los_Angeles"
+
+    /// What Supabase's default privileges give a new table in the schema: everything to anon, authenticated and
+    /// service_role (projects before 2026-10-30), or nothing (since then).
+    public enum DefaultGrants: String, Sendable, CaseIterable {
+        case grantAll
+        case grantNothing
+    }
+
     /// Creates a new schema, applies the dev and service migrations in it, and returns a pool bound to it.
-    public static func create(migrate: Bool = true, maxConnections: Int = 4) async throws -> TestDatabase {
+    /// The schema is the app's `public`: Supabase's stand-ins (`auth`, `extensions`, the roles) are shared by all.
+    /// - Parameters:
+    ///   - sessionTimeZone: the connections' TimeZone setting; the service must not depend on it.
+    ///   - defaultGrants: the default privileges in effect while the tables are created.
+    public static func create(
+        migrate: Bool = true, maxConnections: Int = 4, sessionTimeZone: String? = Self.sessionTimeZone, defaultGrants: DefaultGrants = .grantNothing
+    ) async throws -> TestDatabase {
         let base = try baseConfiguration()
         let schema = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(16).lowercased()
         let admin = try await PostgresConnection.connect(base)
-        try await admin.query("CREATE SCHEMA \(schema)")
+        do {
+            try await admin.query("CREATE SCHEMA \(schema)")
+            if defaultGrants == .grantAll {
+                try await admin.execute(script: ensureRolesSQL)
+                try await admin.query(
+                    "ALTER DEFAULT PRIVILEGES IN SCHEMA \(schema) GRANT ALL ON TABLES TO anon, authenticated, service_role")
+                try await admin.query(
+                    "ALTER DEFAULT PRIVILEGES IN SCHEMA \(schema) GRANT ALL ON SEQUENCES TO anon, authenticated, service_role")
+                try await admin.query(
+                    "ALTER DEFAULT PRIVILEGES IN SCHEMA \(schema) GRANT ALL ON FUNCTIONS TO anon, authenticated, service_role")
+            }
+        } catch {
+            admin.close()
+            throw error
+        }
         admin.close()
         var configuration = base
-        configuration.options = "-c search_path=\(schema)"
+        // `extensions` holds uuid-ossp, as on Supabase.
+        configuration.options = "-c search_path=\(schema),extensions" + (sessionTimeZone.map { " -c TimeZone=\($0)" } ?? "")
         let pool = PostgresPool(configuration: configuration, maxConnections: maxConnections)
         if migrate {
             try await Migrator(pool: pool).migrate([MigrationSet.dev(), MigrationSet.service()])
@@ -38,11 +70,31 @@ public struct TestDatabase: Sendable {
         return TestDatabase(schema: schema, configuration: configuration, pool: pool)
     }
 
+    /// The API roles, for default privileges set before the dev migration creates them (cluster-wide, so a
+    /// concurrent creation is not an error).
+    static let ensureRolesSQL = """
+        DO $$
+        DECLARE name TEXT;
+        BEGIN
+          FOREACH name IN ARRAY ARRAY['anon', 'authenticated', 'service_role'] LOOP
+            IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = name) THEN
+              BEGIN
+                EXECUTE format('CREATE ROLE %I NOLOGIN NOINHERIT', name);
+              EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
+              END;
+            END IF;
+          END LOOP;
+        END
+        $$;
+        """
+
     /// Runs `body` with a fresh database and drops it afterwards, whatever happens.
     public static func with<T: Sendable>(
-        migrate: Bool = true, maxConnections: Int = 4, _ body: (TestDatabase) async throws -> T
+        migrate: Bool = true, maxConnections: Int = 4, sessionTimeZone: String? = Self.sessionTimeZone, defaultGrants: DefaultGrants = .grantNothing,
+        _ body: (TestDatabase) async throws -> T
     ) async throws -> T {
-        let database = try await create(migrate: migrate, maxConnections: maxConnections)
+        let database = try await create(
+            migrate: migrate, maxConnections: maxConnections, sessionTimeZone: sessionTimeZone, defaultGrants: defaultGrants)
         do {
             let value = try await body(database)
             await database.drop()
@@ -56,7 +108,8 @@ public struct TestDatabase: Sendable {
     /// The connection string with this schema selected, for child processes (the CLI under test).
     public var connectionURL: String {
         let separator = configuration.connectionString.contains("?") ? "&" : "?"
-        return configuration.connectionString + separator + "options=-c%20search_path%3D\(schema)"
+        let options = (configuration.options ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        return configuration.connectionString + separator + "options=" + options
     }
 
     public func drop() async {

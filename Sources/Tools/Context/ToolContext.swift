@@ -8,7 +8,7 @@ import Postgres
 public struct ToolContext: Sendable {
     public let userID: UUID
     public let pool: PostgresPool
-    /// The user's zone (from `user_settings`, UTC when unset): "today", wall-clock event times and offsets in results.
+    /// The user's zone (``UserTimeZonePolicy``: `user_settings`, else the default zone, else UTC): "today", wall-clock event times and offsets in results.
     public let timeZone: TimeZone
     /// The run's clock, fixed so every tool agrees on "today" and "in the past".
     public let now: Date
@@ -27,22 +27,31 @@ public struct ToolContext: Sendable {
         self.reminderBudget = reminderBudget
     }
 
-    /// Checks that the user exists and reads their time zone.
+    /// Checks that the user exists and reads their time zone (``UserTimeZonePolicy``).
     public static func load(
-        userID: UUID, pool: PostgresPool, provenance: ToolProvenance, now: Date = Date(), maxRemindersPerRun: Int = 3
+        userID: UUID, pool: PostgresPool, provenance: ToolProvenance, now: Date = Date(), maxRemindersPerRun: Int = 3,
+        zones: UserTimeZonePolicy = .environment
     ) async throws -> ToolContext {
+        let timeZone = try await userTimeZone(userID, pool: pool, zones: zones)
+        return ToolContext(
+            userID: userID, pool: pool, timeZone: timeZone, now: now, provenance: provenance,
+            reminderBudget: ReminderBudget(limit: maxRemindersPerRun))
+    }
+
+    /// The user's zone: her `user_settings` row, else the policy's default. Throws when the user does not exist
+    /// or her row names an unknown zone. Every job that needs one user's zone asks here.
+    public static func userTimeZone(_ userID: UUID, pool: PostgresPool, zones: UserTimeZonePolicy = .environment) async throws -> TimeZone {
         let rows = try await pool.query(
             """
             SELECT s.time_zone FROM users u LEFT JOIN user_settings s ON s.user_id = u.id WHERE u.id = $1::uuid
             """, [userID])
         guard let row = rows.first else { throw ToolContextError.unknownUser(userID) }
-        let identifier = try row.decode("time_zone", as: String?.self) ?? "UTC"
-        guard let timeZone = TimeZone(identifier: identifier) else {
-            throw ToolContextError.unknownTimeZone(identifier, userID: userID)
+        let setting = try row.decode("time_zone", as: String?.self)
+        do {
+            return try zones.zone(setting: setting)
+        } catch {
+            throw ToolContextError.unknownTimeZone(setting ?? "", userID: userID)
         }
-        return ToolContext(
-            userID: userID, pool: pool, timeZone: timeZone, now: now, provenance: provenance,
-            reminderBudget: ReminderBudget(limit: maxRemindersPerRun))
     }
 
     /// The user's calendar date at `now`.

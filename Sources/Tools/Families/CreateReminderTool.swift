@@ -146,9 +146,9 @@ public struct CreateReminderTool: AgentTool {
         let provenance = context.provenance
         let rows = try await context.pool.query(
             """
-            INSERT INTO reminders (user_id, title, reminder_time, priority, status, created_by, idempotency_key, item_key,
+            INSERT INTO reminders (user_id, title, reminder_time, priority, status, created_by, origin, idempotency_key, item_key,
                                    deadline_id, conversation_id, run_id, prompt_id, prompt_version, model)
-            VALUES ($1::uuid, $2, $3::timestamptz, $4, 'pending', 'assistant', $5, $5, $6::uuid, $7::uuid, $8::uuid, $9, $10, $11)
+            VALUES ($1::uuid, $2, $3, $4, 'pending', 'ai', 'assistant', $5, $5, $6::uuid, $7::uuid, $8::uuid, $9, $10, $11)
             ON CONFLICT DO NOTHING
             RETURNING id
             """,

@@ -49,7 +49,7 @@ public struct GetRecentMessagesTool: AgentTool {
             WHERE \(Scope.inUserConversations("m", userParameter: "$1"))
               AND ($2::uuid IS NULL OR m.conversation_id = $2::uuid)
               AND m.deleted_at IS NULL
-              AND m.created_at > $3::timestamptz AND m.created_at <= $4::timestamptz
+              AND messageai_utc(m.created_at) > $3::timestamptz AND messageai_utc(m.created_at) <= $4::timestamptz
             ORDER BY m.created_at DESC, m.id DESC
             LIMIT $5
             """, [context.userID, conversationID, since, context.now, limit + 1])

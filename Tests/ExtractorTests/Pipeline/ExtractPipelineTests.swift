@@ -30,11 +30,15 @@ import TestSupport
             let statuses = try rsvps.map { "\(try $0.decode("username", as: String.self)):\(try $0.decode("status", as: String.self)):\(try $0.decode("response", as: String?.self) ?? "-")" }
             #expect(statuses == ["dan:responded:no", "maria:pending:-", "priya:responded:yes"])
 
-            // Deadlines for the three parents (not the announcer), each with a reminder the evening before at 19:00 local.
+            // Deadlines for the three parents (not the announcer), each with a reminder the evening before at 18:00 local,
+            // titled and marked the way the PRD's Edge Function wrote them.
             #expect(try await h.count("deadlines") == 3)
-            let reminders = try await h.db.pool.query("SELECT DISTINCT reminder_time FROM reminders")
+            let reminders = try await h.db.pool.query("SELECT DISTINCT reminder_time, title, created_by, origin FROM reminders")
             #expect(reminders.count == 1)
-            #expect(try reminders[0].decode("reminder_time", as: Date.self) == ISOTime.parse("2026-03-04T19:00:00-05:00"))
+            #expect(try reminders[0].decode("reminder_time", as: Date.self) == ISOTime.parse("2026-03-04T18:00:00-05:00"))
+            #expect(try reminders[0].decode("title", as: String.self).hasPrefix("Reminder: "))
+            #expect(try reminders[0].decode("created_by", as: String.self) == "ai")
+            #expect(try reminders[0].decode("origin", as: String.self) == "extractor")
             #expect(first.written?.remindersCreated == 3)
 
             let provenance = try await h.db.pool.query("SELECT DISTINCT prompt_id, prompt_version, model, run_id FROM deadlines")

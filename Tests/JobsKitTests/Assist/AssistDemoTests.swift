@@ -105,7 +105,7 @@ import TestSupport
             let again = try await service.run(userID: Self.maria, now: Self.now)
             #expect(again.remindersCreated == 0)
             #expect(try await db.pool.query(
-                "SELECT count(*) AS n FROM reminders WHERE user_id = $1 AND created_by = 'assistant'", [Self.maria])[0].decode("n", as: Int.self) == 1)
+                "SELECT count(*) AS n FROM reminders WHERE user_id = $1 AND origin = 'assistant'", [Self.maria])[0].decode("n", as: Int.self) == 1)
             #expect(try await db.pool.query(count)[0].decode("n", as: Int.self) == findingRows)
             #expect(try await db.pool.query("SELECT count(*) AS n FROM assistant_findings WHERE kind = 'reminder'")[0].decode("n", as: Int.self) == 1)
             let lastRequest = try #require(server.requests.last?.json?["messages"]?.arrayValue)

@@ -86,7 +86,7 @@ struct AgentFaultTests {
             #expect(try run.decode("error", as: String?.self)?.isEmpty == false)
             #expect(try await Self.count(db, "SELECT count(*) FROM agent_traces WHERE run_id = $1", [summary.runID]) == 2)
             #expect(try await Self.count(db, "SELECT count(*) FROM assistant_runs WHERE run_id = $1 AND stop_reason <> 'completed'", [summary.runID]) == 1)
-            #expect(try await Self.count(db, "SELECT count(*) FROM reminders WHERE user_id = $1 AND created_by = 'assistant'", [Self.priya]) == 1)
+            #expect(try await Self.count(db, "SELECT count(*) FROM reminders WHERE user_id = $1 AND origin = 'assistant'", [Self.priya]) == 1)
         }
     }
 }

@@ -59,6 +59,7 @@ struct GeneratedIsolationTests {
         let today = LocalDate(now, in: TimeZone(identifier: "America/New_York")!)
         for index in 0..<14 {
             let id = random.uuid()
+            try await pool.query("INSERT INTO auth.users (id) VALUES ($1) ON CONFLICT DO NOTHING", [id])
             try await pool.query("INSERT INTO users (id, email, username, display_name) VALUES ($1, $2, $3, $4)",
                                  [id, "u\(index)-\(id.uuidString.prefix(6))@example.com", "u\(index)-\(id.uuidString.prefix(6))", "User \(index)"])
             if Bool.random(using: &random) {
@@ -226,7 +227,7 @@ struct GeneratedIsolationTests {
                         let text = result.serialized()
                         let leakedTokens = forbidden.filter { text.contains($0) }
                         #expect(leakedTokens.isEmpty, "\(name)(\(arguments.serialized())) for user \(number) showed \(leakedTokens.sorted())")
-                        let created = Set(try await db.pool.query("SELECT id FROM reminders WHERE user_id = $1 AND created_by = 'assistant'", [user])
+                        let created = Set(try await db.pool.query("SELECT id FROM reminders WHERE user_id = $1 AND origin = 'assistant'", [user])
                             .map { try $0.decode("id", as: UUID.self) })
                         let ids = text.matches(of: uuidPattern).compactMap { UUID(uuidString: String($0.output)) }
                         let strangers = ids.filter { !allowedIDs.contains($0) && !created.contains($0) }
@@ -244,14 +245,14 @@ struct GeneratedIsolationTests {
             let writes = try await db.pool.query(
                 """
                 SELECT r.user_id, count(*) AS n, count(*) FILTER (WHERE r.deadline_id IS NOT NULL AND d.user_id IS DISTINCT FROM r.user_id) AS foreign_links
-                FROM reminders r LEFT JOIN deadlines d ON d.id = r.deadline_id WHERE r.created_by = 'assistant' GROUP BY r.user_id
+                FROM reminders r LEFT JOIN deadlines d ON d.id = r.deadline_id WHERE r.origin = 'assistant' GROUP BY r.user_id
                 """)
             for row in writes {
                 #expect(try row.decode("n", as: Int.self) <= limit)
                 #expect(try row.decode("foreign_links", as: Int.self) == 0)
             }
             let linked: Int = try await db.pool.query(
-                "SELECT count(*) AS n FROM reminders WHERE created_by = 'assistant' AND deadline_id IS NOT NULL")[0].decode("n")
+                "SELECT count(*) AS n FROM reminders WHERE origin = 'assistant' AND deadline_id IS NOT NULL")[0].decode("n")
             // The generator must exercise both outcomes and actually show rows, or the test proves nothing.
             #expect(successes > 200 && failures > 50, "successes \(successes), failures \(failures)")
             #expect(shownRows > 300, "\(shownRows)")

@@ -55,6 +55,7 @@ struct HostileInputTests {
         static func make(_ db: TestDatabase) async throws -> World {
             func user(_ name: String) async throws -> UUID {
                 let id = UUID()
+                try await db.pool.query("INSERT INTO auth.users (id) VALUES ($1)", [id])
                 try await db.pool.query("INSERT INTO users (id, email, username, display_name) VALUES ($1, $2, $3, $4)",
                                         [id, "\(name)-\(id.uuidString.prefix(6))@example.com", "\(name)-\(id.uuidString.prefix(6))", name])
                 try await db.pool.query("INSERT INTO user_settings (user_id, time_zone) VALUES ($1, 'America/New_York')", [id])

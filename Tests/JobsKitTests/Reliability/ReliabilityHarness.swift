@@ -60,7 +60,7 @@ enum Reliability {
     /// The AI rows plus every conversation's watermark position: equal snapshots mean equal scan outcomes.
     static func outcome(_ pool: PostgresPool) async throws -> [String] {
         let watermarks = try await pool.query(
-            "SELECT 'watermark ' || row(conversation_id, last_message_at, last_message_id)::text AS r FROM scan_watermarks ORDER BY 1")
+            "SELECT 'watermark ' || row(conversation_id, last_message_at AT TIME ZONE 'UTC', last_message_id)::text AS r FROM scan_watermarks ORDER BY 1")
         return try await aiRows(pool) + watermarks.map { try $0.decode("r", as: String.self) }
     }
 

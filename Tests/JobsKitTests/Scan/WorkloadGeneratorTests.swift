@@ -96,7 +96,7 @@ struct WorkloadGeneratorTests {
             let pending = try await db.pool.query(
                 """
                 SELECT m.conversation_id, count(*) AS n FROM messages m JOIN scan_watermarks w USING (conversation_id)
-                WHERE (m.created_at, m.id) > (w.last_message_at, w.last_message_id) GROUP BY m.conversation_id
+                WHERE (messageai_utc(m.created_at), m.id) > (w.last_message_at, w.last_message_id) GROUP BY m.conversation_id
                 """)
             let pendingIDs: Set<UUID> = Set(try pending.map { try $0.decode("conversation_id") })
             #expect(pendingIDs == Set(workload.conversations.filter(\.isActive).map(\.id)))

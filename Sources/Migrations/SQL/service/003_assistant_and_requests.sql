@@ -1,5 +1,5 @@
 -- What the proactive assistant found for a user, for the app to show. One row per user and run; the app
--- reads the newest. Reminders it created live in `reminders` (created_by = 'assistant').
+-- reads the newest. Reminders it created live in `reminders` (created_by = 'ai', origin = 'assistant').
 CREATE TABLE assistant_findings (
   id UUID PRIMARY KEY DEFAULT gen_random_uuid(),
   run_id UUID NOT NULL REFERENCES job_runs(id) ON DELETE CASCADE,

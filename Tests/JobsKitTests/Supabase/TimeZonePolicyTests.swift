@@ -1,0 +1,61 @@
+import Chrono
+import Extractors
+import Foundation
+import JobsKit
+import Postgres
+import Testing
+import TestSupport
+
+/// One rule for a user's zone: her user_settings row, else the deployment's default, else UTC.
+@Suite struct TimeZonePolicyTests {
+    static let now = ISOTime.parse("2026-03-04T12:00:00-05:00")!
+    static let tokyo = UserTimeZonePolicy(fallback: TimeZone(identifier: "Asia/Tokyo")!)
+
+    @Test func aConversationIsReadInItsParticipantsZoneElseTheDefault() async throws {
+        try await TestDatabase.with { db in
+            _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: Self.now))
+            let conversation = DemoDataset.conversationIDs.classGroup
+            let input = try await db.pool.withConnection { c in
+                try await ConversationReader(zones: Self.tokyo).load(conversation, now: Self.now, on: c)
+            }
+            #expect(input?.timeZone.identifier == DemoDataset.timeZone.identifier)
+            // Nobody set a zone: the default, not UTC.
+            try await db.pool.query("DELETE FROM user_settings")
+            let unset = try await db.pool.withConnection { c in
+                try await ConversationReader(zones: Self.tokyo).load(conversation, now: Self.now, on: c)
+            }
+            #expect(unset?.timeZone.identifier == "Asia/Tokyo")
+            let utc = try await db.pool.withConnection { c in
+                try await ConversationReader(zones: .utc).load(conversation, now: Self.now, on: c)
+            }
+            #expect(utc?.timeZone == TimeZone(identifier: "UTC"))
+        }
+    }
+
+    @Test func unknownNamesAreNamedAndTheDefaultOnlyFillsGaps() throws {
+        #expect(throws: UnknownTimeZone(name: "Mars/Base", source: "--timezone")) {
+            try UserTimeZonePolicy.zone(named: "Mars/Base", source: "--timezone")
+        }
+        #expect(throws: UnknownTimeZone(name: "Nowhere/City", source: "user_settings.time_zone")) {
+            try Self.tokyo.zone(setting: "Nowhere/City")
+        }
+        #expect(try Self.tokyo.zone(setting: nil).identifier == "Asia/Tokyo")
+        #expect(try Self.tokyo.zone(setting: "Europe/Paris").identifier == "Europe/Paris")
+    }
+
+    @Test func theCommandRefusesAnUnknownDefaultZone() async throws {
+        try await TestDatabase.with { db in
+            let process = Process()
+            process.executableURL = ScanHarness.executable
+            process.arguments = ["scan", "--provider", "rules", "--timezone", "Mars/Base", "--database-url", db.connectionURL]
+            let stderr = Pipe()
+            process.standardError = stderr
+            process.standardOutput = Pipe()
+            try process.run()
+            process.waitUntilExit()
+            let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            #expect(process.terminationStatus != 0)
+            #expect(text.contains("--timezone 'Mars/Base' is not a known time zone name"), "\(text)")
+        }
+    }
+}
