@@ -58,7 +58,11 @@ struct ScanCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
-        guard leaseSeconds >= 30 else { throw ValidationError("--lease-seconds must be at least 30") }
+        guard (30...86_400).contains(leaseSeconds) else { throw ValidationError("--lease-seconds must be between 30 and 86400") }
+        guard (0...500).contains(contextMessages) else { throw ValidationError("--context-messages must be between 0 and 500") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
+        if let rpm, rpm < 1 { throw ValidationError("--rpm must be at least 1, not \(rpm)") }
+        if let tpm, tpm < 1 { throw ValidationError("--tpm must be at least 1, not \(tpm)") }
         _ = try resolvedShard()
         _ = try ExtractionFeature.parseList(features)
         _ = try rateLimits()
@@ -116,6 +120,6 @@ struct ScanCommand: AsyncParsableCommand {
         } else {
             Console.print(ScanReport.text(summary))
         }
-        if summary.failed > 0 { throw ExitCode(2) }
+        if summary.failed > 0 || summary.stoppedEarly != nil { throw ExitCode(2) }
     }
 }
