@@ -61,8 +61,6 @@ struct ScanCommand: AsyncParsableCommand {
         guard (30...86_400).contains(leaseSeconds) else { throw ValidationError("--lease-seconds must be between 30 and 86400") }
         guard (0...500).contains(contextMessages) else { throw ValidationError("--context-messages must be between 0 and 500") }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
-        if let rpm, rpm < 1 { throw ValidationError("--rpm must be at least 1, not \(rpm)") }
-        if let tpm, tpm < 1 { throw ValidationError("--tpm must be at least 1, not \(tpm)") }
         _ = try resolvedShard()
         _ = try ExtractionFeature.parseList(features)
         _ = try rateLimits()

@@ -1,5 +1,6 @@
 import Extractors
 import Foundation
+import JSONKit
 import Logging
 import Postgres
 
@@ -66,15 +67,17 @@ public struct ScanService: Sendable {
     public func run(now: Date = Date(), progress: Progress? = nil) async throws -> Summary {
         let started = Date()
         let queue = ScanQueue(pool: pool, options: options)
-        try await queue.prepare()
-        let total = try await queue.pendingCount()
+        try await Self.retrying { try await queue.prepare() }
+        let total = try await Self.retrying { try await queue.pendingCount() }
         let recorder = JobRunRecorder(pool: pool)
-        let runID = try await recorder.start(
-            .scan, provider: engine.provider.name, model: nil,
-            options: ["concurrency": .integer(Int64(options.concurrency)),
-                      "shard": .string("\(options.shardIndex)/\(options.shardCount)"),
-                      "features": .array(options.features.map { .string($0.rawValue) }),
-                      "owner": .string(options.owner), "lease_seconds": .integer(Int64(options.leaseSeconds))])
+        let runOptions: JSONValue = [
+            "concurrency": .integer(Int64(options.concurrency)),
+            "shard": .string("\(options.shardIndex)/\(options.shardCount)"),
+            "features": .array(options.features.map { .string($0.rawValue) }),
+            "owner": .string(options.owner), "lease_seconds": .integer(Int64(options.leaseSeconds)),
+        ]
+        let provider = engine.provider.name
+        let runID = try await Self.retrying { try await recorder.start(.scan, provider: provider, model: nil, options: runOptions) }
         var summary = Summary(runID: runID, provider: engine.provider.name)
         summary.abandonedRuns = (try? await Self.retrying { try await recorder.markAbandonedScans(except: runID) }) ?? 0
         let state = ScanState(summary: summary)
