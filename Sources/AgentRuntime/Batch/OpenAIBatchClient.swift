@@ -90,7 +90,8 @@ public struct OpenAIBatchClient: Sendable {
             let failure: LLMError
             var retryAfter: Duration?
             do {
-                let response = try await transport.send(request)
+                // Batch output files carry model text too: the key is scrubbed from them as from chat answers.
+                let response = SecretScrubbing.scrub(try await transport.send(request), secret: configuration.apiKey)
                 if (200..<300).contains(response.status) { return response }
                 failure = httpError(response)
                 retryAfter = RetryPolicy.retryAfter(headers: response.headers)

@@ -13,16 +13,24 @@ public enum SecretScrubbing {
     /// escaped. Secrets shorter than 8 characters are left alone (replacing them would mangle ordinary text).
     public static func scrub(_ body: Data, secret: String?) -> Data {
         guard let secret, secret.count >= 8, !body.isEmpty else { return body }
-        var text = String(decoding: body, as: UTF8.self)
+        let original = String(decoding: body, as: UTF8.self)
+        var text = original
         let escaped = String(JSONValue.string(secret).serialized().dropFirst().dropLast())
         for form in Set([secret, escaped]) where text.contains(form) {
             text = text.replacingOccurrences(of: form, with: replacement)
         }
-        // Escapes such as \u0073k- decode to the secret only once parsed: check the parsed strings too.
-        if let json = try? JSONValue.parse(text), let clean = scrub(json, secret: secret, depth: 0) {
-            text = clean.serialized()
+        // Escapes such as \u0073k- decode to the secret only once parsed: check the parsed strings too, per line for
+        // JSONL (Batch API output files). Without a \u escape nothing can hide it, so most answers skip the parse.
+        guard text.contains("\\u") else { return text == original ? body : Data(text.utf8) }
+        if let json = try? JSONValue.parse(text) {
+            if let clean = scrub(json, secret: secret, depth: 0) { text = clean.serialized() }
+        } else if text.contains("\n") {
+            text = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+                guard let json = try? JSONValue.parse(String(line)), let clean = scrub(json, secret: secret, depth: 0) else { return String(line) }
+                return clean.serialized()
+            }.joined(separator: "\n")
         }
-        return Data(text.utf8)
+        return text == original ? body : Data(text.utf8)
     }
 
     /// The response with its body scrubbed (headers are never stored).
