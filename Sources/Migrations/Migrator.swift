@@ -87,8 +87,18 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(_ sets: [MigrationSet]) async throws -> MigrationReport {
         try await pool.withConnection { connection in
-            // One migrator at a time per database; the lock ends with the session's use of it.
-            try await connection.query("SELECT pg_advisory_lock(hashtext('messageai_migrations'))")
+            // One migrator at a time per database; the lock ends with the session's use of it. Waiting for another
+            // migrator is expected, so this wait gets 10 minutes instead of the connection's lock_timeout; the
+            // migrations themselves run under the connection's bounds again.
+            let previous: String = try await connection.query("SELECT current_setting('lock_timeout') AS t")[0].decode("t")
+            try await connection.query("SELECT set_config('lock_timeout', '600s', false)")
+            do {
+                try await connection.query("SELECT pg_advisory_lock(hashtext('messageai_migrations'))")
+                try await connection.query("SELECT set_config('lock_timeout', $1, false)", [previous])
+            } catch {
+                _ = try? await connection.query("SELECT set_config('lock_timeout', $1, false)", [previous])
+                throw error
+            }
             do {
                 let report = try await migrate(sets, on: connection)
                 try await connection.query("SELECT pg_advisory_unlock(hashtext('messageai_migrations'))")

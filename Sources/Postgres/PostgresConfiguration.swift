@@ -14,14 +14,30 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
     /// Server options for every connection, e.g. `-c search_path=test_1` (libpq's `options` keyword).
     /// Applied on top of the connection string, overriding an `options` it may carry.
     public var options: String?
+    /// Seconds any statement of this connection may wait for a lock (`lock_timeout`), set when it connects; nil
+    /// leaves the server's setting. Without a bound, one session holding a row lock stalls a job for as long as it holds it.
+    public var lockTimeout: Double? = 30
+    /// Seconds any statement may run (`statement_timeout`), set when it connects; nil leaves the server's setting.
+    public var statementTimeout: Double? = 300
 
     public init(connectionString: String) {
         self.connectionString = connectionString
     }
 
+    /// `DATABASE_URL`, and the bounds from `DATABASE_LOCK_TIMEOUT` / `DATABASE_STATEMENT_TIMEOUT` (seconds; 0: none).
     public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) -> PostgresConfiguration {
-        PostgresConfiguration(connectionString: env["DATABASE_URL"] ?? "")
+        var configuration = PostgresConfiguration(connectionString: env["DATABASE_URL"] ?? "")
+        if let text = env["DATABASE_LOCK_TIMEOUT"], let seconds = Double(text), seconds >= 0 {
+            configuration.lockTimeout = seconds == 0 ? nil : seconds
+        }
+        if let text = env["DATABASE_STATEMENT_TIMEOUT"], let seconds = Double(text), seconds >= 0 {
+            configuration.statementTimeout = seconds == 0 ? nil : seconds
+        }
+        return configuration
     }
+
+    /// "1500ms": a duration as Postgres reads it; 0 would mean no bound, so the smallest bound is 1 ms.
+    public static func milliseconds(_ seconds: Double) -> String { "\(max(1, Int((seconds * 1000).rounded())))ms" }
 
     /// The password libpq would use from the connection string, so it can be scrubbed from any message.
     var password: String? {

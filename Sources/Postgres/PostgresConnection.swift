@@ -64,9 +64,31 @@ public final class PostgresConnection: @unchecked Sendable {
         }
         // Server NOTICEs ("relation already exists, skipping") are not errors; keep them off stderr.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        do {
+            try applyBounds(configuration, on: handle)
+        } catch {
+            PQfinish(handle)
+            throw error
+        }
         let connection = PostgresConnection(handle: handle, configuration: configuration, logger: logger)
         logger.debug("connected", metadata: ["target": "\(describeTarget(handle))"])
         return connection
+    }
+
+    /// Sets the session's lock and statement timeouts, so every statement run on this connection is bounded.
+    private static func applyBounds(_ configuration: PostgresConfiguration, on handle: OpaquePointer) throws {
+        var settings: [(String, String)] = []
+        if let seconds = configuration.lockTimeout { settings.append(("lock_timeout", PostgresConfiguration.milliseconds(seconds))) }
+        if let seconds = configuration.statementTimeout { settings.append(("statement_timeout", PostgresConfiguration.milliseconds(seconds))) }
+        for (name, value) in settings {
+            let sql = "SELECT set_config($1, $2, false)"
+            let result = withOptionalCStringArray([name, value]) { PQexecParams(handle, sql, 2, nil, $0, nil, nil, 0) }
+            defer { if let result { PQclear(result) } }
+            guard let result, PQresultStatus(result) == PGRES_TUPLES_OK else {
+                throw PostgresError(kind: .connection, message: "could not set \(name) on \(describeTarget(handle)): "
+                                    + configuration.redact(lastError(handle)))
+            }
+        }
     }
 
     /// "host 127.0.0.1 port 5432 database app" for messages; libpq fills in defaults and PG* variables.

@@ -89,6 +89,10 @@ struct BatchStatusCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        guard (1...1_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000, not \(limit)") }
+    }
+
     func run() async throws {
         output.bootstrap()
         let listings = try await database.withPool(maxConnections: 1) { pool in try await BatchStatusService(pool: pool).list(limit: limit) }

@@ -41,6 +41,10 @@ struct BenchWorkloadCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        guard conversations >= 1, (1...365).contains(days) else { throw ValidationError("--conversations must be at least 1 and --days between 1 and 365") }
+    }
+
     func run() async throws {
         output.bootstrap()
         var end = Date()
@@ -104,6 +108,7 @@ struct BenchScanCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
         guard latencyMs >= 0 else { throw ValidationError("--latency-ms must not be negative") }
+        guard conversations >= 1, (1...365).contains(days) else { throw ValidationError("--conversations must be at least 1 and --days between 1 and 365") }
         if let maxConnectionsPerHost, maxConnectionsPerHost < 1 { throw ValidationError("--max-connections-per-host must be at least 1") }
     }
 

@@ -46,6 +46,7 @@ struct BenchTokensCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64, not \(concurrency)") }
+        guard conversations >= 1, (1...365).contains(days) else { throw ValidationError("--conversations must be at least 1 and --days between 1 and 365") }
     }
 
     func run() async throws {

@@ -60,7 +60,7 @@ struct EvalRunCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard concurrency >= 1 else { throw ValidationError("--concurrency must be at least 1") }
+        guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
         if maxRegression != nil, baseline == nil { throw ValidationError("--max-regression needs --baseline") }
         if let failUnder, !(0...1).contains(failUnder) { throw ValidationError("--fail-under is an F1 between 0 and 1") }
         if let maxRegression, maxRegression < 0 { throw ValidationError("--max-regression must be 0 or more") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import JobsKit
 import PromptKit
 
 /// `messageai-jobs prompts`: inspect and check the prompt library before anything is sent to a model.
@@ -32,7 +33,7 @@ struct PromptsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let library = try PromptLibrary.load(directory: URL(fileURLWithPath: prompts))
+            let library = try PromptLibrary.load(directory: try ProviderFactory.promptDirectory(prompts))
             let rows = library.all.map {
                 Row(id: $0.id, version: $0.version, model: $0.model, outputName: $0.outputName, schema: $0.schemaPath, file: $0.sourceFile)
             }
@@ -72,12 +73,15 @@ struct PromptsCommand: AsyncParsableCommand {
         func run() async throws {
             var problems: [PromptProblem] = []
             var promptCount = 0
+            let promptDirectory = try ProviderFactory.promptDirectory(prompts)
             do {
-                promptCount = try PromptLibrary.load(directory: URL(fileURLWithPath: prompts)).all.count
+                promptCount = try PromptLibrary.load(directory: promptDirectory).all.count
             } catch {
                 problems += error.problems
             }
-            let schemaLint = SchemaFileLint.lintDirectory(URL(fileURLWithPath: schemas), skipping: ["eval-fixture.schema.json"])
+            // Relative folders are found under MESSAGEAI_HOME too, as for every other command.
+            let schemaDirectory = (try? ProviderFactory.promptDirectory(schemas)) ?? URL(fileURLWithPath: schemas)
+            let schemaLint = SchemaFileLint.lintDirectory(schemaDirectory, skipping: ["eval-fixture.schema.json"])
             problems += schemaLint.problems
             for problem in problems { Console.print(problem.description) }
             guard problems.isEmpty else {

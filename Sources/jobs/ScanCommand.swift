@@ -67,7 +67,9 @@ struct ScanCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
-        guard leaseSeconds >= 30 else { throw ValidationError("--lease-seconds must be at least 30") }
+        guard (30...86_400).contains(leaseSeconds) else { throw ValidationError("--lease-seconds must be between 30 and 86400") }
+        guard (0...500).contains(contextMessages) else { throw ValidationError("--context-messages must be between 0 and 500") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
         _ = try resolvedShard()
         _ = try ExtractionFeature.parseList(features)
         _ = try rateLimits()
@@ -132,6 +134,6 @@ struct ScanCommand: AsyncParsableCommand {
             Console.print(ScanReport.text(summary))
             if let pass = summary.proactive { Console.print("\n" + ProactiveReport.text(pass)) }
         }
-        if summary.failed > 0 { throw ExitCode(2) }
+        if summary.failed > 0 || summary.stoppedEarly != nil { throw ExitCode(2) }
     }
 }

@@ -70,7 +70,7 @@ struct WorkerCommand: AsyncParsableCommand {
         guard backoffSeconds >= 0, maxBackoffSeconds >= backoffSeconds else {
             throw ValidationError("--backoff-seconds must be >= 0 and --max-backoff-seconds at least as large")
         }
-        guard leaseSeconds >= 30 else { throw ValidationError("--lease-seconds must be at least 30") }
+        guard (30...86_400).contains(leaseSeconds) else { throw ValidationError("--lease-seconds must be between 30 and 86400") }
         _ = try ExtractionFeature.parseList(features)
     }
 

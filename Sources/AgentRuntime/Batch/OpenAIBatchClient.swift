@@ -140,7 +140,8 @@ public struct OpenAIBatchClient: Sendable {
     /// One attempt: a 2xx response, or the failure with the server's retry hint.
     private func attempt(_ request: HTTPRequest) async throws -> AttemptOutcome<HTTPResponse> {
         do {
-            let response = try await transport.send(request)
+            // Batch output files carry model text too: the key is scrubbed from them as from chat answers.
+            let response = SecretScrubbing.scrub(try await transport.send(request), secret: configuration.apiKey)
             if (200..<300).contains(response.status) { return .success(response) }
             return .failure(httpError(response), retryAfter: RetryPolicy.retryAfter(headers: response.headers))
         } catch TransportError.timedOut(let limit) {

@@ -32,7 +32,8 @@ public struct OpenAIClient: ChatCompleting {
         return try await loop.run("chat.completions") { attempt in
             let attemptStart = clock.now
             do {
-                let response = try await transport.send(httpRequest)
+                // Scrubbed once, here, so nothing downstream (rows, traces, reports, errors) can carry the key.
+                let response = SecretScrubbing.scrub(try await transport.send(httpRequest), secret: configuration.apiKey)
                 logger.debug("LLM attempt finished", metadata: [
                     "attempt": "\(attempt)", "status": "\(response.status)",
                     "latency_ms": "\((clock.now - attemptStart).wholeMilliseconds)",

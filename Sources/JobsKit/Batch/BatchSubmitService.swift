@@ -73,7 +73,7 @@ public struct BatchSubmitService: Sendable {
         var attempted: [UUID] = []
         do {
             while scanOptions.limit.map({ attempted.count < $0 }) ?? true,
-                  let claim = try await queue.claimNext(skipping: attempted) {
+                  let claim = try await queue.claimNext(runID: runID) {
                 attempted.append(claim.conversationID)
                 do {
                     lines += try await prepare(claim, batchID: batchID, runID: runID, features: features, now: now, summary: &summary)

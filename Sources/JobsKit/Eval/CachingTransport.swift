@@ -47,7 +47,8 @@ public struct CachingTransport: HTTPTransport {
             await stats.recordHit()
             return cached
         }
-        let response = try await base.send(request)
+        // The cache sits below the client, so it scrubs what it writes itself: the request's own bearer token.
+        let response = SecretScrubbing.scrub(try await base.send(request), secret: SecretScrubbing.bearerToken(request.headers))
         await stats.recordMiss(usage: Self.usage(in: response))
         if (200..<300).contains(response.status) {
             try? Self.write(response, for: request, to: file)

@@ -7,7 +7,7 @@ import Postgres
 /// written outside the job's own transactions, so a failed job still leaves its record.
 public struct JobRunRecorder: Sendable {
     public enum Kind: String, Sendable { case extract, scan, assist, eval, worker, batch }
-    public enum Status: String, Sendable, Codable { case running, succeeded, failed, partial }
+    public enum Status: String, Sendable, Codable { case running, succeeded, failed, partial, abandoned }
 
     public struct Outcome: Sendable {
         public var status: Status
@@ -30,6 +30,21 @@ public struct JobRunRecorder: Sendable {
         try await pool.query(
             "INSERT INTO job_runs (kind, provider, model, options) VALUES ($1, $2, $3, $4::jsonb) RETURNING id",
             [kind.rawValue, provider, model, options])[0].decode("id")
+    }
+
+    /// Marks scan runs that were killed (SIGKILL, a lost machine) as `abandoned`: still `running`, no claim for
+    /// longer than their lease (`heartbeat_at`, or the start), and no live lease on any conversation. Returns how many.
+    @discardableResult
+    public func markAbandonedScans(except current: UUID) async throws -> Int {
+        try await pool.query(
+            """
+            UPDATE job_runs r SET status = 'abandoned', finished_at = now(),
+                error = 'abandoned: the process stopped without finishing (killed?); its leases have expired'
+            WHERE r.kind = 'scan' AND r.status = 'running' AND r.id <> $1
+              AND COALESCE(r.heartbeat_at, r.started_at)
+                  < now() - make_interval(secs => COALESCE((r.options->>'lease_seconds')::double precision, 600))
+              AND NOT EXISTS (SELECT 1 FROM scan_watermarks w WHERE w.claimed_by_run = r.id AND w.lease_expires_at >= now())
+            """, [current]).affectedRows
     }
 
     public func finish(_ id: UUID, _ outcome: Outcome) async throws {

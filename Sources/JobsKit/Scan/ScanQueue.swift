@@ -32,28 +32,41 @@ struct ScanQueue: Sendable {
             [options.shardCount, options.shardIndex])[0].decode("n")
     }
 
-    /// Claims the next conversation, skipping ones this run already tried and ones another scanner holds.
-    func claimNext(skipping attempted: [UUID]) async throws -> Claim? {
+    /// Claims the next conversation, skipping ones this run already tried and ones another scanner holds. The run's
+    /// own attempts are marked in the row (`claimed_by_run`), so each claim costs the same however long the run is.
+    func claimNext(runID: UUID) async throws -> Claim? {
         let rows = try await pool.query(
             """
             WITH candidate AS (
               SELECT w.conversation_id FROM scan_watermarks w
               WHERE \(Self.pendingCondition)
                 AND (w.lease_expires_at IS NULL OR w.lease_expires_at < now())
-                AND w.conversation_id <> ALL($3::uuid[])
+                AND w.claimed_by_run IS DISTINCT FROM $3
               ORDER BY w.conversation_id
               LIMIT 1
-              FOR UPDATE SKIP LOCKED)
-            UPDATE scan_watermarks w SET lease_owner = $4, lease_expires_at = now() + make_interval(secs => $5)
+              FOR UPDATE SKIP LOCKED),
+            beat AS (UPDATE job_runs SET heartbeat_at = now() WHERE id = $3)
+            UPDATE scan_watermarks w SET lease_owner = $4, lease_expires_at = now() + make_interval(secs => $5),
+                claimed_by_run = $3
             FROM candidate WHERE w.conversation_id = candidate.conversation_id
             RETURNING w.conversation_id, w.last_message_at, w.last_message_id
             """,
-            [options.shardCount, options.shardIndex, attempted, options.owner, options.leaseSeconds])
+            [options.shardCount, options.shardIndex, runID, options.owner, options.leaseSeconds])
         guard let row = rows.first else { return nil }
         let at = try row.decode("last_message_at", as: Date?.self)
         let id = try row.decode("last_message_id", as: UUID?.self)
         return Claim(conversationID: try row.decode("conversation_id"),
                      watermark: at.flatMap { at in id.map { ConversationReader.Watermark(sentAt: at, messageID: $0) } })
+    }
+
+    /// Pending conversations of this shard that another scanner holds a live lease on, and when the last lease ends.
+    func leasedElsewhere() async throws -> (count: Int, until: Date?) {
+        let row = try await pool.query(
+            """
+            SELECT count(*) AS n, max(w.lease_expires_at) AS until FROM scan_watermarks w
+            WHERE \(Self.pendingCondition) AND w.lease_expires_at >= now() AND w.lease_owner IS DISTINCT FROM $3
+            """, [options.shardCount, options.shardIndex, options.owner])[0]
+        return (try row.decode("n"), try row.decode("until", as: Date?.self))
     }
 
     /// Moves the watermark and releases the claim; called inside the transaction that writes the rows.
@@ -71,19 +84,23 @@ struct ScanQueue: Sendable {
         }
     }
 
-    /// Gives a claim back untouched (this run already tried the conversation).
-    func release(_ conversationID: UUID) async throws {
-        try await pool.query(
-            "UPDATE scan_watermarks SET lease_owner = NULL, lease_expires_at = NULL WHERE conversation_id = $1 AND lease_owner = $2",
-            [conversationID, options.owner])
+    /// True when this run committed the conversation (its watermark names the run and its lease is released).
+    func committed(_ conversationID: UUID, runID: UUID) async throws -> Bool {
+        try await !pool.query(
+            "SELECT 1 FROM scan_watermarks WHERE conversation_id = $1 AND run_id = $2 AND lease_owner IS NULL",
+            [conversationID, runID]).isEmpty
     }
 
-    /// Records a failure and releases the claim so the next scan tries again.
+    /// Records a failure and releases the claim so the next scan tries again. Bounded by the scan's lock timeout: a
+    /// row lock held elsewhere fails this write instead of stalling the scan (the lease then expires on its own).
     func fail(_ conversationID: UUID, error: String) async throws {
-        try await pool.query(
-            """
-            UPDATE scan_watermarks SET failures = failures + 1, last_error = $2, lease_owner = NULL, lease_expires_at = NULL
-            WHERE conversation_id = $1 AND lease_owner = $3
-            """, [conversationID, String(error.withoutNULs.prefix(2000)), options.owner])
+        try await pool.transaction { db in
+            try await db.query("SELECT set_config('lock_timeout', $1, true)", [PostgresConfiguration.milliseconds(options.lockTimeoutSeconds)])
+            try await db.query(
+                """
+                UPDATE scan_watermarks SET failures = failures + 1, last_error = $2, lease_owner = NULL, lease_expires_at = NULL
+                WHERE conversation_id = $1 AND lease_owner = $3
+                """, [conversationID, String(error.withoutNULs.prefix(2000)), options.owner])
+        }
     }
 }

@@ -6,7 +6,16 @@ public enum ScanReport {
         var lines = ["Scan \(s.runID.uuidString.lowercased()) (provider \(s.provider)): \(s.conversations) conversation"
                      + (s.conversations == 1 ? "" : "s") + " scanned, \(s.failed) failed, \(s.newMessages) new messages"
                      + (s.skippedMessages > 0 ? " (\(s.skippedMessages) kept from the model by the pre-filter)" : "")]
-        if s.conversations + s.failed == 0 { lines.append("Nothing new since the last scan.") }
+        if s.leasedElsewhere > 0 {
+            let until = s.leasedUntil.map { " until " + ISO8601DateFormatter().string(from: $0) } ?? ""
+            lines.append("\(s.leasedElsewhere) pending conversation" + (s.leasedElsewhere == 1 ? " is" : "s are")
+                         + " held by another scanner's lease\(until); a scan after that takes them over.")
+        } else if s.conversations + s.failed == 0, s.stoppedEarly == nil {
+            lines.append("Nothing new since the last scan.")
+        }
+        if s.abandonedRuns > 0 {
+            lines.append("Marked \(s.abandonedRuns) earlier scan run" + (s.abandonedRuns == 1 ? "" : "s") + " abandoned (killed before finishing).")
+        }
         let items = s.items.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         if !items.isEmpty { lines.append("Found: " + items) }
         lines.append("Rows: \(s.rowsInserted) new, \(s.rowsUpdated) updated; reminders created: \(s.remindersCreated)")
@@ -19,6 +28,13 @@ public enum ScanReport {
         }
         for failure in s.failures {
             lines.append("FAILED \(failure.conversationID.uuidString.lowercased()): \(failure.error)")
+        }
+        for failure in s.unrecordedFailures {
+            lines.append("NOT RECORDED \(failure.conversationID.uuidString.lowercased()): its failure could not be written "
+                         + "(\(failure.error)); its lease is left to expire and a later scan retries it")
+        }
+        if let reason = s.stoppedEarly {
+            lines.append("STOPPED EARLY: \(reason); the conversations not reached are left for the next scan")
         }
         return lines.joined(separator: "\n")
     }

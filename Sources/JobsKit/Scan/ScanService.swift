@@ -1,5 +1,6 @@
 import Extractors
 import Foundation
+import JSONKit
 import Logging
 import Postgres
 
@@ -34,6 +35,16 @@ public struct ScanService: Sendable {
         public var found: [Found] = []
         /// The proactive pass run after extraction (nil when `proactive` is nil).
         public var proactive: ProactivePass.Summary?
+        /// Failures whose record could not be written either (the database went away): their leases are left to
+        /// expire after `--lease-seconds`, and the next scan after that retries them.
+        public var unrecordedFailures: [Failure] = []
+        /// Why the run stopped claiming before the work ran out (the database stayed unreachable); nil when it did not.
+        public var stoppedEarly: String?
+        /// Pending conversations of this shard another scanner held a live lease on at the end, and when the last ends.
+        public var leasedElsewhere = 0
+        public var leasedUntil: Date?
+        /// Earlier scan runs found killed (still `running`, no heartbeat or live lease) and marked `abandoned`.
+        public var abandonedRuns = 0
     }
 
     public struct Found: Sendable, Codable {
@@ -60,46 +71,70 @@ public struct ScanService: Sendable {
     public func run(now: Date = Date(), progress: Progress? = nil) async throws -> Summary {
         let started = Date()
         let queue = ScanQueue(pool: pool, options: options)
-        try await queue.prepare()
-        let total = try await queue.pendingCount()
+        try await Self.retrying { try await queue.prepare() }
+        let total = try await Self.retrying { try await queue.pendingCount() }
         let recorder = JobRunRecorder(pool: pool)
-        let runID = try await recorder.start(
-            .scan, provider: engine.provider.name, model: nil,
-            options: ["concurrency": .integer(Int64(options.concurrency)),
-                      "shard": .string("\(options.shardIndex)/\(options.shardCount)"),
-                      "features": .array(options.features.map { .string($0.rawValue) })])
-        let state = ScanState(summary: Summary(runID: runID, provider: engine.provider.name))
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<max(1, options.concurrency) {
-                    group.addTask {
-                        while let claim = try await state.nextClaim(queue: queue, limit: options.limit) {
+        let runOptions: JSONValue = [
+            "concurrency": .integer(Int64(options.concurrency)),
+            "shard": .string("\(options.shardIndex)/\(options.shardCount)"),
+            "features": .array(options.features.map { .string($0.rawValue) }),
+            "owner": .string(options.owner), "lease_seconds": .integer(Int64(options.leaseSeconds)),
+        ]
+        let provider = engine.provider.name
+        let runID = try await Self.retrying { try await recorder.start(.scan, provider: provider, model: nil, options: runOptions) }
+        var summary = Summary(runID: runID, provider: engine.provider.name)
+        summary.abandonedRuns = (try? await Self.retrying { try await recorder.markAbandonedScans(except: runID) }) ?? 0
+        let state = ScanState(summary: summary)
+        let limit = options.limit
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<max(1, options.concurrency) {
+                group.addTask {
+                    do {
+                        while let claim = try await state.nextClaim({ try await Self.retrying { try await queue.claimNext(runID: runID) } }, limit: limit) {
                             await process(claim, runID: runID, now: now, queue: queue, state: state)
                             let snapshot = await state.summary
                             progress?(snapshot.conversations + snapshot.failed, snapshot.failed, total)
                         }
+                    } catch {
+                        // The database stayed unreachable through the retries: stop claiming, keep what is done.
+                        logger.error("claiming the next conversation failed", metadata: ["error": "\(error)"])
+                        await state.stop("claiming the next conversation failed: \(error)")
                     }
                 }
-                try await group.waitForAll()
             }
-        } catch {
-            var outcome = JobRunRecorder.Outcome(status: .failed)
-            outcome.error = "\(error)"
-            try? await recorder.finish(runID, outcome)
-            throw error
         }
-        var summary = await state.summary
+        summary = await state.summary
+        if summary.stoppedEarly == nil,
+           let leased = try? await Self.retrying({ try await queue.leasedElsewhere() }) {
+            (summary.leasedElsewhere, summary.leasedUntil) = (leased.count, leased.until)
+        }
         summary.proactive = await proactive?.afterScan(changedUsers: summary.changedUsers, now: now)
         summary.seconds = Date().timeIntervalSince(started)
-        var outcome = JobRunRecorder.Outcome(status: summary.failed == 0 ? .succeeded : (summary.conversations > 0 ? .partial : .failed))
+        let clean = summary.failed == 0 && summary.stoppedEarly == nil
+        var outcome = JobRunRecorder.Outcome(status: clean ? .succeeded : (summary.conversations > 0 ? .partial : .failed))
         outcome.conversationsProcessed = summary.conversations
         outcome.conversationsFailed = summary.failed
         outcome.itemCounts = summary.items
         outcome.requests = summary.requests
         outcome.usage = summary.usage
-        outcome.error = summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
-        try await recorder.finish(runID, outcome)
+        outcome.error = summary.stoppedEarly
+            ?? summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
+        try await Self.retrying { try await recorder.finish(runID, outcome) }
         return summary
+    }
+
+    /// Runs `body` again (at most twice more) when the connection it used died: the pool drops a broken
+    /// connection, so the next attempt runs on a fresh one. Other errors are thrown at once.
+    static func retrying<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                return try await body()
+            } catch let error as PostgresError where error.isConnectionFailure && attempt < 3 {
+                attempt += 1
+                try await Task.sleep(nanoseconds: UInt64(attempt) * 100_000_000)
+            }
+        }
     }
 
     private func process(_ claim: ScanQueue.Claim, runID: UUID, now: Date, queue: ScanQueue, state: ScanState) async {
@@ -117,49 +152,73 @@ public struct ScanService: Sendable {
             let hasNew = input.firstNewIndex < input.messages.count
             let run = hasNew ? try await engine.extract(input, features: options.features) : ExtractionRun()
             let features = options.features
-            let lockTimeout = "\(Int((options.lockTimeoutSeconds * 1000).rounded()))ms"
-            let written = try await pool.transaction { db in
-                // A row lock held elsewhere fails this conversation after the bound instead of stalling the scan.
-                try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout])
-                let written = hasNew
-                    ? try await ExtractionStore().write(
-                        run.extraction, input: input, features: features,
-                        provenance: .init(runID: runID, prompts: run.prompts), replace: false, now: now, on: db)
-                    : ExtractionStore.WriteSummary()
-                try await ScanQueue.advance(claim.conversationID, to: newMessages.last, runID: runID, owner: options.owner, on: db)
-                return written
+            let lockTimeout = PostgresConfiguration.milliseconds(options.lockTimeoutSeconds)
+            let written: ExtractionStore.WriteSummary
+            do {
+                written = try await pool.transaction { db in
+                    // A row lock held elsewhere fails this conversation after the bound instead of stalling the scan.
+                    try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout])
+                    let written = hasNew
+                        ? try await ExtractionStore().write(
+                            run.extraction, input: input, features: features,
+                            provenance: .init(runID: runID, prompts: run.prompts), replace: false, now: now, on: db)
+                        : ExtractionStore.WriteSummary()
+                    try await ScanQueue.advance(claim.conversationID, to: newMessages.last, runID: runID, owner: options.owner, on: db)
+                    return written
+                }
+            } catch let error as PostgresError where error.isConnectionFailure {
+                // The connection died, perhaps after the COMMIT reached the server: if this run moved the watermark, the
+                // conversation is done (its row counts are unknown, so they are not added) and must not count as failed.
+                guard (try? await Self.retrying({ try await queue.committed(claim.conversationID, runID: runID) })) == true else { throw error }
+                written = ExtractionStore.WriteSummary()
             }
             await state.record(success: claim.conversationID, input: loaded, run: run, written: written,
                                newMessages: newMessages.count, skipped: skipped, features: features)
         } catch {
             logger.error("conversation failed", metadata: ["conversation": "\(claim.conversationID)", "error": "\(error)"])
-            try? await queue.fail(claim.conversationID, error: "\(error)")
-            await state.record(failure: claim.conversationID, error: "\(error)")
+            var unrecorded: String?
+            do {
+                try await Self.retrying { try await queue.fail(claim.conversationID, error: "\(error)") }
+            } catch let recordError {
+                // Not even the failure could be written: its lease expires after leaseSeconds and a later scan retries it.
+                logger.error("recording the failure failed", metadata: ["conversation": "\(claim.conversationID)", "error": "\(recordError)"])
+                unrecorded = "\(recordError)"
+            }
+            await state.record(failure: claim.conversationID, error: "\(error)", unrecorded: unrecorded)
         }
     }
 }
 
-/// What the scan's workers share: the conversations already tried and the running totals.
+/// What the scan's workers share: how many claims are taken or in flight, and the running totals.
 actor ScanState {
     var summary: ScanService.Summary
-    private var attempted: [UUID] = []
+    /// Claims taken plus claims in flight: reserved before a claim's query is sent, so `--limit` is exact however
+    /// many workers ask at once.
+    private var reserved = 0
+    private var stopped = false
     private var changedUsers: Set<UUID> = []
 
     init(summary: ScanService.Summary) { self.summary = summary }
 
-    func nextClaim(queue: ScanQueue, limit: Int?) async throws -> ScanQueue.Claim? {
-        while true {
-            if let limit, attempted.count >= limit { return nil }
-            guard let claim = try await queue.claimNext(skipping: attempted) else { return nil }
-            // Another worker's claim can finish while this one's query is in flight with an older skip list; if that
-            // conversation already failed and released its lease, this query takes it again. Give it back.
-            guard !attempted.contains(claim.conversationID) else {
-                try await queue.release(claim.conversationID)
-                continue
+    func nextClaim(_ claim: @Sendable () async throws -> ScanQueue.Claim?, limit: Int?) async throws -> ScanQueue.Claim? {
+        if stopped { return nil }
+        if let limit, reserved >= limit { return nil }
+        reserved += 1
+        do {
+            guard let next = try await claim() else {
+                reserved -= 1
+                return nil
             }
-            attempted.append(claim.conversationID)
-            return claim
+            return next
+        } catch {
+            reserved -= 1
+            throw error
         }
+    }
+
+    func stop(_ reason: String) {
+        stopped = true
+        if summary.stoppedEarly == nil { summary.stoppedEarly = reason }
     }
 
     func record(success id: UUID, input: ConversationInput, run: ExtractionRun, written: ExtractionStore.WriteSummary,
@@ -184,8 +243,11 @@ actor ScanState {
         }
     }
 
-    func record(failure id: UUID, error: String) {
+    func record(failure id: UUID, error: String, unrecorded: String? = nil) {
         summary.failed += 1
         if summary.failures.count < 50 { summary.failures.append(.init(conversationID: id, error: error)) }
+        if let unrecorded, summary.unrecordedFailures.count < 50 {
+            summary.unrecordedFailures.append(.init(conversationID: id, error: unrecorded))
+        }
     }
 }

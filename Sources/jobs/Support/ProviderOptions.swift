@@ -21,6 +21,13 @@ struct ProviderOptions: ParsableArguments {
     @Option(help: "Estimated input tokens per window; longer conversations are split into overlapping windows.")
     var windowTokens: Int = 6000
 
+    func validate() throws {
+        // Below ~1,000 tokens a window holds the fixed prompt and hardly a message: hundreds of requests per conversation.
+        guard (1_000...1_000_000).contains(windowTokens) else {
+            throw ValidationError("--window-tokens must be between 1000 and 1000000, not \(windowTokens)")
+        }
+    }
+
     /// The engine, with a notice on stderr when no LLM was configured.
     func engine() throws -> ExtractionEngine {
         let (provider, notice) = try ProviderFactory.make(self.provider, modelOverride: model)

@@ -28,11 +28,21 @@ struct CrashResumeTests {
         }
     }
 
-    static func scan(_ db: TestDatabase, _ server: FakeOpenAIServer, extra: [String] = []) throws -> SpawnedProcess {
+    static func scan(_ db: TestDatabase, _ server: FakeOpenAIServer, extra: [String] = [], applicationName: String = "messageai-jobs") throws -> SpawnedProcess {
         try SpawnedProcess(Reliability.executable,
                          arguments: ["scan", "--provider", "openai", "--prompts", Reliability.promptsURL.path, "--no-prefilter",
                                      "--concurrency", "2", "--json"] + extra,
-                         environment: Reliability.environment(databaseURL: db.connectionURL, server: server.baseURL))
+                         environment: Reliability.environment(databaseURL: db.connectionURL + "&application_name=\(applicationName)", server: server.baseURL))
+    }
+
+    /// Ends the server sessions a killed child left behind and waits until they are gone: a session still running the
+    /// child's last claim could otherwise renew a lease right after the test expired it.
+    static func endSessions(_ db: TestDatabase, applicationName: String) async throws {
+        try await waitUntil(20, "the killed scan's sessions to end") {
+            let rows = try await db.pool.query(
+                "SELECT count(pg_terminate_backend(pid)) AS n FROM pg_stat_activity WHERE application_name = $1", [applicationName])
+            return try rows[0].decode("n", as: Int.self) == 0
+        }
     }
 
     @Test("eight SIGKILLs at random points, then one full scan, leave the rows of an uninterrupted run")
@@ -55,8 +65,9 @@ struct CrashResumeTests {
             try await ScanHarness.load(workload, into: db)
             var random = SeededRandom(seed: Self.seed)
             var killed = 0
+            let applicationName = "crash-resume-\(UUID().uuidString.prefix(8))"
             for _ in 0..<8 {
-                let child = try Self.scan(db, server)
+                let child = try Self.scan(db, server, applicationName: applicationName)
                 try await Task.sleep(for: .milliseconds(Int.random(in: 50...400, using: &random)))
                 if child.isRunning { killed += 1 }
                 child.kill()
@@ -64,6 +75,7 @@ struct CrashResumeTests {
                 #expect(end == .signal(SIGKILL) || end == .exit(0), "stderr: \(child.stderr)")
                 // A killed scanner's claims last --lease-seconds (at least 30 s, the production safeguard against two
                 // scanners on one conversation). The test expires them instead of waiting, as time passing would.
+                try await Self.endSessions(db, applicationName: applicationName)
                 try await db.pool.query("UPDATE scan_watermarks SET lease_expires_at = now() - interval '1 second' WHERE lease_owner IS NOT NULL")
             }
             #expect(killed >= 6, "most kills should land while the scan runs")

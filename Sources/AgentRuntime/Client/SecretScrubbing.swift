@@ -1,0 +1,81 @@
+import Foundation
+import JSONKit
+
+/// Removes a secret (the API key) from a response body before anything reads, stores or caches it: a proxy or a
+/// compromised server that echoes the `Authorization` header in a 200 answer must not get the key into rows,
+/// traces, reports or cache files. Model text is untrusted data like any other.
+public enum SecretScrubbing {
+    /// What replaces the secret; valid inside a JSON string.
+    public static let replacement = "[redacted]"
+
+    /// The body with every occurrence of `secret` replaced: as raw bytes, JSON-escaped, and inside strings (also
+    /// JSON text nested in strings, such as `content` and tool-call `arguments`) however their characters are
+    /// escaped. Secrets shorter than 8 characters are left alone (replacing them would mangle ordinary text).
+    public static func scrub(_ body: Data, secret: String?) -> Data {
+        guard let secret, secret.count >= 8, !body.isEmpty else { return body }
+        let original = String(decoding: body, as: UTF8.self)
+        var text = original
+        let escaped = String(JSONValue.string(secret).serialized().dropFirst().dropLast())
+        for form in Set([secret, escaped]) where text.contains(form) {
+            text = text.replacingOccurrences(of: form, with: replacement)
+        }
+        // Escapes such as \u0073k- decode to the secret only once parsed: check the parsed strings too, per line for
+        // JSONL (Batch API output files). Without a \u escape nothing can hide it, so most answers skip the parse.
+        guard text.contains("\\u") else { return text == original ? body : Data(text.utf8) }
+        if let json = try? JSONValue.parse(text) {
+            if let clean = scrub(json, secret: secret, depth: 0) { text = clean.serialized() }
+        } else if text.contains("\n") {
+            text = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+                guard let json = try? JSONValue.parse(String(line)), let clean = scrub(json, secret: secret, depth: 0) else { return String(line) }
+                return clean.serialized()
+            }.joined(separator: "\n")
+        }
+        return text == original ? body : Data(text.utf8)
+    }
+
+    /// The response with its body scrubbed (headers are never stored).
+    public static func scrub(_ response: HTTPResponse, secret: String?) -> HTTPResponse {
+        var copy = response
+        copy.body = scrub(response.body, secret: secret)
+        return copy
+    }
+
+    /// The bearer token of an `Authorization` header, the secret a response must not carry back.
+    public static func bearerToken(_ headers: [String: String]) -> String? {
+        guard let value = headers.first(where: { $0.key.lowercased() == "authorization" })?.value else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        return parts.count == 2 && parts[0].lowercased() == "bearer" ? String(parts[1]) : nil
+    }
+
+    /// The value with the secret replaced, or nil when it did not contain it.
+    static func scrub(_ value: JSONValue, secret: String, depth: Int) -> JSONValue? {
+        guard depth < 4 else { return nil }
+        switch value {
+        case .string(let text):
+            if text.contains(secret) { return .string(text.replacingOccurrences(of: secret, with: replacement)) }
+            // JSON text inside a string (structured output, tool arguments) may hide it behind another escape.
+            guard let first = text.first, first == "{" || first == "[", let nested = try? JSONValue.parse(text),
+                  let clean = scrub(nested, secret: secret, depth: depth + 1) else { return nil }
+            return .string(clean.serialized())
+        case .array(let items):
+            var changed = false
+            let cleaned = items.map { item -> JSONValue in
+                guard let clean = scrub(item, secret: secret, depth: depth) else { return item }
+                changed = true
+                return clean
+            }
+            return changed ? .array(cleaned) : nil
+        case .object(let object):
+            var changed = false
+            let pairs = object.map { pair -> (String, JSONValue) in
+                let key = pair.key.contains(secret) ? pair.key.replacingOccurrences(of: secret, with: replacement) : pair.key
+                let clean = scrub(pair.value, secret: secret, depth: depth)
+                if clean != nil || key != pair.key { changed = true }
+                return (key, clean ?? pair.value)
+            }
+            return changed ? .object(JSONObject(pairs)) : nil
+        default:
+            return nil
+        }
+    }
+}
