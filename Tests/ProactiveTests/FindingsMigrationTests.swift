@@ -14,7 +14,10 @@ import TestSupport
             let before = MigrationSet(name: "service", files: service.files.filter { $0.name < "020_" })
             try await Migrator(pool: db.pool).migrate([MigrationSet.dev(), before])
             let user: UUID = try await db.pool.query(
-                "INSERT INTO users (email, username) VALUES ('a@example.test', 'a') RETURNING id")[0].decode("id")
+                """
+                WITH account AS (INSERT INTO auth.users (id) VALUES (gen_random_uuid()) RETURNING id)
+                INSERT INTO users (id, email, username) SELECT id, 'a@example.test', 'a' FROM account RETURNING id
+                """)[0].decode("id")
             let run: UUID = try await db.pool.query("INSERT INTO job_runs (kind) VALUES ('assist') RETURNING id")[0].decode("id")
             try await db.pool.query(
                 """

@@ -14,7 +14,10 @@ import TestSupport
 
     static func user(_ db: TestDatabase, _ name: String, zone: String?) async throws -> UUID {
         let id: UUID = try await db.pool.query(
-            "INSERT INTO users (email, username) VALUES ($1 || '@example.test', $1) RETURNING id", [name])[0].decode("id")
+            """
+            WITH account AS (INSERT INTO auth.users (id) VALUES (gen_random_uuid()) RETURNING id)
+            INSERT INTO users (id, email, username) SELECT id, $1 || '@example.test', $1 FROM account RETURNING id
+            """, [name])[0].decode("id")
         if let zone { try await db.pool.query("INSERT INTO user_settings (user_id, time_zone) VALUES ($1, $2)", [id, zone]) }
         return id
     }

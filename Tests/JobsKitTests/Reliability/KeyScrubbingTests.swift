@@ -24,12 +24,14 @@ struct KeyScrubbingTests {
         case "calendar_events":
             let answer: JSONValue = ["events": [[
                 "title": .string("Echo \(auth)"), "date": "2026-03-10", "time": nil, "end_time": nil, "location": "ESCAPED",
-                "description": "", "category": "other", "confidence": 0.7, "date_phrase": nil, "source_message_ids": [newest],
+                "description": "", "category": "other", "confidence": 0.7, "date_phrase": nil,
+                "evidence": .string(String((lines.last?["text"]?.stringValue ?? "").prefix(40))), "source_message_ids": [newest],
             ]]]
             let hidden = "\\u0073" + apiKey.dropFirst()
             return .chat(content: answer.serialized().replacingOccurrences(of: "ESCAPED", with: hidden), usage: FakeUsage(prompt: 100, completion: 20))
         case "priority_messages":
-            let answer: JSONValue = ["messages": [["message_id": newest, "priority": "high", "reason": .string("Key was \(auth)"), "action_required": false]]]
+            let answer: JSONValue = ["messages": [["message_id": newest, "priority": "high", "reason": .string("Key was \(auth)"), "action_required": false,
+                                                   "evidence": .string(String((lines.last?["text"]?.stringValue ?? "").prefix(40)))]]]
             return .chat(content: answer.serialized(), usage: FakeUsage(prompt: 100, completion: 20))
         case "decisions": return .chat(content: #"{"decisions": []}"#)
         case "rsvps": return .chat(content: #"{"rsvps": []}"#)

@@ -58,8 +58,16 @@ import TestSupport
             try await db.pool.query("INSERT INTO user_settings (user_id, time_zone) VALUES ($1, 'America/New_York')", [bob])
             let run: UUID = try await db.pool.query("INSERT INTO job_runs (kind) VALUES ('scan') RETURNING id")[0].decode("id")
             try await db.pool.query(
-                "INSERT INTO assistant_findings (run_id, user_id, summary, stop_reason, prompt_id, prompt_version, model) VALUES ($1, $2, 's', 'done', 'p', 1, 'm')",
+                "INSERT INTO assistant_runs (run_id, user_id, summary, stop_reason, prompt_id, prompt_version, model) VALUES ($1, $2, 's', 'done', 'p', 1, 'm')",
                 [run, alice])
+            for user in [alice, bob] {
+                try await db.pool.query(
+                    """
+                    INSERT INTO assistant_findings (user_id, kind, subject_key, fingerprint, severity, title, suggestion)
+                    VALUES ($1, 'rsvp', 'rsvp:party', 'f1', 'medium', 'Party RSVP', 'Reply to the party invitation')
+                    """, [user])
+            }
+            try await db.pool.query("INSERT INTO proactive_users (user_id) VALUES ($1)", [alice])
             try await db.pool.query("INSERT INTO job_requests (kind, user_id) VALUES ('assist', $1)", [bob])
             return World(alice: alice, bob: bob, carol: carol, family: family, other: other, message: message, carolMessage: carolMessage,
                          aliceDeadline: deadlines[0], bobDeadline: deadlines[1])
@@ -88,8 +96,11 @@ import TestSupport
             // Per-user service tables: her own row only.
             #expect(try await SupabaseShape.count(w.bob, db, "SELECT count(*) FROM user_settings") == 1)
             #expect(try await SupabaseShape.count(w.alice, db, "SELECT count(*) FROM user_settings") == 0)
+            #expect(try await SupabaseShape.count(w.alice, db, "SELECT count(*) FROM assistant_runs") == 1)
+            #expect(try await SupabaseShape.count(w.bob, db, "SELECT count(*) FROM assistant_runs") == 0)
+            #expect(try await SupabaseShape.count(w.alice, db, "SELECT count(*) FROM assistant_findings WHERE user_id = $1", [w.alice]) == 1)
             #expect(try await SupabaseShape.count(w.alice, db, "SELECT count(*) FROM assistant_findings") == 1)
-            #expect(try await SupabaseShape.count(w.bob, db, "SELECT count(*) FROM assistant_findings") == 0)
+            #expect(try await SupabaseShape.count(w.carol, db, "SELECT count(*) FROM assistant_findings") == 0)
             #expect(try await SupabaseShape.count(w.bob, db, "SELECT count(*) FROM job_requests") == 1)
             #expect(try await SupabaseShape.count(w.alice, db, "SELECT count(*) FROM job_requests") == 0)
             // The PRD's conversation policies work with the membership fix (no infinite recursion).
@@ -103,7 +114,8 @@ import TestSupport
         try await SupabaseShape.with(grants, aiTables: origin) { db in
             let w = try await World.make(db)
             // Tables the service owns are closed to anon, whatever the default privileges said.
-            for table in ["user_settings", "job_requests", "assistant_findings", "job_runs", "scan_watermarks", "agent_traces",
+            for table in ["user_settings", "job_requests", "assistant_findings", "assistant_runs", "proactive_users", "job_runs",
+                          "scan_watermarks", "agent_traces",
                           "llm_batches", "llm_batch_conversations", "llm_batch_items", "messageai_migrations"] {
                 #expect(await SupabaseShape.failure(nil, db, "SELECT count(*) FROM \(table)") == "42501", "\(table)")
             }
@@ -154,6 +166,13 @@ import TestSupport
             #expect(await SupabaseShape.failure(w.alice, db, "SELECT count(*) FROM job_runs") == "42501")
             #expect(await SupabaseShape.failure(w.alice, db, "SELECT count(*) FROM messageai_migrations") == "42501")
             #expect(await SupabaseShape.failure(w.alice, db, "DELETE FROM scan_watermarks") == "42501")
+            #expect(await SupabaseShape.failure(w.alice, db, "SELECT count(*) FROM proactive_users") == "42501")
+            // assistant_findings: she dismisses her own finding, nobody else's, and changes nothing else.
+            #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE assistant_findings SET dismissed = true WHERE user_id = $1", [w.alice]) == 1)
+            #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE assistant_findings SET dismissed = true WHERE user_id = $1", [w.bob]) == 0)
+            #expect(await SupabaseShape.failure(w.alice, db, "UPDATE assistant_findings SET title = 'x' WHERE user_id = $1", [w.alice]) == "42501")
+            #expect(await SupabaseShape.failure(w.alice, db, "DELETE FROM assistant_findings WHERE user_id = $1", [w.alice]) == "42501")
+            #expect(try await SupabaseShape.ownerCount(db, "SELECT count(*) FROM assistant_findings WHERE dismissed") == 1)
         }
     }
 

@@ -58,21 +58,16 @@ CREATE TABLE proactive_users (
   last_error TEXT
 );
 
--- Row-level security: a signed-in user reads their own findings and may dismiss them; nothing for anon.
--- The auth schema and roles exist on Supabase (and in dev stand-ins); elsewhere the policies are skipped.
+-- Row level security and grants, as in 006: every grant is revoked first and given back explicitly, so the result is
+-- the same whether the project's default privileges grant new tables to the API roles or not. A signed-in user reads
+-- her own findings and may set `dismissed` on them; `assistant_runs` keeps the policy and grant it had as the old
+-- `assistant_findings` (she reads her own); `proactive_users` is the service's own. Nothing for anon.
 ALTER TABLE assistant_findings ENABLE ROW LEVEL SECURITY;
-ALTER TABLE assistant_runs ENABLE ROW LEVEL SECURITY;
 ALTER TABLE proactive_users ENABLE ROW LEVEL SECURITY;
-DO $$
-BEGIN
-  IF to_regprocedure('auth.uid()') IS NOT NULL THEN
-    EXECUTE 'CREATE POLICY assistant_findings_select_own ON assistant_findings FOR SELECT USING (user_id = auth.uid())';
-    EXECUTE 'CREATE POLICY assistant_findings_dismiss_own ON assistant_findings FOR UPDATE USING (user_id = auth.uid()) WITH CHECK (user_id = auth.uid())';
-    EXECUTE 'CREATE POLICY assistant_runs_select_own ON assistant_runs FOR SELECT USING (user_id = auth.uid())';
-  END IF;
-  IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'authenticated') THEN
-    EXECUTE 'GRANT SELECT ON assistant_findings, assistant_runs TO authenticated';
-    EXECUTE 'GRANT UPDATE (dismissed) ON assistant_findings TO authenticated';
-  END IF;
-END
-$$;
+CREATE POLICY "Users can view own findings" ON assistant_findings
+  FOR SELECT TO authenticated USING (user_id = auth.uid());
+CREATE POLICY "Users can dismiss own findings" ON assistant_findings
+  FOR UPDATE TO authenticated USING (user_id = auth.uid()) WITH CHECK (user_id = auth.uid());
+REVOKE ALL ON assistant_findings, proactive_users FROM PUBLIC, anon, authenticated;
+GRANT SELECT, UPDATE (dismissed) ON assistant_findings TO authenticated;
+GRANT ALL ON assistant_findings, proactive_users TO service_role;
