@@ -13,10 +13,12 @@ public struct OpenAIBatchClient: Sendable {
 
     /// Uploads and downloads may be far bigger than a chat request: they get at least this long.
     static let fileTimeout: Duration = .seconds(300)
+    /// A batch output file may hold 50,000 answers: far above the transport's cap for one chat answer.
+    static let maxFileBytes = 1024 * 1024 * 1024
 
     public init(
         configuration: LLMConfiguration,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.configuration = configuration
@@ -36,7 +38,8 @@ public struct OpenAIBatchClient: Sendable {
 
     /// `GET /files/{file_id}/content`: the file's bytes.
     public func fileContent(_ fileID: String) async throws -> Data {
-        try await send("GET", "files/\(try Self.pathComponent(fileID))/content", timeout: max(configuration.requestTimeout, Self.fileTimeout)).body
+        try await send("GET", "files/\(try Self.pathComponent(fileID))/content", timeout: max(configuration.requestTimeout, Self.fileTimeout),
+                       maxResponseBytes: Self.maxFileBytes).body
     }
 
     /// `POST /batches` for Chat Completions requests with the 24 hour window (the only one offered).
@@ -78,11 +81,12 @@ public struct OpenAIBatchClient: Sendable {
     }
 
     /// One request with the configured retry policy for statuses and transport failures worth retrying.
-    private func send(_ method: String, _ path: String, body: Data = Data(), contentType: String? = nil, timeout: Duration) async throws -> HTTPResponse {
+    private func send(_ method: String, _ path: String, body: Data = Data(), contentType: String? = nil, timeout: Duration,
+                      maxResponseBytes: Int? = nil) async throws -> HTTPResponse {
         var headers = ["Accept": "application/json"]
         if let contentType { headers["Content-Type"] = contentType }
         if let key = configuration.apiKey { headers["Authorization"] = "Bearer \(key)" }
-        let request = HTTPRequest(method: method, url: url(path), headers: headers, body: body, timeout: timeout)
+        let request = HTTPRequest(method: method, url: url(path), headers: headers, body: body, timeout: timeout, maxResponseBytes: maxResponseBytes)
         let policy = configuration.retryPolicy
         var attempt = 0
         while true {

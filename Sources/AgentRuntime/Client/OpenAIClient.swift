@@ -12,7 +12,7 @@ public struct OpenAIClient: ChatCompleting {
     /// - Parameter sleep: waits between attempts; replaceable so tests can observe waits.
     public init(
         configuration: LLMConfiguration,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
         logger: Logger = Logger(label: "messageai.llm"),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {

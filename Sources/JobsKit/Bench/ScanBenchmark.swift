@@ -1,9 +1,6 @@
 import AgentRuntime
 import Extractors
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Migrations
 import Postgres
 
@@ -42,6 +39,10 @@ public struct ScanBenchmark: Sendable {
         public var completionTokens = 0
         /// CPU time (user + system) the process used during the scan: waiting on the network should cost little.
         public var cpuSeconds = 0.0
+        /// CPU time per model request and per conversation: what waiting on the model costs (issue 15: at most 1 ms
+        /// per request that waits 800 ms). Includes the in-process fake server and the store.
+        public var cpuMsPerRequest: Double?
+        public var cpuMsPerConversation: Double?
     }
 
     public struct Result: Sendable, Codable {
@@ -93,13 +94,32 @@ public struct ScanBenchmark: Sendable {
     private func phase(_ options: Options, latency: Duration, now: Date) async throws -> Phase {
         let spec = WorkloadSpec(conversations: options.conversations, days: options.days, seed: options.seed, now: now)
         let workload = try WorkloadGenerator.make(spec)
+        // The production transport unless the benchmark replaces its connection limit; a replacement is shut down after.
+        let ownTransport = options.maxConnectionsPerHost.map { limit in
+            var transportOptions = AsyncHTTPClientTransport.Options()
+            transportOptions.maxConnectionsPerHost = limit
+            return AsyncHTTPClientTransport(options: transportOptions)
+        }
+        let transport: any HTTPTransport = ownTransport ?? AsyncHTTPClientTransport.shared
         let engineProvider = { (server: BenchOpenAIServer) throws -> ExtractionEngine in
             let client = OpenAIClient(
                 configuration: LLMConfiguration(baseURL: server.baseURL, defaultModel: "bench-model", retryPolicy: .noRetries),
-                transport: Self.transport(maxConnectionsPerHost: options.maxConnectionsPerHost))
+                transport: transport)
             return try ProviderFactory.engine(promptsPath: options.promptsPath,
                                               provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
         }
+        do {
+            let phase = try await measure(options, latency: latency, now: now, workload: workload, engineProvider: engineProvider)
+            try await ownTransport?.shutdown()
+            return phase
+        } catch {
+            try? await ownTransport?.shutdown()
+            throw error
+        }
+    }
+
+    private func measure(_ options: Options, latency: Duration, now: Date, workload: Workload,
+                         engineProvider: (BenchOpenAIServer) throws -> ExtractionEngine) async throws -> Phase {
         return try await withScratchSchema(connections: options.concurrency + 1) { pool in
             var phase = Phase(latencyMs: latency.milliseconds)
             let load = try await WorkloadLoader(pool: pool).load(workload)
@@ -113,6 +133,8 @@ public struct ScanBenchmark: Sendable {
             let cpuBefore = Self.cpuSeconds()
             let summary = try await ScanService(pool: pool, engine: try engineProvider(server), options: scan).run(now: now)
             phase.cpuSeconds = Self.cpuSeconds() - cpuBefore
+            phase.cpuMsPerRequest = summary.requests > 0 ? phase.cpuSeconds * 1000 / Double(summary.requests) : nil
+            phase.cpuMsPerConversation = summary.conversations > 0 ? phase.cpuSeconds * 1000 / Double(summary.conversations) : nil
             phase.scanned = summary.conversations
             phase.failed = summary.failed
             phase.seconds = summary.seconds
@@ -148,14 +170,6 @@ public struct ScanBenchmark: Sendable {
             admin.close()
             throw error
         }
-    }
-
-    private static func transport(maxConnectionsPerHost: Int?) -> URLSessionTransport {
-        guard let maxConnectionsPerHost else { return URLSessionTransport() }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
-        configuration.urlCache = nil
-        return URLSessionTransport(session: URLSession(configuration: configuration))
     }
 
     /// User plus system CPU time of the whole process so far.
