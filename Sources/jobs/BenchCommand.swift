@@ -138,7 +138,8 @@ struct BenchScanCommand: AsyncParsableCommand {
                 + (r.boundPerSecond.map { String(format: " (bound C/latency = %.1f/s)", $0) } ?? ""),
             String(format: "CPU during the scan: %.2f s (%.0f%% of one core) = %.2f ms per request, %.2f ms per conversation",
                    r.run.cpuSeconds, r.run.seconds > 0 ? 100 * r.run.cpuSeconds / r.run.seconds : 0,
-                   r.run.cpuMsPerRequest ?? 0, r.run.cpuMsPerConversation ?? 0),
+                   r.run.cpuMsPerRequest ?? 0, r.run.cpuMsPerConversation ?? 0)
+                + (r.run.eventLoopCPUMsPerRequest.map { String(format: "; the HTTP client's event-loop thread: %.2f ms per request", $0) } ?? ""),
             "Requests: \(r.run.requests); tokens: \(r.run.promptTokens) prompt + \(r.run.completionTokens) completion (fake server's bytes/4 estimate)",
         ]
         if let overhead = r.overheadMsPerConversation, let zero = r.zeroLatency {

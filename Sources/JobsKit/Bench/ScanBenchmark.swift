@@ -43,6 +43,9 @@ public struct ScanBenchmark: Sendable {
         /// per request that waits 800 ms). Includes the in-process fake server and the store.
         public var cpuMsPerRequest: Double?
         public var cpuMsPerConversation: Double?
+        /// CPU per request of the HTTP client's event-loop thread alone (SwiftNIO's `NIO-ELT-…`, from
+        /// /proc/self/task; 10 ms tick resolution): the transport's own waiting and socket work. Nil without /proc.
+        public var eventLoopCPUMsPerRequest: Double?
     }
 
     public struct Result: Sendable, Codable {
@@ -119,7 +122,7 @@ public struct ScanBenchmark: Sendable {
     }
 
     private func measure(_ options: Options, latency: Duration, now: Date, workload: Workload,
-                         engineProvider: (BenchOpenAIServer) throws -> ExtractionEngine) async throws -> Phase {
+                         engineProvider: @escaping (BenchOpenAIServer) throws -> ExtractionEngine) async throws -> Phase {
         return try await withScratchSchema(connections: options.concurrency + 1) { pool in
             var phase = Phase(latencyMs: latency.milliseconds)
             let load = try await WorkloadLoader(pool: pool).load(workload)
@@ -131,8 +134,12 @@ public struct ScanBenchmark: Sendable {
             scan.concurrency = options.concurrency
             scan.owner = "bench"
             let cpuBefore = Self.cpuSeconds()
+            let eventLoopBefore = Self.eventLoopCPUSeconds()
             let summary = try await ScanService(pool: pool, engine: try engineProvider(server), options: scan).run(now: now)
             phase.cpuSeconds = Self.cpuSeconds() - cpuBefore
+            if let before = eventLoopBefore, let after = Self.eventLoopCPUSeconds(), summary.requests > 0 {
+                phase.eventLoopCPUMsPerRequest = (after - before) * 1000 / Double(summary.requests)
+            }
             phase.cpuMsPerRequest = summary.requests > 0 ? phase.cpuSeconds * 1000 / Double(summary.requests) : nil
             phase.cpuMsPerConversation = summary.conversations > 0 ? phase.cpuSeconds * 1000 / Double(summary.conversations) : nil
             phase.scanned = summary.conversations
@@ -173,7 +180,7 @@ public struct ScanBenchmark: Sendable {
     }
 
     /// User plus system CPU time of the whole process so far.
-    static func cpuSeconds() -> Double {
+    public static func cpuSeconds() -> Double {
         var usage = rusage()
         #if os(Linux)
         let who = __rusage_who_t(RUSAGE_SELF.rawValue)
@@ -183,6 +190,24 @@ public struct ScanBenchmark: Sendable {
         guard getrusage(who, &usage) == 0 else { return 0 }
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// User plus system CPU time so far of SwiftNIO's event-loop threads in this process, nil without /proc.
+    static func eventLoopCPUSeconds() -> Double? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        guard ticksPerSecond > 0 else { return nil }
+        var ticks = 0.0
+        for task in tasks {
+            guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8), name.hasPrefix("NIO-ELT"),
+                  let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                  let nameEnd = stat.lastIndex(of: ")") else { continue }
+            // After the parenthesised name: state is field 3, utime field 14, stime field 15 (proc(5)).
+            let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            ticks += user + system
+        }
+        return ticks / ticksPerSecond
     }
 
     /// The process's peak resident set (VmHWM) from /proc/self/status.
