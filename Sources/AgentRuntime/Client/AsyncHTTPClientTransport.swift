@@ -52,7 +52,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                                   concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, options.maxConnectionsPerHost)),
             decompression: .disabled
         )
-        configuration.httpVersion = .automatic
+        // HTTP/1.1 only: the pool bound above is what the scan was measured with. Over HTTP/2 AsyncHTTPClient keeps one
+        // connection per event loop and queues requests beyond the server's stream limit, an unmeasured ceiling.
+        configuration.httpVersion = .http1Only
         // A refused connection is an answer: report it now rather than retrying until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false
         let opened = NIOLockedValueBox(0)
