@@ -13,6 +13,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The production HTTP transport: one event-loop thread waits on every request in flight (issue 15).
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // Floor 1: libpq, the Postgres layer and the schema it owns.
@@ -35,7 +38,14 @@ let package = Package(
         .target(name: "JSONKit"),
         .target(
             name: "AgentRuntime",
-            dependencies: ["JSONKit", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "JSONKit", .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         // Floor 2: prompts from YAML; tools bound to one user over Postgres.
         .target(

@@ -44,14 +44,16 @@ struct BenchAgentCommand: AsyncParsableCommand {
             apiKey: environment["OPENAI_API_KEY"], baseURL: base, defaultModel: "bench-model", retryPolicy: .noRetries))
         var options = AgentBenchmark.Options(runs: runs, steps: steps)
         options.concurrency = concurrency
+        let cpuBefore = ScanBenchmark.cpuSeconds()
         let result = try await AgentBenchmark(client: client).run(options)
+        let cpuSeconds = ScanBenchmark.cpuSeconds() - cpuBefore
         if output.json {
             try Console.printJSON(result)
         } else {
             Console.print(String(
-                format: "Agent loop: %d runs x %d steps in %.3f s = %.3f ms per run (concurrency %d; %d tool calls; %d prompt + %d completion tokens)",
+                format: "Agent loop: %d runs x %d steps in %.3f s = %.3f ms per run (concurrency %d; %d tool calls; %d prompt + %d completion tokens); CPU %.3f ms per run",
                 result.runs, result.steps, result.seconds, result.msPerRun, result.concurrency, result.toolCalls,
-                result.promptTokens, result.completionTokens))
+                result.promptTokens, result.completionTokens, cpuSeconds * 1000 / Double(max(1, result.runs))))
         }
     }
 }

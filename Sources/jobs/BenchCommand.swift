@@ -72,7 +72,8 @@ struct BenchScanCommand: AsyncParsableCommand {
             Creates a scratch schema in the database (dropped afterwards), loads a generated workload, and runs the
             real scan with the openai provider against a loopback fake that answers after --latency-ms. Then runs
             again at zero latency to show the local overhead per conversation. Prints conversations per second, the
-            bound concurrency / latency, requests, tokens and peak memory. See benchmarks/README.md.
+            bound concurrency / latency, CPU time per request and per conversation (getrusage: user + system of the
+            whole process, fake server included), requests, tokens and peak memory. See benchmarks/README.md.
 
             Example: messageai-jobs bench scan --conversations 2000 --latency-ms 800 --concurrency 8
             """
@@ -141,12 +142,15 @@ struct BenchScanCommand: AsyncParsableCommand {
                 + (r.maxConnectionsPerHost.map { "\($0) connections per host" } ?? "production transport")
                 + String(format: ": %d conversations in %.2f s = %.1f conversations/s", r.run.scanned, r.run.seconds, r.run.conversationsPerSecond)
                 + (r.boundPerSecond.map { String(format: " (bound C/latency = %.1f/s)", $0) } ?? ""),
-            String(format: "CPU during the scan: %.1f s (%.0f%% of one core)", r.run.cpuSeconds, r.run.seconds > 0 ? 100 * r.run.cpuSeconds / r.run.seconds : 0),
+            String(format: "CPU during the scan: %.2f s (%.0f%% of one core) = %.2f ms per request, %.2f ms per conversation",
+                   r.run.cpuSeconds, r.run.seconds > 0 ? 100 * r.run.cpuSeconds / r.run.seconds : 0,
+                   r.run.cpuMsPerRequest ?? 0, r.run.cpuMsPerConversation ?? 0)
+                + (r.run.eventLoopCPUMsPerRequest.map { String(format: "; the HTTP client's event-loop thread: %.2f ms per request", $0) } ?? ""),
             "Requests: \(r.run.requests); tokens: \(r.run.promptTokens) prompt + \(r.run.completionTokens) completion (fake server's bytes/4 estimate)",
         ]
         if let overhead = r.overheadMsPerConversation, let zero = r.zeroLatency {
-            lines.append(String(format: "Local overhead at zero latency: %.1f ms per conversation (%d in %.2f s, %.1f/s)",
-                                overhead, zero.scanned, zero.seconds, zero.conversationsPerSecond))
+            lines.append(String(format: "Local overhead at zero latency: %.1f ms per conversation (%d in %.2f s, %.1f/s); CPU %.2f ms per conversation",
+                                overhead, zero.scanned, zero.seconds, zero.conversationsPerSecond, zero.cpuMsPerConversation ?? 0))
         }
         lines.append(r.peakMemoryMiB.map { String(format: "Peak memory (VmHWM): %.1f MiB", $0) } ?? "Peak memory: unavailable (no /proc)")
         return lines.joined(separator: "\n")

@@ -78,7 +78,7 @@ struct ClientOpenAPIConformanceTests {
                 body: helloRequest.body().serializedData(),
                 timeout: .seconds(10)
             )
-            let response = try await URLSessionTransport().send(request)
+            let response = try await AsyncHTTPClientTransport.shared.send(request)
             bodies.append(try JSONValue.parse(response.body))
         }
         for body in bodies {

@@ -13,10 +13,12 @@ public struct OpenAIBatchClient: Sendable {
 
     /// Uploads and downloads may be far bigger than a chat request: they get at least this long.
     static let fileTimeout: Duration = .seconds(300)
+    /// A batch output file may hold 50,000 answers: far above the transport's cap for one chat answer.
+    static let maxFileBytes = 1024 * 1024 * 1024
 
     public init(
         configuration: LLMConfiguration,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.configuration = configuration
@@ -49,7 +51,8 @@ public struct OpenAIBatchClient: Sendable {
 
     /// `GET /files/{file_id}/content`: the file's bytes.
     public func fileContent(_ fileID: String) async throws -> Data {
-        try await send("GET", "files/\(try Self.pathComponent(fileID))/content", timeout: max(configuration.requestTimeout, Self.fileTimeout)).body
+        try await send("GET", "files/\(try Self.pathComponent(fileID))/content", timeout: max(configuration.requestTimeout, Self.fileTimeout),
+                       maxResponseBytes: Self.maxFileBytes).body
     }
 
     /// `POST /batches` for Chat Completions requests with the 24 hour window (the only one offered). Like an upload, a
@@ -103,8 +106,9 @@ public struct OpenAIBatchClient: Sendable {
     }
 
     /// A request that is safe to repeat (GET), with the shared retry loop.
-    private func send(_ method: String, _ path: String, body: Data = Data(), contentType: String? = nil, timeout: Duration) async throws -> HTTPResponse {
-        let request = httpRequest(method, path, body: body, contentType: contentType, timeout: timeout)
+    private func send(_ method: String, _ path: String, body: Data = Data(), contentType: String? = nil, timeout: Duration,
+                      maxResponseBytes: Int? = nil) async throws -> HTTPResponse {
+        let request = httpRequest(method, path, body: body, contentType: contentType, timeout: timeout, maxResponseBytes: maxResponseBytes)
         return try await retryLoop.run(path) { _ in try await attempt(request) }
     }
 
@@ -130,11 +134,12 @@ public struct OpenAIBatchClient: Sendable {
 
     private var retryLoop: RetryLoop { RetryLoop(policy: configuration.retryPolicy, sleep: sleep, logger: logger) }
 
-    private func httpRequest(_ method: String, _ path: String, body: Data, contentType: String?, timeout: Duration) -> HTTPRequest {
+    private func httpRequest(_ method: String, _ path: String, body: Data, contentType: String?, timeout: Duration,
+                             maxResponseBytes: Int? = nil) -> HTTPRequest {
         var headers = ["Accept": "application/json"]
         if let contentType { headers["Content-Type"] = contentType }
         if let key = configuration.apiKey { headers["Authorization"] = "Bearer \(key)" }
-        return HTTPRequest(method: method, url: url(path), headers: headers, body: body, timeout: timeout)
+        return HTTPRequest(method: method, url: url(path), headers: headers, body: body, timeout: timeout, maxResponseBytes: maxResponseBytes)
     }
 
     /// One attempt: a 2xx response, or the failure with the server's retry hint.
@@ -146,6 +151,9 @@ public struct OpenAIBatchClient: Sendable {
             return .failure(httpError(response), retryAfter: RetryPolicy.retryAfter(headers: response.headers))
         } catch TransportError.timedOut(let limit) {
             return .failure(.timeout(limit), retryAfter: nil)
+        } catch TransportError.responseTooLarge(let limit) {
+            // Not worth retrying: the same server would send the same oversized answer again.
+            throw LLMError.decoding(TransportError.responseTooLarge(limit: limit).description, bodyExcerpt: "")
         } catch TransportError.cancelled {
             throw LLMError.cancelled
         } catch is CancellationError {

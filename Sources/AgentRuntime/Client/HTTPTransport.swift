@@ -13,13 +13,17 @@ public struct HTTPRequest: Sendable {
     public var body: Data
     /// The transport must give up after this long, even if the server keeps the connection open.
     public var timeout: Duration
+    /// Replaces the transport's cap on the response body (e.g. for a batch output file); nil keeps the transport's.
+    public var maxResponseBytes: Int?
 
-    public init(method: String = "POST", url: URL, headers: [String: String] = [:], body: Data = Data(), timeout: Duration) {
+    public init(method: String = "POST", url: URL, headers: [String: String] = [:], body: Data = Data(), timeout: Duration,
+                maxResponseBytes: Int? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
         self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
     }
 }
 
@@ -43,6 +47,8 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case timedOut(Duration)
     case connectionFailed(String)
     case cancelled
+    /// The body was longer than the cap; it was not buffered.
+    case responseTooLarge(limit: Int)
     case other(String)
 
     public var description: String {
@@ -50,6 +56,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .timedOut(let limit): "no response within \(limit)"
         case .connectionFailed(let why): "connection failed: \(why)"
         case .cancelled: "cancelled"
+        case .responseTooLarge(let limit): "the response body is larger than the limit of \(limit) bytes; it was not read"
         case .other(let why): why
         }
     }

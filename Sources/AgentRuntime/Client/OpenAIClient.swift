@@ -12,7 +12,7 @@ public struct OpenAIClient: ChatCompleting {
     /// - Parameter sleep: waits between attempts; replaceable so tests can observe waits.
     public init(
         configuration: LLMConfiguration,
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
         logger: Logger = Logger(label: "messageai.llm"),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
@@ -99,6 +99,8 @@ public struct OpenAIClient: ChatCompleting {
         switch error {
         case TransportError.timedOut(let limit): .timeout(limit)
         case TransportError.cancelled, is CancellationError: .cancelled
+        // Not worth retrying: the same server would send the same oversized answer again.
+        case TransportError.responseTooLarge: .decoding(String(describing: error), bodyExcerpt: "")
         case let error as TransportError: .transport(LLMError.excerpt(error.description, hiding: configuration.apiKey))
         default: .transport(LLMError.excerpt(String(describing: error), hiding: configuration.apiKey))
         }

@@ -1,9 +1,6 @@
 import AgentRuntime
 import Extractors
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Migrations
 import Postgres
 
@@ -42,6 +39,13 @@ public struct ScanBenchmark: Sendable {
         public var completionTokens = 0
         /// CPU time (user + system) the process used during the scan: waiting on the network should cost little.
         public var cpuSeconds = 0.0
+        /// CPU time per model request and per conversation: what waiting on the model costs (issue 15: at most 1 ms
+        /// per request that waits 800 ms). Includes the in-process fake server and the store.
+        public var cpuMsPerRequest: Double?
+        public var cpuMsPerConversation: Double?
+        /// CPU per request of the HTTP client's event-loop thread alone (SwiftNIO's `NIO-ELT-…`, from
+        /// /proc/self/task; 10 ms tick resolution): the transport's own waiting and socket work. Nil without /proc.
+        public var eventLoopCPUMsPerRequest: Double?
     }
 
     public struct Result: Sendable, Codable {
@@ -93,13 +97,32 @@ public struct ScanBenchmark: Sendable {
     private func phase(_ options: Options, latency: Duration, now: Date) async throws -> Phase {
         let spec = WorkloadSpec(conversations: options.conversations, days: options.days, seed: options.seed, now: now)
         let workload = try WorkloadGenerator.make(spec)
+        // The production transport unless the benchmark replaces its connection limit; a replacement is shut down after.
+        let ownTransport = options.maxConnectionsPerHost.map { limit in
+            var transportOptions = AsyncHTTPClientTransport.Options()
+            transportOptions.maxConnectionsPerHost = limit
+            return AsyncHTTPClientTransport(options: transportOptions)
+        }
+        let transport: any HTTPTransport = ownTransport ?? AsyncHTTPClientTransport.shared
         let engineProvider = { (server: BenchOpenAIServer) throws -> ExtractionEngine in
             let client = OpenAIClient(
                 configuration: LLMConfiguration(baseURL: server.baseURL, defaultModel: "bench-model", retryPolicy: .noRetries),
-                transport: Self.transport(maxConnectionsPerHost: options.maxConnectionsPerHost))
+                transport: transport)
             return try ProviderFactory.engine(promptsPath: options.promptsPath,
                                               provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
         }
+        do {
+            let phase = try await measure(options, latency: latency, now: now, workload: workload, engineProvider: engineProvider)
+            try await ownTransport?.shutdown()
+            return phase
+        } catch {
+            try? await ownTransport?.shutdown()
+            throw error
+        }
+    }
+
+    private func measure(_ options: Options, latency: Duration, now: Date, workload: Workload,
+                         engineProvider: @escaping (BenchOpenAIServer) throws -> ExtractionEngine) async throws -> Phase {
         return try await withScratchSchema(connections: options.concurrency + 1) { pool in
             var phase = Phase(latencyMs: latency.milliseconds)
             let load = try await WorkloadLoader(pool: pool).load(workload)
@@ -111,8 +134,14 @@ public struct ScanBenchmark: Sendable {
             scan.concurrency = options.concurrency
             scan.owner = "bench"
             let cpuBefore = Self.cpuSeconds()
+            let eventLoopBefore = Self.eventLoopCPUSeconds()
             let summary = try await ScanService(pool: pool, engine: try engineProvider(server), options: scan).run(now: now)
             phase.cpuSeconds = Self.cpuSeconds() - cpuBefore
+            if let before = eventLoopBefore, let after = Self.eventLoopCPUSeconds(), summary.requests > 0 {
+                phase.eventLoopCPUMsPerRequest = (after - before) * 1000 / Double(summary.requests)
+            }
+            phase.cpuMsPerRequest = summary.requests > 0 ? phase.cpuSeconds * 1000 / Double(summary.requests) : nil
+            phase.cpuMsPerConversation = summary.conversations > 0 ? phase.cpuSeconds * 1000 / Double(summary.conversations) : nil
             phase.scanned = summary.conversations
             phase.failed = summary.failed
             phase.seconds = summary.seconds
@@ -150,16 +179,8 @@ public struct ScanBenchmark: Sendable {
         }
     }
 
-    private static func transport(maxConnectionsPerHost: Int?) -> URLSessionTransport {
-        guard let maxConnectionsPerHost else { return URLSessionTransport() }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = maxConnectionsPerHost
-        configuration.urlCache = nil
-        return URLSessionTransport(session: URLSession(configuration: configuration))
-    }
-
     /// User plus system CPU time of the whole process so far.
-    static func cpuSeconds() -> Double {
+    public static func cpuSeconds() -> Double {
         var usage = rusage()
         #if os(Linux)
         let who = __rusage_who_t(RUSAGE_SELF.rawValue)
@@ -169,6 +190,24 @@ public struct ScanBenchmark: Sendable {
         guard getrusage(who, &usage) == 0 else { return 0 }
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// User plus system CPU time so far of SwiftNIO's event-loop threads in this process, nil without /proc.
+    static func eventLoopCPUSeconds() -> Double? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        guard ticksPerSecond > 0 else { return nil }
+        var ticks = 0.0
+        for task in tasks {
+            guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8), name.hasPrefix("NIO-ELT"),
+                  let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                  let nameEnd = stat.lastIndex(of: ")") else { continue }
+            // After the parenthesised name: state is field 3, utime field 14, stime field 15 (proc(5)).
+            let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            ticks += user + system
+        }
+        return ticks / ticksPerSecond
     }
 
     /// The process's peak resident set (VmHWM) from /proc/self/status.

@@ -63,7 +63,7 @@ public enum EvalSession {
             let make: @Sendable (CacheStats) -> LLMAnswerProvider = { stats in
                 ProviderFactory.llmProvider(
                     configuration, modelOverride: model,
-                    transport: CachingTransport(base: URLSessionTransport(), directory: directory, readCache: readCache, stats: stats))
+                    transport: CachingTransport(base: AsyncHTTPClientTransport.shared, directory: directory, readCache: readCache, stats: stats))
             }
             let stats = CacheStats()
             llm = (make(stats), stats, make)

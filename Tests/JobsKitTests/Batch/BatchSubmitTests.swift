@@ -147,7 +147,7 @@ import TestSupport
 extension BatchHarness {
     /// The fake server's raw answer to a GET, to check its shape against the spec.
     func rawGet(_ path: String) async throws -> Data {
-        let response = try await URLSessionTransport().send(HTTPRequest(
+        let response = try await AsyncHTTPClientTransport.shared.send(HTTPRequest(
             method: "GET", url: server.baseURL.appendingPathComponent(path), timeout: .seconds(5)))
         return response.body
     }
