@@ -73,15 +73,26 @@ struct BenchTokensCommand: AsyncParsableCommand {
 
     static func text(_ r: TokenCostBenchmark.Result) -> String {
         func side(_ s: TokenCostBenchmark.Side) -> String {
-            "\(s.requests) requests from \(s.conversations) conversations: \(s.promptTokens) prompt + \(s.completionTokens) completion = \(s.totalTokens) tokens"
+            "\(s.requests) requests from \(s.conversations) conversations: \(s.promptTokens) prompt (\(s.cachedPromptTokens) cached) + "
+                + "\(s.completionTokens) completion = \(s.totalTokens) tokens; " + money(s.costUSD, model: s.model)
+                + (s.batchCostUSD.map { String(format: " ($%.4f through the Batch API)", $0) } ?? "")
+        }
+        func money(_ usd: Double?, model: String) -> String {
+            usd.map { String(format: "$%.4f at %@ list prices", $0, model) } ?? "cost unknown (no price for \(model))"
         }
         return [
             "Workload: \(r.conversations) conversations, \(r.days) days, seed \(r.seed): \(r.messages) messages; "
                 + "\(r.activeConversations) conversations with \(r.newMessages) new messages on the last day",
             "Ours (nightly scan):  " + side(r.ours),
             "Seed's design:        " + side(r.seedDesign) + " (\(r.seedSkippedEmptyWindows) requests with an empty window not sent)",
+            "  the seed's night at our model: " + money(r.seedCostAtOurModelUSD, model: r.ours.model),
             String(format: "Ours / seed's: %.4f (the seed's design spends %.1fx as much)", r.share, r.factor)
                 + "; target <= 0.1: " + (r.share <= 0.1 ? "met" : "MISSED"),
+            "Conservative: our whole request bodies, \(r.ours.wire.bodyBytes) bytes = \(r.ours.wire.bodyTokens) tokens, against the seed's "
+                + "message lines alone, \(r.seedMessageLineTokens) tokens: "
+                + String(format: "%.4f; target <= 0.05: %@", r.conservativeShare, r.conservativeShare <= 0.05 ? "met" : "MISSED"),
+            "  our bytes: " + r.ours.wire.breakdown,
+            "Prices: " + (r.pricesAsOf.map { "list prices of \($0) (prompts/pricing/openai.yaml)" } ?? "no price file, costs unknown"),
         ].joined(separator: "\n")
     }
 }
