@@ -1,3 +1,4 @@
+import Extractors
 import Foundation
 import JSONKit
 #if canImport(Glibc)
@@ -136,13 +137,12 @@ public final class BenchOpenAIServer: Sendable {
         }
     }
 
-    /// The `id` of the last line in the last `<messages>` block of the last user message.
+    /// The alias of the last message line (`MessageBlock`) in the last `<messages>` block of the last user message.
     static func newestMessageAlias(_ request: JSONValue?) -> String? {
         let user = request?["messages"]?.arrayValue?.last { $0["role"]?.stringValue == "user" }
         guard let text = user?["content"]?.stringValue, let open = text.range(of: "<messages>\n", options: .backwards),
               let close = text.range(of: "\n</messages>", range: open.upperBound..<text.endIndex) else { return nil }
-        let lastLine = text[open.upperBound..<close.lowerBound].split(separator: "\n").last
-        return lastLine.flatMap { try? JSONValue.parse(Data($0.utf8)) }?["id"]?.stringValue
+        return MessageBlock.parse(String(text[open.upperBound..<close.lowerBound]))?.last?.alias
     }
 }
 
