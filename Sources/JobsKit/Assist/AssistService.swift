@@ -23,6 +23,8 @@ public struct AssistService: Sendable {
         public var finalText: String?
         public var remindersCreated: Int
         public var usage: TokenUsage
+        /// The tokens at list prices, also in `job_runs.estimated_cost_usd`.
+        public var cost: RunCost
         public var seconds: Double
     }
 
@@ -92,13 +94,15 @@ public struct AssistService: Sendable {
             var outcome = JobRunRecorder.Outcome(status: result.output != nil ? .succeeded : .failed)
             outcome.requests = result.steps.count
             outcome.usage = usage
+            let cost = RunCost.estimate(usage, model: model, promptDirectory: RunCost.directory(of: prompt))
+            outcome.estimatedCostUSD = cost.usd
             outcome.itemCounts = ["reminders": reminders, "tool_calls": result.toolCallCount]
             if result.output == nil { outcome.error = "the assistant gave no valid answer: \(result.stopReason)" }
             try await recorder.finish(runID, outcome)
             return Summary(
                 runID: runID, userID: userID, userName: name, stopReason: "\(result.stopReason)", steps: result.steps.count,
                 toolCalls: result.toolCallCount, findings: result.output, finalText: result.finalText, remindersCreated: reminders,
-                usage: usage, seconds: Date().timeIntervalSince(started))
+                usage: usage, cost: cost, seconds: Date().timeIntervalSince(started))
         } catch {
             var outcome = JobRunRecorder.Outcome(status: .failed)
             outcome.error = "\(error)"

@@ -71,6 +71,8 @@ public struct EvalVariantReport: Sendable, Codable {
     public var cache: CacheSummary?
     public var errors: [EvalUnitError]
     public var score: EvalScore
+    /// The tokens this run paid for (the network's when answers are cached) at list prices.
+    public var cost: RunCost?
 
     public init(id: String, role: VariantRole, label: String, provider: String, model: String, prompts: [Feature: PromptRef],
                 ranFeatures: [Feature], usage: EvalTokenUsage, requests: Int, reasks: Int, cache: CacheSummary?,
@@ -91,7 +93,7 @@ public struct EvalVariantReport: Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, role, label, provider, model, prompts, usage, requests, reasks, cache, errors, score
+        case id, role, label, provider, model, prompts, usage, requests, reasks, cache, errors, score, cost
         case ranFeatures = "ran_features"
     }
 }

@@ -53,6 +53,7 @@ extension EvalReport {
             lines.append("\(variant.id) [\(variant.role.rawValue)]: \(variant.label)")
             lines.append("  prompts: \(EvalFormat.prompts(variant, features)); model: \(variant.model)")
             lines.append("  \(variant.requests) requests, \(variant.reasks) re-asks; tokens: \(EvalFormat.usage(variant.usage)); cache: \(EvalFormat.cache(variant.cache))")
+            if let cost = variant.cost { lines.append("  " + cost.line + (variant.cache != nil ? " for the tokens sent over the network" : "")) }
             if !variant.errors.isEmpty {
                 lines.append("  \(variant.errors.count) failed extractions (counted as predicting nothing):")
                 for error in variant.errors.prefix(20) {
