@@ -14,7 +14,11 @@ struct BenchTokensCommand: AsyncParsableCommand {
             the same data to the same server: every feature re-sends its whole window every night for every
             conversation (calendar and decisions 7 days, priority 1 day, RSVPs 30 days, deadlines 14 days), RSVPs
             and deadlines once per participant, with the seed's prompts and message formats. Both sides are billed
-            by the server's one rule: ceil(UTF-8 bytes / 4). See benchmarks/RESULTS.md.
+            by the server's one rule: ceil(UTF-8 bytes / 4). Also prints the conservative count (every byte of our request
+            bodies against only the seed's message lines), where our bytes go, the prompt tokens OpenAI's prefix cache
+            would serve (emulated: 128-token blocks from 1,024 tokens on), and each night's money at the list prices
+            of <prompts>/pricing/openai.yaml (ours at the prompts' model, the seed's at gpt-4o and at ours).
+            See benchmarks/RESULTS.md.
 
             Example: DATABASE_URL=postgresql://postgres@127.0.0.1:54329/messageai_bench messageai-jobs bench tokens --conversations 2000
             """
@@ -74,15 +78,26 @@ struct BenchTokensCommand: AsyncParsableCommand {
 
     static func text(_ r: TokenCostBenchmark.Result) -> String {
         func side(_ s: TokenCostBenchmark.Side) -> String {
-            "\(s.requests) requests from \(s.conversations) conversations: \(s.promptTokens) prompt + \(s.completionTokens) completion = \(s.totalTokens) tokens"
+            "\(s.requests) requests from \(s.conversations) conversations: \(s.promptTokens) prompt (\(s.cachedPromptTokens) cached) + "
+                + "\(s.completionTokens) completion = \(s.totalTokens) tokens; " + money(s.costUSD, model: s.model)
+                + (s.batchCostUSD.map { String(format: " ($%.4f through the Batch API)", $0) } ?? "")
+        }
+        func money(_ usd: Double?, model: String) -> String {
+            usd.map { String(format: "$%.4f at %@ list prices", $0, model) } ?? "cost unknown (no price for \(model))"
         }
         return [
             "Workload: \(r.conversations) conversations, \(r.days) days, seed \(r.seed): \(r.messages) messages; "
                 + "\(r.activeConversations) conversations with \(r.newMessages) new messages on the last day",
             "Ours (nightly scan):  " + side(r.ours),
             "Seed's design:        " + side(r.seedDesign) + " (\(r.seedSkippedEmptyWindows) requests with an empty window not sent)",
+            "  the seed's night at our model: " + money(r.seedCostAtOurModelUSD, model: r.ours.model),
             String(format: "Ours / seed's: %.4f (the seed's design spends %.1fx as much)", r.share, r.factor)
                 + "; target <= 0.1: " + (r.share <= 0.1 ? "met" : "MISSED"),
+            "Conservative: our whole request bodies, \(r.ours.wire.bodyBytes) bytes = \(r.ours.wire.bodyTokens) tokens, against the seed's "
+                + "message lines alone, \(r.seedMessageLineTokens) tokens: "
+                + String(format: "%.4f; target <= 0.05: %@", r.conservativeShare, r.conservativeShare <= 0.05 ? "met" : "MISSED"),
+            "  our bytes: " + r.ours.wire.breakdown,
+            "Prices: " + (r.pricesAsOf.map { "list prices of \($0) (prompts/pricing/openai.yaml)" } ?? "no price file, costs unknown"),
         ].joined(separator: "\n")
     }
 }

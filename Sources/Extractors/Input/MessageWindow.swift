@@ -45,20 +45,10 @@ public struct MessageWindow: Sendable {
     public func alias(ofMessage id: String) -> String? { messageAliases[id] }
     public func alias(ofParticipant id: String) -> String? { participantAliases[id] }
 
-    /// One JSON object per line: id, sent_at (with the zone's offset), weekday, sender, sender_id, text.
+    /// The compact block (`MessageBlock`): a legend of senders, day headers, one line per message with alias, local
+    /// time, sender alias and the text as an escaped JSON string.
     public func renderMessages(participants: [Participant], timeZone: TimeZone) -> String {
-        let names = Dictionary(participants.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        return messages.map { message in
-            let line: JSONValue = .object(JSONObject([
-                ("id", .string(messageAliases[message.id] ?? "?")),
-                ("sent_at", .string(ISOTime.string(message.sentAt, in: timeZone))),
-                ("weekday", .string(ISOTime.weekdayName(LocalDate(message.sentAt, in: timeZone)))),
-                ("sender", .string(names[message.senderID] ?? "Unknown")),
-                ("sender_id", .string(participantAliases[message.senderID] ?? "unknown")),
-                ("text", .string(message.text)),
-            ]))
-            return Self.escapeAngles(line.serialized())
-        }.joined(separator: "\n")
+        MessageBlock.render(self, participants: participants, timeZone: timeZone)
     }
 
     /// "p1 Maria Lopez, p2 Dan Kim".

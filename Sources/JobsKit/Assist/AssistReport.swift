@@ -27,6 +27,7 @@ public enum AssistReport {
         }
         lines.append(String(format: "Reminders created: %d; %d prompt + %d completion tokens; %.2f s",
                             s.remindersCreated, s.usage.promptTokens, s.usage.completionTokens, s.seconds))
+        lines.append(s.cost.line)
         return lines.joined(separator: "\n")
     }
 }

@@ -27,6 +27,8 @@ public struct AssistService: Sendable {
         public var finalText: String?
         public var remindersCreated: Int
         public var usage: TokenUsage
+        /// The tokens at list prices, also in `job_runs.estimated_cost_usd`.
+        public var cost: RunCost
         public var seconds: Double
         /// The code's open findings the run started from, with the explanations the model gave.
         public var codeFindings: [OpenFinding] = []
@@ -89,6 +91,7 @@ public struct AssistService: Sendable {
             outcome.usage = summary.usage
             outcome.itemCounts = ["reminders": summary.remindersCreated, "tool_calls": summary.toolCalls,
                                   "findings": open.count, "dropped": summary.dropped.count]
+            outcome.estimatedCostUSD = summary.cost.usd
             if summary.findings == nil { outcome.error = "the assistant gave no valid answer: \(summary.stopReason)" }
             try await recorder.finish(runID, outcome)
             return summary
@@ -157,7 +160,8 @@ public struct AssistService: Sendable {
         return Summary(
             runID: runID, userID: person.id, userName: person.name, stopReason: "\(result.stopReason)", steps: result.steps.count,
             toolCalls: result.toolCallCount, findings: checked?.output, finalText: result.finalText, remindersCreated: reminders,
-            usage: usage, seconds: Date().timeIntervalSince(started), codeFindings: explained, dropped: checked?.violations ?? [])
+            usage: usage, cost: RunCost.estimate(usage, model: model, promptDirectory: RunCost.directory(of: prompt)),
+            seconds: Date().timeIntervalSince(started), codeFindings: explained, dropped: checked?.violations ?? [])
     }
 
     func prompt() throws -> Prompt {

@@ -48,6 +48,8 @@ public struct ProactivePass: Sendable {
         public var dropped = 0
         public var remindersCreated = 0
         public var usage = TokenUsage()
+        /// The narrations' tokens at list prices; nil when a model's price is unknown.
+        public var costUSD: Double? = 0
         public var seconds = 0.0
         public var errors: [String] = []
         /// Open findings of the first users (a human summary, not a report).
@@ -95,6 +97,7 @@ public struct ProactivePass: Sendable {
                                              : (summary.usersPassed > 0 ? .partial : .failed))
         outcome.requests = summary.narrated + summary.narrationFailed
         outcome.usage = summary.usage
+        outcome.estimatedCostUSD = summary.costUSD
         outcome.itemCounts = summary.findings.merging([
             "users": summary.usersPassed, "users_failed": summary.usersFailed, "findings_new": summary.written.inserted,
             "findings_resolved": summary.written.resolved, "narrated": summary.narrated, "dropped": summary.dropped,
@@ -179,6 +182,7 @@ public struct ProactivePass: Sendable {
                     summary.dropped += s.dropped.count
                     summary.remindersCreated += s.remindersCreated
                     summary.usage += s.usage
+                    summary.costUSD = s.cost.usd.flatMap { cost in summary.costUSD.map { $0 + cost } }
                     open[s.userID] = s.codeFindings
                 case .failure(let error):
                     summary.narrationFailed += 1

@@ -1,3 +1,4 @@
+import Extractors
 import Foundation
 import JSONKit
 #if canImport(Glibc)
@@ -130,21 +131,21 @@ public final class BenchOpenAIServer: Sendable {
         case "rsvps": return ["rsvps": []]
         case "deadlines": return ["deadlines": []]
         case "priority_messages":
-            guard let newest = newestMessageLine(request), let alias = newest["id"]?.stringValue else { return ["messages": []] }
-            let evidence = String((newest["text"]?.stringValue ?? "").prefix(40))
+            guard let newest = newestMessageLine(request) else { return ["messages": []] }
+            let alias = newest.alias
+            let evidence = String(newest.text.prefix(40))
             return ["messages": [["message_id": .string(alias), "priority": "medium", "reason": "benchmark", "action_required": false,
                                   "evidence": .string(evidence.isEmpty ? alias : evidence)]]]
         default: return [:]
         }
     }
 
-    /// The last line (`id`, `text`, ...) in the last `<messages>` block of the last user message.
-    static func newestMessageLine(_ request: JSONValue?) -> JSONValue? {
+    /// The last message line (`MessageBlock`) in the last `<messages>` block of the last user message.
+    static func newestMessageLine(_ request: JSONValue?) -> MessageBlock.Line? {
         let user = request?["messages"]?.arrayValue?.last { $0["role"]?.stringValue == "user" }
         guard let text = user?["content"]?.stringValue, let open = text.range(of: "<messages>\n", options: .backwards),
               let close = text.range(of: "\n</messages>", range: open.upperBound..<text.endIndex) else { return nil }
-        let lastLine = text[open.upperBound..<close.lowerBound].split(separator: "\n").last
-        return lastLine.flatMap { try? JSONValue.parse(Data($0.utf8)) }
+        return MessageBlock.parse(String(text[open.upperBound..<close.lowerBound]))?.last
     }
 }
 

@@ -67,6 +67,8 @@ public struct SeedDesignRequest: Sendable {
     /// The participant a per-participant call is for.
     public let userID: UUID?
     public let request: ChatCompletionRequest
+    /// UTF-8 bytes of the window's message lines alone: the seed's side of the conservative count.
+    public let messageLineBytes: Int
 }
 
 /// Replays one night of the seed's design: for every conversation, each feature sends its whole window with the
@@ -82,6 +84,9 @@ public struct SeedDesignSimulation: Sendable {
         public var skippedEmptyWindows = 0
         public var promptTokens = 0
         public var completionTokens = 0
+        public var cachedPromptTokens = 0
+        /// Message lines only (no system prompt, no schema), summed over requests sent.
+        public var messageLineBytes = 0
         public var requestsByFeature: [String: Int] = [:]
 
         public var totalTokens: Int { promptTokens + completionTokens }
@@ -122,7 +127,8 @@ public struct SeedDesignSimulation: Sendable {
                 messages: [.system(SeedDesignPrompts.system(feature, today: today)), .user(SeedDesignPrompts.user(feature, messagesText: text))],
                 responseFormat: .jsonSchema(name: "seed_\(feature.rawValue)", schema: SeedDesignPrompts.schema(feature), strict: false))
             let users: [UUID?] = feature.perParticipant ? conversation.participantIDs : [nil]
-            requests += users.map { SeedDesignRequest(feature: feature, conversationID: conversation.id, userID: $0, request: request) }
+            requests += users.map { SeedDesignRequest(
+                feature: feature, conversationID: conversation.id, userID: $0, request: request, messageLineBytes: text.utf8.count) }
         }
         return requests
     }
@@ -153,6 +159,8 @@ public struct SeedDesignSimulation: Sendable {
                             totals.requestsByFeature[item.feature.rawValue, default: 0] += 1
                             totals.promptTokens += usage.promptTokens
                             totals.completionTokens += usage.completionTokens
+                            totals.cachedPromptTokens += usage.cachedPromptTokens ?? 0
+                            totals.messageLineBytes += item.messageLineBytes
                         }
                     }
                     return totals
@@ -165,6 +173,8 @@ public struct SeedDesignSimulation: Sendable {
                 all.skippedEmptyWindows += part.skippedEmptyWindows
                 all.promptTokens += part.promptTokens
                 all.completionTokens += part.completionTokens
+                all.cachedPromptTokens += part.cachedPromptTokens
+                all.messageLineBytes += part.messageLineBytes
                 all.requestsByFeature.merge(part.requestsByFeature, uniquingKeysWith: +)
             }
             return all

@@ -74,6 +74,8 @@ public struct EvalVariantReport: Sendable, Codable {
     /// Per feature: the evidence check's re-cited and dropped items and the dates kept from the model (absent in
     /// reports written before the check).
     public var grounding: [Feature: GroundingCounts]?
+    /// The tokens this run paid for (the network's when answers are cached) at list prices.
+    public var cost: RunCost?
 
     public init(id: String, role: VariantRole, label: String, provider: String, model: String, prompts: [Feature: PromptRef],
                 ranFeatures: [Feature], usage: EvalTokenUsage, requests: Int, reasks: Int, cache: CacheSummary?,
@@ -95,7 +97,7 @@ public struct EvalVariantReport: Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, role, label, provider, model, prompts, usage, requests, reasks, cache, errors, score, grounding
+        case id, role, label, provider, model, prompts, usage, requests, reasks, cache, errors, score, grounding, cost
         case ranFeatures = "ran_features"
     }
 }

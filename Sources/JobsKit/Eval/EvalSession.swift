@@ -199,10 +199,14 @@ public enum EvalSession {
         let cache = await spec.cacheStats?.snapshot
         // With an LLM, every HTTP call went through the cache layer, failed extractions' calls included.
         let requests = cache.map { $0.hits + $0.misses } ?? outcome.requests
-        return EvalVariantReport(
+        var report = EvalVariantReport(
             id: spec.id, role: spec.role, label: spec.label, provider: spec.engine.provider.name,
             model: Set(refs.values.map(\.model)).sorted().joined(separator: ", "), prompts: refs, ranFeatures: spec.features,
             usage: outcome.usage, requests: requests, reasks: outcome.reasks,
             cache: cache, errors: outcome.errors, score: score, grounding: outcome.grounding)
+        let paid = cache?.networkUsage ?? outcome.usage
+        report.cost = RunCost.estimate(TokenUsage(promptTokens: paid.prompt, completionTokens: paid.completion, cachedPromptTokens: paid.cached),
+                                       engine: spec.engine, features: spec.features.compactMap { ExtractionFeature(rawValue: $0.rawValue) })
+        return report
     }
 }

@@ -56,6 +56,7 @@ extension EvalReport {
             let grounding = features.map { ($0, variant.grounding?[$0] ?? GroundingCounts()) }
             let counted = grounding.filter { !$0.1.isZero }
             lines.append("  evidence: \(counted.isEmpty ? "every item's evidence was in a message it cites" : counted.map { "\($0.0.rawValue) re-cited \($0.1.recited), dropped \($0.1.dropped), model dates kept \($0.1.datesUnconfirmed)" }.joined(separator: "; "))")
+            if let cost = variant.cost { lines.append("  " + cost.line + (variant.cache != nil ? " for the tokens sent over the network" : "")) }
             if !variant.errors.isEmpty {
                 lines.append("  \(variant.errors.count) failed extractions (counted as predicting nothing):")
                 for error in variant.errors.prefix(20) {

@@ -52,6 +52,7 @@ public struct ExtractService: Sendable {
             let run = try await engine.extract(input, features: features)
             outcome.requests = run.requests
             outcome.usage = run.usage
+            outcome.estimatedCostUSD = RunCost.estimate(run.usage, engine: engine, features: features).usd
             for feature in features { outcome.itemCounts[feature.rawValue] = run.extraction.count(feature) }
             var written: ExtractionStore.WriteSummary?
             if !dryRun {

@@ -21,6 +21,7 @@ public enum ScanReport {
         lines.append("Rows: \(s.rowsInserted) new, \(s.rowsUpdated) updated; reminders created: \(s.remindersCreated)")
         lines.append(String(format: "%d requests, %d prompt + %d completion tokens (%d cached), %.2f s",
                             s.requests, s.usage.promptTokens, s.usage.completionTokens, s.usage.cachedPromptTokens, s.seconds))
+        if let cost = s.cost { lines.append(cost.line) }
         for found in s.found {
             lines.append("")
             lines.append(found.conversation + ":")

@@ -28,6 +28,8 @@ public struct ScanService: Sendable {
         public var remindersCreated = 0
         public var requests = 0
         public var usage = TokenUsage()
+        /// The tokens at list prices (`RunCost`), also in `job_runs.estimated_cost_usd`.
+        public var cost: RunCost?
         public var seconds = 0.0
         /// Users in conversations whose rows changed: the ones the assistant should look at again.
         public var changedUsers: [UUID] = []
@@ -117,6 +119,8 @@ public struct ScanService: Sendable {
         outcome.itemCounts = summary.items
         outcome.requests = summary.requests
         outcome.usage = summary.usage
+        summary.cost = RunCost.estimate(summary.usage, engine: engine, features: options.features)
+        outcome.estimatedCostUSD = summary.cost?.usd
         outcome.error = summary.stoppedEarly
             ?? summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
         try await Self.retrying { try await recorder.finish(runID, outcome) }

@@ -94,12 +94,14 @@ enum ScanRequests {
         userText(request).split(separator: "\n").first { $0.hasPrefix("Conversation: ") }.map { String($0.dropFirst("Conversation: ".count)) }
     }
 
-    /// The lines of the `<messages>` block, each a JSON object (id, sent_at, sender, text...).
+    /// The lines of the `<messages>` block, read back (`MessageBlock.parse`) as objects: id, sender_id, day, time, text.
     static func messageLines(_ request: RecordedRequest) -> [JSONValue] {
         let text = userText(request)
         guard let open = text.range(of: "<messages>\n", options: .backwards),
               let close = text.range(of: "\n</messages>", range: open.upperBound..<text.endIndex) else { return [] }
-        return text[open.upperBound..<close.lowerBound].split(separator: "\n").compactMap { try? JSONValue.parse(Data($0.utf8)) }
+        return (MessageBlock.parse(String(text[open.upperBound..<close.lowerBound])) ?? []).map {
+            ["id": .string($0.alias), "sender_id": .string($0.senderAlias), "day": .string($0.day), "time": .string($0.time), "text": .string($0.text)]
+        }
     }
 
     /// A schema-valid answer that yields rows: an event and a priority flag citing the newest message shown,

@@ -1,0 +1,154 @@
+import AgentRuntime
+import Foundation
+import JSONKit
+
+/// What one side of the token benchmark sent, counted on the wire: every request body in full (the conservative
+/// count), split by where the bytes go, and the prompt tokens a provider's prefix cache would have served.
+public struct TokenCostMeasure: Sendable, Codable, Equatable {
+    public var requests = 0
+    /// Whole request bodies: every byte of JSON, schema and prompt.
+    public var bodyBytes = 0
+    /// Between `<messages>` and `</messages>` of the last user message.
+    public var messageBlockBytes = 0
+    /// The compact JSON of `response_format`.
+    public var schemaBytes = 0
+    /// The system message.
+    public var systemBytes = 0
+    /// Few-shot messages between the system message and the last user message.
+    public var exampleBytes = 0
+    /// Prompt tokens (by `TokenCostRule`) that emulated prefix caching served from cache.
+    public var cachedPromptTokens = 0
+
+    /// Tokens of whole bodies at 4 bytes per token.
+    public var bodyTokens: Int { TokenCostRule.tokens(bytes: bodyBytes) }
+
+    enum CodingKeys: String, CodingKey {
+        case requests
+        case bodyBytes = "body_bytes"
+        case messageBlockBytes = "message_block_bytes"
+        case schemaBytes = "schema_bytes"
+        case systemBytes = "system_bytes"
+        case exampleBytes = "example_bytes"
+        case cachedPromptTokens = "cached_prompt_tokens"
+    }
+
+    public init() {}
+
+    /// "messages 54%, schema 16%, …" of the body bytes.
+    public var breakdown: String {
+        guard bodyBytes > 0 else { return "nothing sent" }
+        let rest = bodyBytes - messageBlockBytes - schemaBytes - systemBytes - exampleBytes
+        return [("<messages> block", messageBlockBytes), ("schema", schemaBytes), ("system prompts", systemBytes),
+                ("examples", exampleBytes), ("the rest", rest)]
+            .map { String(format: "%@ %.0f%%", $0.0, 100 * Double($0.1) / Double(bodyBytes)) }.joined(separator: ", ")
+    }
+}
+
+/// Emulates OpenAI's automatic prompt caching for the benchmark: a request's prompt is the compact JSON of
+/// `response_format` and `tools` (a schema is a prefix of the system message) followed by each message's text;
+/// the cached part is the longest prefix, in whole 128-token blocks, that an earlier request already sent, and
+/// only when it reaches 1,024 tokens, as OpenAI documents. Blocks are keyed by a running FNV-1a hash of all bytes
+/// up to the block's end, so a block matches only when everything before it matches too.
+public final class PrefixCacheEmulator: @unchecked Sendable {
+    public static let blockTokens = 128
+    public static let minimumTokens = 1024
+    private static let blockBytes = blockTokens * 4
+    private let lock = NSLock()
+    private var seen: Set<UInt64> = []
+
+    public init() {}
+
+    /// The prompt tokens a cache would have served for `request`; remembers its blocks for later requests.
+    public func cachedTokens(for request: JSONValue) -> Int {
+        let bytes = Array(Self.prefixText(request).utf8)
+        var keys: [UInt64] = []
+        keys.reserveCapacity(bytes.count / Self.blockBytes)
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for (index, byte) in bytes.enumerated() {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            if (index + 1) % Self.blockBytes == 0 { keys.append(hash) }
+        }
+        let hits = lock.withLock {
+            let hits = keys.prefix { seen.contains($0) }.count
+            seen.formUnion(keys)
+            return hits
+        }
+        let cached = hits * Self.blockTokens
+        return cached >= Self.minimumTokens ? cached : 0
+    }
+
+    static func prefixText(_ request: JSONValue) -> String {
+        var text = ""
+        for key in ["response_format", "tools"] {
+            if let value = request[key], !value.isNull { text += value.serialized() }
+        }
+        for message in request["messages"]?.arrayValue ?? [] {
+            switch message["content"] {
+            case .string(let content)?: text += content
+            case .array(let parts)?: text += parts.compactMap { $0["text"]?.stringValue }.joined()
+            default: break
+            }
+        }
+        return text
+    }
+}
+
+/// Counts what passes through it into a `TokenCostMeasure`, and adds the emulated `cached_tokens` to each answer's
+/// `usage.prompt_tokens_details`, so the scan reports (and prices) cached tokens as it would against OpenAI.
+public final class TokenCostMeter: HTTPTransport, @unchecked Sendable {
+    private let base: any HTTPTransport
+    private let cache: PrefixCacheEmulator
+    private let lock = NSLock()
+    private var measure = TokenCostMeasure()
+
+    public init(base: any HTTPTransport = URLSessionTransport(), cache: PrefixCacheEmulator = PrefixCacheEmulator()) {
+        self.base = base
+        self.cache = cache
+    }
+
+    public var snapshot: TokenCostMeasure { lock.withLock { measure } }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard let json = try? JSONValue.parse(request.body) else { return try await base.send(request) }
+        let cached = cache.cachedTokens(for: json)
+        let part = Self.measure(json, bodyBytes: request.body.count)
+        var response = try await base.send(request)
+        if (200..<300).contains(response.status), cached > 0, case .object(var object)? = try? JSONValue.parse(response.body),
+           case .object(var usage)? = object["usage"] {
+            var details = usage["prompt_tokens_details"]?.objectValue ?? JSONObject()
+            details["cached_tokens"] = .integer(Int64(cached))
+            usage["prompt_tokens_details"] = .object(details)
+            object["usage"] = .object(usage)
+            response.body = JSONValue.object(object).serializedData()
+        }
+        lock.withLock {
+            measure.requests += 1
+            measure.bodyBytes += part.bodyBytes
+            measure.messageBlockBytes += part.messageBlockBytes
+            measure.schemaBytes += part.schemaBytes
+            measure.systemBytes += part.systemBytes
+            measure.exampleBytes += part.exampleBytes
+            measure.cachedPromptTokens += cached
+        }
+        return response
+    }
+
+    /// Where one request body's bytes go.
+    static func measure(_ request: JSONValue, bodyBytes: Int) -> TokenCostMeasure {
+        var part = TokenCostMeasure()
+        part.bodyBytes = bodyBytes
+        if let format = request["response_format"], !format.isNull { part.schemaBytes = format.serialized().utf8.count }
+        let messages = request["messages"]?.arrayValue ?? []
+        func text(_ message: JSONValue) -> String { message["content"]?.stringValue ?? "" }
+        if let first = messages.first, first["role"]?.stringValue == "system" { part.systemBytes = text(first).utf8.count }
+        if messages.count > 2 { part.exampleBytes = messages[1..<(messages.count - 1)].reduce(0) { $0 + text($1).utf8.count } }
+        if let last = messages.last {
+            let content = text(last)
+            if let open = content.range(of: "<messages>"), let close = content.range(of: "</messages>", options: .backwards),
+               open.upperBound <= close.lowerBound {
+                part.messageBlockBytes = content[open.upperBound..<close.lowerBound].utf8.count
+            }
+        }
+        return part
+    }
+}

@@ -1,0 +1,78 @@
+import Extractors
+import Foundation
+import PromptKit
+
+/// What a run's tokens cost at list prices: recorded in `job_runs.estimated_cost_usd` and printed by scan, assist
+/// and eval. An estimate, never a bill; unknown (with the reason) rather than guessed when a price is missing.
+public struct RunCost: Sendable, Codable, Equatable {
+    /// Nil when the cost is unknown.
+    public var usd: Double?
+    public var model: String?
+    /// The price table's date.
+    public var pricesAsOf: String?
+    /// Why `usd` is nil.
+    public var unknownReason: String?
+    public var batch = false
+
+    enum CodingKeys: String, CodingKey {
+        case usd, model, batch
+        case pricesAsOf = "prices_as_of"
+        case unknownReason = "unknown_reason"
+    }
+
+    /// "Estimated cost: $0.0123 (gpt-4o-mini, list prices of 2026-11-23)" or "Estimated cost: unknown (why)".
+    public var line: String {
+        guard let usd else { return "Estimated cost: unknown (\(unknownReason ?? "no price"))" }
+        let basis = [model, pricesAsOf.map { "list prices of \($0)" }, batch ? "Batch API" : nil].compactMap { $0 }
+        return String(format: "Estimated cost: $%.4f", usd) + (basis.isEmpty ? "" : " (" + basis.joined(separator: ", ") + ")")
+    }
+
+    /// Prices `usage` at `model` with the price file beside the prompts (`<prompts>/pricing/openai.yaml`).
+    /// Tokens that were never sent cost nothing, whatever the model (the rule-based provider).
+    public static func estimate(_ usage: TokenUsage, model: String?, promptDirectory: URL?, batch: Bool = false) -> RunCost {
+        var cost = RunCost(model: model, batch: batch)
+        if usage.promptTokens == 0, usage.completionTokens == 0 {
+            cost.usd = 0
+            return cost
+        }
+        guard let model else {
+            cost.unknownReason = "the prompts of this run name more than one model"
+            return cost
+        }
+        guard let directory = promptDirectory else {
+            cost.unknownReason = "no prompt directory to find pricing/openai.yaml in"
+            return cost
+        }
+        let file = PriceTable.file(inPromptDirectory: directory)
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            cost.unknownReason = "no price file at \(file.relativePath)"
+            return cost
+        }
+        let table: PriceTable
+        do {
+            table = try PriceTable.load(file: file)
+        } catch {
+            cost.unknownReason = "\(error)"
+            return cost
+        }
+        cost.pricesAsOf = table.asOf
+        cost.usd = table.cost(model: model, prompt: usage.promptTokens, cachedPrompt: usage.cachedPromptTokens,
+                              completion: usage.completionTokens, batch: batch)
+        if cost.usd == nil { cost.unknownReason = "no price for model '\(model)' in \(file.relativePath)" }
+        return cost
+    }
+
+    /// Prices an extraction run: the model the engine's provider uses for these features' prompts (unknown when they
+    /// differ), with the price file beside those prompts.
+    public static func estimate(_ usage: TokenUsage, engine: ExtractionEngine, features: [ExtractionFeature], batch: Bool = false) -> RunCost {
+        let prompts = features.compactMap { try? engine.prompt(for: $0) }
+        let models = Set(prompts.map { engine.provider.modelName(for: $0) })
+        return estimate(usage, model: models.count == 1 ? models.first : nil,
+                        promptDirectory: prompts.first.map { directory(of: $0) }, batch: batch)
+    }
+
+    /// The folder a prompt was loaded from.
+    public static func directory(of prompt: Prompt) -> URL {
+        URL(fileURLWithPath: prompt.sourceFile).deletingLastPathComponent()
+    }
+}
