@@ -1,12 +1,17 @@
 import ArgumentParser
 import Extractors
 import Foundation
+import Bench
+import CLISupport
 import JobsKit
 
-struct BenchCommand: AsyncParsableCommand {
+/// The benchmarks, a separate executable so that their fake servers and seed-design prompts never ship in
+/// `messageai-jobs`.
+@main
+struct MessageAIBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench",
-        abstract: "Benchmarks: a reproducible scan workload and the scan's throughput against a fake model.",
+        commandName: "messageai-bench",
+        abstract: "MessageAI benchmarks: a reproducible scan workload, the scan, the agent, tokens and the proactive pass against fake models.",
         subcommands: [BenchWorkloadCommand.self, BenchScanCommand.self, BenchServeCommand.self, BenchAgentCommand.self, BenchTokensCommand.self,
                       BenchProactiveCommand.self]
     )
@@ -22,7 +27,7 @@ struct BenchWorkloadCommand: AsyncParsableCommand {
             deadlines. Watermarks are set so that only the last day is new to the next scan. The same --seed
             and --now give the same rows (ids included); loading them again inserts nothing new.
 
-            Example: messageai-jobs bench workload --conversations 2000 --days 7 --seed 42
+            Example: messageai-bench workload --conversations 2000 --days 7 --seed 42
             """
     )
 
@@ -75,7 +80,7 @@ struct BenchScanCommand: AsyncParsableCommand {
             bound concurrency / latency, CPU time per request and per conversation (getrusage: user + system of the
             whole process, fake server included), requests, tokens and peak memory. See benchmarks/README.md.
 
-            Example: messageai-jobs bench scan --conversations 2000 --latency-ms 800 --concurrency 8
+            Example: messageai-bench scan --conversations 2000 --latency-ms 800 --concurrency 8
             """
     )
 

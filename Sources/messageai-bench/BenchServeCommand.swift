@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Bench
+import CLISupport
 import JobsKit
 
 struct BenchServeCommand: AsyncParsableCommand {
@@ -15,7 +17,7 @@ struct BenchServeCommand: AsyncParsableCommand {
             ceil(UTF-8 bytes / 4) of the messages' text plus the tools and response_format JSON (prompt), and of the
             answer (completion). Prints the base URL once listening.
 
-            Example: messageai-jobs bench serve --port 8089 --steps 6
+            Example: messageai-bench serve --port 8089 --steps 6
             """
     )
 

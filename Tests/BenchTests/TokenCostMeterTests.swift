@@ -1,5 +1,6 @@
 import Foundation
 import JSONKit
+import Bench
 import JobsKit
 import Testing
 

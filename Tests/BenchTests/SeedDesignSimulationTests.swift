@@ -1,5 +1,6 @@
 import AgentRuntime
 import Foundation
+import Bench
 import JobsKit
 import JSONKit
 import Testing

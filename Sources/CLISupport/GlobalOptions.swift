@@ -4,19 +4,21 @@ import Logging
 import Postgres
 
 /// Where the database is; every command that touches Postgres takes these.
-struct DatabaseOptions: ParsableArguments {
+public struct DatabaseOptions: ParsableArguments, Sendable {
+    public init() {}
+
     @Option(name: .customLong("database-url"),
             help: "Postgres connection URI or libpq string (default: $DATABASE_URL, else libpq's PG* variables).")
-    var databaseURL: String?
+    public var databaseURL: String?
 
-    var configuration: PostgresConfiguration {
+    public var configuration: PostgresConfiguration {
         var configuration = PostgresConfiguration.fromEnvironment()
         if let databaseURL { configuration.connectionString = databaseURL }
         return configuration
     }
 
     /// Lends a pool to `body` and shuts it down afterwards.
-    func withPool<T: Sendable>(maxConnections: Int = 4, _ body: (PostgresPool) async throws -> T) async throws -> T {
+    public func withPool<T: Sendable>(maxConnections: Int = 4, _ body: (PostgresPool) async throws -> T) async throws -> T {
         let pool = PostgresPool(configuration: configuration, maxConnections: maxConnections, logger: CLILogging.logger("messageai.postgres"))
         do {
             let value = try await body(pool)
@@ -30,17 +32,20 @@ struct DatabaseOptions: ParsableArguments {
 }
 
 /// Output and logging flags shared by all commands.
-struct OutputOptions: ParsableArguments {
+public struct OutputOptions: ParsableArguments, Sendable {
+    public init() {}
+
     @Flag(name: .long, help: "Print machine-readable JSON on stdout instead of text.")
-    var json = false
+    public var json = false
 
     @Flag(name: [.short, .long], help: "Log debug details to stderr (or set LOG_LEVEL=debug).")
-    var verbose = false
+    public var verbose = false
 
-    func bootstrap() { CLILogging.bootstrap(verbose: verbose) }
+    public func bootstrap() { CLILogging.bootstrap(verbose: verbose) }
 }
 
-enum CLILogging {
+/// Logging to stderr, bootstrapped once per process.
+public enum CLILogging {
     private static let once: Void = {
         let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .notice
         LoggingSystem.bootstrap { label in
@@ -52,38 +57,38 @@ enum CLILogging {
 
     nonisolated(unsafe) private static var verboseRequested = false
 
-    static func bootstrap(verbose: Bool) {
+    public static func bootstrap(verbose: Bool) {
         if verbose { setenv("LOG_LEVEL", "debug", 1) }
         _ = once
     }
 
-    static func logger(_ label: String) -> Logger { Logger(label: label) }
+    public static func logger(_ label: String) -> Logger { Logger(label: label) }
 }
 
 /// Writes to stdout / stderr.
-enum Console {
-    static func print(_ text: String) {
+public enum Console {
+    public static func print(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
-    static func error(_ text: String) {
+    public static func error(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
     /// Rewrites one progress line on stderr.
-    static func progress(_ text: String) {
+    public static func progress(_ text: String) {
         FileHandle.standardError.write(Data(("\r\u{1B}[2K" + text).utf8))
     }
 
-    static func progressDone() {
+    public static func progressDone() {
         FileHandle.standardError.write(Data("\n".utf8))
     }
 
     /// True when stderr is a terminal: progress lines go there only then.
-    static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    public static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Prints an Encodable value as pretty JSON on stdout.
-    static func printJSON<T: Encodable>(_ value: T) throws {
+    public static func printJSON<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601

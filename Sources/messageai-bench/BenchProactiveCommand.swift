@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Bench
+import CLISupport
 import JobsKit
 
 struct BenchProactiveCommand: AsyncParsableCommand {
@@ -12,7 +14,7 @@ struct BenchProactiveCommand: AsyncParsableCommand {
             no finding), and once more with an in-process fake model that calls two tools and ranks every finding
             (tokens counted as request bytes / 4).
 
-            Example: messageai-jobs bench proactive --conversations 2000 --days 7 --seed 42
+            Example: messageai-bench proactive --conversations 2000 --days 7 --seed 42
             """
     )
 

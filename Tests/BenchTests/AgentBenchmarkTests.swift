@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Bench
 import JobsKit
 import JSONKit
 import Testing
@@ -56,7 +57,7 @@ struct AgentBenchmarkTests {
     /// The Python Agents SDK script must run the same workload: same prompts, answer and tool results.
     @Test func thePythonScriptRepeatsTheScriptsPromptsAndToolResults() throws {
         let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("benchmarks/agents-sdk/bench_agents_sdk.py")
         let text = try String(contentsOf: script, encoding: .utf8)
         for needle in [AgentBenchmarkScript.systemPrompt, AgentBenchmarkScript.userPrompt, AgentBenchmarkScript.finalAnswer] {

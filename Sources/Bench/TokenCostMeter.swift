@@ -101,7 +101,7 @@ public final class TokenCostMeter: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var measure = TokenCostMeasure()
 
-    public init(base: any HTTPTransport = URLSessionTransport(), cache: PrefixCacheEmulator = PrefixCacheEmulator()) {
+    public init(base: any HTTPTransport = AsyncHTTPClientTransport.shared, cache: PrefixCacheEmulator = PrefixCacheEmulator()) {
         self.base = base
         self.cache = cache
     }

@@ -1,6 +1,8 @@
 import AgentRuntime
 import ArgumentParser
 import Foundation
+import Bench
+import CLISupport
 import JobsKit
 
 struct BenchAgentCommand: AsyncParsableCommand {
@@ -13,7 +15,7 @@ struct BenchAgentCommand: AsyncParsableCommand {
             model calls (start the server with the same --steps). At zero server latency the time per run is the
             loop's own cost. benchmarks/agents-sdk/run.sh runs the same workload with OpenAI's Agents SDK for Python.
 
-            Example: OPENAI_BASE_URL=http://127.0.0.1:8089/v1 messageai-jobs bench agent --runs 500 --steps 6 --json
+            Example: OPENAI_BASE_URL=http://127.0.0.1:8089/v1 messageai-bench agent --runs 500 --steps 6 --json
             """
     )
 
@@ -38,7 +40,7 @@ struct BenchAgentCommand: AsyncParsableCommand {
         output.bootstrap()
         let environment = ProcessInfo.processInfo.environment
         guard let base = environment["OPENAI_BASE_URL"].flatMap({ $0.isEmpty ? nil : URL(string: $0) }) else {
-            throw ValidationError("OPENAI_BASE_URL is not set: start `messageai-jobs bench serve --steps \(steps)` and set OPENAI_BASE_URL to the URL it prints")
+            throw ValidationError("OPENAI_BASE_URL is not set: start `messageai-bench serve --steps \(steps)` and set OPENAI_BASE_URL to the URL it prints")
         }
         let client = OpenAIClient(configuration: LLMConfiguration(
             apiKey: environment["OPENAI_API_KEY"], baseURL: base, defaultModel: "bench-model", retryPolicy: .noRetries))

@@ -2,7 +2,7 @@ import AgentRuntime
 import Foundation
 
 /// Measures the agent loop's own cost: N runs of `AgentRunner` with the real client against a scripted server
-/// (`messageai-jobs bench serve`, or `AgentBenchmarkServer` in process) that answers instantly, so the time per
+/// (`messageai-bench serve`, or `AgentBenchmarkServer` in process) that answers instantly, so the time per
 /// run is the loop, the client and the loopback HTTP, the same as the Python Agents SDK pays against that server.
 public struct AgentBenchmark: Sendable {
     public struct Options: Sendable {
@@ -91,7 +91,7 @@ public struct AgentBenchmark: Sendable {
             throw BenchError("""
                 run \(run) did not follow the script: it stopped with \(result.stopReason) after \(result.steps.count) model call(s) \
                 and \(result.toolCallCount) tool call(s)\(toolsRan ? "" : " (some failed)"), expected \(steps) calls, \(steps - 1) tool calls and the scripted answer. \
-                Is OPENAI_BASE_URL a `messageai-jobs bench serve --steps \(steps)`?
+                Is OPENAI_BASE_URL a `messageai-bench serve --steps \(steps)`?
                 """)
         }
     }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Extractors
 import Foundation
+import Bench
+import CLISupport
 import JobsKit
 
 struct BenchTokensCommand: AsyncParsableCommand {
@@ -20,7 +22,7 @@ struct BenchTokensCommand: AsyncParsableCommand {
             of <prompts>/pricing/openai.yaml (ours at the prompts' model, the seed's at gpt-4o and at ours).
             See benchmarks/RESULTS.md.
 
-            Example: DATABASE_URL=postgresql://postgres@127.0.0.1:54329/messageai_bench messageai-jobs bench tokens --conversations 2000
+            Example: DATABASE_URL=postgresql://postgres@127.0.0.1:54329/messageai_bench messageai-bench tokens --conversations 2000
             """
     )
 

@@ -1,6 +1,7 @@
 import AgentRuntime
 import Extractors
 import Foundation
+import JobsKit
 import Migrations
 import Postgres
 
