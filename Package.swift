@@ -85,6 +85,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Floor 4: the eval runner and its reports (fixtures through the real engine, cache, baselines, HTML/Markdown).
+        .target(
+            name: "JobsEval",
+            dependencies: ["JobsKit", "AgentRuntime", "Evals", "Extractors", "JSONKit", "PromptKit"]
+        ),
         // Floor 4: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation).
         .target(
             name: "Bench",
@@ -100,8 +105,10 @@ let package = Package(
         // Floor 5: the CLI.
         .executableTarget(
             name: "jobs",
+            // Exactly the modules its commands import.
             dependencies: [
-                "CLISupport", "JobsKit", "Chrono", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "AgentRuntime", "JSONKit",
+                "CLISupport", "JobsKit", "JobsEval", "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations",
+                "Postgres", "Proactive", "PromptKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -110,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "messageai-bench",
             dependencies: [
-                "Bench", "CLISupport", "JobsKit", "Extractors", "AgentRuntime", "JSONKit",
+                "Bench", "CLISupport", "JobsKit", "Extractors", "AgentRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -126,7 +133,7 @@ let package = Package(
         .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Chrono", "JSONKit", "Postgres", "TestSupport"]),
         .testTarget(
             name: "ExtractorTests",
-            dependencies: ["Extractors", "AgentRuntime", "Chrono", "JSONKit", "JobsKit", "PromptKit", "Postgres", "TestSupport"]
+            dependencies: ["Extractors", "AgentRuntime", "Chrono", "JSONKit", "JobsEval", "JobsKit", "PromptKit", "Postgres", "TestSupport"]
         ),
         .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "JSONKit"]),
         .testTarget(name: "ChronoTests", dependencies: ["Chrono"]),
@@ -134,7 +141,7 @@ let package = Package(
         .testTarget(
             name: "JobsKitTests",
             dependencies: [
-                "JobsKit", "Bench", "Chrono", "Extractors", "Evals", "Postgres", "PromptKit", "Proactive", "TestSupport", "AgentRuntime", "JSONKit",
+                "JobsKit", "JobsEval", "Bench", "Chrono", "Extractors", "Evals", "Postgres", "PromptKit", "Proactive", "TestSupport", "AgentRuntime", "JSONKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -4,6 +4,7 @@ import CLISupport
 import Evals
 import Extractors
 import Foundation
+import JobsEval
 import JobsKit
 import PromptKit
 

@@ -1,6 +1,7 @@
 import AgentRuntime
 import Foundation
 import JSONKit
+import JobsEval
 import JobsKit
 import Testing
 

@@ -2,6 +2,7 @@ import Chrono
 import Evals
 import Extractors
 import Foundation
+import JobsEval
 import JobsKit
 import Testing
 

@@ -1,6 +1,7 @@
 import Evals
 import Extractors
 import Foundation
+import JobsKit
 
 /// Everything one `eval` run measured: written as `report.json`, rendered as Markdown and HTML, and read back
 /// as the `--baseline` of a later run.

@@ -1,5 +1,6 @@
 import Evals
 import Foundation
+import JobsKit
 import JSONKit
 
 /// `report.html`: one self-contained page (inline CSS, inline SVG, no script, no external resource) that

@@ -1,5 +1,6 @@
 import Evals
 import Foundation
+import JobsKit
 import JSONKit
 
 extension EvalReport {

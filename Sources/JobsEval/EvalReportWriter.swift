@@ -1,5 +1,6 @@
 import Evals
 import Foundation
+import JobsKit
 
 /// Writes `report.json`, `report.md` and `report.html` into one directory.
 public enum EvalReportWriter {

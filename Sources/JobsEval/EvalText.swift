@@ -1,5 +1,6 @@
 import Evals
 import Foundation
+import JobsKit
 
 /// Number formatting shared by the terminal, Markdown and HTML reports.
 enum EvalFormat {

@@ -1,3 +1,4 @@
+import JobsKit
 import Evals
 import Extractors
 

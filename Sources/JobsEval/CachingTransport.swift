@@ -1,5 +1,6 @@
 import AgentRuntime
 import Foundation
+import JobsKit
 import JSONKit
 
 /// Hits, misses and the tokens actually sent over the network, counted across concurrent requests.

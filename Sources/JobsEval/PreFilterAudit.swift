@@ -1,6 +1,7 @@
 import Evals
 import Extractors
 import Foundation
+import JobsKit
 
 /// How many expected items cite only messages the scan's `PreFilter` would drop before asking a model.
 ///

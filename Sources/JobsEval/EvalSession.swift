@@ -2,6 +2,7 @@ import AgentRuntime
 import Evals
 import Extractors
 import Foundation
+import JobsKit
 import PromptKit
 
 /// What `messageai-jobs eval` was asked to do.

@@ -1,6 +1,7 @@
 import Evals
 import Extractors
 import Foundation
+import JobsKit
 
 /// One provider and prompt-version choice to run over the fixtures.
 public struct EvalVariantSpec: Sendable {

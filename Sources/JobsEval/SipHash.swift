@@ -1,3 +1,4 @@
+import JobsKit
 /// SipHash-2-4 (Aumasson & Bernstein), implemented here because the package has no crypto dependency.
 ///
 /// The eval cache names files by a hash of the request; two SipHash passes with different keys give a
