@@ -1,4 +1,5 @@
 import AgentRuntime
+import Extractors
 import Foundation
 import JobsKit
 import JSONKit
@@ -8,13 +9,13 @@ public actor CacheStats {
     public private(set) var hits = 0
     public private(set) var misses = 0
     /// Usage reported by answers that came from the network (cache hits cost nothing).
-    public private(set) var networkUsage = EvalTokenUsage()
+    public private(set) var networkUsage = TokenUsage()
 
     public init() {}
 
     func recordHit() { hits += 1 }
 
-    func recordMiss(usage: EvalTokenUsage) {
+    func recordMiss(usage: TokenUsage) {
         misses += 1
         networkUsage += usage
     }
@@ -107,11 +108,11 @@ public struct CachingTransport: HTTPTransport {
     }
 
     /// The `usage` block of a Chat Completions body, zero when absent or unreadable.
-    static func usage(in response: HTTPResponse) -> EvalTokenUsage {
-        guard let json = try? JSONValue.parse(response.body), let usage = json["usage"] else { return EvalTokenUsage() }
+    static func usage(in response: HTTPResponse) -> TokenUsage {
+        guard let json = try? JSONValue.parse(response.body), let usage = json["usage"] else { return TokenUsage() }
         func int(_ value: JSONValue?) -> Int { value?.integerValue.map { Int($0) } ?? 0 }
-        return EvalTokenUsage(prompt: int(usage["prompt_tokens"]), completion: int(usage["completion_tokens"]),
-                              cached: int(usage["prompt_tokens_details"]?["cached_tokens"]))
+        return TokenUsage(promptTokens: int(usage["prompt_tokens"]), completionTokens: int(usage["completion_tokens"]),
+                          cachedPromptTokens: int(usage["prompt_tokens_details"]?["cached_tokens"]))
     }
 }
 
@@ -119,9 +120,9 @@ public struct CachingTransport: HTTPTransport {
 public struct CacheSummary: Sendable, Hashable, Codable {
     public var hits: Int
     public var misses: Int
-    public var networkUsage: EvalTokenUsage
+    @ReportTokens public var networkUsage: TokenUsage
 
-    public init(hits: Int = 0, misses: Int = 0, networkUsage: EvalTokenUsage = EvalTokenUsage()) {
+    public init(hits: Int = 0, misses: Int = 0, networkUsage: TokenUsage = TokenUsage()) {
         self.hits = hits
         self.misses = misses
         self.networkUsage = networkUsage
@@ -133,25 +134,31 @@ public struct CacheSummary: Sendable, Hashable, Codable {
     }
 }
 
-/// Token counts in the report's snake_case shape.
-public struct EvalTokenUsage: Sendable, Hashable, Codable {
-    public var prompt: Int
-    public var completion: Int
-    public var cached: Int
+/// ``TokenUsage`` in the eval report's snake_case shape (`prompt_tokens`, `completion_tokens`,
+/// `cached_prompt_tokens`), so reports written before and after read the same as baselines.
+@propertyWrapper
+public struct ReportTokens: Sendable, Hashable, Codable {
+    public var wrappedValue: TokenUsage
 
-    public init(prompt: Int = 0, completion: Int = 0, cached: Int = 0) {
-        self.prompt = prompt
-        self.completion = completion
-        self.cached = cached
-    }
-
-    public static func += (a: inout EvalTokenUsage, b: EvalTokenUsage) {
-        a = EvalTokenUsage(prompt: a.prompt + b.prompt, completion: a.completion + b.completion, cached: a.cached + b.cached)
-    }
+    public init(wrappedValue: TokenUsage) { self.wrappedValue = wrappedValue }
 
     enum CodingKeys: String, CodingKey {
         case prompt = "prompt_tokens"
         case completion = "completion_tokens"
         case cached = "cached_prompt_tokens"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        wrappedValue = TokenUsage(promptTokens: try container.decode(Int.self, forKey: .prompt),
+                                  completionTokens: try container.decode(Int.self, forKey: .completion),
+                                  cachedPromptTokens: try container.decode(Int.self, forKey: .cached))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(wrappedValue.promptTokens, forKey: .prompt)
+        try container.encode(wrappedValue.completionTokens, forKey: .completion)
+        try container.encode(wrappedValue.cachedPromptTokens, forKey: .cached)
     }
 }

@@ -64,7 +64,7 @@ public struct EvalVariantReport: Sendable, Codable {
     /// Features this variant ran itself; a compare variant takes the others from the main variant.
     public var ranFeatures: [Feature]
     /// Tokens of every answer used, served from the cache or not (a failed extraction's answers are not used).
-    public var usage: EvalTokenUsage
+    @ReportTokens public var usage: TokenUsage
     /// HTTP requests made (cache hits included), or provider calls without an LLM.
     public var requests: Int
     public var reasks: Int
@@ -79,7 +79,7 @@ public struct EvalVariantReport: Sendable, Codable {
     public var cost: RunCost?
 
     public init(id: String, role: VariantRole, label: String, provider: String, model: String, prompts: [Feature: PromptRef],
-                ranFeatures: [Feature], usage: EvalTokenUsage, requests: Int, reasks: Int, cache: CacheSummary?,
+                ranFeatures: [Feature], usage: TokenUsage, requests: Int, reasks: Int, cache: CacheSummary?,
                 errors: [EvalUnitError], score: EvalScore, grounding: [Feature: GroundingCounts]? = nil) {
         self.id = id
         self.role = role

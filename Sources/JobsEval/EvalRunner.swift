@@ -28,7 +28,7 @@ public struct EvalVariantSpec: Sendable {
 public struct EvalVariantOutcome: Sendable {
     /// Keyed by fixture id; only the variant's own features are filled.
     public var predictions: [String: PredictedItems] = [:]
-    public var usage = EvalTokenUsage()
+    public var usage = TokenUsage()
     public var requests = 0
     public var reasks = 0
     /// Sorted by fixture, then feature.
@@ -93,7 +93,7 @@ public struct EvalRunner: Sendable {
 
     struct FixtureOutcome: Sendable {
         var predicted = PredictedItems()
-        var usage = EvalTokenUsage()
+        var usage = TokenUsage()
         var requests = 0
         var reasks = 0
         var errors: [EvalUnitError] = []
@@ -136,8 +136,7 @@ public struct EvalRunner: Sendable {
             switch results[feature] {
             case .success(let run)?:
                 PredictionMapping.copy(feature, from: PredictionMapping.predicted(run.extraction, user: user), into: &outcome.predicted)
-                outcome.usage += EvalTokenUsage(prompt: run.usage.promptTokens, completion: run.usage.completionTokens,
-                                                cached: run.usage.cachedPromptTokens)
+                outcome.usage += run.usage
                 outcome.requests += run.requests
                 outcome.reasks += run.reasks
                 outcome.grounding[feature] = Self.grounding(run.extraction.notes)

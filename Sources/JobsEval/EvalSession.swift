@@ -206,7 +206,7 @@ public enum EvalSession {
             usage: outcome.usage, requests: requests, reasks: outcome.reasks,
             cache: cache, errors: outcome.errors, score: score, grounding: outcome.grounding)
         let paid = cache?.networkUsage ?? outcome.usage
-        report.cost = RunCost.estimate(TokenUsage(promptTokens: paid.prompt, completionTokens: paid.completion, cachedPromptTokens: paid.cached),
+        report.cost = RunCost.estimate(paid,
                                        engine: spec.engine, features: spec.features.compactMap { ExtractionFeature(rawValue: $0.rawValue) })
         return report
     }

@@ -1,4 +1,5 @@
 import Evals
+import Extractors
 import Foundation
 import JobsKit
 
@@ -11,8 +12,8 @@ enum EvalFormat {
         return rounded == 0 ? "±0.000" : String(format: "%+.3f", rounded)
     }
 
-    static func usage(_ u: EvalTokenUsage) -> String {
-        "prompt \(u.prompt), completion \(u.completion), cached \(u.cached)"
+    static func usage(_ u: TokenUsage) -> String {
+        "prompt \(u.promptTokens), completion \(u.completionTokens), cached \(u.cachedPromptTokens)"
     }
 
     static func prompts(_ variant: EvalVariantReport, _ features: [Feature]) -> String {
