@@ -88,13 +88,15 @@ let package = Package(
         // Floor 4: the eval runner and its reports (fixtures through the real engine, cache, baselines, HTML/Markdown).
         .target(
             name: "JobsEval",
-            dependencies: ["JobsKit", "AgentRuntime", "Evals", "Extractors", "JSONKit", "PromptKit"]
+            dependencies: ["JobsKit", "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "PromptKit"]
         ),
         // Floor 4: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation).
         .target(
             name: "Bench",
             dependencies: [
                 "JobsKit", "AgentRuntime", "Chrono", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Proactive",
+                // The seeded generator (SplitMix64); never linked into messageai-jobs.
+                "TestSupport",
             ]
         ),
         // Floor 5: options and console output shared by the two executables.

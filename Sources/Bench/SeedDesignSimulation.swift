@@ -106,7 +106,6 @@ public struct SeedDesignSimulation: Sendable {
     /// What the seed's design sends for one conversation in one night, in feature order.
     public func requests(for conversation: SeedDesignConversation) -> [SeedDesignRequest] {
         let today = LocalDate(now, in: TimeZone(identifier: "UTC")!).iso
-        let createdAt = ISO8601DateFormatter()
         var requests: [SeedDesignRequest] = []
         for feature in SeedDesignFeature.allCases {
             let since = now.addingTimeInterval(-Double(feature.windowDays) * 86_400)
@@ -116,7 +115,7 @@ public struct SeedDesignSimulation: Sendable {
             let text = window.map { message in
                 switch feature {
                 case .calendar:
-                    let stamp = createdAt.string(from: message.sentAt).replacingOccurrences(of: "Z", with: "+00:00")
+                    let stamp = ISO8601Instant.string(message.sentAt).replacingOccurrences(of: "Z", with: "+00:00")
                     return "[\(stamp)] \(message.senderName): \(message.text)"
                 case .decisions, .priority, .rsvps: return "[\(message.id.uuidString.lowercased())] \(message.senderName): \(message.text)"
                 case .deadlines: return "[\(message.id.uuidString.lowercased())] \(message.text)"

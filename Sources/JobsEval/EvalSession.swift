@@ -1,3 +1,4 @@
+import Chrono
 import AgentRuntime
 import Evals
 import Extractors
@@ -120,10 +121,8 @@ public enum EvalSession {
             variants.append(try await variantReport(spec, outcome: outcome, score: score, features: features))
         }
 
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
         let report = EvalReport(
-            createdAt: formatter.string(from: now), fixturesPath: options.fixturesPath, fixtureCount: fixtures.count,
+            createdAt: ISO8601Instant.string(now), fixturesPath: options.fixturesPath, fixtureCount: fixtures.count,
             features: features, variants: variants, preFilter: PreFilterAudit.audit(fixtures, features: features))
         return EvalRun(report: report, fixtures: fixtures, notice: notice)
     }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A small seeded generator (Steele, Lea and Flood's SplitMix64). The helpers below do their own range
+/// The package's one seeded generator (Steele, Lea and Flood's SplitMix64): the benchmark workloads and the
+/// "random" fault tests replay exactly from a seed. The helpers below do their own range
 /// arithmetic instead of the standard library's `random(in:using:)`, whose algorithm may change between Swift
 /// releases: the same seed must give the same workload on every toolchain.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
