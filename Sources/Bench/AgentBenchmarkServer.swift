@@ -27,27 +27,7 @@ public final class AgentBenchmarkServer: Sendable {
         guard latency >= .zero else { throw BenchError("bench server: the latency must not be negative") }
         self.steps = steps
         self.latency = latency
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw BenchError("bench server: socket() failed (errno \(errno))") }
-        var yes: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 512) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard ok else {
-            let code = errno
-            close(fd)
-            throw BenchError("bench server: cannot listen on 127.0.0.1:\(port) (errno \(code)\(code == EADDRINUSE ? ": the port is in use" : ""))")
-        }
-        listenFD = fd
-        self.port = UInt16(bigEndian: address.sin_port)
+        (listenFD, self.port) = try LoopbackListener.open(port: port, backlog: 512)
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }

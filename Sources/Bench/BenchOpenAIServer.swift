@@ -21,25 +21,7 @@ public final class BenchOpenAIServer: Sendable {
 
     public init(latency: Duration) throws {
         self.latency = latency
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw BenchError("bench server: socket() failed (errno \(errno))") }
-        var yes: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 256) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard ok else {
-            close(fd)
-            throw BenchError("bench server: cannot listen on 127.0.0.1 (errno \(errno))")
-        }
-        listenFD = fd
-        port = UInt16(bigEndian: address.sin_port)
+        (listenFD, port) = try LoopbackListener.open(backlog: 256)
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }

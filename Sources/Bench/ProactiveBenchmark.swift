@@ -13,7 +13,7 @@ import PromptKit
 /// second), again (it must add nothing), and once more with a fake model in process (tokens per user).
 ///
 /// The fake model acts like a careful assistant: it calls `check_conflicts` and `get_pending_rsvps`, then ranks
-/// every finding it was given, citing their ids. It counts tokens as request bytes / 4 (as `bench serve` does), so
+/// every finding it was given, citing their ids. It counts tokens as request bytes / 4 (as `messageai-bench serve` does), so
 /// token figures follow the real prompt, tools and tool results.
 public struct ProactiveBenchmark: Sendable {
     public struct Options: Sendable {

@@ -8,7 +8,7 @@ import JobsKit
 struct BenchAgentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "agent",
-        abstract: "Measure the agent loop's overhead per run against `bench serve` at OPENAI_BASE_URL.",
+        abstract: "Measure the agent loop's overhead per run against `messageai-bench serve` at OPENAI_BASE_URL.",
         discussion: """
             Runs --runs agent runs (AgentRunner with the real OpenAI client) in this process, each with five in-memory
             tools shaped like the real families, against the scripted server; every run must take exactly --steps
