@@ -38,9 +38,10 @@ public enum BatchReport {
     public static func text(_ listings: [BatchListing]) -> String {
         guard !listings.isEmpty else { return "No batches yet." }
         return listings.map { b in
-            "\(b.id.uuidString.lowercased())  \(b.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  "
+            let created = ISO8601Instant.string(b.createdAt)
+            return "\(b.id.uuidString.lowercased())  \(b.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  "
                 + "remote \(b.remoteBatchID ?? "-") (\(b.remoteStatus ?? "-"))  \(b.requests) requests, \(b.conversations) conversations: "
-                + "\(b.applied) applied, \(b.failed) failed  created \(ISO8601Instant.string(b.createdAt))"
+                + "\(b.applied) applied, \(b.failed) failed  created \(created)"
                 + (b.error.map { "\n    error: \($0.prefix(300))" } ?? "")
         }.joined(separator: "\n")
     }
