@@ -7,6 +7,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "messageai-jobs", targets: ["jobs"]),
+        // Benchmarks: a separate binary so that fake servers and seed-design prompts never ship in messageai-jobs.
+        .executable(name: "messageai-bench", targets: ["messageai-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -83,14 +85,42 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Floor 4: the eval runner and its reports (fixtures through the real engine, cache, baselines, HTML/Markdown).
+        .target(
+            name: "JobsEval",
+            dependencies: ["JobsKit", "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "PromptKit"]
+        ),
+        // Floor 4: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation).
+        .target(
+            name: "Bench",
+            dependencies: [
+                "JobsKit", "AgentRuntime", "Chrono", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Proactive",
+                // The seeded generator (SplitMix64); never linked into messageai-jobs.
+                "TestSupport",
+            ]
+        ),
+        // Floor 5: options and console output shared by the two executables.
+        .target(
+            name: "CLISupport",
+            dependencies: ["Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")]
+        ),
         // Floor 5: the CLI.
         .executableTarget(
             name: "jobs",
+            // Exactly the modules its commands import.
             dependencies: [
-                "JobsKit", "Chrono", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "AgentRuntime", "JSONKit",
+                "CLISupport", "JobsKit", "JobsEval", "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations",
+                "Postgres", "Proactive", "PromptKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "messageai-bench",
+            dependencies: [
+                "Bench", "CLISupport", "JobsKit", "Extractors", "AgentRuntime",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Test support: a scripted OpenAI-compatible server on loopback and per-test databases.
@@ -105,7 +135,7 @@ let package = Package(
         .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Chrono", "JSONKit", "Postgres", "TestSupport"]),
         .testTarget(
             name: "ExtractorTests",
-            dependencies: ["Extractors", "AgentRuntime", "Chrono", "JSONKit", "JobsKit", "PromptKit", "Postgres", "TestSupport"]
+            dependencies: ["Extractors", "AgentRuntime", "Chrono", "JSONKit", "JobsEval", "JobsKit", "PromptKit", "Postgres", "TestSupport"]
         ),
         .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "JSONKit"]),
         .testTarget(name: "ChronoTests", dependencies: ["Chrono"]),
@@ -113,10 +143,14 @@ let package = Package(
         .testTarget(
             name: "JobsKitTests",
             dependencies: [
-                "JobsKit", "Chrono", "Extractors", "Evals", "Postgres", "PromptKit", "Proactive", "TestSupport", "AgentRuntime", "JSONKit",
+                "JobsKit", "JobsEval", "Bench", "Chrono", "Extractors", "Evals", "Postgres", "PromptKit", "Proactive", "TestSupport", "AgentRuntime", "JSONKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+        .testTarget(
+            name: "BenchTests",
+            dependencies: ["Bench", "JobsKit", "AgentRuntime", "Chrono", "JSONKit", "Postgres", "TestSupport"]
         ),
     ]
 )

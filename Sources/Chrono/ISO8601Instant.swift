@@ -38,6 +38,11 @@ public enum ISO8601Instant {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `2026-03-08T13:30:00Z`: what `ISO8601DateFormatter()` writes with its default options (UTC, seconds floored).
+    public static func string(_ date: Date) -> String { string(date, in: utc) }
+
+    private static let utc = TimeZone(identifier: "UTC")!
+
     /// Reads `YYYY-MM-DDTHH:MM:SS[.fraction]` followed by `Z` or `±HH:MM` (`t`, `z` and `±HHMM` accepted too).
     /// Nil for anything else, a missing offset included: without one the instant is unknown.
     public static func parse(_ text: String) -> Date? {

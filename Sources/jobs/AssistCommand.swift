@@ -1,5 +1,6 @@
 import AgentRuntime
 import ArgumentParser
+import CLISupport
 import Extractors
 import Foundation
 import JobsKit
@@ -37,7 +38,7 @@ struct AssistCommand: AsyncParsableCommand {
     )
 
     @Option(help: "One user's id (a UUID, or 'demo' for the demo's parent): refresh their findings and run the assistant on them (needs an LLM).")
-    var user: String?
+    var user: UserArgument?
 
     @Flag(help: "With --user: only print the user's open findings as stored (no pass, no LLM).")
     var show = false
@@ -82,7 +83,6 @@ struct AssistCommand: AsyncParsableCommand {
     func validate() throws {
         let modes = [user != nil, all, changed].filter { $0 }.count
         guard modes == 1 else { throw ValidationError("give exactly one of --user, --all, --changed") }
-        if let user { guard userID(user) != nil else { throw ValidationError("user id '\(user)' is not a UUID") } }
         guard !show || user != nil else { throw ValidationError("--show needs --user") }
         guard (1...20).contains(maxSteps) else { throw ValidationError("--max-steps must be between 1 and 20") }
         guard (0...240).contains(travelGapMinutes) else { throw ValidationError("--travel-gap-minutes must be between 0 and 240") }
@@ -94,8 +94,8 @@ struct AssistCommand: AsyncParsableCommand {
     func run() async throws {
         output.bootstrap()
         try zones.apply()
-        if let user, show { return try await showFindings(userID(user)!) }
-        if let user { return try await runOne(userID(user)!) }
+        if let user, show { return try await showFindings(user.id) }
+        if let user { return try await runOne(user.id) }
         let shard = try Self.resolveShard(shard)
         let summary = try await database.withPool(maxConnections: concurrency + 1) { pool in
             var pass = try Self.pass(pool: pool, provider: provider, model: model, prompts: prompts, concurrency: concurrency,
@@ -109,11 +109,6 @@ struct AssistCommand: AsyncParsableCommand {
             Console.print(ProactiveReport.text(summary))
         }
         if summary.usersFailed > 0 || summary.narrationFailed > 0 { throw ExitCode(2) }
-    }
-
-    /// A UUID, or `demo` for the demo's parent.
-    private func userID(_ text: String) -> UUID? {
-        text == "demo" ? DemoDataset.make(now: Date()).mainUserID : UUID(uuidString: text)
     }
 
     private func showFindings(_ id: UUID) async throws {

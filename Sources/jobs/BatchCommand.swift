@@ -1,5 +1,6 @@
 import AgentRuntime
 import ArgumentParser
+import CLISupport
 import Extractors
 import Foundation
 import JobsKit
@@ -54,17 +55,13 @@ struct BatchCollectCommand: AsyncParsableCommand {
         abstract: "Apply the answers of finished batches; batches still running are left alone.")
 
     @Option(name: .customLong("batch"), help: "Only this batch (its id in llm_batches).")
-    var batchID: String?
+    var batchID: UUID?
 
     @Option(help: "Folder of YAML prompts (default: prompts, else $MESSAGEAI_HOME/prompts).")
     var prompts: String = "prompts"
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
-
-    func validate() throws {
-        if let batchID, UUID(uuidString: batchID) == nil { throw ValidationError("--batch must be a batch id (a UUID), not '\(batchID)'") }
-    }
 
     func run() async throws {
         output.bootstrap()
@@ -73,7 +70,7 @@ struct BatchCollectCommand: AsyncParsableCommand {
         let engine = try ProviderFactory.engine(promptsPath: prompts, provider: RulesAnswerProvider())
         let summaries = try await database.withPool(maxConnections: 2) { pool in
             try await BatchCollectService(pool: pool, engine: engine, client: OpenAIBatchClient(configuration: configuration))
-                .run(batchID: batchID.flatMap(UUID.init(uuidString:)))
+                .run(batchID: batchID)
         }
         if output.json { try Console.printJSON(summaries) } else { Console.print(BatchReport.text(summaries)) }
         if summaries.contains(where: { $0.failed > 0 }) { throw ExitCode(2) }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import Evals
 
 /// Parent of the offline evaluation commands (`eval score`, later `eval run`).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import Extractors
 import Foundation
 import JobsKit
@@ -19,7 +20,7 @@ struct ExtractCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The conversation's id (a UUID).")
-    var conversation: String
+    var conversation: UUID
 
     @Option(help: "Comma-separated features: calendar_events, decisions, priority_messages, rsvps, deadlines (default: all).")
     var features: String = ExtractionFeature.allCases.map(\.rawValue).joined(separator: ",")
@@ -33,9 +34,6 @@ struct ExtractCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard UUID(uuidString: conversation) != nil else {
-            throw ValidationError("conversation id '\(conversation)' is not a UUID")
-        }
         _ = try ExtractionFeature.parseList(features)
     }
 
@@ -45,7 +43,7 @@ struct ExtractCommand: AsyncParsableCommand {
         let chosen = try ExtractionFeature.parseList(features)
         let engine = try providerOptions.engine()
         let summary = try await database.withPool { pool in
-            try await ExtractService(pool: pool, engine: engine).run(conversationID: UUID(uuidString: conversation)!, features: chosen, dryRun: dryRun)
+            try await ExtractService(pool: pool, engine: engine).run(conversationID: conversation, features: chosen, dryRun: dryRun)
         }
         if output.json {
             try Console.printJSON(summary)

@@ -1,8 +1,10 @@
 import AgentRuntime
 import ArgumentParser
+import CLISupport
 import Evals
 import Extractors
 import Foundation
+import JobsEval
 import JobsKit
 import PromptKit
 

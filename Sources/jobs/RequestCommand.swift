@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLISupport
 import Foundation
 import JobsKit
 
@@ -18,17 +19,13 @@ struct RequestExtractCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The conversation's id (a UUID).")
-    var conversation: String
+    var conversation: UUID
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        guard UUID(uuidString: conversation) != nil else { throw ValidationError("conversation id '\(conversation)' is not a UUID") }
-    }
-
     func run() async throws {
-        try await RequestPrinter.enqueue(.extract, id: UUID(uuidString: conversation)!, database: database, output: output)
+        try await RequestPrinter.enqueue(.extract, id: conversation, database: database, output: output)
     }
 }
 
@@ -40,17 +37,13 @@ struct RequestAssistCommand: AsyncParsableCommand {
     )
 
     @Option(help: "The user's id (a UUID).")
-    var user: String
+    var user: UUID
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        guard UUID(uuidString: user) != nil else { throw ValidationError("user id '\(user)' is not a UUID") }
-    }
-
     func run() async throws {
-        try await RequestPrinter.enqueue(.assist, id: UUID(uuidString: user)!, database: database, output: output)
+        try await RequestPrinter.enqueue(.assist, id: user, database: database, output: output)
     }
 }
 

@@ -1,5 +1,6 @@
 import AgentRuntime
 import ArgumentParser
+import CLISupport
 import Extractors
 import Foundation
 import JobsKit

@@ -27,6 +27,15 @@ struct ISO8601InstantTests {
         }
     }
 
+    @Test("the UTC writer is ISO8601DateFormatter() with its default options")
+    func matchesDefaultFormatter() {
+        let formatter = ISO8601DateFormatter()
+        for seconds in stride(from: -100_000_000.25, to: 3_000_000_000, by: 77_777_777.5) {
+            let date = Date(timeIntervalSince1970: seconds)
+            #expect(ISO8601Instant.string(date) == formatter.string(from: date), "\(seconds)")
+        }
+    }
+
     @Test("reads back what it writes, to the second")
     func roundTrip() throws {
         let zone = try #require(TimeZone(identifier: "America/New_York"))

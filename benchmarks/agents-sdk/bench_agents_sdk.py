@@ -1,7 +1,7 @@
-"""The agent benchmark's workload with OpenAI's Agents SDK for Python, against `messageai-jobs bench serve`.
+"""The agent benchmark's workload with OpenAI's Agents SDK for Python, against `messageai-bench serve`.
 
 The same task, prompts and five tools (same names, argument shapes and fixed JSON results) as
-`messageai-jobs bench agent`: each run makes --steps model calls, --steps - 1 of them answered with one tool call,
+`messageai-bench agent`: each run makes --steps model calls, --steps - 1 of them answered with one tool call,
 then the final answer. Only the runs are timed (not imports or start-up), as on the Swift side.
 Keep SYSTEM_PROMPT, USER_PROMPT, FINAL_ANSWER and RESULTS equal to Sources/JobsKit/Bench/AgentBenchmarkScript.swift
 (a test checks that they are).
@@ -71,7 +71,7 @@ def check(result, run: int, steps: int) -> tuple[int, int, int]:
         raise SystemExit(
             f"run {run} did not follow the script: {calls} model call(s), {tools} tool call(s), "
             f"answer {result.final_output!r}; expected {steps} calls, {steps - 1} tool calls and the scripted answer. "
-            f"Is the base URL a `messageai-jobs bench serve --steps {steps}`?"
+            f"Is the base URL a `messageai-bench serve --steps {steps}`?"
         )
     usage = result.context_wrapper.usage
     return tools, usage.input_tokens, usage.output_tokens
@@ -86,7 +86,7 @@ async def main() -> None:
     parser.add_argument("--json", action="store_true", help="print {runs, steps, seconds, ms_per_run, ...} as JSON")
     args = parser.parse_args()
     if not args.base_url:
-        raise SystemExit("no server: pass --base-url or set OPENAI_BASE_URL to the URL `messageai-jobs bench serve` prints")
+        raise SystemExit("no server: pass --base-url or set OPENAI_BASE_URL to the URL `messageai-bench serve` prints")
     if args.runs < 1 or not 1 <= args.steps <= 100 or args.concurrency < 1:
         raise SystemExit("--runs and --concurrency must be at least 1, --steps between 1 and 100")
 

@@ -145,8 +145,7 @@ public struct AssistService: Sendable {
                 "user": "\(person.id.postgresValue)", "run": "\(runID.postgresValue)", "dropped": "\(violations.count)",
                 "first": "\(violations[0].section): \(violations[0].reason)"])
         }
-        let usage = TokenUsage(promptTokens: result.usage.promptTokens, completionTokens: result.usage.completionTokens,
-                               cachedPromptTokens: result.usage.cachedPromptTokens ?? 0)
+        let usage = TokenUsage(result.usage)
         let reminders = try await AssistStore.save(
             result, checked: checked, findingsIn: findings.count, runID: runID, userID: person.id,
             prompt: PromptRef(id: prompt.id, version: prompt.version, model: model), pool: pool)

@@ -1,3 +1,4 @@
+import Chrono
 import Foundation
 
 /// Human summaries of batch submit, collect and status.
@@ -36,11 +37,11 @@ public enum BatchReport {
 
     public static func text(_ listings: [BatchListing]) -> String {
         guard !listings.isEmpty else { return "No batches yet." }
-        let formatter = ISO8601DateFormatter()
         return listings.map { b in
-            "\(b.id.uuidString.lowercased())  \(b.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  "
+            let created = ISO8601Instant.string(b.createdAt)
+            return "\(b.id.uuidString.lowercased())  \(b.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0))  "
                 + "remote \(b.remoteBatchID ?? "-") (\(b.remoteStatus ?? "-"))  \(b.requests) requests, \(b.conversations) conversations: "
-                + "\(b.applied) applied, \(b.failed) failed  created \(formatter.string(from: b.createdAt))"
+                + "\(b.applied) applied, \(b.failed) failed  created \(created)"
                 + (b.error.map { "\n    error: \($0.prefix(300))" } ?? "")
         }.joined(separator: "\n")
     }

@@ -1,3 +1,4 @@
+import Chrono
 import Foundation
 
 /// The human summary of a scan.
@@ -7,7 +8,7 @@ public enum ScanReport {
                      + (s.conversations == 1 ? "" : "s") + " scanned, \(s.failed) failed, \(s.newMessages) new messages"
                      + (s.skippedMessages > 0 ? " (\(s.skippedMessages) kept from the model by the pre-filter)" : "")]
         if s.leasedElsewhere > 0 {
-            let until = s.leasedUntil.map { " until " + ISO8601DateFormatter().string(from: $0) } ?? ""
+            let until = s.leasedUntil.map { " until " + ISO8601Instant.string($0) } ?? ""
             lines.append("\(s.leasedElsewhere) pending conversation" + (s.leasedElsewhere == 1 ? " is" : "s are")
                          + " held by another scanner's lease\(until); a scan after that takes them over.")
         } else if s.conversations + s.failed == 0, s.stoppedEarly == nil {

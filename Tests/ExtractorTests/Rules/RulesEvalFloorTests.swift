@@ -1,6 +1,7 @@
 import Evals
 import Extractors
 import Foundation
+import JobsEval
 import JobsKit
 import Testing
 import TestSupport

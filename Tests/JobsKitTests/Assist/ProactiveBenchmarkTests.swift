@@ -1,4 +1,5 @@
 import Foundation
+import Bench
 import JobsKit
 import Testing
 import TestSupport

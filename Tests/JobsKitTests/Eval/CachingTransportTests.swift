@@ -1,6 +1,8 @@
 import AgentRuntime
+import Extractors
 import Foundation
 import JSONKit
+import JobsEval
 import JobsKit
 import Testing
 
@@ -49,7 +51,7 @@ struct CachingTransportTests {
         #expect(await base.calls == 2)
         let stats = await cache.stats.snapshot
         #expect(stats.hits == 1 && stats.misses == 2)
-        #expect(stats.networkUsage == EvalTokenUsage(prompt: 14, completion: 6))
+        #expect(stats.networkUsage == TokenUsage(promptTokens: 14, completionTokens: 6))
 
         let file = cache.fileURL(for: Self.request(#"{"q":1}"#))
         let text = try String(contentsOf: file, encoding: .utf8)

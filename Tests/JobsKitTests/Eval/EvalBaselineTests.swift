@@ -2,6 +2,7 @@ import Chrono
 import Evals
 import Extractors
 import Foundation
+import JobsEval
 import JobsKit
 import Testing
 
@@ -29,7 +30,7 @@ struct EvalBaselineTests {
         let score = Scorer.score(fixtures: fixtures, predictions: predictions)
         let variant = EvalVariantReport(
             id: "llm", role: .main, label: "openai test", provider: "openai", model: "test", prompts: [:], ranFeatures: features,
-            usage: EvalTokenUsage(), requests: 0, reasks: 0, cache: nil, errors: [], score: score)
+            usage: TokenUsage(), requests: 0, reasks: 0, cache: nil, errors: [], score: score)
         return EvalReport(createdAt: "2026-03-02T00:00:00Z", fixturesPath: "hand-made", fixtureCount: fixtures.count,
                           features: features, variants: [variant], preFilter: PreFilterAudit.audit(fixtures, features: features))
     }

@@ -2,6 +2,7 @@ import Evals
 import Extractors
 import Foundation
 import JSONKit
+import JobsEval
 import JobsKit
 import Testing
 

@@ -2,6 +2,7 @@ import Evals
 import Extractors
 import Foundation
 import JSONKit
+import JobsEval
 import JobsKit
 import PromptKit
 import TestSupport
@@ -56,7 +57,7 @@ struct EvalRunTests {
         #expect(main.requests == sent)
         let cacheCounts = try #require(main.cache)
         #expect(cacheCounts.misses == sent && cacheCounts.hits == 0)
-        #expect(cacheCounts.networkUsage == EvalTokenUsage(prompt: 100 * sent, completion: 20 * sent, cached: 40 * sent))
+        #expect(cacheCounts.networkUsage == TokenUsage(promptTokens: 100 * sent, completionTokens: 20 * sent, cachedPromptTokens: 40 * sent))
         #expect(main.prompts[.calendarEvents]?.version == 1)
 
         // The rule-based provider ran beside it, without a model.

@@ -17,9 +17,9 @@ struct CrashResumeTests {
     /// Random small answer delays, so kills land in every phase: reading, waiting on the model, writing.
     final class Delays: @unchecked Sendable {
         private let lock = NSLock()
-        private var random: SeededRandom
+        private var random: SplitMix64
 
-        init(seed: UInt64) { random = SeededRandom(seed: seed) }
+        init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
         func next() -> Double {
             lock.lock()
@@ -63,7 +63,7 @@ struct CrashResumeTests {
 
         try await TestDatabase.with { db in
             try await ScanHarness.load(workload, into: db)
-            var random = SeededRandom(seed: Self.seed)
+            var random = SplitMix64(seed: Self.seed)
             var killed = 0
             let applicationName = "crash-resume-\(UUID().uuidString.prefix(8))"
             for _ in 0..<8 {

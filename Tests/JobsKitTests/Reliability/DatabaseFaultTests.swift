@@ -1,6 +1,7 @@
 import Extractors
 import Foundation
 import JSONKit
+import Bench
 import JobsKit
 import Postgres
 import TestSupport

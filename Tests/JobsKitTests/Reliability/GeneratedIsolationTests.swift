@@ -52,7 +52,7 @@ struct GeneratedIsolationTests {
     }
 
     /// Users, conversations of 2 to 5 members, and messages, events, RSVPs, deadlines and reminders in them.
-    static func generate(_ pool: PostgresPool, random: inout SeededRandom) async throws -> Dataset {
+    static func generate(_ pool: PostgresPool, random: inout SplitMix64) async throws -> Dataset {
         var data = Dataset()
         var tokenNumber = 0
         func token() -> String { tokenNumber += 1; return String(format: "TK%05dX", tokenNumber) }
@@ -129,7 +129,7 @@ struct GeneratedIsolationTests {
     }
 
     /// Schema-valid random arguments for one tool: ids drawn from every user's rows, unknown ids, garbage, extremes.
-    static func randomCall(_ data: Dataset, user: Int, number: Int, random: inout SeededRandom) -> (name: String, arguments: JSONValue) {
+    static func randomCall(_ data: Dataset, user: Int, number: Int, random: inout SplitMix64) -> (name: String, arguments: JSONValue) {
         let anyIDs = data.conversations + data.allRows.map(\.id) + data.users + [random.uuid()]
         // Ids the user may use, so calls also succeed (their conversations, events, own deadlines).
         let own = data.allowed(for: data.users[user]).ids.sorted { $0.uuidString < $1.uuidString }
@@ -198,7 +198,7 @@ struct GeneratedIsolationTests {
     @Test("random calls of every tool, for every generated user, never show or write another user's rows")
     func noToolCallCrossesUsers() async throws {
         try await TestDatabase.with { db in
-            var random = SeededRandom(seed: Self.seed)
+            var random = SplitMix64(seed: Self.seed)
             let data = try await Self.generate(db.pool, random: &random)
             let allTokens = Set(data.allRows.map(\.token) + data.conversationTokens.filter { $0.hasPrefix("TK") })
             let uuidPattern = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/

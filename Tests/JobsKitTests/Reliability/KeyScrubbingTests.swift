@@ -3,6 +3,7 @@ import Evals
 import Extractors
 import Foundation
 import JSONKit
+import JobsEval
 import JobsKit
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import AgentRuntime
 import Foundation
 import JSONKit
+import Bench
 import JobsKit
 import Postgres
 import TestSupport

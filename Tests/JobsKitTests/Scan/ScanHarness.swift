@@ -2,6 +2,7 @@ import AgentRuntime
 import Extractors
 import Foundation
 import JSONKit
+import Bench
 import JobsKit
 import Postgres
 import PromptKit

@@ -1,4 +1,5 @@
 import Foundation
+import Bench
 import JobsKit
 import Postgres
 import TestSupport

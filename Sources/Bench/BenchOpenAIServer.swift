@@ -1,0 +1,154 @@
+import Extractors
+import Foundation
+import JSONKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A minimal OpenAI-compatible server on 127.0.0.1 for the scan benchmark: it answers every Chat Completions
+/// request after a fixed latency with a schema-valid answer for the requested feature (empty lists, except one
+/// priority message citing the newest message, so the store writes a row per conversation). One thread per
+/// connection, `Connection: close`. Shipping code cannot link the test target's `FakeOpenAIServer`, and this
+/// needs none of its scripting.
+public final class BenchOpenAIServer: Sendable {
+    public let port: UInt16
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/v1")! }
+    private let listenFD: Int32
+    private let latency: Duration
+    private let stopped = BenchFlag()
+
+    public init(latency: Duration) throws {
+        self.latency = latency
+        (listenFD, port) = try LoopbackListener.open(backlog: 256)
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    /// Stops accepting (the accept loop then closes the socket); connections in flight finish on their own.
+    public func stop() {
+        guard stopped.set() else { return }
+        shutdown(listenFD, Int32(SHUT_RDWR))
+    }
+
+    private func acceptLoop() {
+        defer { close(listenFD) }
+        while !stopped.isSet {
+            let client = accept(listenFD, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let thread = Thread { [self] in serve(client) }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+    }
+
+    private func serve(_ fd: Int32) {
+        defer { close(fd) }
+        guard let body = readRequestBody(fd) else { return }
+        Thread.sleep(forTimeInterval: Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18)
+        let answer = Self.completion(for: body)
+        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(answer.count)\r\nConnection: close\r\n\r\n"
+        var bytes = Data(head.utf8)
+        bytes.append(answer)
+        bytes.withUnsafeBytes { raw in
+            var sent = 0
+            while sent < raw.count {
+                let n = send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return }
+                sent += n
+            }
+        }
+    }
+
+    /// Reads the head and a `Content-Length` body; nil on anything else (the client then sees a reset).
+    private func readRequestBody(_ fd: Int32) -> Data? {
+        var buffer = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        let separator = Data("\r\n\r\n".utf8)
+        while true {
+            if let end = buffer.range(of: separator) {
+                let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).lowercased()
+                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                // libcurl (URLSession on Linux) holds large bodies back for up to a second until it hears this.
+                if head.contains("expect: 100-continue") {
+                    let proceed = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+                    guard send(fd, proceed, proceed.count, Int32(MSG_NOSIGNAL)) == proceed.count else { return nil }
+                }
+                while buffer.count - end.upperBound < length {
+                    let n = recv(fd, &chunk, chunk.count, 0)
+                    if n <= 0 { return nil }
+                    buffer.append(contentsOf: chunk[0..<n])
+                }
+                return Data(buffer[end.upperBound..<(end.upperBound + length)])
+            }
+            let n = recv(fd, &chunk, chunk.count, 0)
+            if n <= 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    /// A Chat Completions response whose usage estimates tokens as bytes / 4.
+    static func completion(for body: Data) -> Data {
+        let request = try? JSONValue.parse(body)
+        let content = answer(for: request).serialized()
+        let response: JSONValue = [
+            "id": "chatcmpl-bench", "object": "chat.completion", "created": 1_767_225_600,
+            "model": .string(request?["model"]?.stringValue ?? "bench"),
+            "choices": [["index": 0, "message": ["role": "assistant", "content": .string(content)], "finish_reason": "stop"]],
+            "usage": ["prompt_tokens": .integer(Int64(body.count / 4)), "completion_tokens": .integer(Int64(content.utf8.count / 4 + 1)),
+                      "total_tokens": .integer(Int64(body.count / 4 + content.utf8.count / 4 + 1))],
+        ]
+        return response.serializedData()
+    }
+
+    static func answer(for request: JSONValue?) -> JSONValue {
+        switch request?["response_format"]?["json_schema"]?["name"]?.stringValue {
+        case "calendar_events": return ["events": []]
+        case "decisions": return ["decisions": []]
+        case "rsvps": return ["rsvps": []]
+        case "deadlines": return ["deadlines": []]
+        case "priority_messages":
+            guard let newest = newestMessageLine(request) else { return ["messages": []] }
+            let alias = newest.alias
+            let evidence = String(newest.text.prefix(40))
+            return ["messages": [["message_id": .string(alias), "priority": "medium", "reason": "benchmark", "action_required": false,
+                                  "evidence": .string(evidence.isEmpty ? alias : evidence)]]]
+        default: return [:]
+        }
+    }
+
+    /// The last message line (`MessageBlock`) in the last `<messages>` block of the last user message.
+    static func newestMessageLine(_ request: JSONValue?) -> MessageBlock.Line? {
+        let user = request?["messages"]?.arrayValue?.last { $0["role"]?.stringValue == "user" }
+        guard let text = user?["content"]?.stringValue, let open = text.range(of: "<messages>\n", options: .backwards),
+              let close = text.range(of: "\n</messages>", range: open.upperBound..<text.endIndex) else { return nil }
+        return MessageBlock.parse(String(text[open.upperBound..<close.lowerBound]))?.last
+    }
+}
+
+/// A one-way flag shared by the server's threads.
+final class BenchFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool { lock.withLock { value } }
+
+    /// Sets the flag; false when it was already set.
+    func set() -> Bool {
+        lock.withLock {
+            defer { value = true }
+            return !value
+        }
+    }
+}
+
+/// A benchmark setup problem, said plainly.
+public struct BenchError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

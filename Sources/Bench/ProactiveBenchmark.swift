@@ -1,0 +1,164 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import JobsKit
+import JSONKit
+import Migrations
+import Postgres
+import Proactive
+import PromptKit
+
+/// The proactive pass on the generated workload, in a scratch schema: the whole history is extracted by the
+/// rules (so every user has events, RSVPs and deadlines), then the pass runs for every user offline (users per
+/// second), again (it must add nothing), and once more with a fake model in process (tokens per user).
+///
+/// The fake model acts like a careful assistant: it calls `check_conflicts` and `get_pending_rsvps`, then ranks
+/// every finding it was given, citing their ids. It counts tokens as request bytes / 4 (as `messageai-bench serve` does), so
+/// token figures follow the real prompt, tools and tool results.
+public struct ProactiveBenchmark: Sendable {
+    public struct Options: Sendable {
+        public var conversations: Int
+        public var days = 7
+        public var seed: UInt64 = 1
+        public var promptsPath = "prompts"
+        public var concurrency = 4
+        public var batchSize = 200
+        public init(conversations: Int) { self.conversations = conversations }
+    }
+
+    public struct Result: Sendable, Codable {
+        public var conversations: Int
+        public var days: Int
+        public var seed: UInt64
+        public var users = 0
+        public var extractSeconds = 0.0
+        public var offlineSeconds = 0.0
+        public var usersPerSecond = 0.0
+        public var findings: [String: Int] = [:]
+        public var usersWithFindings = 0
+        public var secondPassNew = 0
+        public var secondPassResolved = 0
+        public var llmSeconds = 0.0
+        public var llmRuns = 0
+        public var promptTokensPerUser = 0.0
+        public var completionTokensPerUser = 0.0
+        public var droppedItems = 0
+    }
+
+    public let database: PostgresConfiguration
+
+    public init(database: PostgresConfiguration) { self.database = database }
+
+    public func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
+        var result = Result(conversations: options.conversations, days: options.days, seed: options.seed)
+        let now = Date()
+        let workload = try WorkloadGenerator.make(WorkloadSpec(conversations: options.conversations, days: options.days, seed: options.seed, now: now))
+        return try await withScratchSchema(connections: options.concurrency + 2) { pool in
+            let load = try await WorkloadLoader(pool: pool).load(workload)
+            result.users = load.users
+            // Extract the whole history, not only the last day, so the pass has every user's rows to look at.
+            try await pool.query("DELETE FROM scan_watermarks")
+            log("extracting \(load.messages) messages with the rules")
+            let engine = try ProviderFactory.engine(promptsPath: options.promptsPath, provider: RulesAnswerProvider())
+            var scan = ScanOptions()
+            scan.concurrency = options.concurrency
+            scan.owner = "bench"
+            result.extractSeconds = try await ScanService(pool: pool, engine: engine, options: scan).run(now: now).seconds
+
+            var passOptions = ProactivePass.Options()
+            passOptions.batchSize = options.batchSize
+            passOptions.concurrency = options.concurrency
+            log("proactive pass, offline, \(load.users) users")
+            let offline = try await ProactivePass(pool: pool, options: passOptions).run(.all, now: now)
+            result.offlineSeconds = offline.seconds
+            result.usersPerSecond = offline.seconds > 0 ? Double(offline.usersPassed) / offline.seconds : 0
+            result.findings = offline.findings
+            result.usersWithFindings = try await pool.query(
+                "SELECT count(DISTINCT user_id) AS n FROM assistant_findings WHERE status = 'open'")[0].decode("n")
+            let again = try await ProactivePass(pool: pool, options: passOptions).run(.all, now: now)
+            result.secondPassNew = again.written.inserted
+            result.secondPassResolved = again.written.resolved
+
+            log("proactive pass with the fake model")
+            let library = try PromptLibrary.load(directory: try ProviderFactory.promptDirectory(options.promptsPath))
+            let assistant = AssistService(pool: pool, client: FakeAssistantModel(), prompts: library, modelOverride: "bench-model")
+            let llm = try await ProactivePass(pool: pool, options: passOptions, assistant: assistant).run(.all, now: now)
+            result.llmSeconds = llm.seconds
+            result.llmRuns = llm.narrated + llm.narrationFailed
+            result.droppedItems = llm.dropped
+            if result.llmRuns > 0 {
+                result.promptTokensPerUser = Double(llm.usage.promptTokens) / Double(result.llmRuns)
+                result.completionTokensPerUser = Double(llm.usage.completionTokens) / Double(result.llmRuns)
+            }
+            return result
+        }
+    }
+
+    /// A new, migrated schema in the configured database, dropped afterwards.
+    private func withScratchSchema<T: Sendable>(connections: Int, _ body: (PostgresPool) async throws -> T) async throws -> T {
+        let schema = "bench_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let admin = try await PostgresConnection.connect(database)
+        try await admin.query("CREATE SCHEMA \(schema)")
+        var configuration = database
+        configuration.options = [database.options, "-c search_path=\(schema)"].compactMap { $0 }.joined(separator: " ")
+        let pool = PostgresPool(configuration: configuration, maxConnections: connections)
+        defer { admin.close() }
+        do {
+            try await Migrator(pool: pool).migrate([MigrationSet.dev(), MigrationSet.service()])
+            let value = try await body(pool)
+            await pool.shutdown()
+            _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
+            return value
+        } catch {
+            await pool.shutdown()
+            _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
+            throw error
+        }
+    }
+}
+
+/// The benchmark's in-process model: two tool calls, then an answer that ranks every finding it was given.
+struct FakeAssistantModel: ChatCompleting {
+    func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult {
+        let bytes = request.body().serializedData().count
+        let message: ChatCompletionResponse.Message
+        if !request.messages.contains(where: { $0.role == "tool" }), request.toolChoice != .disabled {
+            message = .init(content: nil, toolCalls: [
+                ToolCall(id: "call_1", name: "check_conflicts", arguments: #"{"event_id":null,"date":null,"start_time":null,"end_time":null}"#),
+                ToolCall(id: "call_2", name: "get_pending_rsvps", arguments: "{}"),
+            ])
+        } else {
+            message = .init(content: Self.answer(request).serialized())
+        }
+        let completion = (message.content?.utf8.count ?? 120) / 4 + 1
+        let response = ChatCompletionResponse(
+            id: "chatcmpl-bench", model: request.model ?? "bench-model", created: 1_767_225_600,
+            choices: [.init(index: 0, message: message, finishReason: message.toolCalls.isEmpty ? .stop : .toolCalls)],
+            usage: Usage(promptTokens: bytes / 4, completionTokens: completion))
+        return ChatCompletionResult(response: response)
+    }
+
+    /// Every finding of the user message, in order, with a line of explanation.
+    static func answer(_ request: ChatCompletionRequest) -> JSONValue {
+        var conflicts: [JSONValue] = [], rsvps: [JSONValue] = [], deadlines: [JSONValue] = []
+        let user = request.messages.compactMap { message -> String? in
+            if case .user(let text) = message { return text }
+            return nil
+        }.first ?? ""
+        if let start = user.firstIndex(of: "["), let end = user.lastIndex(of: "]"),
+           let findings = try? JSONValue.parse(Data(user[start...end].utf8)) {
+            for finding in findings.arrayValue ?? [] {
+                let ids = (finding["cites"]?.arrayValue ?? []).compactMap { $0["id"] }
+                let text = JSONValue.string("This matters: " + (finding["suggestion"]?.stringValue ?? ""))
+                switch finding["kind"]?.stringValue {
+                case "conflict": conflicts.append(["description": text, "event_ids": .array(ids)])
+                case "rsvp": rsvps.append(["rsvp_id": ids.first ?? "", "note": text])
+                case "deadline": deadlines.append(["deadline_id": ids.first ?? "", "note": text])
+                default: break
+                }
+            }
+        }
+        return ["summary": "Here is what needs you this week.", "conflicts": .array(conflicts), "pending_rsvps": .array(rsvps),
+                "near_deadlines": .array(deadlines), "suggested_actions": ["Answer the open invitations"]]
+    }
+}

@@ -1,0 +1,229 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import JobsKit
+import Migrations
+import Postgres
+
+/// Measures the nightly scan end to end against `BenchOpenAIServer` at a fixed latency: a fresh schema, a
+/// generated workload, the real scan (pool, reader, engine, HTTP client, store) — everything but the model.
+/// A second run at zero latency shows what the scan itself costs per conversation.
+public struct ScanBenchmark: Sendable {
+    public struct Options: Sendable {
+        public var conversations: Int
+        public var days = 7
+        public var seed: UInt64 = 1
+        public var latency: Duration = .milliseconds(500)
+        public var concurrency = 4
+        public var promptsPath = "prompts"
+        /// Also run at zero latency for the local overhead.
+        public var measureOverhead = true
+        /// Replaces the HTTP transport's limit on simultaneous connections to one host, which caps requests in flight
+        /// whatever the concurrency (each conversation sends five at once); nil measures the production transport.
+        public var maxConnectionsPerHost: Int?
+
+        public init(conversations: Int) { self.conversations = conversations }
+    }
+
+    /// One scan over a freshly loaded workload.
+    public struct Phase: Sendable, Codable {
+        public var latencyMs: Int
+        public var messagesLoaded = 0
+        public var loadSeconds = 0.0
+        /// Conversations the scan processed (the workload's active ones).
+        public var scanned = 0
+        public var failed = 0
+        public var seconds = 0.0
+        public var conversationsPerSecond = 0.0
+        public var requests = 0
+        public var promptTokens = 0
+        public var completionTokens = 0
+        /// CPU time (user + system) the process used during the scan: waiting on the network should cost little.
+        public var cpuSeconds = 0.0
+        /// CPU time per model request and per conversation: what waiting on the model costs (issue 15: at most 1 ms
+        /// per request that waits 800 ms). Includes the in-process fake server and the store.
+        public var cpuMsPerRequest: Double?
+        public var cpuMsPerConversation: Double?
+        /// CPU per request of the HTTP client's event-loop thread alone (SwiftNIO's `NIO-ELT-…`, from
+        /// /proc/self/task; 10 ms tick resolution): the transport's own waiting and socket work. Nil without /proc.
+        public var eventLoopCPUMsPerRequest: Double?
+    }
+
+    public struct Result: Sendable, Codable {
+        public var conversations: Int
+        public var days: Int
+        public var seed: UInt64
+        public var concurrency: Int
+        public var latencyMs: Int
+        /// The ceiling set by concurrency and latency: C conversations in flight, each about one latency long
+        /// (its five feature requests run in parallel). Nil at zero latency.
+        public var boundPerSecond: Double?
+        public var run: Phase
+        public var zeroLatency: Phase?
+        /// Wall time per conversation at zero latency (with the same concurrency): the scan's own cost.
+        public var overheadMsPerConversation: Double?
+        /// The connection limit per host when the benchmark replaced it; nil: the production transport's.
+        public var maxConnectionsPerHost: Int?
+        /// VmHWM of this process (scan, pool and the in-process fake server), in MiB; nil where /proc is missing.
+        public var peakMemoryMiB: Double?
+    }
+
+    public let database: PostgresConfiguration
+
+    public init(database: PostgresConfiguration) { self.database = database }
+
+    public func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
+        guard (1...64).contains(options.concurrency) else { throw BenchError("--concurrency must be between 1 and 64") }
+        let now = Date()
+        log("scan at \(options.latency.milliseconds) ms latency, concurrency \(options.concurrency)")
+        let main = try await phase(options, latency: options.latency, now: now)
+        var zero: Phase?
+        if options.measureOverhead, options.latency > .zero {
+            log("scan at zero latency (local overhead)")
+            zero = try await phase(options, latency: .zero, now: now)
+        } else if options.latency == .zero {
+            zero = main
+        }
+        let latencySeconds = Double(options.latency.milliseconds) / 1000
+        return Result(
+            conversations: options.conversations, days: options.days, seed: options.seed, concurrency: options.concurrency,
+            latencyMs: options.latency.milliseconds,
+            boundPerSecond: latencySeconds > 0 ? Double(options.concurrency) / latencySeconds : nil,
+            run: main, zeroLatency: zero,
+            overheadMsPerConversation: zero.flatMap { $0.scanned > 0 ? $0.seconds * 1000 / Double($0.scanned) : nil },
+            maxConnectionsPerHost: options.maxConnectionsPerHost,
+            peakMemoryMiB: Self.peakMemoryMiB())
+    }
+
+    private func phase(_ options: Options, latency: Duration, now: Date) async throws -> Phase {
+        let spec = WorkloadSpec(conversations: options.conversations, days: options.days, seed: options.seed, now: now)
+        let workload = try WorkloadGenerator.make(spec)
+        // The production transport unless the benchmark replaces its connection limit; a replacement is shut down after.
+        let ownTransport = options.maxConnectionsPerHost.map { limit in
+            var transportOptions = AsyncHTTPClientTransport.Options()
+            transportOptions.maxConnectionsPerHost = limit
+            return AsyncHTTPClientTransport(options: transportOptions)
+        }
+        let transport: any HTTPTransport = ownTransport ?? AsyncHTTPClientTransport.shared
+        let engineProvider = { (server: BenchOpenAIServer) throws -> ExtractionEngine in
+            let client = OpenAIClient(
+                configuration: LLMConfiguration(baseURL: server.baseURL, defaultModel: "bench-model", retryPolicy: .noRetries),
+                transport: transport)
+            return try ProviderFactory.engine(promptsPath: options.promptsPath,
+                                              provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
+        }
+        do {
+            let phase = try await measure(options, latency: latency, now: now, workload: workload, engineProvider: engineProvider)
+            try await ownTransport?.shutdown()
+            return phase
+        } catch {
+            try? await ownTransport?.shutdown()
+            throw error
+        }
+    }
+
+    private func measure(_ options: Options, latency: Duration, now: Date, workload: Workload,
+                         engineProvider: @escaping (BenchOpenAIServer) throws -> ExtractionEngine) async throws -> Phase {
+        return try await withScratchSchema(connections: options.concurrency + 1) { pool in
+            var phase = Phase(latencyMs: latency.milliseconds)
+            let load = try await WorkloadLoader(pool: pool).load(workload)
+            phase.messagesLoaded = load.messages
+            phase.loadSeconds = load.seconds
+            let server = try BenchOpenAIServer(latency: latency)
+            defer { server.stop() }
+            var scan = ScanOptions()
+            scan.concurrency = options.concurrency
+            scan.owner = "bench"
+            let cpuBefore = Self.cpuSeconds()
+            let eventLoopBefore = Self.eventLoopCPUSeconds()
+            let summary = try await ScanService(pool: pool, engine: try engineProvider(server), options: scan).run(now: now)
+            phase.cpuSeconds = Self.cpuSeconds() - cpuBefore
+            if let before = eventLoopBefore, let after = Self.eventLoopCPUSeconds(), summary.requests > 0 {
+                phase.eventLoopCPUMsPerRequest = (after - before) * 1000 / Double(summary.requests)
+            }
+            phase.cpuMsPerRequest = summary.requests > 0 ? phase.cpuSeconds * 1000 / Double(summary.requests) : nil
+            phase.cpuMsPerConversation = summary.conversations > 0 ? phase.cpuSeconds * 1000 / Double(summary.conversations) : nil
+            phase.scanned = summary.conversations
+            phase.failed = summary.failed
+            phase.seconds = summary.seconds
+            phase.conversationsPerSecond = summary.seconds > 0 ? Double(summary.conversations) / summary.seconds : 0
+            phase.requests = summary.requests
+            phase.promptTokens = summary.usage.promptTokens
+            phase.completionTokens = summary.usage.completionTokens
+            if let failure = summary.failures.first {
+                throw BenchError("the benchmark scan failed for \(summary.failed) conversation(s); first: \(failure.error)")
+            }
+            return phase
+        }
+    }
+
+    /// A new schema in the configured database, migrated, dropped afterwards: the benchmark never touches real data.
+    private func withScratchSchema<T: Sendable>(connections: Int, _ body: (PostgresPool) async throws -> T) async throws -> T {
+        let schema = "bench_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let admin = try await PostgresConnection.connect(database)
+        try await admin.query("CREATE SCHEMA \(schema)")
+        var configuration = database
+        configuration.options = [database.options, "-c search_path=\(schema)"].compactMap { $0 }.joined(separator: " ")
+        let pool = PostgresPool(configuration: configuration, maxConnections: connections)
+        do {
+            try await Migrator(pool: pool).migrate([MigrationSet.dev(), MigrationSet.service()])
+            let value = try await body(pool)
+            await pool.shutdown()
+            _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
+            admin.close()
+            return value
+        } catch {
+            await pool.shutdown()
+            _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
+            admin.close()
+            throw error
+        }
+    }
+
+    /// User plus system CPU time of the whole process so far.
+    public static func cpuSeconds() -> Double {
+        var usage = rusage()
+        #if os(Linux)
+        let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+        #else
+        let who = RUSAGE_SELF
+        #endif
+        guard getrusage(who, &usage) == 0 else { return 0 }
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// User plus system CPU time so far of SwiftNIO's event-loop threads in this process, nil without /proc.
+    static func eventLoopCPUSeconds() -> Double? {
+        guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return nil }
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        guard ticksPerSecond > 0 else { return nil }
+        var ticks = 0.0
+        for task in tasks {
+            guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8), name.hasPrefix("NIO-ELT"),
+                  let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                  let nameEnd = stat.lastIndex(of: ")") else { continue }
+            // After the parenthesised name: state is field 3, utime field 14, stime field 15 (proc(5)).
+            let fields = stat[stat.index(after: nameEnd)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            ticks += user + system
+        }
+        return ticks / ticksPerSecond
+    }
+
+    /// The process's peak resident set (VmHWM) from /proc/self/status.
+    public static func peakMemoryMiB() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kib = Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
+        return kib / 1024
+    }
+}
+
+fileprivate extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,242 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import JobsKit
+import Migrations
+import Postgres
+import PromptKit
+
+/// The tokens of one night, our design against the seed's, on the same generated data and billed by the same
+/// server rule (`TokenCostRule`): ours is the real nightly scan (`ScanService` with the openai provider and the real
+/// engine: new messages plus context, pre-filter, one call per conversation and feature); the seed's is
+/// `SeedDesignSimulation`. Everything happens in a scratch schema of the given database, dropped afterwards.
+public struct TokenCostBenchmark: Sendable {
+    public struct Options: Sendable {
+        public var conversations: Int
+        /// 30 days, so the seed's longest window (RSVPs) is full.
+        public var days = 30
+        public var seed: UInt64 = 1
+        public var now = Date()
+        /// Conversations (ours) and conversations' request streams (the seed's) in flight at once.
+        public var concurrency = 8
+        public var promptsPath = "prompts"
+        public var skipEmptySeedWindows = true
+
+        public init(conversations: Int) { self.conversations = conversations }
+    }
+
+    public struct Side: Sendable, Codable, Equatable {
+        /// Conversations that sent anything.
+        public var conversations: Int
+        public var requests: Int
+        public var promptTokens: Int
+        public var completionTokens: Int
+        /// Prompt tokens the emulated prefix cache served (`PrefixCacheEmulator`).
+        public var cachedPromptTokens = 0
+        public var totalTokens: Int { promptTokens + completionTokens }
+        public var seconds: Double
+        /// The model the side is priced at.
+        public var model = ""
+        /// List-price dollars for the night, nil when the price table has no price for `model`.
+        public var costUSD: Double?
+        /// The same tokens through the Batch API.
+        public var batchCostUSD: Double?
+        /// The request bodies as sent, and where their bytes go.
+        public var wire = TokenCostMeasure()
+
+        enum CodingKeys: String, CodingKey {
+            case conversations, requests, seconds, model, wire
+            case promptTokens = "prompt_tokens"
+            case completionTokens = "completion_tokens"
+            case cachedPromptTokens = "cached_prompt_tokens"
+            case totalTokens = "total_tokens"
+            case costUSD = "cost_usd"
+            case batchCostUSD = "batch_cost_usd"
+        }
+
+        public init(conversations: Int, requests: Int, promptTokens: Int, completionTokens: Int, seconds: Double) {
+            self.conversations = conversations
+            self.requests = requests
+            self.promptTokens = promptTokens
+            self.completionTokens = completionTokens
+            self.seconds = seconds
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            conversations = try c.decode(Int.self, forKey: .conversations)
+            requests = try c.decode(Int.self, forKey: .requests)
+            promptTokens = try c.decode(Int.self, forKey: .promptTokens)
+            completionTokens = try c.decode(Int.self, forKey: .completionTokens)
+            cachedPromptTokens = try c.decodeIfPresent(Int.self, forKey: .cachedPromptTokens) ?? 0
+            seconds = try c.decode(Double.self, forKey: .seconds)
+            model = try c.decodeIfPresent(String.self, forKey: .model) ?? ""
+            costUSD = try c.decodeIfPresent(Double.self, forKey: .costUSD)
+            batchCostUSD = try c.decodeIfPresent(Double.self, forKey: .batchCostUSD)
+            wire = try c.decodeIfPresent(TokenCostMeasure.self, forKey: .wire) ?? TokenCostMeasure()
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(conversations, forKey: .conversations)
+            try c.encode(requests, forKey: .requests)
+            try c.encode(promptTokens, forKey: .promptTokens)
+            try c.encode(completionTokens, forKey: .completionTokens)
+            try c.encode(cachedPromptTokens, forKey: .cachedPromptTokens)
+            try c.encode(totalTokens, forKey: .totalTokens)
+            try c.encode(seconds, forKey: .seconds)
+            try c.encode(model, forKey: .model)
+            try c.encode(costUSD, forKey: .costUSD)
+            try c.encode(batchCostUSD, forKey: .batchCostUSD)
+            try c.encode(wire, forKey: .wire)
+        }
+
+        /// Prices the side's tokens at `model`'s list price.
+        mutating func price(_ table: PriceTable?, model: String) {
+            self.model = model
+            costUSD = table?.cost(model: model, prompt: promptTokens, cachedPrompt: cachedPromptTokens, completion: completionTokens)
+            batchCostUSD = table?.cost(model: model, prompt: promptTokens, cachedPrompt: cachedPromptTokens,
+                                       completion: completionTokens, batch: true)
+        }
+    }
+
+    public struct Result: Sendable, Codable {
+        public var conversations: Int
+        public var days: Int
+        public var seed: UInt64
+        public var messages: Int
+        public var activeConversations: Int
+        public var newMessages: Int
+        public var ours: Side
+        public var seedDesign: Side
+        public var seedSkippedEmptyWindows: Int
+        public var seedRequestsByFeature: [String: Int]
+        /// Our total tokens as a share of the seed's (target: at most 0.1).
+        public var share: Double
+        /// How many times more the seed's design spends.
+        public var factor: Double
+        /// The seed's message lines alone at 4 bytes per token: no system prompt, no schema, no JSON.
+        public var seedMessageLineTokens: Int
+        /// The conservative ratio: every byte of our request bodies against only the seed's message lines.
+        public var conservativeShare: Double
+        /// The price table's date, nil when no price file was found.
+        public var pricesAsOf: String?
+        /// The seed's night at our model's price, so the money compares design with design.
+        public var seedCostAtOurModelUSD: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case conversations, days, seed, messages, ours, share, factor
+            case activeConversations = "active_conversations"
+            case newMessages = "new_messages"
+            case seedDesign = "seed_design"
+            case seedSkippedEmptyWindows = "seed_skipped_empty_windows"
+            case seedRequestsByFeature = "seed_requests_by_feature"
+            case seedMessageLineTokens = "seed_message_line_tokens"
+            case conservativeShare = "conservative_share"
+            case pricesAsOf = "prices_as_of"
+            case seedCostAtOurModelUSD = "seed_cost_at_our_model_usd"
+        }
+    }
+
+    public let database: PostgresConfiguration
+
+    public init(database: PostgresConfiguration) { self.database = database }
+
+    public func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
+        guard (1...64).contains(options.concurrency) else { throw BenchError("--concurrency must be between 1 and 64, not \(options.concurrency)") }
+        let workload = try WorkloadGenerator.make(WorkloadSpec(
+            conversations: options.conversations, days: options.days, seed: options.seed, now: options.now))
+        let now = workload.spec.now
+        let server = try AgentBenchmarkServer(latency: .zero, steps: 1)
+        defer { server.stop() }
+        let configuration = LLMConfiguration(baseURL: server.baseURL, defaultModel: "bench-model", retryPolicy: .noRetries)
+        // One meter (and one emulated prompt cache) per side: each design runs its own night.
+        let ourMeter = TokenCostMeter()
+        let seedMeter = TokenCostMeter()
+        let client = OpenAIClient(configuration: configuration, transport: ourMeter)
+        let seedClient = OpenAIClient(configuration: configuration, transport: seedMeter)
+        let prices = try Self.prices(promptsPath: options.promptsPath)
+
+        log("loading \(workload.conversations.count) conversations, \(workload.messages.count) messages into a scratch schema")
+        let measured = try await withScratchSchema(connections: options.concurrency + 1) { pool in
+            _ = try await WorkloadLoader(pool: pool).load(workload)
+            log("our nightly scan (\(workload.activeConversations) conversations with new messages)")
+            var scan = ScanOptions()
+            scan.concurrency = options.concurrency
+            scan.owner = "bench-tokens"
+            let engine = try ProviderFactory.engine(
+                promptsPath: options.promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
+            let summary = try await ScanService(pool: pool, engine: engine, options: scan).run(now: now)
+            if let failure = summary.failures.first {
+                throw BenchError("the scan failed for \(summary.failed) conversation(s); first: \(failure.error)")
+            }
+            var side = Side(conversations: summary.conversations, requests: summary.requests, promptTokens: summary.usage.promptTokens,
+                            completionTokens: summary.usage.completionTokens, seconds: summary.seconds)
+            side.cachedPromptTokens = summary.usage.cachedPromptTokens
+            return side
+        }
+        let ourModel = try Self.extractorModel(promptsPath: options.promptsPath)
+        var oursPriced = measured
+        oursPriced.wire = ourMeter.snapshot
+        oursPriced.price(prices, model: ourModel)
+
+        log("the seed's design on the same data")
+        var simulation = SeedDesignSimulation(now: now)
+        simulation.skipEmptyWindows = options.skipEmptySeedWindows
+        let started = Date()
+        let totals = try await simulation.send(SeedDesignConversation.all(from: workload), to: seedClient, concurrency: options.concurrency)
+        var seedSide = Side(conversations: totals.conversations, requests: totals.requests, promptTokens: totals.promptTokens,
+                            completionTokens: totals.completionTokens, seconds: Date().timeIntervalSince(started))
+        seedSide.cachedPromptTokens = totals.cachedPromptTokens
+        seedSide.wire = seedMeter.snapshot
+        seedSide.price(prices, model: simulation.model)
+        var seedAtOurModel = seedSide
+        seedAtOurModel.price(prices, model: ourModel)
+        let ours = oursPriced
+        let seedLineTokens = TokenCostRule.tokens(bytes: totals.messageLineBytes)
+        return Result(
+            conversations: workload.conversations.count, days: options.days, seed: options.seed, messages: workload.messages.count,
+            activeConversations: workload.activeConversations, newMessages: workload.newMessages,
+            ours: ours, seedDesign: seedSide, seedSkippedEmptyWindows: totals.skippedEmptyWindows,
+            seedRequestsByFeature: totals.requestsByFeature,
+            share: seedSide.totalTokens > 0 ? Double(ours.totalTokens) / Double(seedSide.totalTokens) : 0,
+            factor: ours.totalTokens > 0 ? Double(seedSide.totalTokens) / Double(ours.totalTokens) : 0,
+            seedMessageLineTokens: seedLineTokens,
+            conservativeShare: seedLineTokens > 0 ? Double(ours.wire.bodyTokens) / Double(seedLineTokens) : 0,
+            pricesAsOf: prices?.asOf, seedCostAtOurModelUSD: seedAtOurModel.costUSD)
+    }
+
+    /// `<prompts>/pricing/openai.yaml`, nil when there is none (costs are then unknown, not guessed).
+    static func prices(promptsPath: String) throws -> PriceTable? {
+        let file = PriceTable.file(inPromptDirectory: URL(fileURLWithPath: promptsPath))
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return try PriceTable.load(file: file)
+    }
+
+    /// The model the extractor prompts name (the first, by file name): what the nightly scan is priced at.
+    static func extractorModel(promptsPath: String) throws -> String {
+        let library = try PromptLibrary.load(directory: URL(fileURLWithPath: promptsPath))
+        return library.all.filter { $0.id != "assistant" }.sorted { $0.id < $1.id }.first?.model ?? "gpt-4o-mini"
+    }
+
+    /// A new schema in the configured database, migrated, dropped afterwards: nothing outside it is touched.
+    private func withScratchSchema<T: Sendable>(connections: Int, _ body: (PostgresPool) async throws -> T) async throws -> T {
+        let schema = "bench_tokens_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let admin = try await PostgresConnection.connect(database)
+        defer { admin.close() }
+        try await admin.query("CREATE SCHEMA \(schema)")
+        var configuration = database
+        configuration.options = [database.options, "-c search_path=\(schema)"].compactMap { $0 }.joined(separator: " ")
+        let pool = PostgresPool(configuration: configuration, maxConnections: connections)
+        let outcome: Swift.Result<T, any Error>
+        do {
+            try await Migrator(pool: pool).migrate([MigrationSet.dev(), MigrationSet.service()])
+            outcome = .success(try await body(pool))
+        } catch {
+            outcome = .failure(error)
+        }
+        await pool.shutdown()
+        _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
+        return try outcome.get()
+    }
+}

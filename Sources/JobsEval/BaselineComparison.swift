@@ -1,0 +1,149 @@
+import Evals
+import Foundation
+import JobsKit
+
+/// The main variant of this run against the main variant of an earlier `report.json`.
+public struct BaselineComparison: Sendable, Codable {
+    public var path: String
+    /// Per scored feature; features the baseline did not score are left out.
+    public var features: [Feature: FeatureDelta]
+    public var micro: FeatureDelta
+    /// Fixtures whose F1 or true-positive count dropped, worst F1 drop first.
+    public var regressions: [FixtureRegression]
+    /// Fixtures of this run missing from the baseline (not compared).
+    public var newFixtures: [String]
+
+    public init(path: String, features: [Feature: FeatureDelta], micro: FeatureDelta, regressions: [FixtureRegression], newFixtures: [String]) {
+        self.path = path
+        self.features = features
+        self.micro = micro
+        self.regressions = regressions
+        self.newFixtures = newFixtures
+    }
+
+    /// Compares the main variants. Throws when either report has none.
+    public static func compare(current: EvalReport, baseline: EvalReport, baselinePath: String) throws -> BaselineComparison {
+        guard let now = current.main else { throw EvalRunError("this run has no main variant to compare") }
+        guard let then = baseline.main else { throw EvalRunError("\(baselinePath): the baseline report has no main variant") }
+        var features: [Feature: FeatureDelta] = [:]
+        for feature in current.features where baseline.features.contains(feature) {
+            guard let a = then.score.features[feature], let b = now.score.features[feature] else { continue }
+            features[feature] = FeatureDelta(baseline: a.metrics, current: b.metrics)
+        }
+        // Micro over the features both runs scored, so adding a feature is not mistaken for a change.
+        let shared = current.features.filter { baseline.features.contains($0) }
+        func micro(_ score: EvalScore) -> Metrics {
+            shared.compactMap { score.features[$0]?.metrics }.reduce(Metrics.zero, +)
+        }
+        let microDelta = FeatureDelta(baseline: micro(then.score), current: micro(now.score))
+
+        let old = Dictionary(then.score.fixtures.map { ($0.fixture, $0) }, uniquingKeysWith: { first, _ in first })
+        var regressions: [FixtureRegression] = []
+        var newFixtures: [String] = []
+        for fixture in now.score.fixtures {
+            guard let before = old[fixture.fixture] else {
+                newFixtures.append(fixture.fixture)
+                continue
+            }
+            let a = fixtureMetrics(before, shared)
+            let b = fixtureMetrics(fixture, shared)
+            guard b.f1 < a.f1 || b.tp < a.tp else { continue }
+            let worse = shared.filter { feature in
+                guard let x = before.features[feature]?.metrics, let y = fixture.features[feature]?.metrics else { return false }
+                return y.f1 < x.f1 || y.tp < x.tp
+            }
+            regressions.append(FixtureRegression(fixture: fixture.fixture, baseline: a, current: b, features: worse))
+        }
+        regressions.sort { ($0.current.f1 - $0.baseline.f1, $0.fixture) < ($1.current.f1 - $1.baseline.f1, $1.fixture) }
+        return BaselineComparison(path: baselinePath, features: features, micro: microDelta, regressions: regressions, newFixtures: newFixtures)
+    }
+
+    static func fixtureMetrics(_ score: FixtureScore, _ features: [Feature]) -> Metrics {
+        features.compactMap { score.features[$0]?.metrics }.reduce(Metrics.zero, +)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case path, features, micro, regressions
+        case newFixtures = "new_fixtures"
+    }
+}
+
+/// Rates before and after; deltas are current minus baseline.
+public struct FeatureDelta: Sendable, Hashable, Codable {
+    public var baseline: Metrics
+    public var current: Metrics
+
+    public init(baseline: Metrics, current: Metrics) {
+        self.baseline = baseline
+        self.current = current
+    }
+
+    public var precisionDelta: Double { current.precision - baseline.precision }
+    public var recallDelta: Double { current.recall - baseline.recall }
+    public var f1Delta: Double { current.f1 - baseline.f1 }
+
+    enum CodingKeys: String, CodingKey {
+        case baseline, current
+        case precisionDelta = "precision_delta"
+        case recallDelta = "recall_delta"
+        case f1Delta = "f1_delta"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        baseline = try c.decode(Metrics.self, forKey: .baseline)
+        current = try c.decode(Metrics.self, forKey: .current)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(baseline, forKey: .baseline)
+        try c.encode(current, forKey: .current)
+        try c.encode(precisionDelta, forKey: .precisionDelta)
+        try c.encode(recallDelta, forKey: .recallDelta)
+        try c.encode(f1Delta, forKey: .f1Delta)
+    }
+}
+
+/// One fixture that got worse; `features` are those whose F1 or true positives dropped.
+public struct FixtureRegression: Sendable, Hashable, Codable {
+    public var fixture: String
+    public var baseline: Metrics
+    public var current: Metrics
+    public var features: [Feature]
+
+    public init(fixture: String, baseline: Metrics, current: Metrics, features: [Feature]) {
+        self.fixture = fixture
+        self.baseline = baseline
+        self.current = current
+        self.features = features
+    }
+}
+
+/// The checks that turn a run into a pass or a failure for CI.
+public enum EvalGates {
+    /// One line per failed gate; empty when the run passes.
+    /// - Parameters:
+    ///   - failUnder: the main variant's micro F1 must be at least this.
+    ///   - maxRegression: micro F1 may drop at most this much below the baseline's (needs `report.baseline`).
+    public static func failures(_ report: EvalReport, failUnder: Double?, maxRegression: Double?) -> [String] {
+        var failures: [String] = []
+        let micro = report.main?.score.micro.f1 ?? 0
+        if let failUnder, micro < failUnder {
+            failures.append(String(format: "micro F1 %.4f is below --fail-under %.4f", micro, failUnder))
+        }
+        if let maxRegression {
+            if let baseline = report.baseline {
+                let drop = -baseline.micro.f1Delta
+                if drop > maxRegression {
+                    failures.append(String(format: "micro F1 dropped by %.4f (%.4f → %.4f), more than --max-regression %.4f",
+                                           drop, baseline.micro.baseline.f1, baseline.micro.current.f1, maxRegression)
+                                    + " (baseline \(baseline.path))")
+                }
+            } else {
+                failures.append("--max-regression needs --baseline")
+            }
+        }
+        return failures
+    }
+}

@@ -1,0 +1,238 @@
+import Evals
+import Foundation
+import JobsKit
+import JSONKit
+
+/// `report.html`: one self-contained page (inline CSS, inline SVG, no script, no external resource) that
+/// opens from disk or a CI artifact. Fixture text is untrusted, so every text node and attribute is escaped.
+public enum EvalHTML {
+    public static func render(_ report: EvalReport, fixtures: [Fixture]) -> String {
+        var html = """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8">
+            <title>Extractor eval — \(escape(report.createdAt))</title>
+            <style>\(css)</style></head><body>
+            <h1>Extractor eval</h1>
+            <p>\(report.fixtureCount) fixtures from <code>\(escape(report.fixturesPath))</code>, run \(escape(report.createdAt)).
+            Features: \(escape(report.features.map(\.rawValue).joined(separator: ", "))).</p>
+
+            """
+        html += charts(report)
+        html += scoreTable(report)
+        html += variantTable(report)
+        html += preFilterSection(report)
+        if let baseline = report.baseline { html += baselineSection(baseline, features: report.features) }
+        html += fixtureSections(report, fixtures: fixtures)
+        html += "</body></html>\n"
+        return html
+    }
+
+    /// Escapes `& < > " '` so text is safe in element content and in quoted attributes.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static let css = """
+        body{font:14px/1.4 -apple-system,system-ui,sans-serif;margin:2em;color:#222;max-width:1200px}
+        table{border-collapse:collapse;margin:.5em 0 1.5em}th,td{border:1px solid #ccc;padding:3px 7px;vertical-align:top}
+        th{background:#f3f3f3}td.n{text-align:right;font-variant-numeric:tabular-nums}code{background:#f3f3f3;padding:0 3px}
+        .charts{display:flex;flex-wrap:wrap;gap:12px}.legend span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px}
+        .tp{background:#e6f4ea}.fp{background:#fdecea}.fn{background:#fff4e5}.bad{color:#b00020;font-weight:600}
+        .mark{font-weight:700;text-align:center}details{margin:.3em 0;border:1px solid #ddd;padding:.3em .6em}
+        summary{cursor:pointer}.msg td:nth-child(4){white-space:pre-wrap}.good{color:#137333}
+        """
+
+    static let colors = ["#4e79a7", "#f28e2b", "#59a14f"]
+
+    // MARK: Charts
+
+    static func charts(_ report: EvalReport) -> String {
+        var out = "<h2>Precision, recall and F1</h2>\n<p class=\"legend\">"
+        for (name, color) in zip(["precision", "recall", "F1"], colors) { out += "<span style=\"background:\(color)\"></span>\(name)" }
+        out += "</p>\n<div class=\"charts\">\n"
+        for feature in report.features {
+            out += chart(title: feature.rawValue, report.variants.map { ($0.id, $0.score.features[feature]?.metrics ?? .zero) })
+        }
+        out += chart(title: "micro", report.variants.map { ($0.id, $0.score.micro) })
+        return out + "</div>\n"
+    }
+
+    /// A grouped bar chart: one group of three bars (P, R, F1) per variant, 0 to 1.
+    static func chart(title: String, _ groups: [(String, Metrics)]) -> String {
+        let bar = 16.0, gap = 2.0, groupGap = 22.0, plot = 120.0, top = 26.0, left = 30.0
+        let groupWidth = 3 * bar + 2 * gap
+        let width = max(170, left + Double(groups.count) * (groupWidth + groupGap) + 4)
+        let height = top + plot + 34
+        func y(_ v: Double) -> Double { top + plot * (1 - min(1, max(0, v))) }
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(width))\" height=\"\(Int(height))\" role=\"img\" aria-label=\"\(escape(title))\">"
+        svg += "<text x=\"4\" y=\"14\" font-size=\"13\" font-weight=\"600\">\(escape(title))</text>"
+        for tick in [0.0, 0.5, 1.0] {
+            svg += "<line x1=\"\(left)\" x2=\"\(width - 2)\" y1=\"\(y(tick))\" y2=\"\(y(tick))\" stroke=\"#ddd\"/>"
+            svg += "<text x=\"\(left - 4)\" y=\"\(y(tick) + 4)\" font-size=\"10\" text-anchor=\"end\">\(tick)</text>"
+        }
+        for (index, (name, metrics)) in groups.enumerated() {
+            let x0 = left + 8 + Double(index) * (groupWidth + groupGap)
+            for (k, value) in [metrics.precision, metrics.recall, metrics.f1].enumerated() {
+                let x = x0 + Double(k) * (bar + gap)
+                let h = plot * min(1, max(0, value))
+                svg += "<rect x=\"\(x)\" y=\"\(y(value))\" width=\"\(bar)\" height=\"\(h)\" fill=\"\(colors[k])\"><title>\(escape(name)) \(["precision", "recall", "F1"][k]) \(EvalFormat.rate(value))</title></rect>"
+            }
+            svg += "<text x=\"\(x0 + groupWidth / 2)\" y=\"\(top + plot + 13)\" font-size=\"10\" text-anchor=\"middle\">\(escape(name))</text>"
+            svg += "<text x=\"\(x0 + groupWidth / 2)\" y=\"\(top + plot + 26)\" font-size=\"10\" text-anchor=\"middle\">F1 \(EvalFormat.rate(metrics.f1))</text>"
+        }
+        return svg + "</svg>\n"
+    }
+
+    // MARK: Tables
+
+    static func scoreTable(_ report: EvalReport) -> String {
+        var out = "<h2>Scores</h2>\n<table><tr><th rowspan=\"2\">feature</th>"
+        for v in report.variants { out += "<th colspan=\"6\">\(escape(v.id))</th>" }
+        out += "</tr><tr>" + report.variants.map { _ in "<th>TP</th><th>FP</th><th>FN</th><th>P</th><th>R</th><th>F1</th>" }.joined() + "</tr>\n"
+        func row(_ name: String, _ metrics: (EvalVariantReport) -> Metrics?) -> String {
+            "<tr><th>\(escape(name))</th>" + report.variants.map { v in
+                guard let m = metrics(v) else { return "<td colspan=\"6\">-</td>" }
+                return [String(m.tp), String(m.fp), String(m.fn), EvalFormat.rate(m.precision), EvalFormat.rate(m.recall), EvalFormat.rate(m.f1)]
+                    .map { "<td class=\"n\">\($0)</td>" }.joined()
+            }.joined() + "</tr>\n"
+        }
+        for feature in report.features { out += row(feature.rawValue) { $0.score.features[feature]?.metrics } }
+        out += row("micro") { $0.score.micro }
+        return out + "</table>\n"
+    }
+
+    static func variantTable(_ report: EvalReport) -> String {
+        var out = "<h2>Variants</h2>\n<table><tr><th>variant</th><th>role</th><th>label</th><th>provider / model</th><th>prompts</th>"
+            + "<th>requests</th><th>tokens</th><th>cache</th><th>failed</th></tr>\n"
+        for v in report.variants {
+            out += "<tr><td>\(escape(v.id))</td><td>\(v.role.rawValue)</td><td>\(escape(v.label))</td><td>\(escape(v.provider)) / \(escape(v.model))</td>"
+                + "<td>\(escape(EvalFormat.prompts(v, report.features)))</td><td class=\"n\">\(v.requests) (\(v.reasks) re-asks)</td>"
+                + "<td>\(escape(EvalFormat.usage(v.usage)))</td><td>\(escape(EvalFormat.cache(v.cache)))</td><td class=\"n\">\(v.errors.count)</td></tr>\n"
+        }
+        out += "</table>\n"
+        let errors = report.variants.flatMap { v in v.errors.map { (v.id, $0) } }
+        if !errors.isEmpty {
+            out += "<h3>Failed extractions</h3>\n<p>Counted as predicting nothing.</p>\n<table><tr><th>variant</th><th>fixture</th><th>feature</th><th>error</th></tr>\n"
+            for (variant, error) in errors {
+                out += "<tr><td>\(escape(variant))</td><td>\(escape(error.fixture))</td><td>\(error.feature.rawValue)</td><td>\(escape(error.message))</td></tr>\n"
+            }
+            out += "</table>\n"
+        }
+        return out
+    }
+
+    static func preFilterSection(_ report: EvalReport) -> String {
+        let audit = report.preFilter
+        var out = "<h2>Pre-filter</h2>\n<p>The scan's pre-filter drops \(audit.droppedMessages) of \(audit.messages) fixture messages. "
+            + "Expected items citing only dropped messages (must be 0): <strong class=\"\(audit.totalMisses == 0 ? "good" : "bad")\">\(audit.totalMisses)</strong>.</p>\n"
+        out += "<table><tr><th>feature</th><th>expected items</th><th>citing only dropped messages</th></tr>\n"
+        for feature in report.features {
+            let count = audit.features[feature] ?? PreFilterCount()
+            out += "<tr><td>\(feature.rawValue)</td><td class=\"n\">\(count.expected)</td><td class=\"n\">\(count.onlyDropped)</td></tr>\n"
+        }
+        out += "</table>\n"
+        if !audit.misses.isEmpty {
+            out += "<ul>" + audit.misses.map {
+                "<li>\(escape($0.fixture)) \($0.feature.rawValue)[\($0.expectedIndex)]: sources \(escape($0.sources.joined(separator: ", ")))</li>"
+            }.joined() + "</ul>\n"
+        }
+        return out
+    }
+
+    static func baselineSection(_ baseline: BaselineComparison, features: [Feature]) -> String {
+        var out = "<h2>Versus baseline</h2>\n<p>Main variant against <code>\(escape(baseline.path))</code>.</p>\n"
+        out += "<table><tr><th>feature</th><th>F1 before</th><th>F1 now</th><th>ΔF1</th><th>ΔP</th><th>ΔR</th></tr>\n"
+        func row(_ name: String, _ d: FeatureDelta) -> String {
+            "<tr><td>\(escape(name))</td><td class=\"n\">\(EvalFormat.rate(d.baseline.f1))</td><td class=\"n\">\(EvalFormat.rate(d.current.f1))</td>"
+                + "<td class=\"n\(d.f1Delta < -0.0005 ? " bad" : "")\">\(EvalFormat.delta(d.f1Delta))</td>"
+                + "<td class=\"n\">\(EvalFormat.delta(d.precisionDelta))</td><td class=\"n\">\(EvalFormat.delta(d.recallDelta))</td></tr>\n"
+        }
+        for feature in features { if let d = baseline.features[feature] { out += row(feature.rawValue, d) } }
+        out += row("micro", baseline.micro) + "</table>\n"
+        if baseline.regressions.isEmpty {
+            out += "<p>No fixture regressed.</p>\n"
+        } else {
+            out += "<h3>Regressed fixtures</h3>\n<table><tr><th>fixture</th><th>F1 before</th><th>F1 now</th><th>TP before</th><th>TP now</th><th>features</th></tr>\n"
+            for r in baseline.regressions {
+                out += "<tr><td><a href=\"#fx-\(escape(r.fixture))\">\(escape(r.fixture))</a></td><td class=\"n\">\(EvalFormat.rate(r.baseline.f1))</td>"
+                    + "<td class=\"n bad\">\(EvalFormat.rate(r.current.f1))</td><td class=\"n\">\(r.baseline.tp)</td><td class=\"n\">\(r.current.tp)</td>"
+                    + "<td>\(r.features.map(\.rawValue).joined(separator: ", "))</td></tr>\n"
+            }
+            out += "</table>\n"
+        }
+        return out
+    }
+
+    // MARK: Fixtures
+
+    static func fixtureSections(_ report: EvalReport, fixtures: [Fixture]) -> String {
+        var out = "<h2>Fixtures</h2>\n<p>Per fixture and feature, for each variant: expected beside predicted. "
+            + "<span class=\"tp\">TP</span> matched (wrong fields in red), <span class=\"fn\">FN</span> missed, "
+            + "<span class=\"fp\">FP</span> predicted but not expected.</p>\n"
+        let byID = Dictionary(fixtures.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let scores = report.variants.map { v in
+            (v, Dictionary(v.score.fixtures.map { ($0.fixture, $0) }, uniquingKeysWith: { first, _ in first }))
+        }
+        let ids = report.main?.score.fixtures.map(\.fixture) ?? fixtures.map(\.id)
+        for id in ids {
+            let badges = scores.map { v, byFixture in
+                let m = byFixture[id].map { EvalFormat.metrics($0, report.features) } ?? .zero
+                return "\(escape(v.id)) F1 \(EvalFormat.rate(m.f1))"
+            }.joined(separator: " · ")
+            out += "<details id=\"fx-\(escape(id))\"><summary><strong>\(escape(id))</strong> — \(badges)</summary>\n"
+            if let fixture = byID[id] {
+                out += "<p>\(escape(fixture.description))</p>\n"
+                out += "<p>Reference: \(escape(fixture.reference.now.text)) \(escape(fixture.reference.timezone)), user \(escape(fixture.reference.user))</p>\n"
+                out += "<table class=\"msg\"><tr><th>id</th><th>sender</th><th>sent at</th><th>text</th></tr>\n"
+                for m in fixture.messages {
+                    out += "<tr><td>\(escape(m.id))</td><td>\(escape(m.sender))</td><td>\(escape(m.sentAt.text))</td><td>\(escape(m.text))</td></tr>\n"
+                }
+                out += "</table>\n"
+            }
+            for feature in report.features {
+                let details = scores.compactMap { v, byFixture in byFixture[id]?.features[feature].map { (v.id, $0) } }
+                guard details.contains(where: { !$0.1.matched.isEmpty || !$0.1.falsePositives.isEmpty || !$0.1.falseNegatives.isEmpty }) else { continue }
+                out += "<h4>\(feature.rawValue)</h4>\n<table><tr><th>variant</th><th></th><th>expected</th><th>predicted</th></tr>\n"
+                for (variant, detail) in details {
+                    var rows: [String] = []
+                    for pair in detail.matched {
+                        let wrong = pair.fields.filter { !$0.value }.keys.sorted()
+                        let note = wrong.isEmpty ? "" : "<br><span class=\"bad\">wrong: \(escape(wrong.joined(separator: ", ")))</span>"
+                        rows.append("<tr class=\"tp\"><td class=\"mark\">TP</td><td>\(item(pair.expected))</td><td>\(item(pair.predicted))\(note)</td></tr>")
+                    }
+                    for miss in detail.falseNegatives {
+                        rows.append("<tr class=\"fn\"><td class=\"mark\">FN</td><td>\(item(miss.expected))</td><td>—</td></tr>")
+                    }
+                    for extra in detail.falsePositives {
+                        let note = extra.dateMistake ? "<br><span class=\"bad\">date mistake</span>" : ""
+                        rows.append("<tr class=\"fp\"><td class=\"mark\">FP</td><td>—</td><td>\(item(extra.predicted))\(note)</td></tr>")
+                    }
+                    if rows.isEmpty { rows.append("<tr><td class=\"mark\"></td><td colspan=\"2\">nothing expected, nothing predicted</td></tr>") }
+                    out += rows.enumerated().map { index, row in
+                        // The variant cell spans the variant's rows.
+                        let cell = index == 0 ? "<td rowspan=\"\(rows.count)\">\(escape(variant))</td>" : ""
+                        guard let end = row.firstIndex(of: ">") else { return row }
+                        return String(row[...end]) + cell + String(row[row.index(after: end)...])
+                    }.joined(separator: "\n") + "\n"
+                }
+                out += "</table>\n"
+            }
+            out += "</details>\n"
+        }
+        return out
+    }
+
+    static func item(_ value: JSONValue) -> String { escape(EvalReport.itemText(value)) }
+}

@@ -1,0 +1,136 @@
+import Evals
+import Foundation
+import JobsKit
+import JSONKit
+
+extension EvalReport {
+    /// `report.md`: the numbers as tables for a pull request, then the main variant's misses per fixture.
+    public func markdown() -> String {
+        var out: [String] = ["# Extractor eval", ""]
+        out.append("\(fixtureCount) fixtures from `\(Self.md(fixturesPath))`, run \(createdAt). Features: \(features.map(\.rawValue).joined(separator: ", ")).")
+        out.append("")
+        out.append("## Scores")
+        out.append("")
+        out.append("| feature | " + variants.map { "\(Self.md($0.id)) P | R | F1" }.joined(separator: " | ") + " |")
+        out.append("|---|" + variants.map { _ in "---:|---:|---:" }.joined(separator: "|") + "|")
+        func row(_ name: String, _ metrics: (EvalVariantReport) -> Metrics?) -> String {
+            "| \(name) | " + variants.map { variant in
+                guard let m = metrics(variant) else { return "- | - | -" }
+                return "\(EvalFormat.rate(m.precision)) | \(EvalFormat.rate(m.recall)) | \(EvalFormat.rate(m.f1))"
+            }.joined(separator: " | ") + " |"
+        }
+        for feature in features { out.append(row(feature.rawValue) { $0.score.features[feature]?.metrics }) }
+        out.append(row("**micro**") { $0.score.micro })
+        out.append("")
+        out.append("## Variants")
+        out.append("")
+        out.append("| variant | role | provider / model | prompts | requests | tokens | cache | failed |")
+        out.append("|---|---|---|---|---:|---|---|---:|")
+        for v in variants {
+            out.append("| \(Self.md(v.id)) | \(v.role.rawValue) | \(Self.md(v.provider)) / \(Self.md(v.model)) | \(Self.md(EvalFormat.prompts(v, features))) "
+                       + "| \(v.requests) (\(v.reasks) re-asks) | \(EvalFormat.usage(v.usage)) | \(Self.md(EvalFormat.cache(v.cache))) | \(v.errors.count) |")
+        }
+        let errors = variants.flatMap { v in v.errors.map { (v.id, $0) } }
+        if !errors.isEmpty {
+            out.append("")
+            out.append("Failed extractions (counted as predicting nothing):")
+            out.append("")
+            for (variant, error) in errors {
+                out.append("- `\(Self.md(variant))` \(Self.md(error.fixture)) / \(error.feature.rawValue): \(Self.md(String(error.message.prefix(400))))")
+            }
+        }
+        out.append("")
+        out.append("## Pre-filter")
+        out.append("")
+        out.append("The scan's pre-filter drops \(preFilter.droppedMessages) of \(preFilter.messages) fixture messages. "
+                   + "Expected items that cite only dropped messages (must be 0): **\(preFilter.totalMisses)**.")
+        out.append("")
+        out.append("| feature | expected items | citing only dropped messages |")
+        out.append("|---|---:|---:|")
+        for feature in features {
+            let count = preFilter.features[feature] ?? PreFilterCount()
+            out.append("| \(feature.rawValue) | \(count.expected) | \(count.onlyDropped) |")
+        }
+        if !preFilter.misses.isEmpty { out.append("") }
+        for miss in preFilter.misses {
+            out.append("- \(Self.md(miss.fixture)) \(miss.feature.rawValue)[\(miss.expectedIndex)]: sources \(Self.md(miss.sources.joined(separator: ", ")))")
+        }
+        if let baseline {
+            out.append("")
+            out.append("## Versus baseline")
+            out.append("")
+            out.append("Main variant against `\(Self.md(baseline.path))`.")
+            out.append("")
+            out.append("| feature | F1 before | F1 now | ΔF1 | ΔP | ΔR |")
+            out.append("|---|---:|---:|---:|---:|---:|")
+            for feature in features {
+                guard let d = baseline.features[feature] else { continue }
+                out.append("| \(feature.rawValue) | \(EvalFormat.rate(d.baseline.f1)) | \(EvalFormat.rate(d.current.f1)) | \(EvalFormat.delta(d.f1Delta)) "
+                           + "| \(EvalFormat.delta(d.precisionDelta)) | \(EvalFormat.delta(d.recallDelta)) |")
+            }
+            let m = baseline.micro
+            out.append("| **micro** | \(EvalFormat.rate(m.baseline.f1)) | \(EvalFormat.rate(m.current.f1)) | \(EvalFormat.delta(m.f1Delta)) "
+                       + "| \(EvalFormat.delta(m.precisionDelta)) | \(EvalFormat.delta(m.recallDelta)) |")
+            out.append("")
+            if baseline.regressions.isEmpty {
+                out.append("No fixture regressed.")
+            } else {
+                out.append("Regressed fixtures:")
+                out.append("")
+                for r in baseline.regressions {
+                    out.append("- \(Self.md(r.fixture)): F1 \(EvalFormat.rate(r.baseline.f1)) → \(EvalFormat.rate(r.current.f1)), "
+                               + "TP \(r.baseline.tp) → \(r.current.tp) (\(r.features.map(\.rawValue).joined(separator: ", ")))")
+                }
+            }
+        }
+        if let main {
+            out.append("")
+            out.append("## Misses of `\(Self.md(main.id))`")
+            out.append("")
+            var any = false
+            for fixture in main.score.fixtures {
+                for feature in features {
+                    guard let detail = fixture.features[feature], !detail.falsePositives.isEmpty || !detail.falseNegatives.isEmpty else { continue }
+                    any = true
+                    out.append("- **\(Self.md(fixture.fixture))** \(feature.rawValue)")
+                    for fn in detail.falseNegatives { out.append("  - FN expected: \(Self.md(Self.itemText(fn.expected)))") }
+                    for fp in detail.falsePositives {
+                        out.append("  - FP predicted: \(Self.md(Self.itemText(fp.predicted)))" + (fp.dateMistake ? " (date mistake)" : ""))
+                    }
+                }
+            }
+            if !any { out.append("None.") }
+        }
+        out.append("")
+        return out.joined(separator: "\n")
+    }
+
+    /// Text safe in Markdown and its inline HTML: no tags, no table breaks, one line.
+    static func md(_ text: String) -> String {
+        EvalHTML.escape(text)
+            .replacingOccurrences(of: "|", with: "\\|")
+            .replacingOccurrences(of: "`", with: "'")
+            .replacingOccurrences(of: "\r", with: " ")
+            .replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// Fields in reading order: what, when, where, how, then the cited messages.
+    static let fieldOrder = ["title", "event", "decision", "task", "message", "date", "event_date", "deadline", "time",
+                             "location", "category", "priority", "action_required", "requested_by", "status", "response", "source"]
+
+    /// `title: Picnic · date: 2026-03-07 · source: m1, m4` — non-null fields in reading order.
+    static func itemText(_ item: JSONValue) -> String {
+        guard case .object(let object) = item else { return item.serialized() }
+        let rank = Dictionary(uniqueKeysWithValues: fieldOrder.enumerated().map { ($0.element, $0.offset) })
+        let fields = object.map { (key: $0.key, value: $0.value) }
+            .sorted { (rank[$0.key] ?? fieldOrder.count, $0.key) < (rank[$1.key] ?? fieldOrder.count, $1.key) }
+        return fields.compactMap { key, value -> String? in
+            switch value {
+            case .null: nil
+            case .string(let s): "\(key): \(s)"
+            case .array(let items): "\(key): " + items.map { $0.stringValue ?? $0.serialized() }.joined(separator: ", ")
+            default: "\(key): \(value.serialized())"
+            }
+        }.joined(separator: " · ")
+    }
+}

@@ -1,0 +1,163 @@
+import Evals
+import Extractors
+import Foundation
+import JobsKit
+
+/// Everything one `eval` run measured: written as `report.json`, rendered as Markdown and HTML, and read back
+/// as the `--baseline` of a later run.
+public struct EvalReport: Sendable, Codable {
+    /// Bumped when a field changes meaning, so an old baseline is refused instead of misread.
+    public var format = EvalReport.currentFormat
+    public var createdAt: String
+    public var fixturesPath: String
+    public var fixtureCount: Int
+    /// The features run and scored; the others are left out of every number.
+    public var features: [Feature]
+    /// The main variant first, then a compared prompt version (if any), then the rule-based baseline.
+    public var variants: [EvalVariantReport]
+    public var preFilter: PreFilterAudit
+    public var baseline: BaselineComparison?
+
+    public static let currentFormat = 1
+
+    public init(createdAt: String, fixturesPath: String, fixtureCount: Int, features: [Feature], variants: [EvalVariantReport],
+                preFilter: PreFilterAudit, baseline: BaselineComparison? = nil) {
+        self.createdAt = createdAt
+        self.fixturesPath = fixturesPath
+        self.fixtureCount = fixtureCount
+        self.features = features
+        self.variants = variants
+        self.preFilter = preFilter
+        self.baseline = baseline
+    }
+
+    /// The variant gates and baselines judge.
+    public var main: EvalVariantReport? { variants.first { $0.role == .main } }
+
+    enum CodingKeys: String, CodingKey {
+        case format, features, variants, baseline
+        case createdAt = "created_at"
+        case fixturesPath = "fixtures_path"
+        case fixtureCount = "fixture_count"
+        case preFilter = "pre_filter"
+    }
+}
+
+public enum VariantRole: String, Sendable, Hashable, Codable {
+    /// The provider and prompt versions asked for; the one gates judge.
+    case main
+    /// The main variant with `--compare` prompt versions.
+    case compare
+    /// The rule-based provider, shown beside an LLM so a prompt is never judged without a floor.
+    case rulesBaseline = "rules_baseline"
+}
+
+/// One provider + prompt versions over all fixtures.
+public struct EvalVariantReport: Sendable, Codable {
+    public var id: String
+    public var role: VariantRole
+    /// Human-readable: provider, model and the prompt versions that differ from the main variant.
+    public var label: String
+    public var provider: String
+    public var model: String
+    public var prompts: [Feature: PromptRef]
+    /// Features this variant ran itself; a compare variant takes the others from the main variant.
+    public var ranFeatures: [Feature]
+    /// Tokens of every answer used, served from the cache or not (a failed extraction's answers are not used).
+    @ReportTokens public var usage: TokenUsage
+    /// HTTP requests made (cache hits included), or provider calls without an LLM.
+    public var requests: Int
+    public var reasks: Int
+    /// Nil when no LLM was asked.
+    public var cache: CacheSummary?
+    public var errors: [EvalUnitError]
+    public var score: EvalScore
+    /// Per feature: the evidence check's re-cited and dropped items and the dates kept from the model (absent in
+    /// reports written before the check).
+    public var grounding: [Feature: GroundingCounts]?
+    /// The tokens this run paid for (the network's when answers are cached) at list prices.
+    public var cost: RunCost?
+
+    public init(id: String, role: VariantRole, label: String, provider: String, model: String, prompts: [Feature: PromptRef],
+                ranFeatures: [Feature], usage: TokenUsage, requests: Int, reasks: Int, cache: CacheSummary?,
+                errors: [EvalUnitError], score: EvalScore, grounding: [Feature: GroundingCounts]? = nil) {
+        self.id = id
+        self.role = role
+        self.label = label
+        self.provider = provider
+        self.model = model
+        self.prompts = prompts
+        self.ranFeatures = ranFeatures
+        self.usage = usage
+        self.requests = requests
+        self.reasks = reasks
+        self.cache = cache
+        self.errors = errors
+        self.score = score
+        self.grounding = grounding
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, role, label, provider, model, prompts, usage, requests, reasks, cache, errors, score, grounding, cost
+        case ranFeatures = "ran_features"
+    }
+}
+
+/// A fixture and feature whose extraction failed; it counts as predicting nothing.
+public struct EvalUnitError: Sendable, Hashable, Codable {
+    public var fixture: String
+    public var feature: Feature
+    public var message: String
+
+    public init(fixture: String, feature: Feature, message: String) {
+        self.fixture = fixture
+        self.feature = feature
+        self.message = message
+    }
+}
+
+extension EvalReport {
+    /// Pretty, key-sorted JSON, so two reports diff line by line.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// Reads a `report.json`, saying which file is wrong and why.
+    public static func load(path: String) throws -> EvalReport {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw EvalRunError("\(path): cannot read the baseline report")
+        }
+        let report: EvalReport
+        do {
+            report = try JSONDecoder().decode(EvalReport.self, from: data)
+        } catch {
+            throw EvalRunError("\(path): not an eval report.json: \(Self.describe(error))")
+        }
+        guard report.format == currentFormat else {
+            throw EvalRunError("\(path): report format \(report.format), this version reads format \(currentFormat); re-run the baseline")
+        }
+        return report
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+            return keys.isEmpty ? "$" : "$" + keys
+        }
+        switch decoding {
+        case .keyNotFound(let key, let context): return "\(path(context)): missing field '\(key.stringValue)'"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            return "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(decoding)"
+        }
+    }
+}
+
+/// A usage error of the eval commands, with a message that says what to fix.
+public struct EvalRunError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

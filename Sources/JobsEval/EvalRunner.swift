@@ -1,0 +1,158 @@
+import Evals
+import Extractors
+import Foundation
+import JobsKit
+
+/// One provider and prompt-version choice to run over the fixtures.
+public struct EvalVariantSpec: Sendable {
+    public var id: String
+    public var role: VariantRole
+    public var label: String
+    public var engine: ExtractionEngine
+    /// The features this variant asks for itself.
+    public var features: [Feature]
+    /// Counts cache hits of this variant's LLM client; nil for the rule-based provider.
+    public var cacheStats: CacheStats?
+
+    public init(id: String, role: VariantRole, label: String, engine: ExtractionEngine, features: [Feature], cacheStats: CacheStats? = nil) {
+        self.id = id
+        self.role = role
+        self.label = label
+        self.engine = engine
+        self.features = features
+        self.cacheStats = cacheStats
+    }
+}
+
+/// What running one variant over the fixtures produced, before scoring.
+public struct EvalVariantOutcome: Sendable {
+    /// Keyed by fixture id; only the variant's own features are filled.
+    public var predictions: [String: PredictedItems] = [:]
+    public var usage = TokenUsage()
+    public var requests = 0
+    public var reasks = 0
+    /// Sorted by fixture, then feature.
+    public var errors: [EvalUnitError] = []
+    /// Per feature: items re-cited or dropped by the evidence check, model dates kept unconfirmed.
+    public var grounding: [Feature: GroundingCounts] = [:]
+
+    public init() {}
+}
+
+/// Progress of one variant: fixtures finished out of all.
+public struct EvalProgress: Sendable {
+    public let variant: String
+    public let done: Int
+    public let total: Int
+}
+
+/// Runs the extractors over fixtures exactly as production does: a `ConversationInput` per fixture and
+/// `ExtractionEngine.extract`. Each feature is extracted on its own, so one failing feature (an answer still
+/// invalid after the re-ask, an HTTP error) costs only that feature of that fixture; the run goes on.
+public struct EvalRunner: Sendable {
+    /// Fixtures in flight at once; each asks for its features concurrently, as a production extraction does.
+    public var concurrency: Int
+
+    public init(concurrency: Int = 4) {
+        self.concurrency = max(1, concurrency)
+    }
+
+    public func run(_ variant: EvalVariantSpec, fixtures: [Fixture],
+                    progress: (@Sendable (EvalProgress) -> Void)? = nil) async -> EvalVariantOutcome {
+        var outcome = EvalVariantOutcome()
+        let limit = concurrency
+        await withTaskGroup(of: (String, FixtureOutcome).self) { group in
+            var next = 0
+            func startNext() {
+                guard next < fixtures.count else { return }
+                let fixture = fixtures[next]
+                next += 1
+                group.addTask { (fixture.id, await Self.run(fixture, variant: variant)) }
+            }
+            for _ in 0..<limit { startNext() }
+            var done = 0
+            for await (id, result) in group {
+                outcome.predictions[id] = result.predicted
+                outcome.usage += result.usage
+                outcome.requests += result.requests
+                outcome.reasks += result.reasks
+                outcome.errors += result.errors
+                outcome.grounding.merge(result.grounding, uniquingKeysWith: +)
+                done += 1
+                progress?(EvalProgress(variant: variant.id, done: done, total: fixtures.count))
+                startNext()
+            }
+        }
+        let order = Dictionary(uniqueKeysWithValues: fixtures.enumerated().map { ($0.element.id, $0.offset) })
+        outcome.errors.sort {
+            (order[$0.fixture] ?? 0, Feature.allCases.firstIndex(of: $0.feature) ?? 0)
+                < (order[$1.fixture] ?? 0, Feature.allCases.firstIndex(of: $1.feature) ?? 0)
+        }
+        return outcome
+    }
+
+    struct FixtureOutcome: Sendable {
+        var predicted = PredictedItems()
+        var usage = TokenUsage()
+        var requests = 0
+        var reasks = 0
+        var errors: [EvalUnitError] = []
+        var grounding: [Feature: GroundingCounts] = [:]
+    }
+
+    static func run(_ fixture: Fixture, variant: EvalVariantSpec) async -> FixtureOutcome {
+        var outcome = FixtureOutcome()
+        let input: ConversationInput
+        do {
+            input = try FixtureConversation.input(fixture)
+        } catch {
+            outcome.errors = variant.features.map { EvalUnitError(fixture: fixture.id, feature: $0, message: "\(error)") }
+            return outcome
+        }
+        let engine = variant.engine
+        let user = fixture.reference.user
+        let results = await withTaskGroup(of: (Feature, Result<ExtractionRun, any Error>).self) { group in
+            for feature in variant.features {
+                group.addTask {
+                    guard let extractionFeature = ExtractionFeature(rawValue: feature.rawValue) else {
+                        return (feature, .failure(EvalRunError("no extractor for feature '\(feature.rawValue)'")))
+                    }
+                    do {
+                        // Await into a local before building the tuple: Swift 6.3.1's optimizer drops the tuple's first
+                        // element when it is built around the `try await` inside this do/catch in a task, so `feature`
+                        // came back as garbage and release builds crashed (Tests/Reproducers/TaskTupleMiscompile).
+                        let run = try await engine.extract(input, features: [extractionFeature])
+                        return (feature, .success(run))
+                    } catch {
+                        return (feature, .failure(error))
+                    }
+                }
+            }
+            var collected: [Feature: Result<ExtractionRun, any Error>] = [:]
+            for await (feature, result) in group { collected[feature] = result }
+            return collected
+        }
+        for feature in variant.features {
+            switch results[feature] {
+            case .success(let run)?:
+                PredictionMapping.copy(feature, from: PredictionMapping.predicted(run.extraction, user: user), into: &outcome.predicted)
+                outcome.usage += run.usage
+                outcome.requests += run.requests
+                outcome.reasks += run.reasks
+                outcome.grounding[feature] = Self.grounding(run.extraction.notes)
+            case .failure(let error)?:
+                // An answer still invalid after its re-ask: the re-ask happened, count it.
+                if case ExtractionError.invalidOutput? = error as? ExtractionError { outcome.reasks += 1 }
+                outcome.errors.append(EvalUnitError(fixture: fixture.id, feature: feature, message: "\(error)"))
+            case nil:
+                break
+            }
+        }
+        return outcome
+    }
+
+    static func grounding(_ notes: [ExtractionNote]) -> GroundingCounts {
+        GroundingCounts(recited: notes.count { $0.kind == .recited }, dropped: notes.count { $0.kind == .noEvidence },
+                        datesUnconfirmed: notes.count { $0.kind == .dateUnconfirmed })
+    }
+}

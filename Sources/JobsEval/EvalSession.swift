@@ -1,0 +1,212 @@
+import Chrono
+import AgentRuntime
+import Evals
+import Extractors
+import Foundation
+import JobsKit
+import PromptKit
+
+/// What `messageai-jobs eval` was asked to do.
+public struct EvalRunOptions: Sendable {
+    public var fixturesPath = "evals/fixtures"
+    public var features: [Feature] = Feature.allCases
+    public var promptsPath = "prompts"
+    public var provider: ProviderChoice = .auto
+    public var model: String?
+    /// Prompt versions of the main variant (absent: the highest version).
+    public var promptVersions: [Feature: Int] = [:]
+    /// Versions of a second LLM variant, run beside the main one.
+    public var compareVersions: [Feature: Int] = [:]
+    public var readCache = true
+    public var cacheDirectory = URL(fileURLWithPath: ".eval-cache")
+    public var concurrency = 4
+    public var windowing = Windowing()
+    /// Where `OPENAI_*` settings are read from.
+    public var environment: [String: String] = ProcessInfo.processInfo.environment
+
+    public init() {}
+}
+
+/// A finished run: the report and the fixtures it was scored on (the HTML shows their messages).
+public struct EvalRun: Sendable {
+    public var report: EvalReport
+    public var fixtures: [Fixture]
+    /// Shown on stderr, e.g. that `auto` fell back to the rule-based provider.
+    public var notice: String?
+}
+
+/// Builds the variants (main, optional compare, rule-based baseline), runs and scores them.
+public enum EvalSession {
+    public static func run(_ options: EvalRunOptions, now: Date = Date(),
+                           progress: (@Sendable (EvalProgress) -> Void)? = nil) async throws -> EvalRun {
+        let fixtures: [Fixture]
+        do {
+            fixtures = try FixtureLoader.load(path: options.fixturesPath)
+        } catch {
+            throw EvalRunError("the fixtures do not load:\n\(error)")
+        }
+        let features = Feature.allCases.filter(options.features.contains)
+        guard !features.isEmpty else { throw EvalRunError("--features names no feature") }
+        let library = try loadPrompts(options.promptsPath)
+        try checkVersions(options, features: features, library: library)
+
+        var notice: String?
+        let llm: (provider: LLMAnswerProvider, stats: CacheStats, makeProvider: @Sendable (CacheStats) -> LLMAnswerProvider)?
+        switch try ProviderFactory.resolve(options.provider, environment: options.environment) {
+        case .rules(let fallback):
+            llm = nil
+            if fallback != nil {
+                notice = "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): evaluating the rule-based provider only."
+            }
+        case .llm(let configuration):
+            let directory = options.cacheDirectory
+            let readCache = options.readCache
+            let model = options.model
+            let make: @Sendable (CacheStats) -> LLMAnswerProvider = { stats in
+                ProviderFactory.llmProvider(
+                    configuration, modelOverride: model,
+                    transport: CachingTransport(base: AsyncHTTPClientTransport.shared, directory: directory, readCache: readCache, stats: stats))
+            }
+            let stats = CacheStats()
+            llm = (make(stats), stats, make)
+        }
+        if llm == nil, !options.compareVersions.isEmpty {
+            throw EvalRunError("--compare needs an LLM provider: the rule-based provider ignores the prompt text, so both versions would score the same")
+        }
+
+        func engine(_ provider: any AnswerProvider, _ versions: [Feature: Int]) throws -> ExtractionEngine {
+            var picks: [ExtractionFeature: Int] = [:]
+            for (feature, version) in versions {
+                if let extractionFeature = ExtractionFeature(rawValue: feature.rawValue) { picks[extractionFeature] = version }
+            }
+            return try ExtractionEngine(prompts: library, provider: provider, windowing: options.windowing, promptVersions: picks)
+        }
+
+        var specs: [EvalVariantSpec] = []
+        if let llm {
+            let mainEngine = try engine(llm.provider, options.promptVersions)
+            specs.append(EvalVariantSpec(id: "llm", role: .main, label: try label("openai", mainEngine, features, changed: []),
+                                         engine: mainEngine, features: features, cacheStats: llm.stats))
+            if !options.compareVersions.isEmpty {
+                let stats = CacheStats()
+                let versions = options.promptVersions.merging(options.compareVersions) { _, new in new }
+                let compareEngine = try engine(llm.makeProvider(stats), versions)
+                let changed = features.filter { options.compareVersions[$0] != nil }
+                specs.append(EvalVariantSpec(id: "llm-compare", role: .compare,
+                                             label: try label("openai", compareEngine, features, changed: changed),
+                                             engine: compareEngine, features: changed, cacheStats: stats))
+            }
+        }
+        let rulesEngine = try engine(RulesAnswerProvider(), options.promptVersions)
+        specs.append(EvalVariantSpec(id: "rules", role: llm == nil ? .main : .rulesBaseline, label: "rules (no LLM)",
+                                     engine: rulesEngine, features: features))
+
+        let runner = EvalRunner(concurrency: options.concurrency)
+        let scored = fixtures.map { restrict($0, to: features) }
+        var variants: [EvalVariantReport] = []
+        var mainPredictions: [String: PredictedItems] = [:]
+        for spec in specs {
+            let outcome = await runner.run(spec, fixtures: fixtures, progress: progress)
+            var predictions = outcome.predictions
+            if spec.role == .main { mainPredictions = predictions }
+            if spec.role == .compare {
+                // Features this variant did not change are the main variant's answers, so only the change is measured.
+                for feature in features where !spec.features.contains(feature) {
+                    for (fixture, items) in mainPredictions {
+                        PredictionMapping.copy(feature, from: items, into: &predictions[fixture, default: PredictedItems()])
+                    }
+                }
+            }
+            let score = Scorer.score(fixtures: scored, predictions: predictions)
+            variants.append(try await variantReport(spec, outcome: outcome, score: score, features: features))
+        }
+
+        let report = EvalReport(
+            createdAt: ISO8601Instant.string(now), fixturesPath: options.fixturesPath, fixtureCount: fixtures.count,
+            features: features, variants: variants, preFilter: PreFilterAudit.audit(fixtures, features: features))
+        return EvalRun(report: report, fixtures: fixtures, notice: notice)
+    }
+
+    /// `feature=N` pairs from repeated options (`calendar_events=4`), naming the bad one.
+    public static func parseVersionPicks(_ values: [String], option: String) throws -> [Feature: Int] {
+        var picks: [Feature: Int] = [:]
+        for value in values {
+            let parts = value.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let feature = Feature(rawValue: parts[0]), let version = Int(parts[1]), version > 0 else {
+                throw EvalRunError("\(option) '\(value)': expected FEATURE=VERSION, e.g. calendar_events=2 "
+                                   + "(features: \(Feature.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            guard picks[feature] == nil else { throw EvalRunError("\(option) names \(feature.rawValue) twice") }
+            picks[feature] = version
+        }
+        return picks
+    }
+
+    static func loadPrompts(_ path: String) throws -> PromptLibrary {
+        let directory = try ProviderFactory.promptDirectory(path)
+        do {
+            return try PromptLibrary.load(directory: directory)
+        } catch {
+            throw EvalRunError("the prompts do not load:\n\(error)")
+        }
+    }
+
+    static func checkVersions(_ options: EvalRunOptions, features: [Feature], library: PromptLibrary) throws {
+        for (option, picks) in [("--prompt-version", options.promptVersions), ("--compare", options.compareVersions)] {
+            for feature in Feature.allCases {
+                guard let version = picks[feature] else { continue }
+                guard features.contains(feature) else {
+                    throw EvalRunError("\(option) \(feature.rawValue)=\(version): \(feature.rawValue) is not among --features")
+                }
+                guard library.prompt(id: feature.rawValue, version: version) != nil else {
+                    let known = library.all.filter { $0.id == feature.rawValue }.map { String($0.version) }.joined(separator: ", ")
+                    throw EvalRunError("\(option) \(feature.rawValue)=\(version): no such prompt version (known: \(known.isEmpty ? "none" : known))")
+                }
+            }
+        }
+    }
+
+    /// The fixture with the lists of unscored features emptied, so they count in no number.
+    static func restrict(_ fixture: Fixture, to features: [Feature]) -> Fixture {
+        var copy = fixture
+        for feature in Feature.allCases where !features.contains(feature) {
+            PredictionMapping.copy(feature, from: PredictedItems(), into: &copy.expected)
+        }
+        return copy
+    }
+
+    static func prompts(_ engine: ExtractionEngine, _ features: [Feature]) throws -> [Feature: PromptRef] {
+        var refs: [Feature: PromptRef] = [:]
+        for feature in features {
+            guard let extractionFeature = ExtractionFeature(rawValue: feature.rawValue) else { continue }
+            let prompt = try engine.prompt(for: extractionFeature)
+            refs[feature] = PromptRef(id: prompt.id, version: prompt.version, model: engine.provider.modelName(for: prompt))
+        }
+        return refs
+    }
+
+    static func label(_ provider: String, _ engine: ExtractionEngine, _ features: [Feature], changed: [Feature]) throws -> String {
+        let refs = try prompts(engine, features)
+        let models = Set(refs.values.map(\.model)).sorted().joined(separator: ", ")
+        let shown = changed.isEmpty ? features : changed
+        let versions = shown.compactMap { refs[$0].map { "\($0.id)@\($0.version)" } }.joined(separator: " ")
+        return "\(provider) \(models)" + (changed.isEmpty ? "" : " with \(versions)")
+    }
+
+    static func variantReport(_ spec: EvalVariantSpec, outcome: EvalVariantOutcome, score: EvalScore,
+                              features: [Feature]) async throws -> EvalVariantReport {
+        let refs = try prompts(spec.engine, features)
+        let cache = await spec.cacheStats?.snapshot
+        // With an LLM, every HTTP call went through the cache layer, failed extractions' calls included.
+        let requests = cache.map { $0.hits + $0.misses } ?? outcome.requests
+        var report = EvalVariantReport(
+            id: spec.id, role: spec.role, label: spec.label, provider: spec.engine.provider.name,
+            model: Set(refs.values.map(\.model)).sorted().joined(separator: ", "), prompts: refs, ranFeatures: spec.features,
+            usage: outcome.usage, requests: requests, reasks: outcome.reasks,
+            cache: cache, errors: outcome.errors, score: score, grounding: outcome.grounding)
+        let paid = cache?.networkUsage ?? outcome.usage
+        report.cost = RunCost.estimate(paid,
+                                       engine: spec.engine, features: spec.features.compactMap { ExtractionFeature(rawValue: $0.rawValue) })
+        return report
+    }
+}

@@ -1,0 +1,24 @@
+import Evals
+import Extractors
+import Foundation
+import JobsKit
+
+/// Turns a labelled fixture into the input production extraction reads, so an eval exercises the same code.
+public enum FixtureConversation {
+    /// Ids are the fixture's own (messages `m1`, participants `maria`), so predictions cite what labels cite.
+    /// The conversation is named after the fixture id; "today" and the zone come from `reference`.
+    public static func input(_ fixture: Fixture) throws -> ConversationInput {
+        guard let timeZone = TimeZone(identifier: fixture.reference.timezone) else {
+            throw ExtractionError.invalidInput("fixture '\(fixture.id)': reference.timezone '\(fixture.reference.timezone)' is not a known time zone")
+        }
+        let participants = fixture.participants.map { Extractors.Participant(id: $0.id, name: $0.name) }
+        let messages = fixture.messages.map {
+            InputMessage(id: $0.id, senderID: $0.sender, sentAt: $0.sentAt.date, text: $0.text)
+        }
+        return ConversationInput(
+            conversationID: fixture.id, name: fixture.id, isGroup: participants.count > 2,
+            participants: participants, messages: messages, firstNewIndex: 0,
+            timeZone: timeZone, now: fixture.reference.now.date,
+            viewer: participants.first { $0.id == fixture.reference.user })
+    }
+}

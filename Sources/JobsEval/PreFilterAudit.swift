@@ -1,0 +1,104 @@
+import Evals
+import Extractors
+import Foundation
+import JobsKit
+
+/// How many expected items cite only messages the scan's `PreFilter` would drop before asking a model.
+///
+/// Production skips messages without any cue to save tokens; an expected item whose every acceptable
+/// source is such a message could never be found by a filtered scan. On the labelled fixtures the count
+/// must be 0 — that is the evidence that the pre-filter costs no recall.
+public struct PreFilterAudit: Sendable, Hashable, Codable {
+    public var features: [Feature: PreFilterCount]
+    /// The offending items, for the report.
+    public var misses: [PreFilterMiss]
+    public var messages: Int
+    public var droppedMessages: Int
+
+    public init(features: [Feature: PreFilterCount], misses: [PreFilterMiss], messages: Int, droppedMessages: Int) {
+        self.features = features
+        self.misses = misses
+        self.messages = messages
+        self.droppedMessages = droppedMessages
+    }
+
+    /// Expected items of `features` whose sources would all be dropped.
+    public var totalMisses: Int { misses.count }
+
+    public static func audit(_ fixtures: [Fixture], features: [Feature], filter: PreFilter = PreFilter()) -> PreFilterAudit {
+        var counts = Dictionary(uniqueKeysWithValues: features.map { ($0, PreFilterCount()) })
+        var misses: [PreFilterMiss] = []
+        var messages = 0
+        var dropped = 0
+        for fixture in fixtures {
+            let timeZone = TimeZone(identifier: fixture.reference.timezone) ?? TimeZone(secondsFromGMT: 0)!
+            var kept: [String: Bool] = [:]
+            for message in fixture.messages {
+                let input = InputMessage(id: message.id, senderID: message.sender, sentAt: message.sentAt.date, text: message.text)
+                let needed = filter.needsModel(input, timeZone: timeZone)
+                kept[message.id] = needed
+                messages += 1
+                if !needed { dropped += 1 }
+            }
+            for feature in features {
+                for (index, sources) in sourceLists(fixture.expected, feature).enumerated() {
+                    counts[feature, default: PreFilterCount()].expected += 1
+                    guard !sources.contains(where: { kept[$0] ?? true }) else { continue }
+                    counts[feature, default: PreFilterCount()].onlyDropped += 1
+                    misses.append(PreFilterMiss(fixture: fixture.id, feature: feature, expectedIndex: index, sources: sources))
+                }
+            }
+        }
+        return PreFilterAudit(features: counts, misses: misses, messages: messages, droppedMessages: dropped)
+    }
+
+    private static func sourceLists(_ set: ExtractionSet, _ feature: Feature) -> [[String]] {
+        switch feature {
+        case .calendarEvents: set.calendarEvents.map(\.source)
+        case .decisions: set.decisions.map(\.source)
+        case .priorityMessages: set.priorityMessages.map { [$0.message] }
+        case .rsvps: set.rsvps.map(\.source)
+        case .deadlines: set.deadlines.map(\.source)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case features, misses, messages
+        case droppedMessages = "dropped_messages"
+    }
+}
+
+public struct PreFilterCount: Sendable, Hashable, Codable {
+    public var expected = 0
+    /// Expected items whose every acceptable source the pre-filter drops; must be 0.
+    public var onlyDropped = 0
+
+    public init(expected: Int = 0, onlyDropped: Int = 0) {
+        self.expected = expected
+        self.onlyDropped = onlyDropped
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case expected
+        case onlyDropped = "only_dropped"
+    }
+}
+
+public struct PreFilterMiss: Sendable, Hashable, Codable {
+    public var fixture: String
+    public var feature: Feature
+    public var expectedIndex: Int
+    public var sources: [String]
+
+    public init(fixture: String, feature: Feature, expectedIndex: Int, sources: [String]) {
+        self.fixture = fixture
+        self.feature = feature
+        self.expectedIndex = expectedIndex
+        self.sources = sources
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case fixture, feature, sources
+        case expectedIndex = "expected_index"
+    }
+}

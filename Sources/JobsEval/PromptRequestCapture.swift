@@ -1,0 +1,46 @@
+import AgentRuntime
+import Evals
+import Extractors
+import Foundation
+import JobsKit
+import JSONKit
+import PromptKit
+
+/// The exact Chat Completions body production would send for one feature and one fixture's first window.
+///
+/// Rather than rebuild the request beside `LLMAnswerProvider` (and drift from it), this runs the real engine
+/// with a client that records the first request and stops the extraction.
+public enum PromptRequestCapture {
+    public static func body(
+        feature: ExtractionFeature, version: Int?, fixture: Fixture, prompts: PromptLibrary,
+        structuredOutput: StructuredOutputMode, modelOverride: String? = nil,
+        tokenField: MaxTokensField = .maxCompletionTokens, windowing: Windowing = Windowing()
+    ) async throws -> JSONValue {
+        let client = CapturingClient()
+        let provider = LLMAnswerProvider(client: client, structuredOutput: structuredOutput, modelOverride: modelOverride)
+        var picks: [ExtractionFeature: Int] = [:]
+        if let version { picks[feature] = version }
+        let engine = try ExtractionEngine(prompts: prompts, provider: provider, windowing: windowing, promptVersions: picks)
+        _ = try engine.prompt(for: feature)
+        do {
+            _ = try await engine.extract(try FixtureConversation.input(fixture), features: [feature])
+        } catch is CapturedRequest {
+            // Expected: the client stops the extraction once it holds the first request.
+        }
+        guard let request = await client.first else {
+            throw EvalRunError("fixture '\(fixture.id)' has no messages, so no request would be sent")
+        }
+        return request.body(tokenField: tokenField)
+    }
+
+    private struct CapturedRequest: Error {}
+
+    private actor CapturingClient: ChatCompleting {
+        var first: ChatCompletionRequest?
+
+        func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult {
+            if first == nil { first = request }
+            throw CapturedRequest()
+        }
+    }
+}
