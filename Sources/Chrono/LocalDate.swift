@@ -37,7 +37,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self.day = c.day!
     }
 
-    public var iso: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    public var iso: String { zeroPadded(year, 4) + "-" + zeroPadded(month, 2) + "-" + zeroPadded(day, 2) }
     public var description: String { iso }
 
     public static func < (a: LocalDate, b: LocalDate) -> Bool {
@@ -103,4 +103,12 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         var c = encoder.singleValueContainer()
         try c.encode(iso)
     }
+}
+
+/// `String(format: "%0*d", width, value)` without Foundation's formatter (which goes through CFString and
+/// vfprintf, and was a tenth of a scan's CPU, issue 15). Negative values keep the formatter's text.
+package func zeroPadded(_ value: Int, _ width: Int) -> String {
+    guard value >= 0 else { return String(format: "%0\(width)d", value) }
+    let digits = String(value)
+    return digits.utf8.count >= width ? digits : String(repeating: "0", count: width - digits.utf8.count) + digits
 }

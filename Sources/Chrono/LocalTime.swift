@@ -27,7 +27,7 @@ public struct LocalTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// `HH:MM`, or `HH:MM:SS` when seconds are set.
     public var iso: String {
-        second == 0 ? String(format: "%02d:%02d", hour, minute) : String(format: "%02d:%02d:%02d", hour, minute, second)
+        zeroPadded(hour, 2) + ":" + zeroPadded(minute, 2) + (second == 0 ? "" : ":" + zeroPadded(second, 2))
     }
 
     public var description: String { iso }

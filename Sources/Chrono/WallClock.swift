@@ -50,8 +50,8 @@ public struct WallClock: Sendable {
         let offsetSeconds = offset(at: instant)
         let sign = offsetSeconds < 0 ? "-" : "+"
         let magnitude = abs(offsetSeconds)
-        return date.iso + String(format: "T%02d:%02d:%02d", time.hour, time.minute, time.second)
-            + sign + String(format: "%02d:%02d", magnitude / 3600, magnitude % 3600 / 60)
+        return date.iso + "T" + zeroPadded(time.hour, 2) + ":" + zeroPadded(time.minute, 2) + ":" + zeroPadded(time.second, 2)
+            + sign + zeroPadded(magnitude / 3600, 2) + ":" + zeroPadded(magnitude % 3600 / 60, 2)
     }
 
     public func offset(at instant: Date) -> Int { timeZone.secondsFromGMT(for: instant) }

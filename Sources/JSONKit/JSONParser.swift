@@ -23,7 +23,12 @@ struct JSONParser {
     private func fail(_ message: String) -> JSONParseError { JSONParseError(message: message, offset: index) }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
     }
 
     private mutating func parseValue() throws(JSONParseError) -> JSONValue {
@@ -97,7 +102,22 @@ struct JSONParser {
 
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1  // opening quote
-        var buffer: [UInt8] = []
+        // Most strings have no escape: find the closing quote and decode the bytes in place.
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let end = index
+                index += 1
+                guard let s = String(validating: bytes[start..<end], as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
+                return s
+            }
+            if byte < 0x20 { throw fail("unescaped control character in string") }
+            if byte == UInt8(ascii: "\\") { break }
+            index += 1
+        }
+        // An escape (or the end of the input): go on byte by byte from here.
+        var buffer = Array(bytes[start..<index])
         while true {
             guard index < bytes.count else { throw fail("unterminated string") }
             let byte = bytes[index]

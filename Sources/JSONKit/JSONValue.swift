@@ -142,64 +142,94 @@ extension JSONValue {
 
     /// Compact JSON; with `sortedKeys`, object keys are sorted so equal values serialize identically (cache keys).
     public func serialized(sortedKeys: Bool = false, pretty: Bool = false) -> String {
-        var out = ""
+        String(decoding: serializedBytes(sortedKeys: sortedKeys, pretty: pretty), as: UTF8.self)
+    }
+
+    public func serializedData(sortedKeys: Bool = false) -> Data { Data(serializedBytes(sortedKeys: sortedKeys, pretty: false)) }
+
+    /// Written as UTF-8 bytes: appending scalar by scalar to a `String` was most of the cost of a request body.
+    private func serializedBytes(sortedKeys: Bool, pretty: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
         write(to: &out, sortedKeys: sortedKeys, pretty: pretty, indent: 0)
         return out
     }
 
-    public func serializedData(sortedKeys: Bool = false) -> Data { Data(serialized(sortedKeys: sortedKeys).utf8) }
-
-    private func write(to out: inout String, sortedKeys: Bool, pretty: Bool, indent: Int) {
+    private func write(to out: inout [UInt8], sortedKeys: Bool, pretty: Bool, indent: Int) {
+        func newline(_ level: Int) {
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(0x20, count: 2 * level))
+        }
         switch self {
-        case .null: out += "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .integer(let i): out += String(i)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .integer(let i): out.append(contentsOf: String(i).utf8)
         case .number(let d):
-            if d.isFinite, d.rounded() == d, abs(d) < 1e15 { out += String(Int64(d)) } else if d.isFinite { out += "\(d)" } else { out += "null" }
+            if d.isFinite, d.rounded() == d, abs(d) < 1e15 {
+                out.append(contentsOf: String(Int64(d)).utf8)
+            } else if d.isFinite {
+                out.append(contentsOf: "\(d)".utf8)
+            } else {
+                out.append(contentsOf: "null".utf8)
+            }
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let items):
-            if items.isEmpty { out += "[]"; return }
-            out += "["
+            if items.isEmpty { out.append(contentsOf: "[]".utf8); return }
+            out.append(UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                if pretty { newline(indent + 1) }
                 item.write(to: &out, sortedKeys: sortedKeys, pretty: pretty, indent: indent + 1)
             }
-            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
-            out += "]"
+            if pretty { newline(indent) }
+            out.append(UInt8(ascii: "]"))
         case .object(let object):
-            if object.isEmpty { out += "{}"; return }
-            out += "{"
+            if object.isEmpty { out.append(contentsOf: "{}".utf8); return }
+            out.append(UInt8(ascii: "{"))
             let keys = sortedKeys ? object.keys.sorted() : object.keys
             for (i, key) in keys.enumerated() {
-                if i > 0 { out += "," }
-                if pretty { out += "\n" + String(repeating: "  ", count: indent + 1) }
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                if pretty { newline(indent + 1) }
                 JSONValue.writeString(key, to: &out)
-                out += pretty ? ": " : ":"
+                if pretty { out.append(contentsOf: ": ".utf8) } else { out.append(UInt8(ascii: ":")) }
                 object[key]!.write(to: &out, sortedKeys: sortedKeys, pretty: pretty, indent: indent + 1)
             }
-            if pretty { out += "\n" + String(repeating: "  ", count: indent) }
-            out += "}"
+            if pretty { newline(indent) }
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    private static func writeString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
+    /// A JSON string: `"` and `\` escaped, control characters as short or `\u00XX` escapes, U+2028 and U+2029 as
+    /// `\u2028`/`\u2029` (they end a line in JavaScript); every other byte copied.
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : UInt8(ascii: "a") + nibble - 10 }
+
+    private static func writeString(_ s: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+                case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+                case 0x08: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+                case 0x0C: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+                case 0x00..<0x20:
+                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigit(byte >> 4), hexDigit(byte & 0xF)])
+                case 0xE2 where index + 1 < bytes.count && bytes[index] == 0x80 && (bytes[index + 1] == 0xA8 || bytes[index + 1] == 0xA9):
+                    // U+2028 / U+2029.
+                    out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x32, 0x30, 0x32, bytes[index + 1] == 0xA8 ? 0x38 : 0x39])
+                    index += 2
+                default: out.append(byte)
+                }
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
 

@@ -14,11 +14,15 @@ extension LocalDate: PostgresArrayElement {}
 extension Array: PostgresEncodable where Element: PostgresArrayElement {
     /// Every element quoted and escaped: `{"a","b \"c\""}`.
     public var postgresText: String? {
-        let items = map { element -> String in
-            let escaped = element.postgresValue.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            return "\"\(escaped)\""
+        var bytes: [UInt8] = [UInt8(ascii: "{")]
+        for (index, element) in enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            PostgresArrayText.appendEscaped(element.postgresValue, to: &bytes)
+            bytes.append(UInt8(ascii: "\""))
         }
-        return "{" + items.joined(separator: ",") + "}"
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 
@@ -39,6 +43,16 @@ extension Array: PostgresDecodable where Element: PostgresArrayElement {
 
 /// Parses the text output of one-dimensional arrays.
 enum PostgresArrayText {
+    /// The element's UTF-8 with a backslash before every backslash and `"` byte. Byte-wise, so a quote followed by a
+    /// combining mark is escaped too (Foundation's `replacingOccurrences`, used before, compared whole characters
+    /// and left it bare, which ended the quoted element early); the same text as before for every other string.
+    static func appendEscaped(_ value: String, to bytes: inout [UInt8]) {
+        for byte in value.utf8 {
+            if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { bytes.append(UInt8(ascii: "\\")) }
+            bytes.append(byte)
+        }
+    }
+
     static func elements(of text: String) throws(PostgresDecodingFailure) -> [String?] {
         var chars = Substring(text)
         // Arrays with non-default bounds print as "[0:2]={...}".

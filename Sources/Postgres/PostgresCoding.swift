@@ -112,7 +112,7 @@ extension LocalDate: PostgresTextCodable {
 extension LocalTime: PostgresTextCodable {
     public static var postgresTypeName: String { "time" }
     public init?(postgresValue: String) { self.init(iso: postgresValue) }
-    public var postgresValue: String { String(format: "%02d:%02d:%02d", hour, minute, second) }
+    public var postgresValue: String { zeroPadded(hour, 2) + ":" + zeroPadded(minute, 2) + ":" + zeroPadded(second, 2) }
 }
 
 extension Date: PostgresTextCodable {

@@ -75,11 +75,16 @@ public struct ExtractionEngine: Sendable {
         for (feature, prompt) in chosen {
             run.prompts[feature] = PromptRef(id: prompt.id, version: prompt.version, model: provider.modelName(for: prompt))
         }
-        guard !input.messages.isEmpty else { return run }
+        guard !input.messages.isEmpty, !chosen.isEmpty else { return run }
+        // Every feature reads the same windows: build and render each once, not once per feature.
+        let windows = windowing.windows(input.messages).map { range in
+            let window = MessageWindow(messages: Array(input.messages[range]), participants: input.participants)
+            return PreparedWindow(window: window, variables: Self.variables(input: input, window: window))
+        }
         // Features are independent: ask for them concurrently, then merge in feature order.
         let results = try await withThrowingTaskGroup(of: (ExtractionFeature, ExtractionRun).self) { group in
             for (feature, prompt) in chosen {
-                group.addTask { (feature, try await extract(feature, prompt: prompt, input: input)) }
+                group.addTask { (feature, try await extract(feature, prompt: prompt, input: input, windows: windows)) }
             }
             var collected: [ExtractionFeature: ExtractionRun] = [:]
             for try await (feature, partial) in group { collected[feature] = partial }
@@ -96,16 +101,23 @@ public struct ExtractionEngine: Sendable {
         return run
     }
 
-    private func extract(_ feature: ExtractionFeature, prompt: Prompt, input: ConversationInput) async throws -> ExtractionRun {
+    /// A window of the conversation with the prompt variables rendered from it.
+    private struct PreparedWindow: Sendable {
+        let window: MessageWindow
+        let variables: [String: String]
+    }
+
+    private func extract(_ feature: ExtractionFeature, prompt: Prompt, input: ConversationInput,
+                         windows: [PreparedWindow]) async throws -> ExtractionRun {
         guard let schema = schemas["\(prompt.id)@\(prompt.version)"] else {
             throw ExtractionError.promptProblem("\(prompt.sourceFile): missing output schema")
         }
         var run = ExtractionRun()
-        for range in windowing.windows(input.messages) {
-            let window = MessageWindow(messages: Array(input.messages[range]), participants: input.participants)
+        for prepared in windows {
+            let window = prepared.window
             let rendered: RenderedPrompt
             do {
-                rendered = try prompt.render(Self.variables(input: input, window: window), model: provider.modelName(for: prompt))
+                rendered = try prompt.render(prepared.variables, model: provider.modelName(for: prompt))
             } catch {
                 throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
             }

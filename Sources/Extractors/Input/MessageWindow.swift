@@ -56,8 +56,21 @@ public struct MessageWindow: Sendable {
         participants.map { "\(participantAliases[$0.id] ?? "?") \(Self.escapeAngles($0.name))" }.joined(separator: ", ")
     }
 
-    static func escapeAngles(_ text: String) -> String {
-        text.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
+    /// Each `<` and `>` that is a character of its own written as `\u003c` / `\u003e` (one followed by a combining
+    /// mark is another character and stays, as with Foundation's `replacingOccurrences`, which this replaces: it
+    /// bridged every rendered line through NSString). Text without either byte is returned as it is.
+    package static func escapeAngles(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 12)
+        for character in text {
+            switch character {
+            case "<": result += "\\u003c"
+            case ">": result += "\\u003e"
+            default: result.append(character)
+            }
+        }
+        return result
     }
 }
 

@@ -1,6 +1,6 @@
 /// The English cue phrases the rules and the pre-filter share, in priority order within each list.
 /// Phrases match whole words, case-insensitively, with punctuation ignored.
-enum RuleCues {
+package enum RuleCues {
     // MARK: RSVP requests and answers
 
     static let rsvpRequest = [
@@ -97,7 +97,7 @@ enum RuleCues {
     ]
 
     /// Everything that makes a message worth a model's time besides dates, question marks and event nouns.
-    static let prefilter = rsvpRequest + replyNo + replyMaybe + replyYes + replyYesOpening + replyNoOpening
+    package static let prefilter = rsvpRequest + replyNo + replyMaybe + replyYes + replyYesOpening + replyNoOpening
         + replyMaybeAnywhere + urgent + high + groupQuestion + decision + cancellation + move + deadline + agreement
         + vagueTime
 }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// A word or one punctuation mark of a message, with its UTF-16 span (the unit the resolver's ranges use).
-struct RuleToken: Sendable, Hashable {
-    let text: String
+package struct RuleToken: Sendable, Hashable {
+    package let text: String
     /// Lower-cased, with curly apostrophes made straight, for matching cue words.
-    let lower: String
-    let range: Range<Int>
-    let isWord: Bool
+    package let lower: String
+    package let range: Range<Int>
+    package let isWord: Bool
 
     var isCapitalized: Bool { text.first?.isUppercase ?? false }
     var isPossessive: Bool { isWord && (lower.hasSuffix("'s") || (lower.hasSuffix("s'") && lower.count > 2)) }
@@ -18,8 +18,8 @@ struct RuleToken: Sendable, Hashable {
 }
 
 /// Splits text into words (letters, digits, inner apostrophes and hyphens) and single punctuation marks.
-enum RuleTokenizer {
-    static func tokenize(_ text: String) -> [RuleToken] {
+package enum RuleTokenizer {
+    package static func tokenize(_ text: String) -> [RuleToken] {
         var tokens: [RuleToken] = []
         var word = ""
         var wordStart = 0
@@ -53,32 +53,126 @@ enum RuleTokenizer {
         return tokens
     }
 
-    static func normalize(_ word: String) -> String {
-        word.lowercased().replacingOccurrences(of: "’", with: "'")
+    /// Lower-cased, each `’` (a character of its own) made `'`. Pure standard library: Foundation's
+    /// `replacingOccurrences` bridged every word through NSString (most of the pre-filter's CPU, issue 15).
+    package static func normalize(_ word: String) -> String {
+        let lower = word.lowercased()
+        guard lower.utf8.contains(0xE2), lower.contains("’") else { return lower }
+        var result = ""
+        result.reserveCapacity(lower.utf8.count)
+        for character in lower { result.append(character == "’" ? "'" : character) }
+        return result
     }
 
     /// The lower-cased words of a cue phrase ("can't make it" → ["can't", "make", "it"]).
-    static func words(_ phrase: String) -> [String] { tokenize(phrase).filter(\.isWord).map(\.lower) }
+    package static func words(_ phrase: String) -> [String] {
+        if let simple = simpleWords(phrase) { return simple }
+        return tokenize(phrase).filter(\.isWord).map(\.lower)
+    }
+
+    /// The words of a cue that `tokenize` would give back unchanged, split at its spaces without tokenizing:
+    /// lower-case ASCII letters and digits, single spaces, and `'` or `-` only inside a word. Nil for any other
+    /// phrase, the empty one included (the caller then tokenizes it). Every cue the rules ship is of this form.
+    package static func simpleWords(_ phrase: String) -> [String]? {
+        var phrase = phrase
+        guard phrase.withUTF8({ isSimple($0) }) else { return nil }
+        return phrase.split(separator: " ").map(String.init)
+    }
+
+    /// See `simpleWords`: not empty; each word starts and ends with a letter or digit.
+    static func isSimple(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        var previous: UInt8 = 0x20
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"): break
+            case 0x20, UInt8(ascii: "'"), UInt8(ascii: "-"):
+                // Only after a letter or digit: no leading, double or trailing space, no word starting with ' or -.
+                guard previous != 0x20, previous != UInt8(ascii: "'"), previous != UInt8(ascii: "-") else { return false }
+            default: return false
+            }
+            previous = byte
+        }
+        return previous != 0x20 && previous != UInt8(ascii: "'") && previous != UInt8(ascii: "-")
+    }
 }
 
-/// The words of a text joined by single spaces, so cue phrases match on word boundaries only
-/// ("pay" never matches "paypal", "no" never matches "know"); punctuation between words is ignored.
-struct CueText: Sendable {
-    let words: [String]
-    private let padded: String
+/// The words of a text, so cue phrases match on word boundaries only ("pay" never matches "paypal", "no" never
+/// matches "know"); punctuation between words is ignored. A cue matches where its words appear in a row — the same
+/// as searching " cue words " in the words joined by single spaces, without building or searching that string.
+package struct CueText: Sendable {
+    package let words: [String]
 
-    init(_ text: String) {
+    package init(_ text: String) {
         self.init(tokens: RuleTokenizer.tokenize(text))
     }
 
     init(tokens: [RuleToken]) {
         words = tokens.filter(\.isWord).map(\.lower)
-        padded = " " + words.joined(separator: " ") + " "
     }
 
-    func contains(_ cue: String) -> Bool { padded.contains(" " + RuleTokenizer.words(cue).joined(separator: " ") + " ") }
-    func hasPrefix(_ cue: String) -> Bool { padded.hasPrefix(" " + RuleTokenizer.words(cue).joined(separator: " ") + " ") }
-    func hasSuffix(_ cue: String) -> Bool { padded.hasSuffix(" " + RuleTokenizer.words(cue).joined(separator: " ") + " ") }
+    package func contains(_ cue: String) -> Bool {
+        if let found = matchSimple(cue, where: .anywhere) { return found }
+        let cueWords = RuleTokenizer.words(cue)
+        // No words: the old padded search for "  " found it only in an empty text.
+        guard !cueWords.isEmpty else { return words.isEmpty }
+        guard cueWords.count <= words.count else { return false }
+        for start in 0...(words.count - cueWords.count) where matches(cueWords, at: start) { return true }
+        return false
+    }
+
+    package func hasPrefix(_ cue: String) -> Bool {
+        if let found = matchSimple(cue, where: .start) { return found }
+        let cueWords = RuleTokenizer.words(cue)
+        guard !cueWords.isEmpty else { return words.isEmpty }
+        return cueWords.count <= words.count && matches(cueWords, at: 0)
+    }
+
+    package func hasSuffix(_ cue: String) -> Bool {
+        if let found = matchSimple(cue, where: .end) { return found }
+        let cueWords = RuleTokenizer.words(cue)
+        guard !cueWords.isEmpty else { return words.isEmpty }
+        return cueWords.count <= words.count && matches(cueWords, at: words.count - cueWords.count)
+    }
+
+    private func matches(_ cueWords: [String], at start: Int) -> Bool {
+        for offset in cueWords.indices where words[start + offset] != cueWords[offset] { return false }
+        return true
+    }
+
+    private enum Anchor { case anywhere, start, end }
+
+    /// Matches a cue of `RuleTokenizer.simpleWords`' form on its UTF-8 bytes, without splitting it into strings;
+    /// nil for any other cue. Byte equality is string equality here: the cue's words are plain ASCII.
+    private func matchSimple(_ cue: String, where anchor: Anchor) -> Bool? {
+        var cue = cue
+        return cue.withUTF8 { bytes -> Bool? in
+            guard RuleTokenizer.isSimple(bytes) else { return nil }
+            var count = 1
+            for byte in bytes where byte == 0x20 { count += 1 }
+            guard count <= words.count else { return false }
+            switch anchor {
+            case .start: return matches(bytes, at: 0)
+            case .end: return matches(bytes, at: words.count - count)
+            case .anywhere:
+                for start in 0...(words.count - count) where matches(bytes, at: start) { return true }
+                return false
+            }
+        }
+    }
+
+    private func matches(_ cue: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        var wordIndex = start
+        var segmentStart = 0
+        for index in 0...cue.count where index == cue.count || cue[index] == 0x20 {
+            let segment = UnsafeBufferPointer(rebasing: cue[segmentStart..<index])
+            let word = words[wordIndex].utf8
+            guard word.count == segment.count, word.elementsEqual(segment) else { return false }
+            wordIndex += 1
+            segmentStart = index + 1
+        }
+        return true
+    }
 
     /// The first cue of the list that the text contains (list order is priority order).
     func first(of cues: [String]) -> String? { cues.first(where: contains) }
