@@ -131,7 +131,10 @@ public struct AssistService: Sendable {
         let schema = prompt.outputSchema ?? .object([:])
         let output = try AgentOutputSchema(
             name: name, schema: schema,
-            responseFormat: structuredOutput == .jsonSchema ? .jsonSchema(name: name, schema: schema, strict: true) : .jsonObject(schema: schema))
+            // The answer is checked against the full schema (with its maxLength caps); strict mode refuses those
+            // keywords, so the request carries the schema without them.
+            responseFormat: structuredOutput == .jsonSchema
+                ? .jsonSchema(name: name, schema: StrictSchemaLint.wireSchema(schema), strict: true) : .jsonObject(schema: schema))
         let system = rendered.messages.first { $0.role == .system }?.content ?? ""
         let userText = rendered.messages.last { $0.role == .user }?.content ?? ""
         let result = await runner.run(system: system, user: userText, output: output)

@@ -78,6 +78,17 @@ import TestSupport
             #expect(opening.contains(ids.game) && opening.contains(ids.party) && opening.contains(ids.rsvp))
             #expect(opening.contains("overlaps"))
 
+            // The answer's strings are capped by the local schema; the strict schema sent carries no maxLength.
+            let format = try #require(server.requests.first?.json?["response_format"])
+            #expect(format["json_schema"]?["strict"] == true)
+            #expect(!format.serialized().contains("maxLength"))
+            let local = try #require(try Self.prompts().latest(id: "assistant")?.outputSchema)
+            #expect(local.serialized().contains("maxLength"))
+            guard case .object(var answer) = try #require(first.findings) else { Issue.record("the answer is not an object"); return }
+            #expect(try JSONSchema(local).validate(.object(answer)).isEmpty)
+            answer["summary"] = .string(String(repeating: "x", count: 5_000))
+            #expect(!(try JSONSchema(local).validate(.object(answer))).isEmpty)
+
             // The conflict tool, run for real on the scanned demo data, agrees with the code: the game and the party.
             let second = try #require(server.requests.dropFirst().first?.json?["messages"]?.arrayValue)
             let conflicts = try JSONValue.parse(try #require(second.first { $0["tool_call_id"] == "call_1" }?["content"]?.stringValue))
