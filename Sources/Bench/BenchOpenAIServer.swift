@@ -18,6 +18,10 @@ public final class BenchOpenAIServer: Sendable {
     private let listenFD: Int32
     private let latency: Duration
     private let stopped = BenchFlag()
+    private let cpu = ThreadCPUMeter()
+
+    /// CPU seconds the server's own threads (accept loop and one per connection) have used so far.
+    public var cpuSeconds: Double { cpu.seconds }
 
     public init(latency: Duration) throws {
         self.latency = latency
@@ -34,7 +38,9 @@ public final class BenchOpenAIServer: Sendable {
 
     private func acceptLoop() {
         defer { close(listenFD) }
+        var counted = cpu.addCallingThread()
         while !stopped.isSet {
+            defer { counted = cpu.addCallingThread(since: counted) }
             let client = accept(listenFD, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
@@ -47,6 +53,8 @@ public final class BenchOpenAIServer: Sendable {
     }
 
     private func serve(_ fd: Int32) {
+        // Declared first, so it runs last: the thread's whole CPU, the close included.
+        defer { cpu.addCallingThread() }
         defer { close(fd) }
         guard let body = readRequestBody(fd) else { return }
         Thread.sleep(forTimeInterval: Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18)

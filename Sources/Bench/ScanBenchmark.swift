@@ -44,6 +44,12 @@ public struct ScanBenchmark: Sendable {
         /// per request that waits 800 ms). Includes the in-process fake server and the store.
         public var cpuMsPerRequest: Double?
         public var cpuMsPerConversation: Double?
+        /// CPU seconds of the in-process fake server's threads during the scan (each reads its own thread clock), and
+        /// the process's CPU without them per request and per conversation: the scanner's own cost, since in production
+        /// the server is OpenAI's. The scan's `cpuSeconds` above still includes the fake.
+        public var serverCPUSeconds: Double?
+        public var scanCPUMsPerRequest: Double?
+        public var scanCPUMsPerConversation: Double?
         /// CPU per request of the HTTP client's event-loop thread alone (SwiftNIO's `NIO-ELT-…`, from
         /// /proc/self/task; 10 ms tick resolution): the transport's own waiting and socket work. Nil without /proc.
         public var eventLoopCPUMsPerRequest: Double?
@@ -58,6 +64,10 @@ public struct ScanBenchmark: Sendable {
         /// The ceiling set by concurrency and latency: C conversations in flight, each about one latency long
         /// (its five feature requests run in parallel). Nil at zero latency.
         public var boundPerSecond: Double?
+        /// The ceiling for this run's count: its conversations in whole waves of C, each one latency long
+        /// (`scanned / (⌈scanned / C⌉ × latency)`). Below `boundPerSecond` when the last wave is partial: 100
+        /// conversations at C = 64 are two waves, at most 62.5/s. Nil at zero latency.
+        public var runBoundPerSecond: Double?
         public var run: Phase
         public var zeroLatency: Phase?
         /// Wall time per conversation at zero latency (with the same concurrency): the scan's own cost.
@@ -89,6 +99,8 @@ public struct ScanBenchmark: Sendable {
             conversations: options.conversations, days: options.days, seed: options.seed, concurrency: options.concurrency,
             latencyMs: options.latency.milliseconds,
             boundPerSecond: latencySeconds > 0 ? Double(options.concurrency) / latencySeconds : nil,
+            runBoundPerSecond: latencySeconds > 0 && main.scanned > 0
+                ? Double(main.scanned) / (Double((main.scanned + options.concurrency - 1) / options.concurrency) * latencySeconds) : nil,
             run: main, zeroLatency: zero,
             overheadMsPerConversation: zero.flatMap { $0.scanned > 0 ? $0.seconds * 1000 / Double($0.scanned) : nil },
             maxConnectionsPerHost: options.maxConnectionsPerHost,
@@ -135,9 +147,15 @@ public struct ScanBenchmark: Sendable {
             scan.concurrency = options.concurrency
             scan.owner = "bench"
             let cpuBefore = Self.cpuSeconds()
+            let serverBefore = server.cpuSeconds
             let eventLoopBefore = Self.eventLoopCPUSeconds()
             let summary = try await ScanService(pool: pool, engine: try engineProvider(server), options: scan).run(now: now)
             phase.cpuSeconds = Self.cpuSeconds() - cpuBefore
+            let serverCPU = server.cpuSeconds - serverBefore
+            phase.serverCPUSeconds = serverCPU
+            phase.scanCPUMsPerRequest = summary.requests > 0 ? (phase.cpuSeconds - serverCPU) * 1000 / Double(summary.requests) : nil
+            phase.scanCPUMsPerConversation = summary.conversations > 0
+                ? (phase.cpuSeconds - serverCPU) * 1000 / Double(summary.conversations) : nil
             if let before = eventLoopBefore, let after = Self.eventLoopCPUSeconds(), summary.requests > 0 {
                 phase.eventLoopCPUMsPerRequest = (after - before) * 1000 / Double(summary.requests)
             }

@@ -27,8 +27,25 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self.init(year: y, month: m, day: d)
     }
 
-    /// The calendar date of an instant as seen in a time zone.
+    /// The calendar date of an instant as seen in a time zone: the zone's offset at that instant, then epoch-day
+    /// arithmetic, without building a `Calendar` per call (issue 15). Instants before 1600, where Foundation's
+    /// Gregorian calendar switches to Julian dates, and non-finite ones still go through `Calendar`.
     public init(_ date: Date, in timeZone: TimeZone) {
+        let seconds = date.timeIntervalSince1970
+        if seconds.isFinite, seconds >= Self.arithmeticFrom, seconds < Self.arithmeticUntil {
+            let local = (seconds + Double(timeZone.secondsFromGMT(for: date))) / 86_400
+            self.init(daysSinceEpoch: Int(local.rounded(.down)))
+            return
+        }
+        self.init(calendarDate: date, in: timeZone)
+    }
+
+    /// 1600-01-01 and 9999-01-01 UTC: the range where `init(_:in:)` uses arithmetic.
+    static let arithmeticFrom: Double = -11_676_096_000
+    static let arithmeticUntil: Double = 253_370_764_800
+
+    /// The calendar date from Foundation's Gregorian calendar: the reference for `init(_:in:)`.
+    init(calendarDate date: Date, in timeZone: TimeZone) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let c = calendar.dateComponents([.year, .month, .day], from: date)

@@ -98,9 +98,75 @@ extension Bool: PostgresTextCodable {
 
 extension UUID: PostgresTextCodable {
     public static var postgresTypeName: String { "uuid" }
-    public init?(postgresValue: String) { self.init(uuidString: postgresValue) }
-    /// Lower case, as Postgres prints it, so text comparisons agree.
-    public var postgresValue: String { uuidString.lowercased() }
+    /// The canonical 36-character form (Postgres prints it lower case) is read byte-wise; anything else goes to
+    /// Foundation's parser, which `uuidString` decoding otherwise is (`sscanf`, issue 15).
+    public init?(postgresValue: String) {
+        if let uuid = UUIDText.parse(postgresValue) {
+            self = uuid
+        } else {
+            self.init(uuidString: postgresValue)
+        }
+    }
+    /// Lower case, as Postgres prints it, so text comparisons agree. Written byte-wise: `uuidString` formats with
+    /// `snprintf`.
+    public var postgresValue: String { UUIDText.lowercase(self) }
+}
+
+/// The canonical text form of a UUID without Foundation's `snprintf`/`sscanf` (both showed in the scan's profile).
+enum UUIDText {
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// `uuidString.lowercased()`, byte by byte.
+    static func lowercase(_ uuid: UUID) -> String {
+        withUnsafeBytes(of: uuid.uuid) { raw in
+            String(unsafeUninitializedCapacity: 36) { out in
+                var at = 0
+                for (i, byte) in raw.enumerated() {
+                    if i == 4 || i == 6 || i == 8 || i == 10 {
+                        out[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    out[at] = hex[Int(byte >> 4)]
+                    out[at + 1] = hex[Int(byte & 0x0F)]
+                    at += 2
+                }
+                return at
+            }
+        }
+    }
+
+    /// The UUID of exactly 36 characters `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` (hex digits of either case); nil for
+    /// anything else.
+    static func parse(_ text: String) -> UUID? {
+        var text = text
+        return text.withUTF8 { bytes -> UUID? in
+            guard bytes.count == 36 else { return nil }
+            var value: [UInt8] = []
+            value.reserveCapacity(16)
+            var i = 0
+            while i < 36 {
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    guard bytes[i] == UInt8(ascii: "-") else { return nil }
+                    i += 1
+                    continue
+                }
+                guard let high = digit(bytes[i]), let low = digit(bytes[i + 1]) else { return nil }
+                value.append(high << 4 | low)
+                i += 2
+            }
+            return UUID(uuid: (value[0], value[1], value[2], value[3], value[4], value[5], value[6], value[7],
+                               value[8], value[9], value[10], value[11], value[12], value[13], value[14], value[15]))
+        }
+    }
+
+    private static func digit(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
 }
 
 extension LocalDate: PostgresTextCodable {

@@ -78,7 +78,9 @@ struct BenchScanCommand: AsyncParsableCommand {
             real scan with the openai provider against a loopback fake that answers after --latency-ms. Then runs
             again at zero latency to show the local overhead per conversation. Prints conversations per second, the
             bound concurrency / latency, CPU time per request and per conversation (getrusage: user + system of the
-            whole process, fake server included), requests, tokens and peak memory. See benchmarks/README.md.
+            whole process, fake server included; and without the fake server's threads, which read their own thread
+            clocks), requests, tokens and peak memory. The bound C/latency assumes whole waves: scan a multiple of C
+            conversations (a tenth of --conversations), many waves long, to measure against it. See benchmarks/README.md.
 
             Example: messageai-bench scan --conversations 2000 --latency-ms 800 --concurrency 8
             """
@@ -146,11 +148,14 @@ struct BenchScanCommand: AsyncParsableCommand {
             "Scan at \(r.latencyMs) ms, concurrency \(r.concurrency), "
                 + (r.maxConnectionsPerHost.map { "\($0) connections per host" } ?? "production transport")
                 + String(format: ": %d conversations in %.2f s = %.1f conversations/s", r.run.scanned, r.run.seconds, r.run.conversationsPerSecond)
-                + (r.boundPerSecond.map { String(format: " (bound C/latency = %.1f/s)", $0) } ?? ""),
-            String(format: "CPU during the scan: %.2f s (%.0f%% of one core) = %.2f ms per request, %.2f ms per conversation",
+                + (r.boundPerSecond.map { String(format: " (bound C/latency = %.1f/s", $0) } ?? "")
+                + (r.runBoundPerSecond.map { String(format: "; for %d conversations in whole waves of %d: %.1f/s)", r.run.scanned, r.concurrency, $0) } ?? ""),
+            String(format: "CPU during the scan, whole process: %.2f s (%.0f%% of one core) = %.2f ms per request, %.2f ms per conversation",
                    r.run.cpuSeconds, r.run.seconds > 0 ? 100 * r.run.cpuSeconds / r.run.seconds : 0,
-                   r.run.cpuMsPerRequest ?? 0, r.run.cpuMsPerConversation ?? 0)
-                + (r.run.eventLoopCPUMsPerRequest.map { String(format: "; the HTTP client's event-loop thread: %.2f ms per request", $0) } ?? ""),
+                   r.run.cpuMsPerRequest ?? 0, r.run.cpuMsPerConversation ?? 0),
+            String(format: "CPU during the scan without the in-process fake server (its threads: %.2f s): %.2f ms per request, %.2f ms per conversation",
+                   r.run.serverCPUSeconds ?? 0, r.run.scanCPUMsPerRequest ?? 0, r.run.scanCPUMsPerConversation ?? 0)
+                + (r.run.eventLoopCPUMsPerRequest.map { String(format: "; of it the HTTP client's event-loop thread: %.2f ms per request", $0) } ?? ""),
             "Requests: \(r.run.requests); tokens: \(r.run.promptTokens) prompt + \(r.run.completionTokens) completion (fake server's bytes/4 estimate)",
         ]
         if let overhead = r.overheadMsPerConversation, let zero = r.zeroLatency {

@@ -79,7 +79,8 @@ public struct ExtractionEngine: Sendable {
         // Every feature reads the same windows: build and render each once, not once per feature.
         let windows = windowing.windows(input.messages).map { range in
             let window = MessageWindow(messages: Array(input.messages[range]), participants: input.participants)
-            return PreparedWindow(window: window, variables: Self.variables(input: input, window: window))
+            return PreparedWindow(window: window, variables: Self.variables(input: input, window: window),
+                                  evidence: EvidenceIndex(window))
         }
         // Features are independent: ask for them concurrently, then merge in feature order.
         let results = try await withThrowingTaskGroup(of: (ExtractionFeature, ExtractionRun).self) { group in
@@ -105,6 +106,8 @@ public struct ExtractionEngine: Sendable {
     private struct PreparedWindow: Sendable {
         let window: MessageWindow
         let variables: [String: String]
+        /// The window's texts normalised for the evidence check, shared by every feature's decode context.
+        let evidence: EvidenceIndex
     }
 
     private func extract(_ feature: ExtractionFeature, prompt: Prompt, input: ConversationInput,
@@ -128,7 +131,7 @@ public struct ExtractionEngine: Sendable {
             guard problems.isEmpty else {
                 throw ExtractionError.invalidOutput(feature: feature, errors: problems.map(\.description))
             }
-            var context = DecodeContext(feature: feature, window: window, input: input)
+            var context = DecodeContext(feature: feature, window: window, input: input, evidence: prepared.evidence)
             var partial = Extraction()
             FeatureDecoders.decode(answer.json, into: &partial, context: &context)
             partial.notes = context.notes

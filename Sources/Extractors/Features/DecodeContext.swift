@@ -9,15 +9,16 @@ struct DecodeContext {
     let input: ConversationInput
     let resolver: TemporalResolver
     var notes: [ExtractionNote] = []
-    /// The window's message texts, normalised once for the evidence check (see `Evidence`).
-    private let normalizedTexts: [String]
+    /// The window's message texts, normalised for the evidence check (see `Evidence`).
+    private let evidenceIndex: EvidenceIndex
 
-    init(feature: ExtractionFeature, window: MessageWindow, input: ConversationInput) {
+    /// `evidence` is the window's index when the caller built it already (once per window for every feature).
+    init(feature: ExtractionFeature, window: MessageWindow, input: ConversationInput, evidence: EvidenceIndex? = nil) {
         self.feature = feature
         self.window = window
         self.input = input
         self.resolver = TemporalResolver(timeZone: input.timeZone)
-        self.normalizedTexts = window.messages.map { Evidence.normalize($0.text) }
+        self.evidenceIndex = evidence ?? EvidenceIndex(window)
     }
 
     /// The evidence check: the item's quoted words must occur in a message it cites (case, whitespace, quotes and
@@ -30,7 +31,7 @@ struct DecodeContext {
             note(.noEvidence, "dropped \(item): it quotes no evidence")
             return nil
         }
-        let holding = window.messages.indices.filter { normalizedTexts[$0].contains(needle) }
+        let holding = evidenceIndex.holding(needle)
         if let cited = holding.first(where: { sources.contains(window.messages[$0].id) }) {
             return (sources, window.messages[cited].id)
         }

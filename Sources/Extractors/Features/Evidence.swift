@@ -5,6 +5,39 @@ import Foundation
 enum Evidence {
     /// Lower-cased, quotes and dashes folded, whitespace collapsed, trimmed.
     static func normalize(_ text: String) -> String {
+        if let ascii = normalizeASCII(text) { return ascii }
+        return normalizeUnicode(text)
+    }
+
+    /// `normalize` for text that is all ASCII, byte by byte; nil when the text has any other character. ASCII is
+    /// already in canonical form, each byte is one character (CR LF is two whitespace bytes, collapsed the same), and
+    /// its whitespace is exactly tab, LF, VT, FF, CR and space, so this gives what `normalizeUnicode` gives without
+    /// Foundation's canonical composition (most of the check's cost, issue 15).
+    static func normalizeASCII(_ text: String) -> String? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for byte in text.utf8 {
+            guard byte < 0x80 else { return nil }
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace {
+                out.append(0x20)
+                pendingSpace = false
+            }
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): out.append(byte + 0x20)
+            case UInt8(ascii: "`"): out.append(UInt8(ascii: "'"))
+            default: out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `normalize` for any text: canonical composition, lower-casing and folding character by character.
+    static func normalizeUnicode(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         var pendingSpace = false

@@ -9,12 +9,29 @@ public struct PreFilter: Sendable {
 
     public func needsModel(_ message: InputMessage, timeZone: TimeZone) -> Bool {
         let text = message.text
-        if text.contains("?") || text.contains("+1") { return true }
+        if Self.containsQuestionOrPlusOne(text) { return true }
         let cues = CueText(text)
         if cues.first(of: RuleCues.prefilter) != nil { return true }
         // Any event noun ("swimming gala", "picture day") may be a plan the model should see.
-        if EventVocabulary.nouns.contains(where: { cues.contains($0.words.joined(separator: " ")) }) { return true }
+        if Self.eventNouns.contains(where: cues.contains) { return true }
         return !TemporalResolver(timeZone: timeZone).resolve(text, reference: message.sentAt).isEmpty
+    }
+
+    /// The event nouns as cue phrases, joined once instead of once per message.
+    static let eventNouns = EventVocabulary.nouns.map { $0.words.joined(separator: " ") }
+
+    /// Whether the text has "?" or "+1": byte-wise for ASCII text (where any search gives the same answer), through
+    /// Foundation's `contains` as before for any other text.
+    static func containsQuestionOrPlusOne(_ text: String) -> Bool {
+        var text = text
+        let ascii: Bool? = text.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            guard !bytes.contains(UInt8(ascii: "?")) else { return true }
+            guard bytes.count >= 2 else { return false }
+            for i in 0..<(bytes.count - 1) where bytes[i] == UInt8(ascii: "+") && bytes[i + 1] == UInt8(ascii: "1") { return true }
+            return false
+        }
+        return ascii ?? (text.contains("?") || text.contains("+1"))
     }
 
     /// Context messages (before `firstNewIndex`) stay as they are; new messages without any cue are dropped.

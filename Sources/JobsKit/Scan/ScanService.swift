@@ -105,7 +105,7 @@ public struct ScanService: Sendable {
                 }
             }
         }
-        summary = await state.summary
+        summary = await state.finish()
         if summary.stoppedEarly == nil,
            let leased = try? await Self.retrying({ try await queue.leasedElsewhere() }) {
             (summary.leasedElsewhere, summary.leasedUntil) = (leased.count, leased.until)
@@ -237,14 +237,19 @@ actor ScanState {
         summary.rowsInserted += inserted
         summary.rowsUpdated += updated
         summary.remindersCreated += written.remindersCreated
-        let lines = features.flatMap { feature in ExtractReport.items(feature, run.extraction).map { "\(feature.rawValue): \($0)" } }
-        if !lines.isEmpty, summary.found.count < 20 {
-            summary.found.append(.init(conversation: input.name, items: Array(lines.prefix(12))))
+        if summary.found.count < 20 {
+            let lines = features.flatMap { feature in ExtractReport.items(feature, run.extraction).map { "\(feature.rawValue): \($0)" } }
+            if !lines.isEmpty { summary.found.append(.init(conversation: input.name, items: Array(lines.prefix(12)))) }
         }
         if inserted + updated > 0 {
             for participant in input.participants { if let id = UUID(uuidString: participant.id) { changedUsers.insert(id) } }
-            summary.changedUsers = changedUsers.sorted { $0.uuidString < $1.uuidString }
         }
+    }
+
+    /// The totals with the changed users sorted, once at the end (sorting on every record was 4% of the scan's CPU).
+    func finish() -> ScanService.Summary {
+        summary.changedUsers = changedUsers.sorted { $0.uuidString < $1.uuidString }
+        return summary
     }
 
     func record(failure id: UUID, error: String, unrecorded: String? = nil) {

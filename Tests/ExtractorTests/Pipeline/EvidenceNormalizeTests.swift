@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import Extractors
+
+/// The evidence check's normalisation (issue 15: it ran Foundation's canonical composition on every message, once per
+/// feature): its ASCII fast path and the index built once per window give exactly what the old code gave. The old
+/// code is kept here as the reference.
+@Suite struct EvidenceNormalizeTests {
+    /// `Evidence.normalize` as it was before the ASCII fast path.
+    static func reference(_ text: String) -> String {
+        var out = ""
+        var pendingSpace = false
+        for character in text.precomposedStringWithCanonicalMapping.lowercased() {
+            if character.isWhitespace {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace { out.append(" "); pendingSpace = false }
+            switch character {
+            case "\u{2018}", "\u{2019}", "\u{201A}", "\u{201B}", "\u{2032}", "`", "\u{00B4}": out.append("'")
+            case "\u{201C}", "\u{201D}", "\u{201E}", "\u{201F}", "\u{2033}": out.append("\"")
+            case "\u{2013}", "\u{2014}", "\u{2212}": out.append("-")
+            case "\u{2026}": out.append("...")
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static let ascii = [
+        "", " ", "   ", "\r\n", "a\r\nb", "A\rB\nC", "\t\u{0B}\u{0C}x  Y \t", "  Trim me  ", "`quoted` and 'single'",
+        "\u{1C}\u{1D}\u{1E}\u{1F} separators", "nul\u{0}byte", "del\u{7F}", "Hello, WORLD! 3:30PM @Dr. Chen's", "ALL CAPS\n\nNEXT",
+        "tabs\t\tand\u{0B}vt", "{\"json\": [1, 2]} <tag> ~^_|\\",
+    ]
+
+    static let unicode = [
+        "e\u{301}", "Cafe\u{301} AU LAIT", "Café", "“Quoted” ‘x’ ‚low‛ „low“ ′prime″", "a—b–c−d", "wait…", "😀 👨‍👩‍👧 ❤️",
+        "line\u{2028}sep\u{2029}para", "next\u{85}line", "nb\u{A0}sp", "İstanbul", "ΣΊΣΥΦΟΣ", "A\u{301}\u{2028}B",
+        "ascii first then emoji 🎉", "´acute´", "Ｆｕｌｌ", "ﬁle", "Ǆ", "\u{301}leading mark", "x\r\n\u{301}y", "\u{3000}ideo\u{3000}",
+    ]
+
+    @Test func normalizeMatchesTheOldCode() {
+        for text in Self.ascii + Self.unicode {
+            #expect(Evidence.normalize(text) == Self.reference(text), "\(text.debugDescription)")
+        }
+    }
+
+    @Test func theASCIIPathTakesOnlyASCIIAndAgreesWithTheUnicodePath() {
+        for text in Self.ascii {
+            #expect(Evidence.normalizeASCII(text) == Evidence.normalizeUnicode(text), "\(text.debugDescription)")
+        }
+        for text in Self.unicode where !text.unicodeScalars.allSatisfy(\.isASCII) {
+            #expect(Evidence.normalizeASCII(text) == nil, "\(text.debugDescription)")
+        }
+        #expect(Evidence.normalize("  Don't\r\n`GO`  ") == "don't 'go'")
+        #expect(Evidence.normalize("") == "")
+    }
+
+    @Test func theIndexHoldsEachMessageNormalisedOnce() {
+        let texts = Self.ascii + Self.unicode
+        let messages = texts.indices.map { i in
+            InputMessage(id: "id-\(i)", senderID: "u-1", sentAt: Date(timeIntervalSince1970: 1_772_457_240 + Double(i) * 60), text: texts[i])
+        }
+        let window = MessageWindow(messages: messages, participants: [Participant(id: "u-1", name: "Maria")])
+        let index = EvidenceIndex(window)
+        #expect(index.texts == texts.map(Self.reference))
+        #expect(index.holding("dr. chen's") == [texts.firstIndex(of: "Hello, WORLD! 3:30PM @Dr. Chen's")!])
+        #expect(index.holding("\"quoted\" 'x'") == [texts.firstIndex(of: "“Quoted” ‘x’ ‚low‛ „low“ ′prime″")!])
+    }
+}
+
+/// The pre-filter's "?" / "+1" check is byte-wise for ASCII text (issue 15) and answers as Foundation's `contains` did.
+@Suite struct PreFilterFastPathTests {
+    @Test func questionAndPlusOneMatchFoundation() {
+        let texts = EvidenceNormalizeTests.ascii + EvidenceNormalizeTests.unicode + [
+            "?", "+1", "+", "1", "1+", "+ 1", "ok +1", "+10 for that", "really?!", "what?\u{301}", "+1\u{301}", "😀?", "😀+1", "+\u{301}1",
+            "？fullwidth", "＋１", "a+", "?+1",
+        ]
+        for text in texts {
+            #expect(PreFilter.containsQuestionOrPlusOne(text) == (text.contains("?") || text.contains("+1")), "\(text.debugDescription)")
+        }
+        #expect(PreFilter.eventNouns.count == EventVocabulary.nouns.count)
+    }
+}
