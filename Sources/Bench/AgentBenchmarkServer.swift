@@ -99,7 +99,7 @@ public final class AgentBenchmarkServer: Sendable {
 }
 
 /// Client sockets still open, so `stop()` can end the threads waiting on them.
-private final class OpenConnections: @unchecked Sendable {
+final class OpenConnections: @unchecked Sendable {
     private let lock = NSLock()
     private var fds: Set<Int32> = []
     private var closed = false

@@ -9,18 +9,20 @@ import Darwin
 
 /// A minimal OpenAI-compatible server on 127.0.0.1 for the scan benchmark: it answers every Chat Completions
 /// request after a fixed latency with a schema-valid answer for the requested feature (empty lists, except one
-/// priority message citing the newest message, so the store writes a row per conversation). One thread per
-/// connection, `Connection: close`. Shipping code cannot link the test target's `FakeOpenAIServer`, and this
-/// needs none of its scripting.
+/// priority message citing the newest message, so the store writes a row per conversation). It keeps connections
+/// alive, as OpenAI's API does (the transport's pool reuses them); one thread per connection. Shipping code cannot
+/// link the test target's `FakeOpenAIServer`, and this needs none of its scripting.
 public final class BenchOpenAIServer: Sendable {
     public let port: UInt16
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/v1")! }
     private let listenFD: Int32
     private let latency: Duration
     private let stopped = BenchFlag()
+    private let connections = OpenConnections()
     private let cpu = ThreadCPUMeter()
 
-    /// CPU seconds the server's own threads (accept loop and one per connection) have used so far.
+    /// CPU seconds the server's own threads (accept loop and one per connection) have used so far, counted after
+    /// every answer.
     public var cpuSeconds: Double { cpu.seconds }
 
     public init(latency: Duration) throws {
@@ -30,10 +32,11 @@ public final class BenchOpenAIServer: Sendable {
         thread.start()
     }
 
-    /// Stops accepting (the accept loop then closes the socket); connections in flight finish on their own.
+    /// Stops accepting (the accept loop then closes the socket) and closes the connections clients keep open.
     public func stop() {
         guard stopped.set() else { return }
         shutdown(listenFD, Int32(SHUT_RDWR))
+        connections.shutdownAll()
     }
 
     private func acceptLoop() {
@@ -43,7 +46,14 @@ public final class BenchOpenAIServer: Sendable {
             defer { counted = cpu.addCallingThread(since: counted) }
             let client = accept(listenFD, nil, nil)
             if client < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
+            // Kept-alive connections answer small writes at once instead of after a delayed ACK.
+            var one: Int32 = 1
+            _ = setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            guard connections.insert(client) else {
+                close(client)
                 return
             }
             let thread = Thread { [self] in serve(client) }
@@ -52,51 +62,25 @@ public final class BenchOpenAIServer: Sendable {
         }
     }
 
+    /// Answers requests on one connection until the client closes it or asks to.
     private func serve(_ fd: Int32) {
-        // Declared first, so it runs last: the thread's whole CPU, the close included.
-        defer { cpu.addCallingThread() }
-        defer { close(fd) }
-        guard let body = readRequestBody(fd) else { return }
-        Thread.sleep(forTimeInterval: Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18)
-        let answer = Self.completion(for: body)
-        let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(answer.count)\r\nConnection: close\r\n\r\n"
-        var bytes = Data(head.utf8)
-        bytes.append(answer)
-        bytes.withUnsafeBytes { raw in
-            var sent = 0
-            while sent < raw.count {
-                let n = send(fd, raw.baseAddress! + sent, raw.count - sent, Int32(MSG_NOSIGNAL))
-                if n <= 0 { return }
-                sent += n
-            }
+        var counted: UInt64 = 0
+        // Declared first, so it runs last: the thread's CPU up to its end, the close included.
+        defer { cpu.addCallingThread(since: counted) }
+        defer {
+            connections.remove(fd)
+            close(fd)
         }
-    }
-
-    /// Reads the head and a `Content-Length` body; nil on anything else (the client then sees a reset).
-    private func readRequestBody(_ fd: Int32) -> Data? {
-        var buffer = Data()
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        let separator = Data("\r\n\r\n".utf8)
-        while true {
-            if let end = buffer.range(of: separator) {
-                let head = String(decoding: buffer[..<end.lowerBound], as: UTF8.self).lowercased()
-                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
-                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
-                // libcurl (URLSession on Linux) holds large bodies back for up to a second until it hears this.
-                if head.contains("expect: 100-continue") {
-                    let proceed = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-                    guard send(fd, proceed, proceed.count, Int32(MSG_NOSIGNAL)) == proceed.count else { return nil }
-                }
-                while buffer.count - end.upperBound < length {
-                    let n = recv(fd, &chunk, chunk.count, 0)
-                    if n <= 0 { return nil }
-                    buffer.append(contentsOf: chunk[0..<n])
-                }
-                return Data(buffer[end.upperBound..<(end.upperBound + length)])
-            }
-            let n = recv(fd, &chunk, chunk.count, 0)
-            if n <= 0 { return nil }
-            buffer.append(contentsOf: chunk[0..<n])
+        var reader = HTTPRequestReader(fd: fd)
+        while let request = reader.next() {
+            Thread.sleep(forTimeInterval: Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18)
+            let answer = Self.completion(for: request.body)
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(answer.count)\r\n"
+                + (request.wantsClose ? "Connection: close\r\n" : "") + "\r\n"
+            var bytes = Data(head.utf8)
+            bytes.append(answer)
+            counted = cpu.addCallingThread(since: counted)
+            guard AgentBenchmarkServer.sendAll(bytes, to: fd), !request.wantsClose else { return }
         }
     }
 
