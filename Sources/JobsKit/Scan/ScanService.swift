@@ -92,7 +92,7 @@ public struct ScanService: Sendable {
             for _ in 0..<max(1, options.concurrency) {
                 group.addTask {
                     do {
-                        while let claim = try await state.nextClaim({ try await Self.retrying { try await queue.claimNext(runID: runID) } }, limit: limit) {
+                        while let claim = try await state.nextClaim({ after in try await Self.retrying { try await queue.claimNext(runID: runID, after: after) } }, limit: limit) {
                             await process(claim, runID: runID, now: now, queue: queue, state: state)
                             let snapshot = await state.summary
                             progress?(snapshot.conversations + snapshot.failed, snapshot.failed, total)
@@ -201,23 +201,36 @@ actor ScanState {
     private var reserved = 0
     private var stopped = false
     private var changedUsers: Set<UUID> = []
+    /// The highest conversation id this run claimed: claims search past it first (see `ScanQueue.claimNext`).
+    private var cursor: UUID?
 
     init(summary: ScanService.Summary) { self.summary = summary }
 
-    func nextClaim(_ claim: @Sendable () async throws -> ScanQueue.Claim?, limit: Int?) async throws -> ScanQueue.Claim? {
+    /// The next claim: first past `cursor`, then, when nothing is left there, from the start once more (a
+    /// conversation skipped while another scanner held it, or whose lease has since expired).
+    func nextClaim(_ claim: @Sendable (_ after: UUID?) async throws -> ScanQueue.Claim?, limit: Int?) async throws -> ScanQueue.Claim? {
         if stopped { return nil }
         if let limit, reserved >= limit { return nil }
         reserved += 1
         do {
-            guard let next = try await claim() else {
+            let after = cursor
+            var found = try await claim(after)
+            if found == nil, after != nil { found = try await claim(nil) }
+            guard let next = found else {
                 reserved -= 1
                 return nil
             }
+            if cursor.map({ Self.precedes($0, next.conversationID) }) ?? true { cursor = next.conversationID }
             return next
         } catch {
             reserved -= 1
             throw error
         }
+    }
+
+    /// Postgres's `uuid` order: byte by byte.
+    static func precedes(_ a: UUID, _ b: UUID) -> Bool {
+        withUnsafeBytes(of: a.uuid) { x in withUnsafeBytes(of: b.uuid) { y in x.lexicographicallyPrecedes(y) } }
     }
 
     func stop(_ reason: String) {
