@@ -35,8 +35,8 @@ struct ScanQueue: Sendable {
     /// Claims the next conversation, skipping ones this run already tried and ones another scanner holds. The run's
     /// own attempts are marked in the row (`claimed_by_run`), so each claim costs the same however long the run is.
     /// `after` starts the search past the conversations this run has already claimed (in `conversation_id` order):
-    /// without it every claim re-checked the pending condition of every inactive conversation before them, and 64
-    /// claims at once kept Postgres busy for most of each 800 ms wave (issue 15).
+    /// without it every claim re-checked the pending condition (an `EXISTS` over messages) of every inactive
+    /// conversation before the next pending one, so a claim's cost still grew with the run (issue 15).
     func claimNext(runID: UUID, after: UUID? = nil) async throws -> Claim? {
         let rows = try await pool.query(
             """
