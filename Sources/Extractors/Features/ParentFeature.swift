@@ -14,7 +14,7 @@ public protocol ParentFeature: Sendable {
 
     /// Prompt id, schema name and eval key.
     var id: ExtractionFeature { get }
-    /// The key of this feature's list in `Extraction`'s JSON (`extract --json`).
+    /// The key of this feature's list in `Extraction`'s JSON (`extract --json`); the id unless it says otherwise.
     var itemsKey: String { get }
 
     /// Turns a schema-valid answer (aliases, model dates) into items. Every item goes through the checks in
@@ -45,6 +45,8 @@ public protocol ParentFeature: Sendable {
 }
 
 extension ParentFeature {
+    public var itemsKey: String { id.rawValue }
+
     public func merge(_ item: Item, into items: inout [Item]) {
         let key = mergeKey(item)
         if !items.contains(where: { mergeKey($0) == key }) { items.append(item) }

@@ -23,18 +23,14 @@ struct CarpoolItem: Sendable, Hashable, Codable {
 
 struct Carpools: ParentFeature {
     var id: ExtractionFeature { ExtractionFeature("carpools") }
-    var itemsKey: String { "carpools" }
 
     func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [CarpoolItem] {
         Self.list(answer, "carpools").enumerated().compactMap { index, item in
             let label = "carpool \(index)"
-            guard let cited = context.sources(item["source_message_ids"], item: label),
-                  let (sources, holder) = context.ground(item["evidence"]?.stringValue, sources: cited, item: label),
-                  let modelDate = context.date(item["date"], field: "date", item: label) ?? nil else { return nil }
-            let phrase = item["date_phrase"]?.nonEmptyString
-            let resolved = context.resolve(phrase: phrase, modelDate: modelDate, sources: sources, evidenceMessage: holder, item: label)
+            guard let grounded = context.grounded(item, label: label),
+                  let (resolved, phrase) = context.requiredDate(item, field: "date", grounded: grounded, label: label) else { return nil }
             return CarpoolItem(driver: context.participant(item["driver"]), date: resolved.date, datePhrase: phrase,
-                               modelDate: resolved.modelDate, sources: sources)
+                               modelDate: resolved.modelDate, sources: grounded.sources)
         }
     }
 

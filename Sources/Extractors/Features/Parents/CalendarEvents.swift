@@ -24,27 +24,28 @@ public struct EventItem: Sendable, Hashable, Codable {
 extension EventItem { public var mergeKey: String { "\(sources.first ?? ""):\(date.iso):\(time?.iso ?? "-")" } }
 
 extension Extraction {
-    public var events: [EventItem] {
-        get { self[CalendarEvents()] }
-        set { self[CalendarEvents()] = newValue }
-    }
+    public var events: [EventItem] { get { self[CalendarEvents()] } set { self[CalendarEvents()] = newValue } }
 }
 
 /// Calendar events: dated plans with a time and place, written to `calendar_events`.
 public struct CalendarEvents: ParentFeature {
-    public init() {}
-
     public var id: ExtractionFeature { .calendarEvents }
     public var itemsKey: String { "events" }
+
+    public func mergeKey(_ item: EventItem) -> String { item.mergeKey }
+
+    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { CalendarEventRules.answer(scan) }
+
+    public func reportLine(_ item: EventItem) -> String {
+        "\(item.date.iso)\(item.time.map { " " + $0.iso } ?? "")\(item.endTime.map { "-" + $0.iso } ?? "") \(item.title)"
+            + "\(item.location.map { " @ " + $0 } ?? "") [\(item.category)]"
+    }
 
     public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [EventItem] {
         Self.list(answer, "events").enumerated().compactMap { index, item in
             let label = "event \(index) '\(item["title"]?.stringValue?.prefix(40) ?? "")'"
-            guard let cited = context.sources(item["source_message_ids"], item: label),
-                  let (sources, holder) = context.ground(item["evidence"]?.stringValue, sources: cited, item: label),
-                  let modelDate = context.date(item["date"], field: "date", item: label) ?? nil else { return nil }
-            let phrase = item["date_phrase"]?.nonEmptyString
-            let resolved = context.resolve(phrase: phrase, modelDate: modelDate, sources: sources, evidenceMessage: holder, item: label)
+            guard let grounded = context.grounded(item, label: label),
+                  let (resolved, phrase) = context.requiredDate(item, field: "date", grounded: grounded, label: label) else { return nil }
             return EventItem(
                 title: item["title"]?.nonEmptyString ?? "Event",
                 date: resolved.date,
@@ -54,17 +55,8 @@ public struct CalendarEvents: ParentFeature {
                 description: item["description"]?.stringValue ?? "",
                 category: item["category"]?.stringValue ?? "other",
                 confidence: min(1, max(0, item["confidence"]?.doubleValue ?? 0.5)),
-                datePhrase: phrase, modelDate: resolved.modelDate, sources: sources)
+                datePhrase: phrase, modelDate: resolved.modelDate, sources: grounded.sources)
         }
-    }
-
-    public func mergeKey(_ item: EventItem) -> String { item.mergeKey }
-
-    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { CalendarEventRules.answer(scan) }
-
-    public func reportLine(_ item: EventItem) -> String {
-        "\(item.date.iso)\(item.time.map { " " + $0.iso } ?? "")\(item.endTime.map { "-" + $0.iso } ?? "") \(item.title)"
-            + "\(item.location.map { " @ " + $0 } ?? "") [\(item.category)]"
     }
 
     public func writeRows(_ items: [EventItem], prompt: PromptRef, to rows: inout RowWriter) async throws {

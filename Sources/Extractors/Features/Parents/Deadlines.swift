@@ -19,39 +19,13 @@ public struct DeadlineItem: Sendable, Hashable, Codable {
 extension DeadlineItem { public var mergeKey: String { "\(sources.first ?? ""):\(deadline.iso)" } }
 
 extension Extraction {
-    public var deadlines: [DeadlineItem] {
-        get { self[Deadlines()] }
-        set { self[Deadlines()] = newValue }
-    }
+    public var deadlines: [DeadlineItem] { get { self[Deadlines()] } set { self[Deadlines()] = newValue } }
 }
 
 /// Deadlines: tasks due by a date, written to `deadlines` for each person who must act, each with a reminder the
 /// evening before (`RowWriter.remind`).
 public struct Deadlines: ParentFeature {
-    public init() {}
-
     public var id: ExtractionFeature { .deadlines }
-    public var itemsKey: String { "deadlines" }
-
-    public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [DeadlineItem] {
-        Self.list(answer, "deadlines").enumerated().compactMap { index, item in
-            let label = "deadline \(index) '\(item["task"]?.stringValue?.prefix(40) ?? "")'"
-            guard let cited = context.sources(item["source_message_ids"], item: label),
-                  let (sources, holder) = context.ground(item["evidence"]?.stringValue, sources: cited, item: label),
-                  let modelDate = context.date(item["deadline"], field: "deadline", item: label) ?? nil else { return nil }
-            let phrase = item["date_phrase"]?.nonEmptyString
-            let resolved = context.resolve(phrase: phrase, modelDate: modelDate, sources: sources, evidenceMessage: holder,
-                                           item: label, deadline: true)
-            return DeadlineItem(
-                task: item["task"]?.nonEmptyString ?? "Task",
-                deadline: resolved.date,
-                time: resolved.time ?? item["time"]?.stringValue.flatMap { LocalTime(iso: $0) },
-                category: item["category"]?.stringValue ?? "other",
-                priority: item["priority"]?.stringValue ?? "medium",
-                details: item["details"]?.nonEmptyString,
-                datePhrase: phrase, modelDate: resolved.modelDate, sources: sources)
-        }
-    }
 
     public func mergeKey(_ item: DeadlineItem) -> String { item.mergeKey }
 
@@ -59,6 +33,23 @@ public struct Deadlines: ParentFeature {
 
     public func reportLine(_ item: DeadlineItem) -> String {
         "\(item.deadline.iso)\(item.time.map { " " + $0.iso } ?? "") \(item.task) [\(item.category), \(item.priority)]"
+    }
+
+    public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [DeadlineItem] {
+        Self.list(answer, "deadlines").enumerated().compactMap { index, item in
+            let label = "deadline \(index) '\(item["task"]?.stringValue?.prefix(40) ?? "")'"
+            guard let grounded = context.grounded(item, label: label),
+                  let (resolved, phrase) = context.requiredDate(item, field: "deadline", grounded: grounded, label: label, deadline: true)
+            else { return nil }
+            return DeadlineItem(
+                task: item["task"]?.nonEmptyString ?? "Task",
+                deadline: resolved.date,
+                time: resolved.time ?? item["time"]?.stringValue.flatMap { LocalTime(iso: $0) },
+                category: item["category"]?.stringValue ?? "other",
+                priority: item["priority"]?.stringValue ?? "medium",
+                details: item["details"]?.nonEmptyString,
+                datePhrase: phrase, modelDate: resolved.modelDate, sources: grounded.sources)
+        }
     }
 
     public func writeRows(_ items: [DeadlineItem], prompt: PromptRef, to rows: inout RowWriter) async throws {

@@ -18,24 +18,23 @@ public struct DecisionItem: Sendable, Hashable, Codable {
 extension DecisionItem { public var mergeKey: String { "\(sources.first ?? ""):\(category)" } }
 
 extension Extraction {
-    public var decisions: [DecisionItem] {
-        get { self[Decisions()] }
-        set { self[Decisions()] = newValue }
-    }
+    public var decisions: [DecisionItem] { get { self[Decisions()] } set { self[Decisions()] = newValue } }
 }
 
 /// Decisions: what the group settled, written to `decisions`.
 public struct Decisions: ParentFeature {
-    public init() {}
-
     public var id: ExtractionFeature { .decisions }
-    public var itemsKey: String { "decisions" }
+
+    public func mergeKey(_ item: DecisionItem) -> String { item.mergeKey }
+
+    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { DecisionRules.answer(scan) }
+
+    public func reportLine(_ item: DecisionItem) -> String { "\(item.decision) [\(item.category)]" }
 
     public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [DecisionItem] {
         Self.list(answer, "decisions").enumerated().compactMap { index, item in
             let label = "decision \(index) '\(item["decision"]?.stringValue?.prefix(40) ?? "")'"
-            guard let cited = context.sources(item["source_message_ids"], item: label),
-                  let (sources, holder) = context.ground(item["evidence"]?.stringValue, sources: cited, item: label),
+            guard let (sources, holder) = context.grounded(item, label: label),
                   let modelDeadline = context.date(item["deadline"], field: "deadline", item: label) else { return nil }
             let phrase = item["date_phrase"]?.nonEmptyString
             var deadline = modelDeadline
@@ -53,12 +52,6 @@ public struct Decisions: ParentFeature {
                 deadline: deadline, datePhrase: phrase, modelDate: modelDate, sources: sources)
         }
     }
-
-    public func mergeKey(_ item: DecisionItem) -> String { item.mergeKey }
-
-    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { DecisionRules.answer(scan) }
-
-    public func reportLine(_ item: DecisionItem) -> String { "\(item.decision) [\(item.category)]" }
 
     public func writeRows(_ items: [DecisionItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
         for item in items {

@@ -11,18 +11,22 @@ public struct PriorityItem: Sendable, Hashable, Codable {
 }
 
 extension Extraction {
-    public var priorities: [PriorityItem] {
-        get { self[PriorityMessages()] }
-        set { self[PriorityMessages()] = newValue }
-    }
+    public var priorities: [PriorityItem] { get { self[PriorityMessages()] } set { self[PriorityMessages()] = newValue } }
 }
 
 /// Priority messages: messages a parent must not miss, written to `priority_messages` (one row per message).
 public struct PriorityMessages: ParentFeature {
-    public init() {}
-
     public var id: ExtractionFeature { .priorityMessages }
     public var itemsKey: String { "priorities" }
+
+    /// One item per message.
+    public func mergeKey(_ item: PriorityItem) -> String { item.messageID }
+
+    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { PriorityRules.answer(scan) }
+
+    public func reportLine(_ item: PriorityItem) -> String {
+        "\(item.priority): \(item.reason)\(item.actionRequired ? " (action required)" : "")"
+    }
 
     public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [PriorityItem] {
         var seen: Set<String> = []
@@ -37,15 +41,6 @@ public struct PriorityMessages: ParentFeature {
                 reason: item["reason"]?.stringValue ?? "",
                 actionRequired: item["action_required"]?.boolValue ?? false)
         }
-    }
-
-    /// One item per message.
-    public func mergeKey(_ item: PriorityItem) -> String { item.messageID }
-
-    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { PriorityRules.answer(scan) }
-
-    public func reportLine(_ item: PriorityItem) -> String {
-        "\(item.priority): \(item.reason)\(item.actionRequired ? " (action required)" : "")"
     }
 
     public func writeRows(_ items: [PriorityItem], prompt: PromptRef, to rows: inout RowWriter) async throws {

@@ -30,24 +30,37 @@ public struct RSVPItem: Sendable, Hashable, Codable {
 extension RSVPItem { public var mergeKey: String { "\(sources.first ?? ""):\(eventDate.iso)" } }
 
 extension Extraction {
-    public var rsvps: [RSVPItem] {
-        get { self[RSVPs()] }
-        set { self[RSVPs()] = newValue }
-    }
+    public var rsvps: [RSVPItem] { get { self[RSVPs()] } set { self[RSVPs()] = newValue } }
 }
 
 /// RSVPs: requests to reply and who answered, written to `rsvp_tracking` (one row per participant who owes an answer).
 public struct RSVPs: ParentFeature {
-    public init() {}
-
     public var id: ExtractionFeature { .rsvps }
-    public var itemsKey: String { "rsvps" }
+
+    public func mergeKey(_ item: RSVPItem) -> String { item.mergeKey }
+
+    /// A later window may see answers the earlier one did not: they are added to the request already found.
+    public func merge(_ item: RSVPItem, into items: inout [RSVPItem]) {
+        guard let index = items.firstIndex(where: { $0.mergeKey == item.mergeKey }) else {
+            items.append(item)
+            return
+        }
+        for response in item.responses {
+            items[index].responses.removeAll { $0.participantID == response.participantID }
+            items[index].responses.append(response)
+        }
+    }
+
+    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { RSVPRules.answer(scan) }
+
+    public func reportLine(_ item: RSVPItem) -> String {
+        "\(item.event) on \(item.eventDate.iso)\(item.deadline.map { ", reply by " + $0.iso } ?? ""): \(item.responses.count) answered"
+    }
 
     public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [RSVPItem] {
         Self.list(answer, "rsvps").enumerated().compactMap { index, item in
             let label = "rsvp \(index) '\(item["event"]?.stringValue?.prefix(40) ?? "")'"
-            guard let cited = context.sources(item["source_message_ids"], item: label),
-                  let (sources, holder) = context.ground(item["evidence"]?.stringValue, sources: cited, item: label),
+            guard let (sources, holder) = context.grounded(item, label: label),
                   let modelDate = context.date(item["event_date"], field: "event_date", item: label) ?? nil,
                   let modelDeadline = context.date(item["deadline"], field: "deadline", item: label) else { return nil }
             let phrase = item["date_phrase"]?.nonEmptyString
@@ -75,26 +88,6 @@ public struct RSVPs: ParentFeature {
                 requestedBy: context.participant(item["requested_by"]) ?? sources.first.flatMap { context.input.message($0)?.senderID },
                 datePhrase: phrase, modelDate: resolved.modelDate, sources: sources, responses: responses)
         }
-    }
-
-    public func mergeKey(_ item: RSVPItem) -> String { item.mergeKey }
-
-    /// A later window may see answers the earlier one did not: they are added to the request already found.
-    public func merge(_ item: RSVPItem, into items: inout [RSVPItem]) {
-        guard let index = items.firstIndex(where: { $0.mergeKey == item.mergeKey }) else {
-            items.append(item)
-            return
-        }
-        for response in item.responses {
-            items[index].responses.removeAll { $0.participantID == response.participantID }
-            items[index].responses.append(response)
-        }
-    }
-
-    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { RSVPRules.answer(scan) }
-
-    public func reportLine(_ item: RSVPItem) -> String {
-        "\(item.event) on \(item.eventDate.iso)\(item.deadline.map { ", reply by " + $0.iso } ?? ""): \(item.responses.count) answered"
     }
 
     public func writeRows(_ items: [RSVPItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
