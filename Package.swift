@@ -27,6 +27,8 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
         .target(name: "Chrono"),
+        // Floor 1: the one feature-id type, shared by the extractors and the scorer (which cannot see each other).
+        .target(name: "FeatureKit"),
         .target(
             name: "Postgres",
             dependencies: ["CLibPQ", "Chrono", "JSONKit", .product(name: "Logging", package: "swift-log")]
@@ -67,14 +69,14 @@ let package = Package(
         .target(
             name: "Extractors",
             dependencies: [
-                "AgentRuntime", "Chrono", "JSONKit", "PromptKit", "Postgres",
+                "AgentRuntime", "Chrono", "FeatureKit", "JSONKit", "PromptKit", "Postgres",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Floor 3: labelled fixtures and the scorer (no LLM, no database).
         .target(
             name: "Evals",
-            dependencies: ["Chrono", "JSONKit", "PromptKit", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Chrono", "FeatureKit", "JSONKit", "PromptKit", .product(name: "Yams", package: "Yams")]
         ),
         // Floor 4: orchestration (demo data, extract, assist, scan, eval runs).
         .target(
@@ -135,7 +137,9 @@ let package = Package(
         .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Chrono", "JSONKit", "Postgres", "TestSupport"]),
         .testTarget(
             name: "ExtractorTests",
-            dependencies: ["Extractors", "AgentRuntime", "Chrono", "JSONKit", "JobsEval", "JobsKit", "PromptKit", "Postgres", "TestSupport"]
+            dependencies: ["Extractors", "AgentRuntime", "Chrono", "JSONKit", "JobsEval", "JobsKit", "PromptKit", "Postgres", "TestSupport"],
+            // The dummy sixth feature's prompt and schema (Features/SixthFeatureTests.swift).
+            resources: [.copy("Resources/SixthFeature")]
         ),
         .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "JSONKit"]),
         .testTarget(name: "ChronoTests", dependencies: ["Chrono"]),

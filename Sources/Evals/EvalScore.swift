@@ -3,12 +3,12 @@ import JSONKit
 /// The result of scoring predictions against fixtures: per-feature and micro-averaged metrics, plus
 /// per-fixture details so a report can show each expected item beside what was predicted.
 public struct EvalScore: Sendable, Hashable, Codable {
-    public let features: [Feature: FeatureScore]
+    public let features: [ExtractionFeature: FeatureScore]
     /// Counts summed over all features, rates recomputed from the sums.
     public let micro: Metrics
     public let fixtures: [FixtureScore]
 
-    public init(features: [Feature: FeatureScore], micro: Metrics, fixtures: [FixtureScore]) {
+    public init(features: [ExtractionFeature: FeatureScore], micro: Metrics, fixtures: [FixtureScore]) {
         self.features = features
         self.micro = micro
         self.fixtures = fixtures
@@ -51,9 +51,9 @@ public struct FeatureScore: Sendable, Hashable, Codable {
 /// Everything scored in one fixture.
 public struct FixtureScore: Sendable, Hashable, Codable {
     public let fixture: String
-    public let features: [Feature: FeatureDetail]
+    public let features: [ExtractionFeature: FeatureDetail]
 
-    public init(fixture: String, features: [Feature: FeatureDetail]) {
+    public init(fixture: String, features: [ExtractionFeature: FeatureDetail]) {
         self.fixture = fixture
         self.features = features
     }

@@ -18,16 +18,11 @@ public struct ExtractionSet: Sendable, Hashable, Codable {
     }
 
     /// Nothing in any list: a chat with nothing to extract.
-    public var isEmpty: Bool { Feature.allCases.allSatisfy { count(of: $0) == 0 } }
+    public var isEmpty: Bool { ScoredFeature.all.allSatisfy { $0.count(in: self) == 0 } }
 
-    public func count(of feature: Feature) -> Int {
-        switch feature {
-        case .calendarEvents: calendarEvents.count
-        case .decisions: decisions.count
-        case .priorityMessages: priorityMessages.count
-        case .rsvps: rsvps.count
-        case .deadlines: deadlines.count
-        }
+    /// How many items of `feature` (0 for a feature that is not scored).
+    public func count(of feature: ExtractionFeature) -> Int {
+        ScoredFeature.named(feature)?.count(in: self) ?? 0
     }
 
     enum CodingKeys: String, CodingKey {

@@ -39,7 +39,7 @@ enum FixtureChecks {
             }
         }
 
-        func checkSources(_ feature: Feature, _ index: Int, _ ids: [String]) {
+        func checkSources(_ feature: ExtractionFeature, _ index: Int, _ ids: [String]) {
             for (j, id) in ids.enumerated() where messages[id] == nil {
                 out.append(([.key("expected"), .key(feature.rawValue), .index(index), .key("source"), .index(j)],
                             "'\(id)' is not a message id"))
@@ -50,13 +50,13 @@ enum FixtureChecks {
         for (i, item) in expected.decisions.enumerated() { checkSources(.decisions, i, item.source) }
         for (i, item) in expected.deadlines.enumerated() { checkSources(.deadlines, i, item.source) }
         for (i, item) in expected.priorityMessages.enumerated() where messages[item.message] == nil {
-            out.append(([.key("expected"), .key(Feature.priorityMessages.rawValue), .index(i), .key("message")],
+            out.append(([.key("expected"), .key(ExtractionFeature.priorityMessages.rawValue), .index(i), .key("message")],
                         "'\(item.message)' is not a message id"))
         }
         for (i, item) in expected.rsvps.enumerated() {
             checkSources(.rsvps, i, item.source)
             if participants[item.requestedBy] == nil {
-                out.append(([.key("expected"), .key(Feature.rsvps.rawValue), .index(i), .key("requested_by")],
+                out.append(([.key("expected"), .key(ExtractionFeature.rsvps.rawValue), .index(i), .key("requested_by")],
                             "'\(item.requestedBy)' is not a participant"))
             }
         }

@@ -66,8 +66,8 @@ public enum PredictionsFile {
             guard let featureName = object["feature"]?.stringValue else { fail("missing string field 'feature'"); continue }
             guard let items = object["items"], case .array = items else { fail("missing array field 'items'"); continue }
             guard fixtureIDs.contains(fixture) else { fail("unknown fixture '\(fixture)'"); continue }
-            guard let feature = Feature(rawValue: featureName) else {
-                fail("unknown feature '\(featureName)' (expected one of \(Feature.allCases.map(\.rawValue).joined(separator: ", ")))")
+            guard let feature = ScoredFeature.named(ExtractionFeature(featureName)) else {
+                fail("unknown feature '\(featureName)' (expected one of \(ScoredFeature.ids.map(\.rawValue).joined(separator: ", ")))")
                 continue
             }
             let key = "\(fixture)\u{0}\(featureName)"
@@ -75,7 +75,7 @@ public enum PredictionsFile {
             seen[key] = number
 
             do {
-                try decode(items, feature: feature, into: &result[fixture, default: PredictedItems()])
+                try feature.decode(items, into: &result[fixture, default: PredictedItems()])
             } catch {
                 let failure = DecodingFailure.describe(error)
                 let path = [JSONPathComponent.key("items")] + failure.path
@@ -91,33 +91,12 @@ public enum PredictionsFile {
         var out = ""
         for fixture in predictions.keys.sorted() {
             guard let set = predictions[fixture] else { continue }
-            for feature in Feature.allCases where set.count(of: feature) > 0 {
-                let items: JSONValue
-                switch feature {
-                case .calendarEvents: items = encode(set.calendarEvents)
-                case .decisions: items = encode(set.decisions)
-                case .priorityMessages: items = encode(set.priorityMessages)
-                case .rsvps: items = encode(set.rsvps)
-                case .deadlines: items = encode(set.deadlines)
-                }
-                let line: JSONValue = ["fixture": .string(fixture), "feature": .string(feature.rawValue), "items": items]
+            for feature in ScoredFeature.all where feature.count(in: set) > 0 {
+                let items = feature.encode(in: set)
+                let line: JSONValue = ["fixture": .string(fixture), "feature": .string(feature.id.rawValue), "items": items]
                 out += line.serialized() + "\n"
             }
         }
         return out
-    }
-
-    private static func decode(_ items: JSONValue, feature: Feature, into set: inout PredictedItems) throws {
-        switch feature {
-        case .calendarEvents: set.calendarEvents = try items.decode([CalendarEventItem].self)
-        case .decisions: set.decisions = try items.decode([DecisionItem].self)
-        case .priorityMessages: set.priorityMessages = try items.decode([PriorityMessageItem].self)
-        case .rsvps: set.rsvps = try items.decode([RSVPItem].self)
-        case .deadlines: set.deadlines = try items.decode([DeadlineItem].self)
-        }
-    }
-
-    private static func encode(_ items: some Encodable) -> JSONValue {
-        (try? JSONValue.encode(items)) ?? .array([])
     }
 }

@@ -14,14 +14,14 @@ extension EvalScore {
         }
         var lines = [pad("feature", 18, left: true) + pad("TP", 5) + pad("FP", 5) + pad("FN", 5)
             + pad("precision", 11) + pad("recall", 8) + pad("F1", 7) + pad("date mistakes", 14)]
-        for feature in Feature.allCases {
+        for feature in ScoredFeature.ids {
             guard let score = features[feature] else { continue }
             lines.append(row(feature.rawValue, score.metrics, String(score.dateMistakes)))
         }
         lines.append(row("micro", micro, ""))
 
         var accuracy: [String] = []
-        for feature in Feature.allCases {
+        for feature in ScoredFeature.ids {
             guard let score = features[feature] else { continue }
             for field in score.fieldAccuracy.keys.sorted() {
                 guard let a = score.fieldAccuracy[field] else { continue }

@@ -18,18 +18,14 @@ public enum Scorer {
         for fixture in fixtures {
             let predicted = predictions[fixture.id] ?? PredictedItems()
             let e = fixture.expected
-            fixtureScores.append(FixtureScore(fixture: fixture.id, features: [
-                .calendarEvents: scoreFeature(expected: e.calendarEvents, predicted: predicted.calendarEvents),
-                .decisions: scoreFeature(expected: e.decisions, predicted: predicted.decisions),
-                .priorityMessages: scoreFeature(expected: e.priorityMessages, predicted: predicted.priorityMessages),
-                .rsvps: scoreFeature(expected: e.rsvps, predicted: predicted.rsvps),
-                .deadlines: scoreFeature(expected: e.deadlines, predicted: predicted.deadlines),
-            ]))
+            fixtureScores.append(FixtureScore(fixture: fixture.id, features: Dictionary(uniqueKeysWithValues: ScoredFeature.all.map {
+                ($0.id, $0.score(expected: e, predicted: predicted))
+            })))
         }
 
-        var features: [Feature: FeatureScore] = [:]
+        var features: [ExtractionFeature: FeatureScore] = [:]
         var micro = Metrics.zero
-        for feature in Feature.allCases {
+        for feature in ScoredFeature.ids {
             let details = fixtureScores.compactMap { $0.features[feature] }
             let metrics = details.map(\.metrics).reduce(Metrics.zero, +)
             var tallies: [String: (correct: Int, total: Int)] = [:]

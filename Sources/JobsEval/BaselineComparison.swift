@@ -6,14 +6,14 @@ import JobsKit
 public struct BaselineComparison: Sendable, Codable {
     public var path: String
     /// Per scored feature; features the baseline did not score are left out.
-    public var features: [Feature: FeatureDelta]
+    public var features: [ExtractionFeature: FeatureDelta]
     public var micro: FeatureDelta
     /// Fixtures whose F1 or true-positive count dropped, worst F1 drop first.
     public var regressions: [FixtureRegression]
     /// Fixtures of this run missing from the baseline (not compared).
     public var newFixtures: [String]
 
-    public init(path: String, features: [Feature: FeatureDelta], micro: FeatureDelta, regressions: [FixtureRegression], newFixtures: [String]) {
+    public init(path: String, features: [ExtractionFeature: FeatureDelta], micro: FeatureDelta, regressions: [FixtureRegression], newFixtures: [String]) {
         self.path = path
         self.features = features
         self.micro = micro
@@ -25,7 +25,7 @@ public struct BaselineComparison: Sendable, Codable {
     public static func compare(current: EvalReport, baseline: EvalReport, baselinePath: String) throws -> BaselineComparison {
         guard let now = current.main else { throw EvalRunError("this run has no main variant to compare") }
         guard let then = baseline.main else { throw EvalRunError("\(baselinePath): the baseline report has no main variant") }
-        var features: [Feature: FeatureDelta] = [:]
+        var features: [ExtractionFeature: FeatureDelta] = [:]
         for feature in current.features where baseline.features.contains(feature) {
             guard let a = then.score.features[feature], let b = now.score.features[feature] else { continue }
             features[feature] = FeatureDelta(baseline: a.metrics, current: b.metrics)
@@ -58,7 +58,7 @@ public struct BaselineComparison: Sendable, Codable {
         return BaselineComparison(path: baselinePath, features: features, micro: microDelta, regressions: regressions, newFixtures: newFixtures)
     }
 
-    static func fixtureMetrics(_ score: FixtureScore, _ features: [Feature]) -> Metrics {
+    static func fixtureMetrics(_ score: FixtureScore, _ features: [ExtractionFeature]) -> Metrics {
         features.compactMap { score.features[$0]?.metrics }.reduce(Metrics.zero, +)
     }
 
@@ -110,9 +110,9 @@ public struct FixtureRegression: Sendable, Hashable, Codable {
     public var fixture: String
     public var baseline: Metrics
     public var current: Metrics
-    public var features: [Feature]
+    public var features: [ExtractionFeature]
 
-    public init(fixture: String, baseline: Metrics, current: Metrics, features: [Feature]) {
+    public init(fixture: String, baseline: Metrics, current: Metrics, features: [ExtractionFeature]) {
         self.fixture = fixture
         self.baseline = baseline
         self.current = current

@@ -151,7 +151,7 @@ public enum EvalHTML {
         return out
     }
 
-    static func baselineSection(_ baseline: BaselineComparison, features: [Feature]) -> String {
+    static func baselineSection(_ baseline: BaselineComparison, features: [ExtractionFeature]) -> String {
         var out = "<h2>Versus baseline</h2>\n<p>Main variant against <code>\(escape(baseline.path))</code>.</p>\n"
         out += "<table><tr><th>feature</th><th>F1 before</th><th>F1 now</th><th>ΔF1</th><th>ΔP</th><th>ΔR</th></tr>\n"
         func row(_ name: String, _ d: FeatureDelta) -> String {

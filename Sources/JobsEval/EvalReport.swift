@@ -12,7 +12,7 @@ public struct EvalReport: Sendable, Codable {
     public var fixturesPath: String
     public var fixtureCount: Int
     /// The features run and scored; the others are left out of every number.
-    public var features: [Feature]
+    public var features: [ExtractionFeature]
     /// The main variant first, then a compared prompt version (if any), then the rule-based baseline.
     public var variants: [EvalVariantReport]
     public var preFilter: PreFilterAudit
@@ -20,7 +20,7 @@ public struct EvalReport: Sendable, Codable {
 
     public static let currentFormat = 1
 
-    public init(createdAt: String, fixturesPath: String, fixtureCount: Int, features: [Feature], variants: [EvalVariantReport],
+    public init(createdAt: String, fixturesPath: String, fixtureCount: Int, features: [ExtractionFeature], variants: [EvalVariantReport],
                 preFilter: PreFilterAudit, baseline: BaselineComparison? = nil) {
         self.createdAt = createdAt
         self.fixturesPath = fixturesPath
@@ -60,9 +60,9 @@ public struct EvalVariantReport: Sendable, Codable {
     public var label: String
     public var provider: String
     public var model: String
-    public var prompts: [Feature: PromptRef]
+    public var prompts: [ExtractionFeature: PromptRef]
     /// Features this variant ran itself; a compare variant takes the others from the main variant.
-    public var ranFeatures: [Feature]
+    public var ranFeatures: [ExtractionFeature]
     /// Tokens of every answer used, served from the cache or not (a failed extraction's answers are not used).
     @ReportTokens public var usage: TokenUsage
     /// HTTP requests made (cache hits included), or provider calls without an LLM.
@@ -74,13 +74,13 @@ public struct EvalVariantReport: Sendable, Codable {
     public var score: EvalScore
     /// Per feature: the evidence check's re-cited and dropped items and the dates kept from the model (absent in
     /// reports written before the check).
-    public var grounding: [Feature: GroundingCounts]?
+    public var grounding: [ExtractionFeature: GroundingCounts]?
     /// The tokens this run paid for (the network's when answers are cached) at list prices.
     public var cost: RunCost?
 
-    public init(id: String, role: VariantRole, label: String, provider: String, model: String, prompts: [Feature: PromptRef],
-                ranFeatures: [Feature], usage: TokenUsage, requests: Int, reasks: Int, cache: CacheSummary?,
-                errors: [EvalUnitError], score: EvalScore, grounding: [Feature: GroundingCounts]? = nil) {
+    public init(id: String, role: VariantRole, label: String, provider: String, model: String, prompts: [ExtractionFeature: PromptRef],
+                ranFeatures: [ExtractionFeature], usage: TokenUsage, requests: Int, reasks: Int, cache: CacheSummary?,
+                errors: [EvalUnitError], score: EvalScore, grounding: [ExtractionFeature: GroundingCounts]? = nil) {
         self.id = id
         self.role = role
         self.label = label
@@ -106,10 +106,10 @@ public struct EvalVariantReport: Sendable, Codable {
 /// A fixture and feature whose extraction failed; it counts as predicting nothing.
 public struct EvalUnitError: Sendable, Hashable, Codable {
     public var fixture: String
-    public var feature: Feature
+    public var feature: ExtractionFeature
     public var message: String
 
-    public init(fixture: String, feature: Feature, message: String) {
+    public init(fixture: String, feature: ExtractionFeature, message: String) {
         self.fixture = fixture
         self.feature = feature
         self.message = message

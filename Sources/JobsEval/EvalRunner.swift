@@ -10,11 +10,11 @@ public struct EvalVariantSpec: Sendable {
     public var label: String
     public var engine: ExtractionEngine
     /// The features this variant asks for itself.
-    public var features: [Feature]
+    public var features: [ExtractionFeature]
     /// Counts cache hits of this variant's LLM client; nil for the rule-based provider.
     public var cacheStats: CacheStats?
 
-    public init(id: String, role: VariantRole, label: String, engine: ExtractionEngine, features: [Feature], cacheStats: CacheStats? = nil) {
+    public init(id: String, role: VariantRole, label: String, engine: ExtractionEngine, features: [ExtractionFeature], cacheStats: CacheStats? = nil) {
         self.id = id
         self.role = role
         self.label = label
@@ -34,7 +34,7 @@ public struct EvalVariantOutcome: Sendable {
     /// Sorted by fixture, then feature.
     public var errors: [EvalUnitError] = []
     /// Per feature: items re-cited or dropped by the evidence check, model dates kept unconfirmed.
-    public var grounding: [Feature: GroundingCounts] = [:]
+    public var grounding: [ExtractionFeature: GroundingCounts] = [:]
 
     public init() {}
 }
@@ -85,8 +85,8 @@ public struct EvalRunner: Sendable {
         }
         let order = Dictionary(uniqueKeysWithValues: fixtures.enumerated().map { ($0.element.id, $0.offset) })
         outcome.errors.sort {
-            (order[$0.fixture] ?? 0, Feature.allCases.firstIndex(of: $0.feature) ?? 0)
-                < (order[$1.fixture] ?? 0, Feature.allCases.firstIndex(of: $1.feature) ?? 0)
+            (order[$0.fixture] ?? 0, ScoredFeature.ids.firstIndex(of: $0.feature) ?? 0)
+                < (order[$1.fixture] ?? 0, ScoredFeature.ids.firstIndex(of: $1.feature) ?? 0)
         }
         return outcome
     }
@@ -97,7 +97,7 @@ public struct EvalRunner: Sendable {
         var requests = 0
         var reasks = 0
         var errors: [EvalUnitError] = []
-        var grounding: [Feature: GroundingCounts] = [:]
+        var grounding: [ExtractionFeature: GroundingCounts] = [:]
     }
 
     static func run(_ fixture: Fixture, variant: EvalVariantSpec) async -> FixtureOutcome {
@@ -111,31 +111,28 @@ public struct EvalRunner: Sendable {
         }
         let engine = variant.engine
         let user = fixture.reference.user
-        let results = await withTaskGroup(of: (Feature, Result<ExtractionRun, any Error>).self) { group in
+        let results = await withTaskGroup(of: (ExtractionFeature, Result<ExtractionRun, any Error>).self) { group in
             for feature in variant.features {
                 group.addTask {
-                    guard let extractionFeature = ExtractionFeature(rawValue: feature.rawValue) else {
-                        return (feature, .failure(EvalRunError("no extractor for feature '\(feature.rawValue)'")))
-                    }
                     do {
                         // Await into a local before building the tuple: Swift 6.3.1's optimizer drops the tuple's first
                         // element when it is built around the `try await` inside this do/catch in a task, so `feature`
                         // came back as garbage and release builds crashed (Tests/Reproducers/TaskTupleMiscompile).
-                        let run = try await engine.extract(input, features: [extractionFeature])
+                        let run = try await engine.extract(input, features: [feature])
                         return (feature, .success(run))
                     } catch {
                         return (feature, .failure(error))
                     }
                 }
             }
-            var collected: [Feature: Result<ExtractionRun, any Error>] = [:]
+            var collected: [ExtractionFeature: Result<ExtractionRun, any Error>] = [:]
             for await (feature, result) in group { collected[feature] = result }
             return collected
         }
         for feature in variant.features {
             switch results[feature] {
             case .success(let run)?:
-                PredictionMapping.copy(feature, from: PredictionMapping.predicted(run.extraction, user: user), into: &outcome.predicted)
+                ScoredFeature.named(feature)?.copy(from: PredictionMapping.predicted(run.extraction, user: user), into: &outcome.predicted)
                 outcome.usage += run.usage
                 outcome.requests += run.requests
                 outcome.reasks += run.reasks

@@ -9,14 +9,14 @@ import PromptKit
 /// What `messageai-jobs eval` was asked to do.
 public struct EvalRunOptions: Sendable {
     public var fixturesPath = "evals/fixtures"
-    public var features: [Feature] = Feature.allCases
+    public var features: [ExtractionFeature] = ScoredFeature.ids
     public var promptsPath = "prompts"
     public var provider: ProviderChoice = .auto
     public var model: String?
     /// Prompt versions of the main variant (absent: the highest version).
-    public var promptVersions: [Feature: Int] = [:]
+    public var promptVersions: [ExtractionFeature: Int] = [:]
     /// Versions of a second LLM variant, run beside the main one.
-    public var compareVersions: [Feature: Int] = [:]
+    public var compareVersions: [ExtractionFeature: Int] = [:]
     public var readCache = true
     public var cacheDirectory = URL(fileURLWithPath: ".eval-cache")
     public var concurrency = 4
@@ -45,7 +45,7 @@ public enum EvalSession {
         } catch {
             throw EvalRunError("the fixtures do not load:\n\(error)")
         }
-        let features = Feature.allCases.filter(options.features.contains)
+        let features = ScoredFeature.ids.filter(options.features.contains)
         guard !features.isEmpty else { throw EvalRunError("--features names no feature") }
         let library = try loadPrompts(options.promptsPath)
         try checkVersions(options, features: features, library: library)
@@ -74,12 +74,8 @@ public enum EvalSession {
             throw EvalRunError("--compare needs an LLM provider: the rule-based provider ignores the prompt text, so both versions would score the same")
         }
 
-        func engine(_ provider: any AnswerProvider, _ versions: [Feature: Int]) throws -> ExtractionEngine {
-            var picks: [ExtractionFeature: Int] = [:]
-            for (feature, version) in versions {
-                if let extractionFeature = ExtractionFeature(rawValue: feature.rawValue) { picks[extractionFeature] = version }
-            }
-            return try ExtractionEngine(prompts: library, provider: provider, windowing: options.windowing, promptVersions: picks)
+        func engine(_ provider: any AnswerProvider, _ versions: [ExtractionFeature: Int]) throws -> ExtractionEngine {
+            try ExtractionEngine(prompts: library, provider: provider, windowing: options.windowing, promptVersions: versions)
         }
 
         var specs: [EvalVariantSpec] = []
@@ -113,7 +109,7 @@ public enum EvalSession {
                 // Features this variant did not change are the main variant's answers, so only the change is measured.
                 for feature in features where !spec.features.contains(feature) {
                     for (fixture, items) in mainPredictions {
-                        PredictionMapping.copy(feature, from: items, into: &predictions[fixture, default: PredictedItems()])
+                        ScoredFeature.named(feature)?.copy(from: items, into: &predictions[fixture, default: PredictedItems()])
                     }
                 }
             }
@@ -128,13 +124,13 @@ public enum EvalSession {
     }
 
     /// `feature=N` pairs from repeated options (`calendar_events=4`), naming the bad one.
-    public static func parseVersionPicks(_ values: [String], option: String) throws -> [Feature: Int] {
-        var picks: [Feature: Int] = [:]
+    public static func parseVersionPicks(_ values: [String], option: String) throws -> [ExtractionFeature: Int] {
+        var picks: [ExtractionFeature: Int] = [:]
         for value in values {
             let parts = value.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, let feature = Feature(rawValue: parts[0]), let version = Int(parts[1]), version > 0 else {
+            guard parts.count == 2, let feature = ScoredFeature.named(ExtractionFeature(parts[0]))?.id, let version = Int(parts[1]), version > 0 else {
                 throw EvalRunError("\(option) '\(value)': expected FEATURE=VERSION, e.g. calendar_events=2 "
-                                   + "(features: \(Feature.allCases.map(\.rawValue).joined(separator: ", ")))")
+                                   + "(features: \(ScoredFeature.ids.map(\.rawValue).joined(separator: ", ")))")
             }
             guard picks[feature] == nil else { throw EvalRunError("\(option) names \(feature.rawValue) twice") }
             picks[feature] = version
@@ -151,9 +147,9 @@ public enum EvalSession {
         }
     }
 
-    static func checkVersions(_ options: EvalRunOptions, features: [Feature], library: PromptLibrary) throws {
+    static func checkVersions(_ options: EvalRunOptions, features: [ExtractionFeature], library: PromptLibrary) throws {
         for (option, picks) in [("--prompt-version", options.promptVersions), ("--compare", options.compareVersions)] {
-            for feature in Feature.allCases {
+            for feature in ScoredFeature.ids {
                 guard let version = picks[feature] else { continue }
                 guard features.contains(feature) else {
                     throw EvalRunError("\(option) \(feature.rawValue)=\(version): \(feature.rawValue) is not among --features")
@@ -167,25 +163,24 @@ public enum EvalSession {
     }
 
     /// The fixture with the lists of unscored features emptied, so they count in no number.
-    static func restrict(_ fixture: Fixture, to features: [Feature]) -> Fixture {
+    static func restrict(_ fixture: Fixture, to features: [ExtractionFeature]) -> Fixture {
         var copy = fixture
-        for feature in Feature.allCases where !features.contains(feature) {
-            PredictionMapping.copy(feature, from: PredictedItems(), into: &copy.expected)
+        for feature in ScoredFeature.ids where !features.contains(feature) {
+            ScoredFeature.named(feature)?.copy(from: PredictedItems(), into: &copy.expected)
         }
         return copy
     }
 
-    static func prompts(_ engine: ExtractionEngine, _ features: [Feature]) throws -> [Feature: PromptRef] {
-        var refs: [Feature: PromptRef] = [:]
+    static func prompts(_ engine: ExtractionEngine, _ features: [ExtractionFeature]) throws -> [ExtractionFeature: PromptRef] {
+        var refs: [ExtractionFeature: PromptRef] = [:]
         for feature in features {
-            guard let extractionFeature = ExtractionFeature(rawValue: feature.rawValue) else { continue }
-            let prompt = try engine.prompt(for: extractionFeature)
+            let prompt = try engine.prompt(for: feature)
             refs[feature] = PromptRef(id: prompt.id, version: prompt.version, model: engine.provider.modelName(for: prompt))
         }
         return refs
     }
 
-    static func label(_ provider: String, _ engine: ExtractionEngine, _ features: [Feature], changed: [Feature]) throws -> String {
+    static func label(_ provider: String, _ engine: ExtractionEngine, _ features: [ExtractionFeature], changed: [ExtractionFeature]) throws -> String {
         let refs = try prompts(engine, features)
         let models = Set(refs.values.map(\.model)).sorted().joined(separator: ", ")
         let shown = changed.isEmpty ? features : changed
@@ -194,7 +189,7 @@ public enum EvalSession {
     }
 
     static func variantReport(_ spec: EvalVariantSpec, outcome: EvalVariantOutcome, score: EvalScore,
-                              features: [Feature]) async throws -> EvalVariantReport {
+                              features: [ExtractionFeature]) async throws -> EvalVariantReport {
         let refs = try prompts(spec.engine, features)
         let cache = await spec.cacheStats?.snapshot
         // With an LLM, every HTTP call went through the cache layer, failed extractions' calls included.
@@ -206,7 +201,7 @@ public enum EvalSession {
             cache: cache, errors: outcome.errors, score: score, grounding: outcome.grounding)
         let paid = cache?.networkUsage ?? outcome.usage
         report.cost = RunCost.estimate(paid,
-                                       engine: spec.engine, features: spec.features.compactMap { ExtractionFeature(rawValue: $0.rawValue) })
+                                       engine: spec.engine, features: spec.features)
         return report
     }
 }

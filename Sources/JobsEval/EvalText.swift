@@ -16,7 +16,7 @@ enum EvalFormat {
         "prompt \(u.promptTokens), completion \(u.completionTokens), cached \(u.cachedPromptTokens)"
     }
 
-    static func prompts(_ variant: EvalVariantReport, _ features: [Feature]) -> String {
+    static func prompts(_ variant: EvalVariantReport, _ features: [ExtractionFeature]) -> String {
         features.compactMap { variant.prompts[$0].map { "\($0.id)@\($0.version)" } }.joined(separator: " ")
     }
 
@@ -26,7 +26,7 @@ enum EvalFormat {
     }
 
     /// One fixture's counts over the scored features.
-    static func metrics(_ score: FixtureScore, _ features: [Feature]) -> Metrics {
+    static func metrics(_ score: FixtureScore, _ features: [ExtractionFeature]) -> Metrics {
         features.compactMap { score.features[$0]?.metrics }.reduce(Metrics.zero, +)
     }
 }

@@ -9,13 +9,13 @@ import JobsKit
 /// source is such a message could never be found by a filtered scan. On the labelled fixtures the count
 /// must be 0 — that is the evidence that the pre-filter costs no recall.
 public struct PreFilterAudit: Sendable, Hashable, Codable {
-    public var features: [Feature: PreFilterCount]
+    public var features: [ExtractionFeature: PreFilterCount]
     /// The offending items, for the report.
     public var misses: [PreFilterMiss]
     public var messages: Int
     public var droppedMessages: Int
 
-    public init(features: [Feature: PreFilterCount], misses: [PreFilterMiss], messages: Int, droppedMessages: Int) {
+    public init(features: [ExtractionFeature: PreFilterCount], misses: [PreFilterMiss], messages: Int, droppedMessages: Int) {
         self.features = features
         self.misses = misses
         self.messages = messages
@@ -25,7 +25,7 @@ public struct PreFilterAudit: Sendable, Hashable, Codable {
     /// Expected items of `features` whose sources would all be dropped.
     public var totalMisses: Int { misses.count }
 
-    public static func audit(_ fixtures: [Fixture], features: [Feature], filter: PreFilter = PreFilter()) -> PreFilterAudit {
+    public static func audit(_ fixtures: [Fixture], features: [ExtractionFeature], filter: PreFilter = PreFilter()) -> PreFilterAudit {
         var counts = Dictionary(uniqueKeysWithValues: features.map { ($0, PreFilterCount()) })
         var misses: [PreFilterMiss] = []
         var messages = 0
@@ -41,7 +41,7 @@ public struct PreFilterAudit: Sendable, Hashable, Codable {
                 if !needed { dropped += 1 }
             }
             for feature in features {
-                for (index, sources) in sourceLists(fixture.expected, feature).enumerated() {
+                for (index, sources) in (ScoredFeature.named(feature)?.sources(in: fixture.expected) ?? []).enumerated() {
                     counts[feature, default: PreFilterCount()].expected += 1
                     guard !sources.contains(where: { kept[$0] ?? true }) else { continue }
                     counts[feature, default: PreFilterCount()].onlyDropped += 1
@@ -50,16 +50,6 @@ public struct PreFilterAudit: Sendable, Hashable, Codable {
             }
         }
         return PreFilterAudit(features: counts, misses: misses, messages: messages, droppedMessages: dropped)
-    }
-
-    private static func sourceLists(_ set: ExtractionSet, _ feature: Feature) -> [[String]] {
-        switch feature {
-        case .calendarEvents: set.calendarEvents.map(\.source)
-        case .decisions: set.decisions.map(\.source)
-        case .priorityMessages: set.priorityMessages.map { [$0.message] }
-        case .rsvps: set.rsvps.map(\.source)
-        case .deadlines: set.deadlines.map(\.source)
-        }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -86,11 +76,11 @@ public struct PreFilterCount: Sendable, Hashable, Codable {
 
 public struct PreFilterMiss: Sendable, Hashable, Codable {
     public var fixture: String
-    public var feature: Feature
+    public var feature: ExtractionFeature
     public var expectedIndex: Int
     public var sources: [String]
 
-    public init(fixture: String, feature: Feature, expectedIndex: Int, sources: [String]) {
+    public init(fixture: String, feature: ExtractionFeature, expectedIndex: Int, sources: [String]) {
         self.fixture = fixture
         self.feature = feature
         self.expectedIndex = expectedIndex

@@ -43,15 +43,4 @@ public enum PredictionMapping {
         Evals.DeadlineItem(task: item.task, deadline: item.deadline, category: DeadlineCategory(rawValue: item.category) ?? .other,
                            source: item.sources)
     }
-
-    /// Replaces `set`'s list for `feature` with `other`'s.
-    static func copy(_ feature: Feature, from other: PredictedItems, into set: inout PredictedItems) {
-        switch feature {
-        case .calendarEvents: set.calendarEvents = other.calendarEvents
-        case .decisions: set.decisions = other.decisions
-        case .priorityMessages: set.priorityMessages = other.priorityMessages
-        case .rsvps: set.rsvps = other.rsvps
-        case .deadlines: set.deadlines = other.deadlines
-        }
-    }
 }

@@ -121,11 +121,11 @@ struct EvalRunCommand: AsyncParsableCommand {
         }
     }
 
-    static func parseFeatures(_ text: String) throws -> [Feature] {
-        var result: [Feature] = []
+    static func parseFeatures(_ text: String) throws -> [ExtractionFeature] {
+        var result: [ExtractionFeature] = []
         for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-            guard let feature = Feature(rawValue: name) else {
-                throw EvalRunError("--features: unknown feature '\(name)' (known: \(Feature.allCases.map(\.rawValue).joined(separator: ", ")))")
+            guard let feature = ScoredFeature.named(ExtractionFeature(name))?.id else {
+                throw EvalRunError("--features: unknown feature '\(name)' (known: \(ScoredFeature.ids.map(\.rawValue).joined(separator: ", ")))")
             }
             if !result.contains(feature) { result.append(feature) }
         }

@@ -76,7 +76,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     /// `calendar_events` or `calendar_events@2`.
     static func parsePrompt(_ text: String) throws -> (ExtractionFeature, Int?) {
         let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
-        guard let feature = parts.first.flatMap(ExtractionFeature.init(rawValue:)) else {
+        guard let feature = parts.first.flatMap(ExtractionFeature.named) else {
             throw EvalRunError("--prompt '\(text)': not an extractor prompt (known: \(ExtractionFeature.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         guard parts.count == 2 else { return (feature, nil) }

@@ -21,7 +21,7 @@ struct FixtureCorpusTests {
     @Test func coverageFacts() throws {
         let fixtures = Self.fixtures
         #expect(fixtures.count >= 40)
-        for feature in Feature.allCases {
+        for feature in ScoredFeature.ids {
             let withItems = fixtures.filter { $0.expected.count(of: feature) > 0 }.count
             #expect(withItems >= 8, "\(feature.rawValue) has items in only \(withItems) fixtures")
         }

@@ -16,12 +16,12 @@ struct ScorerTests {
         #expect(abs(m.f1 - f1) < 1e-9, "f1 \(m.f1)", sourceLocation: sourceLocation)
     }
 
-    private func feature(_ score: EvalScore, _ f: Feature) -> FeatureScore { score.features[f]! }
+    private func feature(_ score: EvalScore, _ f: ExtractionFeature) -> FeatureScore { score.features[f]! }
 
     @Test func perfectPredictions() {
         let score = Scorer.score(fixtures: [fixture], predictions: ["f1": Make.standardExpected])
         expectMetrics(feature(score, .calendarEvents).metrics, tp: 2, fp: 0, fn: 0, p: 1, r: 1, f1: 1)
-        for f in [Feature.decisions, .priorityMessages, .rsvps, .deadlines] {
+        for f in [ExtractionFeature.decisions, .priorityMessages, .rsvps, .deadlines] {
             expectMetrics(feature(score, f).metrics, tp: 1, fp: 0, fn: 0, p: 1, r: 1, f1: 1)
             #expect(feature(score, f).dateMistakes == 0)
         }
@@ -34,7 +34,7 @@ struct ScorerTests {
         let fixtures = try FixtureLoader.loadDirectory(TestPaths.fixtures)
         let predictions = Dictionary(uniqueKeysWithValues: fixtures.map { ($0.id, $0.expected) })
         let score = Scorer.score(fixtures: fixtures, predictions: predictions)
-        let expectedTotal = fixtures.reduce(0) { sum, f in sum + Feature.allCases.reduce(0) { $0 + f.expected.count(of: $1) } }
+        let expectedTotal = fixtures.reduce(0) { sum, f in sum + ScoredFeature.ids.reduce(0) { $0 + f.expected.count(of: $1) } }
         expectMetrics(score.micro, tp: expectedTotal, fp: 0, fn: 0, p: 1, r: 1, f1: 1)
         #expect(score.fixtures.count == fixtures.count)
     }
@@ -79,7 +79,7 @@ struct ScorerTests {
     @Test func emptyFeaturesFollowTheDocumentedConventions() {
         let empty = Make.fixture("empty", expected: ExtractionSet())
         let nothing = Scorer.score(fixtures: [empty], predictions: [:])
-        for f in Feature.allCases {
+        for f in ScoredFeature.ids {
             expectMetrics(feature(nothing, f).metrics, tp: 0, fp: 0, fn: 0, p: 1, r: 1, f1: 1)
         }
         expectMetrics(nothing.micro, tp: 0, fp: 0, fn: 0, p: 1, r: 1, f1: 1)
@@ -158,7 +158,7 @@ struct ScorerTests {
     @Test func jsonHasTheDocumentedKeys() throws {
         let score = Scorer.score(fixtures: [fixture], predictions: ["f1": Make.standardExpected])
         let json = try JSONValue.encode(score)
-        for f in Feature.allCases {
+        for f in ScoredFeature.ids {
             for key in ["tp", "fp", "fn", "precision", "recall", "f1"] {
                 #expect(json["features"]?[f.rawValue]?[key] != nil, "features.\(f.rawValue).\(key)")
             }

@@ -34,7 +34,8 @@ extension ExtractionEngine {
         }
         guard !input.messages.isEmpty else { return [] }
         var plans: [BatchRequestPlan] = []
-        for feature in features.sorted() {
+        for feature in registry.sorted(features) {
+            _ = try registry.require(feature)
             let prompt = try prompt(for: feature)
             let schema = try batchSchema(prompt)
             for range in windowing.windows(input.messages) {
@@ -80,10 +81,8 @@ extension ExtractionEngine {
         guard problems.isEmpty else { throw BatchAnswerError(feature: feature, problems: problems.map(\.description)) }
 
         let messageWindow = MessageWindow(messages: Array(input.messages[window]), participants: input.participants)
-        var context = DecodeContext(feature: feature, window: messageWindow, input: input)
         var run = ExtractionRun()
-        FeatureDecoders.decode(answer, into: &run.extraction, context: &context)
-        run.extraction.notes = context.notes
+        run.extraction = Self.decode(answer, try registry.require(feature), window: messageWindow, input: input)
         if let usage = response.usage {
             run.usage = TokenUsage(promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
                                    cachedPromptTokens: usage.cachedPromptTokens ?? 0)

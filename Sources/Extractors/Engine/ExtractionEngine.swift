@@ -37,14 +37,17 @@ public struct ExtractionEngine: Sendable {
     public var windowing: Windowing
     /// A prompt version per feature; absent means the highest version in the library.
     public var promptVersions: [ExtractionFeature: Int]
+    /// The features this engine can run; each decodes its own answers (`ParentFeature`).
+    public let registry: FeatureRegistry
     private let schemas: [String: JSONSchema]
 
     public init(prompts: PromptLibrary, provider: any AnswerProvider, windowing: Windowing = Windowing(),
-                promptVersions: [ExtractionFeature: Int] = [:]) throws {
+                promptVersions: [ExtractionFeature: Int] = [:], registry: FeatureRegistry = .parents) throws {
         self.prompts = prompts
         self.provider = provider
         self.windowing = windowing
         self.promptVersions = promptVersions
+        self.registry = registry
         var schemas: [String: JSONSchema] = [:]
         for prompt in prompts.all {
             guard let schema = prompt.outputSchema else { continue }
@@ -70,9 +73,9 @@ public struct ExtractionEngine: Sendable {
     }
 
     public func extract(_ input: ConversationInput, features: [ExtractionFeature]) async throws -> ExtractionRun {
-        let chosen = try features.map { ($0, try prompt(for: $0)) }
+        let chosen = try features.map { ($0, try prompt(for: $0), try registry.require($0)) }
         var run = ExtractionRun()
-        for (feature, prompt) in chosen {
+        for (feature, prompt, _) in chosen {
             run.prompts[feature] = PromptRef(id: prompt.id, version: prompt.version, model: provider.modelName(for: prompt))
         }
         guard !input.messages.isEmpty, !chosen.isEmpty else { return run }
@@ -84,14 +87,14 @@ public struct ExtractionEngine: Sendable {
         }
         // Features are independent: ask for them concurrently, then merge in feature order.
         let results = try await withThrowingTaskGroup(of: (ExtractionFeature, ExtractionRun).self) { group in
-            for (feature, prompt) in chosen {
-                group.addTask { (feature, try await extract(feature, prompt: prompt, input: input, windows: windows)) }
+            for (feature, prompt, parent) in chosen {
+                group.addTask { (feature, try await extract(parent, prompt: prompt, input: input, windows: windows)) }
             }
             var collected: [ExtractionFeature: ExtractionRun] = [:]
             for try await (feature, partial) in group { collected[feature] = partial }
             return collected
         }
-        for feature in features.sorted() {
+        for feature in registry.sorted(features) {
             guard let partial = results[feature] else { continue }
             run.extraction.merge(partial.extraction)
             run.usage += partial.usage
@@ -110,8 +113,9 @@ public struct ExtractionEngine: Sendable {
         let evidence: EvidenceIndex
     }
 
-    private func extract(_ feature: ExtractionFeature, prompt: Prompt, input: ConversationInput,
+    private func extract(_ parent: any ParentFeature, prompt: Prompt, input: ConversationInput,
                          windows: [PreparedWindow]) async throws -> ExtractionRun {
+        let feature = parent.id
         guard let schema = schemas["\(prompt.id)@\(prompt.version)"] else {
             throw ExtractionError.promptProblem("\(prompt.sourceFile): missing output schema")
         }
@@ -131,17 +135,24 @@ public struct ExtractionEngine: Sendable {
             guard problems.isEmpty else {
                 throw ExtractionError.invalidOutput(feature: feature, errors: problems.map(\.description))
             }
-            var context = DecodeContext(feature: feature, window: window, input: input, evidence: prepared.evidence)
-            var partial = Extraction()
-            FeatureDecoders.decode(answer.json, into: &partial, context: &context)
-            partial.notes = context.notes
-            run.extraction.merge(partial)
+            run.extraction.merge(Self.decode(answer.json, parent, window: window, input: input, evidence: prepared.evidence))
             run.usage += answer.usage
             run.requests += answer.requests
             run.reasks += answer.reasked ? 1 : 0
             run.windows += 1
         }
         return run
+    }
+
+    /// The per-window decode step: a schema-valid answer becomes `parent`'s items, checked, with their notes.
+    /// `evidence` is the window's index when the caller built one to share across features; nil builds it here.
+    static func decode(_ answer: JSONValue, _ parent: any ParentFeature, window: MessageWindow, input: ConversationInput,
+                       evidence: EvidenceIndex? = nil) -> Extraction {
+        var context = DecodeContext(feature: parent.id, window: window, input: input, evidence: evidence)
+        var partial = Extraction()
+        parent.decode(answer, into: &partial, context: &context)
+        partial.notes = context.notes
+        return partial
     }
 
     /// The values every prompt may use. Message text only ever enters through `messages`, escaped.

@@ -3,7 +3,7 @@ import Foundation
 import JSONKit
 
 /// What decoding one validated answer needs, and the notes it collects on what it dropped or corrected.
-struct DecodeContext {
+public struct DecodeContext {
     let feature: ExtractionFeature
     let window: MessageWindow
     let input: ConversationInput

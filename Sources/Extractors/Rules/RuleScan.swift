@@ -59,7 +59,7 @@ struct ScannedMessage: Sendable {
 }
 
 /// The window as the rules see it.
-struct RuleScan: Sendable {
+public struct RuleScan: Sendable {
     let messages: [ScannedMessage]
     let input: ConversationInput
     let window: MessageWindow

@@ -7,23 +7,18 @@ import PromptKit
 public struct RulesAnswerProvider: AnswerProvider {
     public let name = "rules"
 
-    public init() {}
+    /// The features it answers for; each knows its own rules (`ParentFeature.rulesAnswer`).
+    public let registry: FeatureRegistry
+
+    public init(registry: FeatureRegistry = .parents) {
+        self.registry = registry
+    }
 
     public func modelName(for prompt: Prompt) -> String { "rules" }
 
     public func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
-        ProviderAnswer(json: Self.answer(feature: request.feature, window: request.window, input: request.input))
-    }
-
-    /// The rule-based answer for one feature over one window (the rendered prompt is not needed).
-    static func answer(feature: ExtractionFeature, window: MessageWindow, input: ConversationInput) -> JSONValue {
-        let scan = RuleScan(window: window, input: input)
-        switch feature {
-        case .calendarEvents: return CalendarEventRules.answer(scan)
-        case .decisions: return DecisionRules.answer(scan)
-        case .priorityMessages: return PriorityRules.answer(scan)
-        case .rsvps: return RSVPRules.answer(scan)
-        case .deadlines: return DeadlineRules.answer(scan)
-        }
+        // The rendered prompt is not needed: the rules read the window itself.
+        let scan = RuleScan(window: request.window, input: request.input)
+        return ProviderAnswer(json: try registry.require(request.feature).rulesAnswer(scan))
     }
 }

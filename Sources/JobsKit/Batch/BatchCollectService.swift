@@ -167,7 +167,7 @@ public struct BatchCollectService: Sendable {
                         answers: [String: BatchOutputLine], remote: BatchObject, engine: ExtractionEngine) throws -> ExtractionRun {
         var run = ExtractionRun()
         run.prompts = record.prompts
-        for feature in record.features.sorted() {
+        for feature in engine.registry.sorted(record.features) {
             var partial = ExtractionRun()
             for item in conversation.items where item.feature == feature {
                 guard let line = answers[item.customID] else {

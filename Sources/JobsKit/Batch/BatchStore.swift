@@ -110,7 +110,7 @@ struct BatchStore: Sendable {
         let id: UUID = try row.decode("id")
         var features: [ExtractionFeature] = []
         for name in try row.decode("features", as: [String].self) {
-            guard let feature = ExtractionFeature(rawValue: name) else {
+            guard let feature = ExtractionFeature.named(name) else {
                 throw ExtractionError.invalidInput("llm_batches \(id.uuidString.lowercased()): unknown feature '\(name)'")
             }
             features.append(feature)
@@ -122,7 +122,7 @@ struct BatchStore: Sendable {
             throw ExtractionError.invalidInput("llm_batches \(id.uuidString.lowercased()).prompts is not valid: \(error)")
         }
         var prompts: [ExtractionFeature: PromptRef] = [:]
-        for (name, ref) in stored { if let feature = ExtractionFeature(rawValue: name) { prompts[feature] = ref } }
+        for (name, ref) in stored { if let feature = ExtractionFeature.named(name) { prompts[feature] = ref } }
         return Record(id: id, runID: try row.decode("run_id"), status: try row.decode("status"),
                       remoteBatchID: try row.decode("remote_batch_id"), features: features, prompts: prompts)
     }
@@ -147,7 +147,7 @@ struct BatchStore: Sendable {
         var items: [UUID: [Item]] = [:]
         for row in itemRows {
             let name: String = try row.decode("feature")
-            guard let feature = ExtractionFeature(rawValue: name) else {
+            guard let feature = ExtractionFeature.named(name) else {
                 throw ExtractionError.invalidInput("llm_batch_items \(try row.decode("custom_id", as: String.self)): unknown feature '\(name)'")
             }
             let start: Int = try row.decode("window_start"), end: Int = try row.decode("window_end")

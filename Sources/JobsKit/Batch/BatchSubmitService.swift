@@ -41,7 +41,7 @@ public struct BatchSubmitService: Sendable {
     }
 
     public func run(now: Date = Date()) async throws -> Summary {
-        let features = options.scan.features.sorted()
+        let features = engine.registry.sorted(options.scan.features)
         var prompts: [ExtractionFeature: PromptRef] = [:]
         for feature in features {
             let prompt = try engine.prompt(for: feature)

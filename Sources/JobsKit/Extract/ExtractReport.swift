@@ -3,7 +3,8 @@ import Foundation
 
 /// The human summary of an extraction.
 public enum ExtractReport {
-    public static func text(_ summary: ExtractService.Summary, features: [ExtractionFeature]) -> String {
+    public static func text(_ summary: ExtractService.Summary, features: [ExtractionFeature],
+                            registry: FeatureRegistry = .parents) -> String {
         var lines = ["\(summary.conversationName) (\(summary.conversationID.uuidString.lowercased())): \(summary.messages) messages, "
                      + "\(summary.windows) window\(summary.windows == 1 ? "" : "s"), provider \(summary.provider)"
                      + (summary.dryRun ? ", dry run (nothing written)" : "")]
@@ -17,7 +18,7 @@ public enum ExtractReport {
                 line += "  (rows: \(new) new, \(changed) updated" + (removed > 0 ? ", \(removed) removed" : "") + ")"
             }
             lines.append(line)
-            lines += items(feature, e).map { "      - " + $0 }
+            lines += items(feature, e, registry: registry).map { "      - " + $0 }
         }
         if let written = summary.written { lines.append("  reminders created \(written.remindersCreated)") }
         lines.append(String(format: "%d requests (%d re-asks), %d prompt + %d completion tokens (%d cached), %.2f s",
@@ -30,18 +31,8 @@ public enum ExtractReport {
         return lines.joined(separator: "\n")
     }
 
-    public static func items(_ feature: ExtractionFeature, _ e: Extraction) -> [String] {
-        switch feature {
-        case .calendarEvents:
-            e.events.map { "\($0.date.iso)\($0.time.map { " " + $0.iso } ?? "")\($0.endTime.map { "-" + $0.iso } ?? "") \($0.title)\($0.location.map { " @ " + $0 } ?? "") [\($0.category)]" }
-        case .decisions:
-            e.decisions.map { "\($0.decision) [\($0.category)]" }
-        case .priorityMessages:
-            e.priorities.map { "\($0.priority): \($0.reason)\($0.actionRequired ? " (action required)" : "")" }
-        case .rsvps:
-            e.rsvps.map { "\($0.event) on \($0.eventDate.iso)\($0.deadline.map { ", reply by " + $0.iso } ?? ""): \($0.responses.count) answered" }
-        case .deadlines:
-            e.deadlines.map { "\($0.deadline.iso)\($0.time.map { " " + $0.iso } ?? "") \($0.task) [\($0.category), \($0.priority)]" }
-        }
+    /// One report line per item of `feature` in `e` (none for a feature the registry does not know).
+    public static func items(_ feature: ExtractionFeature, _ e: Extraction, registry: FeatureRegistry = .parents) -> [String] {
+        registry.feature(feature)?.reportLines(e) ?? []
     }
 }

@@ -62,7 +62,7 @@ public struct OracleAnswerProvider: AnswerProvider {
             throw ExtractionError.invalidInput("the oracle has no fixture '\(request.input.conversationID)'")
         }
         let writer = OracleWriter(oracle: oracle, window: request.window, noise: noise)
-        return ProviderAnswer(json: writer.answer(request.feature), requests: 1)
+        return ProviderAnswer(json: try writer.answer(request.feature), requests: 1)
     }
 }
 
@@ -74,68 +74,90 @@ struct OracleWriter {
 
     var fixture: Fixture { oracle.fixture }
 
-    func answer(_ feature: ExtractionFeature) -> JSONValue {
-        let e = fixture.expected
-        switch feature {
-        case .calendarEvents:
-            return ["events": .array(e.calendarEvents.enumerated().compactMap { index, item in
-                let path = "calendar_events[\(index)].date"
-                guard let cited = cite(item.source, datePath: path) else { return nil }
-                let date = datePhrase(path, deadline: false, timePath: "calendar_events[\(index)].time")
-                return [
-                    "title": .string(item.title), "date": .string(shift(item.date).iso), "time": text(item.time.map(clock)), "end_time": nil,
-                    "location": text(item.location), "description": "", "category": .string(item.category.rawValue), "confidence": 0.9,
-                    "date_phrase": text(date), "evidence": .string(evidence(item.source, datePath: path)), "source_message_ids": cited,
-                ]
-            })]
-        case .decisions:
-            return ["decisions": .array(e.decisions.compactMap { item in
-                guard let cited = cite(item.source, datePath: nil) else { return nil }
-                return [
-                    "decision": .string(item.decision), "category": .string(item.category.rawValue), "decided_by": nil, "deadline": nil,
-                    "date_phrase": nil, "evidence": .string(evidence(item.source, datePath: nil)), "source_message_ids": cited,
-                ]
-            })]
-        case .priorityMessages:
-            return ["messages": .array(e.priorityMessages.compactMap { item in
-                guard let cited = cite([item.message], datePath: nil)?.arrayValue?.first else { return nil }
-                return [
-                    "message_id": cited, "priority": .string(item.priority.rawValue), "reason": "labelled",
-                    "action_required": .bool(item.actionRequired), "evidence": .string(evidence([item.message], datePath: nil)),
-                ]
-            })]
-        case .rsvps:
-            let user = fixture.reference.user
-            return ["rsvps": .array(e.rsvps.enumerated().compactMap { index, item in
-                let path = "rsvps[\(index)].event_date"
-                guard let cited = cite(item.source, datePath: path) else { return nil }
-                var responses: [JSONValue] = []
-                if item.status == .responded, let response = item.response,
-                   let message = fixture.messages.last(where: { $0.sender == user && window.alias(ofMessage: $0.id) != nil }),
-                   let who = window.alias(ofParticipant: user), let alias = window.alias(ofMessage: message.id) {
-                    responses.append(["participant_id": .string(who), "response": .string(response.rawValue), "message_id": .string(alias)])
-                }
-                return [
-                    "event": .string(item.event), "event_date": .string(shift(item.eventDate).iso),
-                    "deadline": text(item.deadline.map { shift($0).iso }),
-                    "requested_by": text(window.alias(ofParticipant: item.requestedBy)),
-                    "date_phrase": text(datePhrase(path, deadline: false, timePath: "rsvps[\(index)].time")),
-                    "deadline_phrase": text(item.deadline == nil ? nil : datePhrase("rsvps[\(index)].deadline", deadline: true)),
-                    "evidence": .string(evidence(item.source, datePath: path)), "source_message_ids": cited, "responses": .array(responses),
-                ]
-            })]
-        case .deadlines:
-            return ["deadlines": .array(e.deadlines.enumerated().compactMap { index, item in
-                let path = "deadlines[\(index)].deadline"
-                guard let cited = cite(item.source, datePath: path) else { return nil }
-                return [
-                    "task": .string(item.task), "deadline": .string(shift(item.deadline).iso), "time": nil,
-                    "category": .string(item.category.rawValue), "priority": "medium", "details": nil,
-                    "date_phrase": text(datePhrase(path, deadline: true)), "evidence": .string(evidence(item.source, datePath: path)),
-                    "source_message_ids": cited,
-                ]
-            })]
+    /// Each feature's answer from the labels: the one table of the oracle keyed by feature.
+    static let answers: [ExtractionFeature: @Sendable (OracleWriter) -> JSONValue] = [
+        .calendarEvents: { $0.events() }, .decisions: { $0.decisions() }, .priorityMessages: { $0.priorities() },
+        .rsvps: { $0.rsvps() }, .deadlines: { $0.deadlines() },
+    ]
+
+    func answer(_ feature: ExtractionFeature) throws -> JSONValue {
+        guard let answer = Self.answers[feature] else {
+            throw ExtractionError.invalidInput("the oracle has no labels for feature '\(feature.rawValue)'")
         }
+        return answer(self)
+    }
+
+    private func events() -> JSONValue {
+        let e = fixture.expected
+        return ["events": .array(e.calendarEvents.enumerated().compactMap { index, item in
+            let path = "calendar_events[\(index)].date"
+            guard let cited = cite(item.source, datePath: path) else { return nil }
+            let date = datePhrase(path, deadline: false, timePath: "calendar_events[\(index)].time")
+            return [
+                "title": .string(item.title), "date": .string(shift(item.date).iso), "time": text(item.time.map(clock)), "end_time": nil,
+                "location": text(item.location), "description": "", "category": .string(item.category.rawValue), "confidence": 0.9,
+                "date_phrase": text(date), "evidence": .string(evidence(item.source, datePath: path)), "source_message_ids": cited,
+            ]
+        })]
+    }
+
+    private func decisions() -> JSONValue {
+        let e = fixture.expected
+        return ["decisions": .array(e.decisions.compactMap { item in
+            guard let cited = cite(item.source, datePath: nil) else { return nil }
+            return [
+                "decision": .string(item.decision), "category": .string(item.category.rawValue), "decided_by": nil, "deadline": nil,
+                "date_phrase": nil, "evidence": .string(evidence(item.source, datePath: nil)), "source_message_ids": cited,
+            ]
+        })]
+    }
+
+    private func priorities() -> JSONValue {
+        let e = fixture.expected
+        return ["messages": .array(e.priorityMessages.compactMap { item in
+            guard let cited = cite([item.message], datePath: nil)?.arrayValue?.first else { return nil }
+            return [
+                "message_id": cited, "priority": .string(item.priority.rawValue), "reason": "labelled",
+                "action_required": .bool(item.actionRequired), "evidence": .string(evidence([item.message], datePath: nil)),
+            ]
+        })]
+    }
+
+    private func rsvps() -> JSONValue {
+        let e = fixture.expected
+        let user = fixture.reference.user
+        return ["rsvps": .array(e.rsvps.enumerated().compactMap { index, item in
+            let path = "rsvps[\(index)].event_date"
+            guard let cited = cite(item.source, datePath: path) else { return nil }
+            var responses: [JSONValue] = []
+            if item.status == .responded, let response = item.response,
+               let message = fixture.messages.last(where: { $0.sender == user && window.alias(ofMessage: $0.id) != nil }),
+               let who = window.alias(ofParticipant: user), let alias = window.alias(ofMessage: message.id) {
+                responses.append(["participant_id": .string(who), "response": .string(response.rawValue), "message_id": .string(alias)])
+            }
+            return [
+                "event": .string(item.event), "event_date": .string(shift(item.eventDate).iso),
+                "deadline": text(item.deadline.map { shift($0).iso }),
+                "requested_by": text(window.alias(ofParticipant: item.requestedBy)),
+                "date_phrase": text(datePhrase(path, deadline: false, timePath: "rsvps[\(index)].time")),
+                "deadline_phrase": text(item.deadline == nil ? nil : datePhrase("rsvps[\(index)].deadline", deadline: true)),
+                "evidence": .string(evidence(item.source, datePath: path)), "source_message_ids": cited, "responses": .array(responses),
+            ]
+        })]
+    }
+
+    private func deadlines() -> JSONValue {
+        let e = fixture.expected
+        return ["deadlines": .array(e.deadlines.enumerated().compactMap { index, item in
+            let path = "deadlines[\(index)].deadline"
+            guard let cited = cite(item.source, datePath: path) else { return nil }
+            return [
+                "task": .string(item.task), "deadline": .string(shift(item.deadline).iso), "time": nil,
+                "category": .string(item.category.rawValue), "priority": "medium", "details": nil,
+                "date_phrase": text(datePhrase(path, deadline: true)), "evidence": .string(evidence(item.source, datePath: path)),
+                "source_message_ids": cited,
+            ]
+        })]
     }
 
     // MARK: Pieces

@@ -15,7 +15,7 @@ import TestSupport
     static func run(_ noise: OracleNoise) async throws -> (score: EvalScore, outcome: EvalVariantOutcome) {
         let oracles = try OracleFixture.loadDirectory(fixtures)
         let engine = try ExtractionEngine(prompts: try ExtractionHarness.prompts(), provider: OracleAnswerProvider(fixtures: oracles, noise: noise))
-        let spec = EvalVariantSpec(id: "oracle-\(noise.rawValue)", role: .main, label: "oracle", engine: engine, features: Feature.allCases)
+        let spec = EvalVariantSpec(id: "oracle-\(noise.rawValue)", role: .main, label: "oracle", engine: engine, features: ExtractionFeature.allCases)
         let outcome = await EvalRunner(concurrency: 2).run(spec, fixtures: oracles.map(\.fixture))
         return (Scorer.score(fixtures: oracles.map(\.fixture), predictions: outcome.predictions), outcome)
     }
@@ -24,7 +24,7 @@ import TestSupport
     func microF1StaysHigh(_ noise: OracleNoise) async throws {
         let (score, outcome) = try await Self.run(noise)
         #expect(outcome.errors.isEmpty, "\(outcome.errors.prefix(3))")
-        let perFeature = Feature.allCases.map { feature in
+        let perFeature = ExtractionFeature.allCases.map { feature in
             let m = score.features[feature]?.metrics
             let g = outcome.grounding[feature] ?? GroundingCounts()
             return "\(feature.rawValue) F1 \(String(format: "%.3f", m?.f1 ?? 0)) (re-cited \(g.recited), dropped \(g.dropped), kept \(g.datesUnconfirmed))"

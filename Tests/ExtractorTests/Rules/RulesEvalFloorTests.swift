@@ -13,11 +13,11 @@ import TestSupport
         let oracles = try OracleFixture.loadDirectory(OracleEvalTests.fixtures)
         let fixtures = oracles.map(\.fixture)
         let engine = try ExtractionEngine(prompts: try ExtractionHarness.prompts(), provider: RulesAnswerProvider())
-        let spec = EvalVariantSpec(id: "rules", role: .main, label: "rules", engine: engine, features: Feature.allCases)
+        let spec = EvalVariantSpec(id: "rules", role: .main, label: "rules", engine: engine, features: ExtractionFeature.allCases)
         let outcome = await EvalRunner(concurrency: 2).run(spec, fixtures: fixtures)
         #expect(outcome.errors.isEmpty, "\(outcome.errors.prefix(3))")
         let score = Scorer.score(fixtures: fixtures, predictions: outcome.predictions)
-        for feature in [Feature.decisions, .priorityMessages] {
+        for feature in [ExtractionFeature.decisions, .priorityMessages] {
             let m = try #require(score.features[feature]?.metrics)
             #expect(m.f1 >= 0.70 && m.precision >= 0.75, "\(feature.rawValue): P \(m.precision) F1 \(m.f1)")
         }

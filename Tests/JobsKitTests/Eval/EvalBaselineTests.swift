@@ -26,7 +26,7 @@ struct EvalBaselineTests {
         Evals.DeadlineItem(task: "Task \(source)", deadline: LocalDate(iso: day)!, category: .school, source: [source])
     }
 
-    static func report(_ fixtures: [Fixture], _ predictions: [String: PredictedItems], features: [Feature] = [.calendarEvents, .deadlines]) -> EvalReport {
+    static func report(_ fixtures: [Fixture], _ predictions: [String: PredictedItems], features: [ExtractionFeature] = [.calendarEvents, .deadlines]) -> EvalReport {
         let score = Scorer.score(fixtures: fixtures, predictions: predictions)
         let variant = EvalVariantReport(
             id: "llm", role: .main, label: "openai test", provider: "openai", model: "test", prompts: [:], ranFeatures: features,

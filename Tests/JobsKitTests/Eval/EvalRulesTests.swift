@@ -24,7 +24,7 @@ struct EvalRulesTests {
         #expect(rules.requests == 0 && rules.cache == nil && rules.errors.isEmpty)
 
         // The report's numbers are the scorer's over the rule-based predictions.
-        let expectedTotal = run.fixtures.map { f in Feature.allCases.map { f.expected.count(of: $0) }.reduce(0, +) }.reduce(0, +)
+        let expectedTotal = run.fixtures.map { f in ExtractionFeature.allCases.map { f.expected.count(of: $0) }.reduce(0, +) }.reduce(0, +)
         #expect(rules.score.micro.tp + rules.score.micro.fn == expectedTotal)
         #expect(rules.score.micro.tp > 0, "the rules find something in the fixtures")
         #expect(report.summaryText().contains(String(format: "%.3f", rules.score.micro.f1)))
@@ -41,8 +41,8 @@ struct EvalRulesTests {
     @Test("the pre-filter drops no expected item of the real fixtures")
     func preFilterKeepsEveryExpectedItem() throws {
         let fixtures = try EvalTestSupport.realFixtures()
-        let audit = PreFilterAudit.audit(fixtures, features: Feature.allCases)
-        let expected = Feature.allCases.map { feature in fixtures.map { $0.expected.count(of: feature) }.reduce(0, +) }.reduce(0, +)
+        let audit = PreFilterAudit.audit(fixtures, features: ExtractionFeature.allCases)
+        let expected = ExtractionFeature.allCases.map { feature in fixtures.map { $0.expected.count(of: feature) }.reduce(0, +) }.reduce(0, +)
         #expect(audit.features.values.map(\.expected).reduce(0, +) == expected)
         #expect(audit.droppedMessages > 0, "the pre-filter drops some chatter, or this test proves nothing")
         let described = audit.misses.map { "\($0.fixture) \($0.feature.rawValue)[\($0.expectedIndex)] sources \($0.sources)" }
@@ -68,7 +68,7 @@ struct EvalRulesTests {
               rsvps: []
               deadlines: []
             """, file: "chatter.yaml")
-        let audit = PreFilterAudit.audit([fixture], features: Feature.allCases)
+        let audit = PreFilterAudit.audit([fixture], features: ExtractionFeature.allCases)
         #expect(audit.messages == 2 && audit.droppedMessages == 1)
         #expect(audit.features[.decisions] == PreFilterCount(expected: 2, onlyDropped: 1))
         #expect(audit.misses == [PreFilterMiss(fixture: "chatter", feature: .decisions, expectedIndex: 0, sources: ["m1"])])

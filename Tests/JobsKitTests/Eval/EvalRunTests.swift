@@ -31,7 +31,7 @@ struct EvalRunTests {
         #expect(report.fixtureCount == fixtures.count)
 
         // Answers built from the labels go through the real engine and mapping and score perfectly...
-        for feature in [Feature.calendarEvents, .decisions, .rsvps, .deadlines] {
+        for feature in [ExtractionFeature.calendarEvents, .decisions, .rsvps, .deadlines] {
             let score = try #require(main.score.features[feature])
             #expect(score.fp == 0 && score.fn == 0, "\(feature.rawValue): \(score.fp) FP, \(score.fn) FN")
             #expect(score.tp == fixtures.map { $0.expected.count(of: feature) }.reduce(0, +))

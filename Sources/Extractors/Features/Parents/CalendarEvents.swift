@@ -1,0 +1,109 @@
+import Chrono
+import Foundation
+import JSONKit
+import Postgres
+
+/// A calendar event found in a conversation. Ids are the input's real ids (never the prompt's aliases).
+public struct EventItem: Sendable, Hashable, Codable {
+    public var title: String
+    public var date: LocalDate
+    public var time: LocalTime?
+    public var endTime: LocalTime?
+    public var location: String?
+    public var description: String
+    public var category: String
+    public var confidence: Double
+    public var datePhrase: String?
+    /// The model's own date when code resolved the phrase to a different one; equal to `date` when the model's
+    /// date was kept because code could not read the whole phrase (a flag for review).
+    public var modelDate: LocalDate?
+    public var sources: [String]
+}
+
+/// The identity of an event: its first (earliest) source message, its date and its time.
+extension EventItem { public var mergeKey: String { "\(sources.first ?? ""):\(date.iso):\(time?.iso ?? "-")" } }
+
+extension Extraction {
+    public var events: [EventItem] { get { self[CalendarEvents()] } set { self[CalendarEvents()] = newValue } }
+}
+
+/// Calendar events: dated plans with a time and place, written to `calendar_events`.
+public struct CalendarEvents: ParentFeature {
+    public var id: ExtractionFeature { .calendarEvents }
+    public var itemsKey: String { "events" }
+
+    public func mergeKey(_ item: EventItem) -> String { item.mergeKey }
+
+    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { CalendarEventRules.answer(scan) }
+
+    public func reportLine(_ item: EventItem) -> String {
+        "\(item.date.iso)\(item.time.map { " " + $0.iso } ?? "")\(item.endTime.map { "-" + $0.iso } ?? "") \(item.title)"
+            + "\(item.location.map { " @ " + $0 } ?? "") [\(item.category)]"
+    }
+
+    public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [EventItem] {
+        Self.list(answer, "events").enumerated().compactMap { index, item in
+            let label = "event \(index) '\(item["title"]?.stringValue?.prefix(40) ?? "")'"
+            guard let grounded = context.grounded(item, label: label),
+                  let (resolved, phrase) = context.requiredDate(item, field: "date", grounded: grounded, label: label) else { return nil }
+            return EventItem(
+                title: item["title"]?.nonEmptyString ?? "Event",
+                date: resolved.date,
+                time: resolved.time ?? item["time"]?.stringValue.flatMap { LocalTime(iso: $0) },
+                endTime: resolved.endTime ?? item["end_time"]?.stringValue.flatMap { LocalTime(iso: $0) },
+                location: item["location"]?.nonEmptyString,
+                description: item["description"]?.stringValue ?? "",
+                category: item["category"]?.stringValue ?? "other",
+                confidence: min(1, max(0, item["confidence"]?.doubleValue ?? 0.5)),
+                datePhrase: phrase, modelDate: resolved.modelDate, sources: grounded.sources)
+        }
+    }
+
+    public func writeRows(_ items: [EventItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
+        for item in items {
+            let key = "event:\(rows.conversation):\(item.mergeKey)"
+            try await rows.claim(Self.claimSQL, [key, item.sources, item.date])
+            try await rows.upsert(id, key: key, sql: Self.upsertSQL, binds: rows.base(prompt) + [
+                key, rows.conversationID, item.sources.first, item.sources, item.title, item.date, item.time, item.endTime,
+                rows.input.timeZone.identifier, item.location, item.description, item.category, item.confidence,
+                item.datePhrase, item.modelDate,
+            ])
+        }
+    }
+
+    public var staleRowsSQL: String {
+        "DELETE FROM calendar_events WHERE conversation_id = $1 AND confirmed IS NOT TRUE \(RowWriter.serviceRowNotIn)"
+    }
+
+    /// Claims the app's row (see `RowWriter.claim`): $1 the item's key, $2 its source message ids, $3 its date.
+    static let claimSQL = """
+        UPDATE calendar_events SET idempotency_key = $1
+        WHERE id = (SELECT id FROM calendar_events WHERE idempotency_key IS NULL AND message_id = ANY($2::uuid[]) AND date = $3::date
+                    ORDER BY created_at, id LIMIT 1)
+          AND NOT EXISTS (SELECT 1 FROM calendar_events WHERE idempotency_key = $1)
+        """
+
+    /// Binds: $1 run_id, $2 prompt_id, $3 prompt_version, $4 model (`RowWriter.base`), then the row's own values from $5.
+    static let upsertSQL = """
+        INSERT INTO calendar_events (run_id, prompt_id, prompt_version, model, idempotency_key, conversation_id, message_id,
+            source_message_ids, title, date, time, end_time, starts_at, ends_at, time_zone, location, description, category,
+            confidence, date_phrase, model_date)
+        VALUES ($1, $2, $3, $4, $5, $6, $7::uuid, $8::uuid[], $9, $10::date, $11::time, $12::time,
+            ($10::date + $11::time) AT TIME ZONE $13, ($10::date + $12::time) AT TIME ZONE $13, $13, $14, $15, $16, $17, $18, $19::date)
+        ON CONFLICT (idempotency_key) DO UPDATE SET source_message_ids = EXCLUDED.source_message_ids, title = EXCLUDED.title,
+            conversation_id = EXCLUDED.conversation_id, message_id = COALESCE(calendar_events.message_id, EXCLUDED.message_id),
+            time = COALESCE(calendar_events.time, EXCLUDED.time),
+            starts_at = COALESCE(calendar_events.starts_at, (calendar_events.date + COALESCE(calendar_events.time, EXCLUDED.time)) AT TIME ZONE EXCLUDED.time_zone),
+            end_time = EXCLUDED.end_time, ends_at = EXCLUDED.ends_at, time_zone = EXCLUDED.time_zone, location = EXCLUDED.location,
+            description = EXCLUDED.description, category = EXCLUDED.category, confidence = EXCLUDED.confidence,
+            date_phrase = EXCLUDED.date_phrase, model_date = EXCLUDED.model_date, run_id = EXCLUDED.run_id,
+            prompt_id = EXCLUDED.prompt_id, prompt_version = EXCLUDED.prompt_version, model = EXCLUDED.model, updated_at = now()
+        WHERE (calendar_events.source_message_ids, calendar_events.title, calendar_events.end_time, calendar_events.location,
+               calendar_events.description, calendar_events.category, calendar_events.confidence, calendar_events.date_phrase,
+               calendar_events.model_date, calendar_events.prompt_id, calendar_events.prompt_version, calendar_events.model)
+            IS DISTINCT FROM (EXCLUDED.source_message_ids, EXCLUDED.title, EXCLUDED.end_time, EXCLUDED.location,
+               EXCLUDED.description, EXCLUDED.category, EXCLUDED.confidence, EXCLUDED.date_phrase, EXCLUDED.model_date,
+               EXCLUDED.prompt_id, EXCLUDED.prompt_version, EXCLUDED.model)
+        RETURNING (xmax = 0) AS inserted
+        """
+}

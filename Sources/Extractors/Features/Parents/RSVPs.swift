@@ -1,0 +1,147 @@
+import Chrono
+import Foundation
+import JSONKit
+import Postgres
+
+public struct RSVPResponse: Sendable, Hashable, Codable {
+    public var participantID: String
+    public var response: String
+    public var messageID: String
+}
+
+/// An RSVP request with the answers seen. Each participant's status is derived from `responses`.
+public struct RSVPItem: Sendable, Hashable, Codable {
+    public var event: String
+    public var eventDate: LocalDate
+    public var deadline: LocalDate?
+    public var requestedBy: String?
+    public var datePhrase: String?
+    public var modelDate: LocalDate?
+    public var sources: [String]
+    public var responses: [RSVPResponse]
+
+    /// The latest answer of a participant, if any.
+    public func response(of participantID: String) -> RSVPResponse? {
+        responses.last { $0.participantID == participantID }
+    }
+}
+
+/// The identity of an RSVP request: its first (earliest) source message and the event's date.
+extension RSVPItem { public var mergeKey: String { "\(sources.first ?? ""):\(eventDate.iso)" } }
+
+extension Extraction {
+    public var rsvps: [RSVPItem] { get { self[RSVPs()] } set { self[RSVPs()] = newValue } }
+}
+
+/// RSVPs: requests to reply and who answered, written to `rsvp_tracking` (one row per participant who owes an answer).
+public struct RSVPs: ParentFeature {
+    public var id: ExtractionFeature { .rsvps }
+
+    public func mergeKey(_ item: RSVPItem) -> String { item.mergeKey }
+
+    /// A later window may see answers the earlier one did not: they are added to the request already found.
+    public func merge(_ item: RSVPItem, into items: inout [RSVPItem]) {
+        guard let index = items.firstIndex(where: { $0.mergeKey == item.mergeKey }) else {
+            items.append(item)
+            return
+        }
+        for response in item.responses {
+            items[index].responses.removeAll { $0.participantID == response.participantID }
+            items[index].responses.append(response)
+        }
+    }
+
+    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { RSVPRules.answer(scan) }
+
+    public func reportLine(_ item: RSVPItem) -> String {
+        "\(item.event) on \(item.eventDate.iso)\(item.deadline.map { ", reply by " + $0.iso } ?? ""): \(item.responses.count) answered"
+    }
+
+    public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [RSVPItem] {
+        Self.list(answer, "rsvps").enumerated().compactMap { index, item in
+            let label = "rsvp \(index) '\(item["event"]?.stringValue?.prefix(40) ?? "")'"
+            guard let (sources, holder) = context.grounded(item, label: label),
+                  let modelDate = context.date(item["event_date"], field: "event_date", item: label) ?? nil,
+                  let modelDeadline = context.date(item["deadline"], field: "deadline", item: label) else { return nil }
+            let phrase = item["date_phrase"]?.nonEmptyString
+            let resolved = context.resolve(phrase: phrase, modelDate: modelDate, sources: sources, evidenceMessage: holder, item: label)
+            var deadline = modelDeadline
+            if let given = modelDeadline {
+                deadline = context.resolve(
+                    phrase: item["deadline_phrase"]?.nonEmptyString, modelDate: given, sources: sources, evidenceMessage: holder,
+                    item: label + " deadline", deadline: true).date
+            }
+            var responses: [RSVPResponse] = []
+            for answer in item["responses"]?.arrayValue ?? [] {
+                guard let who = context.participant(answer["participant_id"]),
+                      let alias = answer["message_id"]?.stringValue, let message = context.window.message(forAlias: alias),
+                      let response = answer["response"]?.stringValue else {
+                    context.note(.dropped, "\(label): dropped an answer naming an unknown participant or message")
+                    continue
+                }
+                responses.removeAll { $0.participantID == who }
+                responses.append(RSVPResponse(participantID: who, response: response, messageID: message.id))
+            }
+            return RSVPItem(
+                event: item["event"]?.nonEmptyString ?? "Event",
+                eventDate: resolved.date, deadline: deadline,
+                requestedBy: context.participant(item["requested_by"]) ?? sources.first.flatMap { context.input.message($0)?.senderID },
+                datePhrase: phrase, modelDate: resolved.modelDate, sources: sources, responses: responses)
+        }
+    }
+
+    public func writeRows(_ items: [RSVPItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
+        for item in items {
+            let itemKey = "rsvp:\(rows.conversation):\(item.mergeKey)"
+            // Everyone but the person asking owes an answer; their status comes from who answered.
+            for person in rows.input.participants where person.id != item.requestedBy {
+                let answer = item.response(of: person.id)
+                let answeredAt = answer.flatMap { rows.input.message($0.messageID)?.sentAt }
+                try await rows.claim(Self.claimSQL, ["\(itemKey):\(person.id)", item.sources, person.id, item.eventDate])
+                try await rows.upsert(id, key: "\(itemKey):\(person.id)", sql: Self.upsertSQL, binds: rows.base(prompt) + [
+                    "\(itemKey):\(person.id)", itemKey, rows.conversationID, item.sources.first, person.id, item.event,
+                    item.requestedBy, item.deadline, item.eventDate, answer == nil ? "pending" : "responded",
+                    answer?.response, answer?.messageID, answeredAt, item.datePhrase, item.modelDate,
+                ])
+            }
+        }
+    }
+
+    public var staleRowsSQL: String { "DELETE FROM rsvp_tracking WHERE conversation_id = $1 \(RowWriter.serviceRowNotIn)" }
+
+    /// Claims the app's row (see `RowWriter.claim`): $1 the row's key, $2 the source message ids, $3 the user, $4 the
+    /// event date. The app's UNIQUE(message_id, user_id): its row for the request's first message is this item's
+    /// whatever its date; otherwise one for another source message with the same event date.
+    static let claimSQL = """
+        UPDATE rsvp_tracking SET idempotency_key = $1
+        WHERE id = (SELECT id FROM rsvp_tracking WHERE idempotency_key IS NULL AND user_id = $3::uuid AND message_id = ANY($2::uuid[])
+                      AND (message_id = ($2::uuid[])[1] OR event_date = $4::date)
+                    ORDER BY message_id = ($2::uuid[])[1] DESC, created_at, id LIMIT 1)
+          AND NOT EXISTS (SELECT 1 FROM rsvp_tracking WHERE idempotency_key = $1)
+        """
+
+    /// Binds: $1 run_id, $2 prompt_id, $3 prompt_version, $4 model (`RowWriter.base`), then the row's own values from $5.
+    static let upsertSQL = """
+        INSERT INTO rsvp_tracking (run_id, prompt_id, prompt_version, model, idempotency_key, item_key, conversation_id,
+            message_id, user_id, event_name, requested_by, deadline, event_date, status, response, response_message_id,
+            responded_at, date_phrase, model_date)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8::uuid, $9::uuid, $10, $11::uuid, $12::date, $13::date, $14, $15, $16::uuid,
+            $17, $18, $19::date)
+        ON CONFLICT (idempotency_key) DO UPDATE SET event_name = EXCLUDED.event_name, requested_by = EXCLUDED.requested_by,
+            item_key = EXCLUDED.item_key, conversation_id = EXCLUDED.conversation_id, event_date = EXCLUDED.event_date,
+            deadline = EXCLUDED.deadline,
+            status = CASE WHEN EXCLUDED.status = 'responded' THEN EXCLUDED.status ELSE rsvp_tracking.status END,
+            response = COALESCE(EXCLUDED.response, rsvp_tracking.response),
+            response_message_id = COALESCE(EXCLUDED.response_message_id, rsvp_tracking.response_message_id),
+            responded_at = COALESCE(EXCLUDED.responded_at, rsvp_tracking.responded_at),
+            date_phrase = EXCLUDED.date_phrase, model_date = EXCLUDED.model_date, run_id = EXCLUDED.run_id,
+            prompt_id = EXCLUDED.prompt_id, prompt_version = EXCLUDED.prompt_version, model = EXCLUDED.model, updated_at = now()
+        WHERE (rsvp_tracking.event_name, rsvp_tracking.requested_by, rsvp_tracking.deadline, rsvp_tracking.date_phrase,
+               rsvp_tracking.model_date, rsvp_tracking.prompt_id, rsvp_tracking.prompt_version, rsvp_tracking.model)
+            IS DISTINCT FROM (EXCLUDED.event_name, EXCLUDED.requested_by, EXCLUDED.deadline, EXCLUDED.date_phrase,
+               EXCLUDED.model_date, EXCLUDED.prompt_id, EXCLUDED.prompt_version, EXCLUDED.model)
+           OR (EXCLUDED.status = 'responded' AND (rsvp_tracking.status, rsvp_tracking.response, rsvp_tracking.response_message_id)
+               IS DISTINCT FROM (EXCLUDED.status, EXCLUDED.response, EXCLUDED.response_message_id))
+        RETURNING (xmax = 0) AS inserted
+        """
+}

@@ -1,0 +1,75 @@
+/// What one conversation yielded: each feature's items (see `ParentFeature`), and the notes on what was dropped or
+/// corrected. `events`, `decisions`, ... are the shipping features' lists; `extraction[feature]` is any feature's.
+public struct Extraction: Sendable, Hashable {
+    /// Only non-empty lists are kept, so an extraction equals another with the same items whatever was asked.
+    private var lists: [ExtractionFeature: FeatureItems] = [:]
+    public var notes: [ExtractionNote] = []
+
+    public init() {}
+
+    public subscript<Feature: ParentFeature>(_ feature: Feature) -> [Feature.Item] {
+        get { lists[feature.id]?.items as? [Feature.Item] ?? [] }
+        set { lists[feature.id] = newValue.isEmpty ? nil : FeatureItems(feature: feature, items: newValue) }
+    }
+
+    public func count(_ feature: ExtractionFeature) -> Int { lists[feature]?.count ?? 0 }
+
+    /// Adds another window's items, dropping any already present (overlapping windows see some messages twice).
+    public mutating func merge(_ other: Extraction) {
+        for list in other.lists.values { list.feature.merge(other, into: &self) }
+        notes += other.notes
+    }
+}
+
+/// One feature's items, with the feature that knows how to merge and encode them.
+private struct FeatureItems: Sendable, Hashable {
+    let feature: any ParentFeature
+    let items: any Sendable & Hashable
+    let count: Int
+
+    init<Feature: ParentFeature>(feature: Feature, items: [Feature.Item]) {
+        self.feature = feature
+        self.items = items
+        self.count = items.count
+    }
+
+    static func == (a: FeatureItems, b: FeatureItems) -> Bool {
+        a.feature.id == b.feature.id && AnyHashable(a.items) == AnyHashable(b.items)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(feature.id)
+        hasher.combine(AnyHashable(items))
+    }
+}
+
+/// `extract --json` shows every shipping feature's list under its `itemsKey` (empty ones too), then `notes`.
+extension Extraction: Codable {
+    private struct Key: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Key.self)
+        func decodeList<Feature: ParentFeature>(_ feature: Feature) throws {
+            self[feature] = try container.decodeIfPresent([Feature.Item].self, forKey: Key(feature.itemsKey)) ?? []
+        }
+        for feature in FeatureRegistry.parents.features { try decodeList(feature) }
+        notes = try container.decodeIfPresent([ExtractionNote].self, forKey: Key("notes")) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        func encodeList<Feature: ParentFeature>(_ feature: Feature) throws {
+            try container.encode(self[feature], forKey: Key(feature.itemsKey))
+        }
+        let shipping = FeatureRegistry.parents.features
+        for feature in shipping { try encodeList(feature) }
+        for list in lists.values where !shipping.contains(where: { $0.id == list.feature.id }) { try encodeList(list.feature) }
+        try container.encode(notes, forKey: Key("notes"))
+    }
+}

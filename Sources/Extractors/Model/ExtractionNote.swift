@@ -1,0 +1,25 @@
+import FeatureKit
+
+/// Why an item the model returned was not kept (or was kept with a correction).
+public struct ExtractionNote: Sendable, Hashable, Codable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Codable {
+        /// The item cited message ids that were not in the input; they were removed (or the item was, if none remained).
+        case unknownSource = "unknown_source"
+        /// The item was dropped for another reason (e.g. its date could not be read).
+        case dropped
+        /// Code resolved the quoted date phrase to a different date than the model's; code's date was kept.
+        case dateCorrected = "date_corrected"
+        /// Code could not read the whole date phrase, so the model's plausible date was kept (`modelDate` equals the date).
+        case dateUnconfirmed = "date_unconfirmed"
+        /// The item's evidence was found in another message of the window than the one it cited; that one is cited now.
+        case recited
+        /// The item's evidence occurs in no message of the window; the item was dropped.
+        case noEvidence = "no_evidence"
+    }
+
+    public let feature: ExtractionFeature
+    public let kind: Kind
+    public let message: String
+
+    public var description: String { "\(feature.rawValue): \(kind.rawValue): \(message)" }
+}
