@@ -84,10 +84,7 @@ extension ExtractionEngine {
         var run = ExtractionRun()
         FeatureDecoders.decode(answer, into: &run.extraction, context: &context)
         run.extraction.notes = context.notes
-        if let usage = response.usage {
-            run.usage = TokenUsage(promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
-                                   cachedPromptTokens: usage.cachedPromptTokens ?? 0)
-        }
+        if let usage = response.usage { run.usage = TokenUsage(usage) }
         run.requests = 1
         run.windows = 1
         return run
