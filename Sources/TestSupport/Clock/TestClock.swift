@@ -30,6 +30,8 @@ public final class TestClock: Clock, @unchecked Sendable {
 
     /// How many tasks are asleep on this clock now.
     public var sleeperCount: Int { lock.withLock { sleepers.count } }
+    /// The deadlines of the tasks asleep now, as offsets from the clock's origin, earliest first.
+    public var pendingDeadlines: [Duration] { lock.withLock { sleepers.map(\.deadline.offset).sorted() } }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = lock.withLock { () -> UInt64 in
@@ -57,8 +59,17 @@ public final class TestClock: Clock, @unchecked Sendable {
 
     /// Moves time forward and wakes every sleeper whose deadline it reaches.
     public func advance(by duration: Duration) {
+        advance { $0.advanced(by: duration) }
+    }
+
+    /// Moves time forward to `offset` from the origin (never back), waking the sleepers it reaches.
+    public func advance(to offset: Duration) {
+        advance { max($0, Instant(offset: offset)) }
+    }
+
+    private func advance(_ move: (Instant) -> Instant) {
         let woken = lock.withLock { () -> [Sleeper] in
-            current = current.advanced(by: duration)
+            current = move(current)
             let due = sleepers.filter { $0.deadline <= current }
             sleepers.removeAll { $0.deadline <= current }
             return due
