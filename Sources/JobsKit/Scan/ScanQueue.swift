@@ -91,18 +91,26 @@ struct ScanQueue: Sendable {
     }
 
     /// Gives a claimed conversation back untouched (its work was interrupted), so the next scan takes it at once.
+    /// Bounded by the scan's lock timeout, like `fail`: a row lock held elsewhere leaves the lease to expire instead.
     func release(_ conversationID: UUID) async throws {
-        try await pool.query(
-            "UPDATE scan_watermarks SET lease_owner = NULL, lease_expires_at = NULL WHERE conversation_id = $1 AND lease_owner = $2",
-            [conversationID, options.owner])
+        try await pool.transaction { db in
+            try await db.query("SELECT set_config('lock_timeout', $1, true)", [PostgresConfiguration.milliseconds(options.lockTimeoutSeconds)])
+            try await db.query(
+                "UPDATE scan_watermarks SET lease_owner = NULL, lease_expires_at = NULL WHERE conversation_id = $1 AND lease_owner = $2",
+                [conversationID, options.owner])
+        }
     }
 
-    /// Releases every lease this run still holds; returns how many.
+    /// Releases every lease this run still holds (after a cancellation, a claim may have landed that no worker got to
+    /// process); bounded by the scan's lock timeout. Returns how many.
     @discardableResult
     func releaseAll(runID: UUID) async throws -> Int {
-        try await pool.query(
-            "UPDATE scan_watermarks SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = $1 AND claimed_by_run = $2",
-            [options.owner, runID]).affectedRows
+        try await pool.transaction { db in
+            try await db.query("SELECT set_config('lock_timeout', $1, true)", [PostgresConfiguration.milliseconds(options.lockTimeoutSeconds)])
+            return try await db.query(
+                "UPDATE scan_watermarks SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = $1 AND claimed_by_run = $2",
+                [options.owner, runID]).affectedRows
+        }
     }
 
     /// Records a failure and releases the claim so the next scan tries again. Bounded by the scan's lock timeout: a

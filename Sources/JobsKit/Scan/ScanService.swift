@@ -128,9 +128,9 @@ public struct ScanService: Sendable {
         if shutdown.isSet { await state.stop(Self.shutdownReason) }
         let cancelled = Task.isCancelled
         if cancelled { await state.stop(Self.cancelledReason) }
-        // Every claim of this run is committed, failed or interrupted by now; release any lease still held (a claim
-        // cancelled in flight) so the next scan need not wait for it to expire.
-        _ = try? await Self.uncancelled { try await queue.releaseAll(runID: runID) }
+        // After a cancellation a claim may have landed that no worker processed: release it so the next scan need not
+        // wait for it to expire. (Otherwise every claim is committed, failed, or deliberately left to expire.)
+        if cancelled { _ = try? await Self.uncancelled { try await queue.releaseAll(runID: runID) } }
         summary = await state.summary
         if summary.stoppedEarly == nil,
            let leased = try? await Self.retrying({ try await queue.leasedElsewhere() }) {
