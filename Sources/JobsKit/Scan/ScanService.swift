@@ -223,10 +223,16 @@ public struct ScanService: Sendable {
             await state.record(success: claim.conversationID, input: loaded, run: run, written: written,
                                newMessages: newMessages.count, skipped: skipped, features: features)
         } catch where Task.isCancelled {
-            // Cancelled mid-conversation: its transaction did not commit, so it is not a failure; give it back.
-            logger.notice("conversation interrupted", metadata: ["conversation": "\(claim.conversationID)"])
-            _ = try? await Self.uncancelled { try await queue.release(claim.conversationID) }
-            await state.record(interrupted: claim.conversationID)
+            // Cancelled mid-conversation: not a failure. Unless the COMMIT itself reached the server before the
+            // cancellation did, nothing of it was written: give it back.
+            let id = claim.conversationID
+            if (try? await Self.uncancelled { try await queue.committed(id, runID: runID) }) == true {
+                await state.record(committedUncounted: id)
+            } else {
+                logger.notice("conversation interrupted", metadata: ["conversation": "\(id)"])
+                _ = try? await Self.uncancelled { try await queue.release(id) }
+                await state.record(interrupted: id)
+            }
         } catch {
             logger.error("conversation failed", metadata: ["conversation": "\(claim.conversationID)", "error": "\(error)"])
             var unrecorded: String?

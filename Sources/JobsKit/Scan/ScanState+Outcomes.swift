@@ -18,3 +18,10 @@ extension ScanState {
         summary.interrupted += 1
     }
 }
+
+extension ScanState {
+    /// A conversation whose COMMIT landed although the run was cancelled around it: done, its counts unknown.
+    func record(committedUncounted id: UUID) {
+        summary.conversations += 1
+    }
+}
