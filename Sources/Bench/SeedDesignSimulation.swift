@@ -1,5 +1,6 @@
 import AgentRuntime
 import Chrono
+import Extractors
 import Foundation
 
 /// The seed's five AI features, each a separate edge function.
@@ -90,8 +91,17 @@ public struct SeedDesignSimulation: Sendable {
         public var requestsByFeature: [String: Int] = [:]
 
         public var totalTokens: Int { promptTokens + completionTokens }
+        /// The three token counts as the jobs' one usage type (the fields stay flat in the JSON output).
+        public var usage: TokenUsage {
+            TokenUsage(promptTokens: promptTokens, completionTokens: completionTokens, cachedPromptTokens: cachedPromptTokens)
+        }
 
         public init() {}
+
+        mutating func add(_ tokens: TokenUsage) {
+            let sum = usage + tokens
+            (promptTokens, completionTokens, cachedPromptTokens) = (sum.promptTokens, sum.completionTokens, sum.cachedPromptTokens)
+        }
     }
 
     /// The night's end: windows reach back from here.
@@ -156,9 +166,7 @@ public struct SeedDesignSimulation: Sendable {
                             }
                             totals.requests += 1
                             totals.requestsByFeature[item.feature.rawValue, default: 0] += 1
-                            totals.promptTokens += usage.promptTokens
-                            totals.completionTokens += usage.completionTokens
-                            totals.cachedPromptTokens += usage.cachedPromptTokens ?? 0
+                            totals.add(TokenUsage(usage))
                             totals.messageLineBytes += item.messageLineBytes
                         }
                     }
@@ -170,9 +178,7 @@ public struct SeedDesignSimulation: Sendable {
                 all.conversations += part.conversations
                 all.requests += part.requests
                 all.skippedEmptyWindows += part.skippedEmptyWindows
-                all.promptTokens += part.promptTokens
-                all.completionTokens += part.completionTokens
-                all.cachedPromptTokens += part.cachedPromptTokens
+                all.add(part.usage)
                 all.messageLineBytes += part.messageLineBytes
                 all.requestsByFeature.merge(part.requestsByFeature, uniquingKeysWith: +)
             }

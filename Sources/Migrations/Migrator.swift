@@ -147,7 +147,7 @@ public struct Migrator: Sendable {
                     }
                 } catch let error as PostgresError {
                     var hint = ""
-                    if set.name == "service", error.sqlState == "42P01" {
+                    if set.name == "service", error.sqlState == .undefinedTable {
                         hint = " (the app's core tables are missing: on a local database run `messageai-jobs migrate --dev`)"
                     }
                     throw MigrationError("migration \(key) failed and was rolled back: \(error)\(hint)")

@@ -202,7 +202,7 @@ public final class PostgresConnection: @unchecked Sendable {
             PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) }
         }
         let message = field("M") ?? lastError(handle)
-        var error = PostgresError(kind: .server, message: message, sqlState: field("C"))
+        var error = PostgresError(kind: .server, message: message, sqlState: field("C").map(SQLState.init(rawValue:)))
         error.detail = field("D")
         error.hint = field("H")
         error.constraint = field("n")

@@ -15,7 +15,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
 
     public let kind: Kind
     public let message: String
-    public var sqlState: String?
+    public var sqlState: SQLState?
     public var detail: String?
     public var hint: String?
     public var constraint: String?
@@ -24,7 +24,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// The statement that failed, abbreviated (never its bound values).
     public var statement: String?
 
-    public init(kind: Kind, message: String, sqlState: String? = nil) {
+    public init(kind: Kind, message: String, sqlState: SQLState? = nil) {
         self.kind = kind
         self.message = message
         self.sqlState = sqlState
@@ -40,12 +40,13 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         return parts.joined(separator: "; ")
     }
 
-    /// 23505: a unique or primary key constraint was violated.
-    public var isUniqueViolation: Bool { sqlState == "23505" }
-    /// 40001 serialization failure or 40P01 deadlock: the transaction may be retried as a whole.
-    public var isRetryableTransactionFailure: Bool { sqlState == "40001" || sqlState == "40P01" }
-    /// Class 08 (connection exception), 57P01-03 (shutdown), or a broken socket: the connection is unusable.
+    /// A unique or primary key constraint was violated.
+    public var isUniqueViolation: Bool { sqlState == .uniqueViolation }
+    /// A serialization failure or deadlock: the transaction may be retried as a whole.
+    public var isRetryableTransactionFailure: Bool { sqlState == .serializationFailure || sqlState == .deadlockDetected }
+    /// Class 08 (connection exception), a server shutdown, or a broken socket: the connection is unusable.
     public var isConnectionFailure: Bool {
-        kind == .connection || (sqlState?.hasPrefix("08") ?? false) || ["57P01", "57P02", "57P03"].contains(sqlState ?? "")
+        kind == .connection || sqlState?.errorClass == SQLState.connectionExceptionClass
+            || [.adminShutdown, .crashShutdown, .cannotConnectNow].contains(sqlState)
     }
 }

@@ -29,7 +29,7 @@ extension PostgresConnection {
                 }
                 if let pgError = error as? PostgresError, pgError.isRetryableTransactionFailure, attempt < retries {
                     attempt += 1
-                    logger.debug("retrying transaction", metadata: ["sqlstate": "\(pgError.sqlState ?? "")", "attempt": "\(attempt)"])
+                    logger.debug("retrying transaction", metadata: ["sqlstate": "\(pgError.sqlState?.rawValue ?? "")", "attempt": "\(attempt)"])
                     continue
                 }
                 throw error

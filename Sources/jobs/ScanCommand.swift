@@ -4,6 +4,8 @@ import CLISupport
 import Extractors
 import Foundation
 import JobsKit
+import Logging
+import ServiceLifecycle
 
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -15,6 +17,9 @@ struct ScanCommand: AsyncParsableCommand {
             transaction, so a crash loses nothing committed and repeats nothing committed. Work is claimed with leases
             (FOR UPDATE SKIP LOCKED): several scans may run at once, on one machine or many. A conversation that fails
             is recorded and retried by the next scan; the exit status is non-zero if any failed.
+
+            On SIGTERM or SIGINT the scan claims nothing more, finishes the conversations in flight, marks its run
+            partial and exits 2 (the rest is left for the next scan); nothing commits after it says it stopped.
 
             Then the proactive pass (unless --no-assist) looks at every user whose rows changed and every user with
             something coming up: schedule conflicts, unanswered RSVPs, deadlines in the next 3 days, reminders due.
@@ -124,9 +129,18 @@ struct ScanCommand: AsyncParsableCommand {
                 pool: pool, provider: providerOptions.provider, model: providerOptions.model, prompts: providerOptions.prompts,
                 concurrency: concurrency, shard: (options.shardIndex, options.shardCount), leaseSeconds: leaseSeconds,
                 wrap: { RateLimitedClient(inner: $0, limiter: RateLimiter(limits: (try? rateLimits()) ?? RateLimits())) })
-            return try await service.run { done, failed, total in
+            let job = ScanJob(service, progress: { done, failed, total in
                 if showProgress { Console.progress("scan: \(done)/\(total) conversations" + (failed > 0 ? ", \(failed) failed" : "")) }
-            }
+            }, onShutdown: {
+                Console.error("shutting down: claiming nothing more, finishing the conversations in flight, then exiting")
+            })
+            let group = ServiceGroup(configuration: .init(
+                services: [.init(service: job, successTerminationBehavior: .gracefullyShutdownGroup)],
+                gracefulShutdownSignals: [.sigterm, .sigint],
+                logger: Logger(label: "messageai.scan.lifecycle")))
+            try await group.run()
+            guard let summary = await job.summary else { throw ExitCode.failure }
+            return summary
         }
         if showProgress { Console.progressDone() }
         if output.json {

@@ -11,7 +11,7 @@ import TestSupport
             let error = await #expect(throws: PostgresError.self) {
                 try await db.pool.query("INSERT INTO things VALUES ($1)", ["a"])
             }
-            #expect(error?.sqlState == "23505")
+            #expect(error?.sqlState == .uniqueViolation)
             #expect(error?.isUniqueViolation == true)
             #expect(error?.constraint == "things_name_key")
             #expect(error?.detail?.contains("(name)=(a)") == true)

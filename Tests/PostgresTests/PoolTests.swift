@@ -55,10 +55,17 @@ import TestSupport
                 try await db.pool.withConnection { connection in
                     let pid = connection.backendPID
                     async let killed: Void = {
-                        try await Task.sleep(nanoseconds: 200_000_000)
+                        // Kill it once the server shows it inside the statement (polled, bounded), not after a guess.
+                        for _ in 0..<500 {
+                            let running = try await admin.query(
+                                "SELECT count(*) AS n FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND query LIKE '%pg_sleep(30)%'",
+                                [Int(pid)])[0].decode("n", as: Int.self)
+                            if running == 1 { break }
+                            try await Task.sleep(for: .milliseconds(10))
+                        }
                         try await admin.query("SELECT pg_terminate_backend($1)", [Int(pid)])
                     }()
-                    try await connection.query("SELECT pg_sleep(5)")
+                    try await connection.query("SELECT pg_sleep(30)")
                     try await killed
                 }
             }

@@ -27,6 +27,36 @@ public enum AgentStopReason: Sendable, Hashable, Codable, CustomStringConvertibl
         case .error(let why): "error: \(why)"
         }
     }
+
+    /// Reads back a `description` ("completed", "refused: …", "error: …"); nil for any other text.
+    public init?(_ text: String) {
+        switch text {
+        case "completed": self = .completed
+        case "max_steps": self = .maxSteps
+        case "token_budget": self = .tokenBudget
+        case "deadline": self = .deadline
+        case "repeated_tool_call": self = .repeatedToolCall
+        case "cancelled": self = .cancelled
+        case _ where text.hasPrefix("refused: "): self = .refused(String(text.dropFirst("refused: ".count)))
+        case _ where text.hasPrefix("error: "): self = .error(String(text.dropFirst("error: ".count)))
+        default: return nil
+        }
+    }
+
+    /// Encoded as its `description`, the text `assistant_runs.stop_reason` and the JSON reports carry.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let reason = AgentStopReason(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text.prefix(100))' is not an agent stop reason")
+        }
+        self = reason
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
 }
 
 /// Everything a run produced. A run never throws: failures are a stop reason, so traces survive them.

@@ -83,10 +83,7 @@ extension ExtractionEngine {
         let messageWindow = MessageWindow(messages: Array(input.messages[window]), participants: input.participants)
         var run = ExtractionRun()
         run.extraction = Self.decode(answer, try registry.require(feature), window: messageWindow, input: input)
-        if let usage = response.usage {
-            run.usage = TokenUsage(promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
-                                   cachedPromptTokens: usage.cachedPromptTokens ?? 0)
-        }
+        if let usage = response.usage { run.usage = TokenUsage(usage) }
         run.requests = 1
         run.windows = 1
         return run

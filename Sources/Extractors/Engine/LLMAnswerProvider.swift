@@ -87,10 +87,7 @@ public struct LLMAnswerProvider: AnswerProvider {
     private func complete(_ chat: ChatCompletionRequest, request: AnswerRequest, into answer: inout ProviderAnswer) async throws -> String {
         let result = try await client.complete(chat)
         answer.requests += 1
-        if let usage = result.response.usage {
-            answer.usage += TokenUsage(promptTokens: usage.promptTokens, completionTokens: usage.completionTokens,
-                                       cachedPromptTokens: usage.cachedPromptTokens ?? 0)
-        }
+        if let usage = result.response.usage { answer.usage += TokenUsage(usage) }
         let choice = result.response.firstChoice
         if choice.finishReason == .length {
             throw ExtractionError.truncated(feature: request.feature, maxTokens: chat.maxCompletionTokens)

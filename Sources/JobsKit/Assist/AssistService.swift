@@ -19,7 +19,8 @@ public struct AssistService: Sendable {
         public var runID: UUID
         public var userID: UUID
         public var userName: String
-        public var stopReason: String
+        /// Why the agent loop ended (encoded as its text, e.g. "completed" or "error: …").
+        public var stopReason: AgentStopReason
         public var steps: Int
         public var toolCalls: Int
         /// The model's answer with dropped items removed (nil when it gave no valid answer).
@@ -160,7 +161,7 @@ public struct AssistService: Sendable {
             }
         }
         return Summary(
-            runID: runID, userID: person.id, userName: person.name, stopReason: "\(result.stopReason)", steps: result.steps.count,
+            runID: runID, userID: person.id, userName: person.name, stopReason: result.stopReason, steps: result.steps.count,
             toolCalls: result.toolCallCount, findings: checked?.output, finalText: result.finalText, remindersCreated: reminders,
             usage: usage, cost: RunCost.estimate(usage, model: model, promptDirectory: RunCost.directory(of: prompt)),
             seconds: Date().timeIntervalSince(started), codeFindings: explained, dropped: checked?.violations ?? [])

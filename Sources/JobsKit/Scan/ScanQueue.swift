@@ -73,7 +73,8 @@ struct ScanQueue: Sendable {
         return (try row.decode("n"), try row.decode("until", as: Date?.self))
     }
 
-    /// Moves the watermark and releases the claim; called inside the transaction that writes the rows.
+    /// Moves the watermark and releases the claim; called inside the transaction that writes the rows. Throws
+    /// `ScanLeaseLost` (rolling the transaction back) when `owner` no longer holds the lease.
     static func advance(_ conversationID: UUID, to message: InputMessage?, runID: UUID, owner: String, on db: PostgresConnection) async throws {
         let updated = try await db.query(
             """
@@ -83,9 +84,7 @@ struct ScanQueue: Sendable {
             WHERE conversation_id = $1 AND lease_owner = $5
             """, [conversationID, message?.sentAt, message?.id, runID, owner])
         // Our lease expired and someone else took the conversation: do not commit over their work.
-        guard updated.affectedRows == 1 else {
-            throw ExtractionError.invalidInput("lost the lease on conversation \(conversationID.postgresValue); another scanner took it over")
-        }
+        guard updated.affectedRows == 1 else { throw ScanLeaseLost(conversationID: conversationID, owner: owner) }
     }
 
     /// True when this run committed the conversation (its watermark names the run and its lease is released).
@@ -93,6 +92,29 @@ struct ScanQueue: Sendable {
         try await !pool.query(
             "SELECT 1 FROM scan_watermarks WHERE conversation_id = $1 AND run_id = $2 AND lease_owner IS NULL",
             [conversationID, runID]).isEmpty
+    }
+
+    /// Gives a claimed conversation back untouched (its work was interrupted), so the next scan takes it at once.
+    /// Bounded by the scan's lock timeout, like `fail`: a row lock held elsewhere leaves the lease to expire instead.
+    func release(_ conversationID: UUID) async throws {
+        try await pool.transaction { db in
+            try await db.query("SELECT set_config('lock_timeout', $1, true)", [PostgresConfiguration.milliseconds(options.lockTimeoutSeconds)])
+            try await db.query(
+                "UPDATE scan_watermarks SET lease_owner = NULL, lease_expires_at = NULL WHERE conversation_id = $1 AND lease_owner = $2",
+                [conversationID, options.owner])
+        }
+    }
+
+    /// Releases every lease this run still holds (after a cancellation, a claim may have landed that no worker got to
+    /// process); bounded by the scan's lock timeout. Returns how many.
+    @discardableResult
+    func releaseAll(runID: UUID) async throws -> Int {
+        try await pool.transaction { db in
+            try await db.query("SELECT set_config('lock_timeout', $1, true)", [PostgresConfiguration.milliseconds(options.lockTimeoutSeconds)])
+            return try await db.query(
+                "UPDATE scan_watermarks SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = $1 AND claimed_by_run = $2",
+                [options.owner, runID]).affectedRows
+        }
     }
 
     /// Records a failure and releases the claim so the next scan tries again. Bounded by the scan's lock timeout: a

@@ -35,6 +35,16 @@ public enum ScanReport {
             lines.append("NOT RECORDED \(failure.conversationID.uuidString.lowercased()): its failure could not be written "
                          + "(\(failure.error)); its lease is left to expire and a later scan retries it")
         }
+        if s.lostLeases > 0 {
+            lines.append("LEASE LOST on \(s.lostLeases) conversation" + (s.lostLeases == 1 ? "" : "s")
+                         + ": the claim expired before the rows were committed and another scanner took over (nothing of "
+                         + "this run was written for " + (s.lostLeases == 1 ? "it" : "them") + "); raise --lease-seconds if extraction is slow: "
+                         + s.lostLeaseConversations.map { $0.uuidString.lowercased() }.joined(separator: ", "))
+        }
+        if s.interrupted > 0 {
+            lines.append("INTERRUPTED \(s.interrupted) conversation" + (s.interrupted == 1 ? "" : "s")
+                         + " in flight: rolled back and released for the next scan")
+        }
         if let reason = s.stoppedEarly {
             lines.append("STOPPED EARLY: \(reason); the conversations not reached are left for the next scan")
         }

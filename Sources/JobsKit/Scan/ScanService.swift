@@ -3,6 +3,7 @@ import Foundation
 import JSONKit
 import Logging
 import Postgres
+import ServiceLifecycle
 
 /// The nightly scan: every conversation with messages newer than its watermark gets the new messages (plus
 /// some earlier context) extracted, and its rows and advanced watermark committed in one transaction. A
@@ -40,8 +41,16 @@ public struct ScanService: Sendable {
         /// Failures whose record could not be written either (the database went away): their leases are left to
         /// expire after `--lease-seconds`, and the next scan after that retries them.
         public var unrecordedFailures: [Failure] = []
-        /// Why the run stopped claiming before the work ran out (the database stayed unreachable); nil when it did not.
+        /// Conversations whose lease expired mid-work and that another scanner took over (`ScanLeaseLost`): not failures,
+        /// nothing of them written by this run, their tokens still counted. The first 50 ids are listed.
+        public var lostLeases = 0
+        public var lostLeaseConversations: [UUID] = []
+        /// Why the run stopped claiming before the work ran out (a shutdown signal, cancellation, or the database
+        /// stayed unreachable); nil when it did not.
         public var stoppedEarly: String?
+        /// Conversations in flight when the run was cancelled: nothing of them was committed, and their leases were
+        /// released so the next scan takes them at once.
+        public var interrupted = 0
         /// Pending conversations of this shard another scanner held a live lease on at the end, and when the last ends.
         public var leasedElsewhere = 0
         public var leasedUntil: Date?
@@ -88,29 +97,47 @@ public struct ScanService: Sendable {
         summary.abandonedRuns = (try? await Self.retrying { try await recorder.markAbandonedScans(except: runID) }) ?? 0
         let state = ScanState(summary: summary)
         let limit = options.limit
-        await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<max(1, options.concurrency) {
-                group.addTask {
-                    do {
-                        while let claim = try await state.nextClaim({ after in try await Self.retrying { try await queue.claimNext(runID: runID, after: after) } }, limit: limit) {
-                            await process(claim, runID: runID, now: now, queue: queue, state: state)
-                            let snapshot = await state.summary
-                            progress?(snapshot.conversations + snapshot.failed, snapshot.failed, total)
+        // A graceful shutdown (SIGTERM/SIGINT through a ServiceGroup) stops the claiming; the task group then waits for
+        // the conversations in flight, so nothing of this run commits after `run()` returns.
+        let shutdown = ShutdownFlag()
+        await withGracefulShutdownHandler {
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<max(1, options.concurrency) {
+                    group.addTask {
+                        do {
+                            while !Task.isCancelled, !shutdown.isSet,
+                                  let claim = try await state.nextClaim({ after in try await Self.retrying { try await queue.claimNext(runID: runID, after: after) } }, limit: limit) {
+                                await process(claim, runID: runID, now: now, queue: queue, state: state)
+                                let snapshot = await state.summary
+                                progress?(snapshot.conversations + snapshot.failed, snapshot.failed, total)
+                            }
+                        } catch where Task.isCancelled {
+                            // Cancelled while claiming: the sweep below releases a claim that may have landed.
+                        } catch {
+                            // The database stayed unreachable through the retries: stop claiming, keep what is done.
+                            logger.error("claiming the next conversation failed", metadata: ["error": "\(error)"])
+                            await state.stop("claiming the next conversation failed: \(error)")
                         }
-                    } catch {
-                        // The database stayed unreachable through the retries: stop claiming, keep what is done.
-                        logger.error("claiming the next conversation failed", metadata: ["error": "\(error)"])
-                        await state.stop("claiming the next conversation failed: \(error)")
                     }
                 }
             }
+        } onGracefulShutdown: {
+            shutdown.set()
+            Task { await state.stop(Self.shutdownReason) }
         }
+        if shutdown.isSet { await state.stop(Self.shutdownReason) }
+        let cancelled = Task.isCancelled
+        if cancelled { await state.stop(Self.cancelledReason) }
+        // After a cancellation a claim may have landed that no worker processed: release it so the next scan need not
+        // wait for it to expire. (Otherwise every claim is committed, failed, or deliberately left to expire.)
+        if cancelled { _ = try? await Self.uncancelled { try await queue.releaseAll(runID: runID) } }
         summary = await state.finish()
         if summary.stoppedEarly == nil,
            let leased = try? await Self.retrying({ try await queue.leasedElsewhere() }) {
             (summary.leasedElsewhere, summary.leasedUntil) = (leased.count, leased.until)
         }
-        summary.proactive = await proactive?.afterScan(changedUsers: summary.changedUsers, now: now)
+        let interrupted = summary.stoppedEarly == Self.shutdownReason || cancelled
+        if !interrupted { summary.proactive = await proactive?.afterScan(changedUsers: summary.changedUsers, now: now) }
         summary.seconds = Date().timeIntervalSince(started)
         let clean = summary.failed == 0 && summary.stoppedEarly == nil
         var outcome = JobRunRecorder.Outcome(status: clean ? .succeeded : (summary.conversations > 0 ? .partial : .failed))
@@ -123,8 +150,20 @@ public struct ScanService: Sendable {
         outcome.estimatedCostUSD = summary.cost?.usd
         outcome.error = summary.stoppedEarly
             ?? summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
-        try await Self.retrying { try await recorder.finish(runID, outcome) }
+        let finished = outcome
+        try await Self.uncancelled { try await Self.retrying { try await recorder.finish(runID, finished) } }
         return summary
+    }
+
+    /// `stoppedEarly` after a graceful shutdown (SIGTERM or SIGINT).
+    public static let shutdownReason = "a shutdown was requested (SIGTERM or SIGINT); conversations in flight were finished"
+    /// `stoppedEarly` after the run's task was cancelled.
+    public static let cancelledReason = "the scan was cancelled; conversations in flight were rolled back and released"
+
+    /// Runs `body` in a task of its own, so that the bookkeeping of a cancelled run (releasing leases, marking the run)
+    /// still reaches the database; awaited, so it is over before `run()` returns.
+    static func uncancelled<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await Task { try await body() }.value
     }
 
     /// Runs `body` again (at most twice more) when the connection it used died: the pool drops a broken
@@ -136,7 +175,7 @@ public struct ScanService: Sendable {
                 return try await body()
             } catch let error as PostgresError where error.isConnectionFailure && attempt < 3 {
                 attempt += 1
-                try await Task.sleep(nanoseconds: UInt64(attempt) * 100_000_000)
+                try await Task.sleep(for: .milliseconds(100) * attempt)
             }
         }
     }
@@ -175,9 +214,25 @@ public struct ScanService: Sendable {
                 // conversation is done (its row counts are unknown, so they are not added) and must not count as failed.
                 guard (try? await Self.retrying({ try await queue.committed(claim.conversationID, runID: runID) })) == true else { throw error }
                 written = ExtractionStore.WriteSummary()
+            } catch let lost as ScanLeaseLost {
+                // Rolled back; the conversation is someone else's now, so there is no failure to record against it.
+                logger.warning("lease lost", metadata: ["conversation": "\(claim.conversationID)", "error": "\(lost)"])
+                await state.record(lostLease: claim.conversationID, run: run)
+                return
             }
             await state.record(success: claim.conversationID, input: loaded, run: run, written: written,
                                newMessages: newMessages.count, skipped: skipped, features: features)
+        } catch where Task.isCancelled {
+            // Cancelled mid-conversation: not a failure. Unless the COMMIT itself reached the server before the
+            // cancellation did, nothing of it was written: give it back.
+            let id = claim.conversationID
+            if (try? await Self.uncancelled { try await queue.committed(id, runID: runID) }) == true {
+                await state.record(committedUncounted: id)
+            } else {
+                logger.notice("conversation interrupted", metadata: ["conversation": "\(id)"])
+                _ = try? await Self.uncancelled { try await queue.release(id) }
+                await state.record(interrupted: id)
+            }
         } catch {
             logger.error("conversation failed", metadata: ["conversation": "\(claim.conversationID)", "error": "\(error)"])
             var unrecorded: String?

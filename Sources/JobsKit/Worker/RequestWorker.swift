@@ -14,13 +14,16 @@ public struct RequestWorker: Sendable {
     public let pool: PostgresPool
     public let handler: JobRequestHandler
     public let options: WorkerOptions
+    /// Paces the lease heartbeat; tests pass a clock they advance by hand instead of waiting a third of a lease.
+    public let clock: any Clock<Duration>
     private let control = WorkerControl()
     private let logger = Logger(label: "messageai.worker")
 
-    public init(pool: PostgresPool, handler: JobRequestHandler, options: WorkerOptions) {
+    public init(pool: PostgresPool, handler: JobRequestHandler, options: WorkerOptions, clock: any Clock<Duration> = ContinuousClock()) {
         self.pool = pool
         self.handler = handler
         self.options = options
+        self.clock = clock
     }
 
     /// Asks a running worker to stop claiming and wind down; `run()` then returns its summary.
@@ -122,10 +125,10 @@ public struct RequestWorker: Sendable {
     /// One attempt at one request; never throws: every outcome is recorded in the table and the summary.
     private func process(_ request: JobRequest, queue: JobRequestQueue, state: WorkerState) async {
         let started = Date()
-        let heartbeat = Task { [options] in
-            let interval = Double(options.leaseSeconds) / 3
+        let heartbeat = Task { [options, clock] in
+            let interval = Duration.seconds(options.leaseSeconds) / 3
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(interval))
+                try? await clock.sleep(for: interval)
                 if Task.isCancelled { break }
                 _ = try? await queue.renew(request.id, owner: options.owner, leaseSeconds: options.leaseSeconds)
             }

@@ -1,3 +1,4 @@
+import AgentRuntime
 import Foundation
 
 /// Why the worker could not serve a request, or could not enqueue one.
@@ -6,7 +7,7 @@ public enum WorkerError: Error, Sendable, CustomStringConvertible {
     case unknownUser(UUID)
     /// An assist request reached a worker started without an LLM; retrying on the same worker cannot help.
     case noLLMConfigured(requestID: Int64)
-    case assistantGaveNoAnswer(stopReason: String, runID: UUID)
+    case assistantGaveNoAnswer(stopReason: AgentStopReason, runID: UUID)
 
     public var description: String {
         switch self {

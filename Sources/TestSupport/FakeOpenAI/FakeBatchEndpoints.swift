@@ -261,7 +261,9 @@ public final class FakeBatchEndpoints: Sendable {
             index: sequence, method: "POST", path: "/v1/chat/completions", headers: ["content-type": "application/json"],
             body: body.serializedData(), json: body, wasChunked: false, receivedAt: ContinuousClock.now)
         var reply = chat?(synthetic) ?? .error(status: 500, message: "FakeBatchEndpoints: the server has no fallback to answer batch lines")
-        while case .delay(_, let then) = reply { reply = then }
+        while true {
+            if case .delay(_, let then) = reply { reply = then } else if case .held(_, let then) = reply { reply = then } else { break }
+        }
         let id: JSONValue = .string("batch_req_fake\(sequence)")
         switch reply.render(sequence: sequence, model: body["model"]?.stringValue ?? "fake-model") {
         case .reset:

@@ -180,9 +180,17 @@ private final class ServerCore: Sendable {
         guard let parsed = try? connection.readRequest() else { return }
         let (recorded, reply) = record(parsed)
         var current = reply
-        while case .delay(let seconds, let then) = current {
-            guard sleepUnlessStopped(seconds) else { return }
-            current = then
+        while true {
+            if case .delay(let seconds, let then) = current {
+                guard sleepUnlessStopped(seconds) else { return }
+                current = then
+            } else if case .held(let gate, let then) = current {
+                gate.hold(recorded)
+                while !gate.isOpen { guard sleepUnlessStopped(0.005) else { return } }
+                current = then
+            } else {
+                break
+            }
         }
         let model = recorded.json?["model"]?.stringValue ?? "fake-model"
         switch current.render(sequence: recorded.index, model: model) {

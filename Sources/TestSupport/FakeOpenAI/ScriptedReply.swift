@@ -17,6 +17,8 @@ public indirect enum ScriptedReply: Sendable {
     case raw(Data)
     /// Waits, then answers with `then` (or not at all if the server stops first).
     case delay(Double, then: ScriptedReply)
+    /// Answers with `then` once the gate is opened (or not at all if the server stops first).
+    case held(ReplyGate, then: ScriptedReply)
     /// Closes the connection without answering (a reset).
     case closeConnection
     /// A well-formed response with `choices: []`.
@@ -89,7 +91,7 @@ extension ScriptedReply {
             return .response(status: 200, headers: headers.merging(["Content-Type": "application/json"]) { own, _ in own }, body: value.serializedData())
         case .raw(let bytes):
             return .response(status: 200, headers: ["Content-Type": "application/json"], body: bytes)
-        case .delay(_, let then):
+        case .delay(_, let then), .held(_, let then):
             return then.render(sequence: sequence, model: model)
         case .closeConnection:
             return .reset

@@ -19,6 +19,13 @@ public final class SpawnedProcess: @unchecked Sendable {
             case .signal(let signal): "signal \(signal)"
             }
         }
+
+        /// The exit status, or the number of the signal that ended the child.
+        public var code: Int32 {
+            switch self {
+            case .exit(let code), .signal(let code): code
+            }
+        }
     }
 
     public struct TimedOut: Error, CustomStringConvertible {
@@ -55,6 +62,11 @@ public final class SpawnedProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(at: errURL)
     }
 
+    /// Starts `executable` with this process's environment (less the secrets `inheritedEnvironment` drops) plus `extra`.
+    public convenience init(_ executable: URL, arguments: [String], adding extra: [String: String]) throws {
+        try self.init(executable, arguments: arguments, environment: Self.inheritedEnvironment().merging(extra) { _, new in new })
+    }
+
     /// This process's environment without the variables whose names start with one of `prefixes`, so a developer's
     /// real key or database never reaches a child under test.
     public static func inheritedEnvironment(dropping prefixes: [String] = ["OPENAI_", "DATABASE_URL", "PG", "LOG_LEVEL"]) -> [String: String] {
@@ -83,6 +95,20 @@ public final class SpawnedProcess: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(10))
         }
         return process.terminationReason == .exit ? .exit(process.terminationStatus) : .signal(process.terminationStatus)
+    }
+
+    /// Waits until the child has written `text` to stderr; throws if it exits first or `timeout` seconds pass.
+    public func waitForStderr(containing text: String, timeout: Double) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !stderr.contains(text) {
+            guard process.isRunning else {
+                throw TimedOut(description: "`\(commandLine)` exited before printing '\(text)'; stderr: \(stderr.suffix(2000))")
+            }
+            guard Date() < deadline else {
+                throw TimedOut(description: "no '\(text)' on the stderr of `\(commandLine)` after \(timeout) s; stderr: \(stderr.suffix(2000))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
     }
 
     /// Runs a program to completion and returns how it ended with its output.

@@ -277,10 +277,11 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
             let holder = try await PostgresConnection.connect(h.db.configuration)
             try await holder.query("BEGIN")
             try await holder.query("SELECT id FROM calendar_events FOR UPDATE")
-            // Let go after 3 s: without a lock timeout the run would simply wait and succeed, failing this test.
+            // Held until the run has returned: without a lock timeout the run would wait for it, and the safety bound
+            // below (one minute, far beyond the 0.3 s timeout) would then let go, the run succeed and this test fail.
             let release = Task {
-                try await Task.sleep(for: .seconds(3))
-                try await holder.query("ROLLBACK")
+                try? await Task.sleep(for: .seconds(60))
+                if !Task.isCancelled { try await holder.query("ROLLBACK") }
             }
             var service = ExtractService(pool: h.db.pool, engine: h.engine)
             service.lockTimeoutSeconds = 0.3
@@ -288,8 +289,10 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
                 try await service.run(conversationID: ExtractionHarness.birthday, features: [.calendarEvents], dryRun: false,
                                       now: ExtractionHarness.now)
             }
-            #expect(error?.sqlState == "55P03")  // lock_not_available
+            #expect(error?.sqlState == .lockNotAvailable)
+            release.cancel()
             try await release.value
+            try await holder.query("ROLLBACK")
             holder.close()
             #expect(try await h.snapshot() == before)
         }

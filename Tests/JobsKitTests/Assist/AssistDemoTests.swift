@@ -67,7 +67,7 @@ import TestSupport
 
             Self.script(server, ids)
             let first = try await service.run(userID: Self.maria, now: Self.now)
-            #expect(first.stopReason == "completed")
+            #expect(first.stopReason == .completed)
             #expect(first.steps == 3)
             #expect(first.remindersCreated == 1)
             #expect(first.dropped.isEmpty, "\(first.dropped)")
@@ -150,7 +150,7 @@ import TestSupport
                 .toolCalls([(id: "call_1", name: "get_upcoming_events", arguments: #"{"days":14}"#)]),
                 .chat(content: answer.serialized()))
             let summary = try await Self.service(db, server).run(userID: Self.maria, now: Self.now)
-            #expect(summary.stopReason == "completed")
+            #expect(summary.stopReason == .completed)
             #expect(summary.dropped.map(\.reason) == [
                 "not a finding code produced", "cites a row no tool returned: \(ids.game), \(invented)", "cites a row no tool returned: r1",
             ])

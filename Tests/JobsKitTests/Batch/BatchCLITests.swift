@@ -15,37 +15,12 @@ import Glibc
         let stderr: String
     }
 
-    /// Runs the built CLI with output in temporary files; killed (and failed) after `timeout` seconds.
+    /// Runs the built CLI (`SpawnedProcess`); killed (and failed) after `timeout` seconds.
     static func run(_ arguments: [String], environment: [String: String], timeout: Double = 60) async throws -> Finished {
         let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai-jobs")
-        let directory = FileManager.default.temporaryDirectory
-        let out = directory.appendingPathComponent("batch-cli-\(UUID().uuidString).out")
-        let err = directory.appendingPathComponent("batch-cli-\(UUID().uuidString).err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        defer {
-            try? FileManager.default.removeItem(at: out)
-            try? FileManager.default.removeItem(at: err)
-        }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENAI_") }
-        env.merge(environment) { _, new in new }
-        process.environment = env
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning {
-            if Date() > deadline {
-                kill(process.processIdentifier, SIGKILL)
-                throw BatchHarness.HarnessError("messageai-jobs \(arguments.joined(separator: " ")) ran longer than \(timeout) s")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return Finished(code: process.terminationStatus, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-                        stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+        let child = try SpawnedProcess(executable, arguments: arguments, adding: environment)
+        let termination = try await child.waitForExit(timeout: timeout)
+        return Finished(code: termination.code, stdout: child.stdout, stderr: child.stderr)
     }
 
     @Test func scanBatchThenCollectThroughTheCLI() async throws {

@@ -154,7 +154,7 @@ struct LabelledAnswers: Sendable {
     }
 }
 
-/// Runs the built CLI with output in files (no pipe to fill up) and a bounded wait.
+/// Runs the built CLI (`SpawnedProcess`: output in files, a bounded wait) and keeps how it ended.
 struct EvalChild {
     let status: Int32
     /// The child outlived the timeout and was terminated.
@@ -167,29 +167,12 @@ struct EvalChild {
     }
 
     static func run(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> EvalChild {
-        let directory = try EvalTestSupport.temporaryDirectory("child")
-        let outURL = directory.appendingPathComponent("stdout"), errURL = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("OPENAI_") }
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let deadline = ContinuousClock.now + timeout
-        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        let timedOut = process.isRunning
-        if timedOut {
-            process.terminate()
-            process.waitUntilExit()
+        let child = try SpawnedProcess(executable, arguments: arguments, adding: [:])
+        do {
+            let termination = try await child.waitForExit(timeout: Double(timeout.components.seconds))
+            return EvalChild(status: termination.code, timedOut: false, stdout: child.stdout, stderr: child.stderr)
+        } catch is SpawnedProcess.TimedOut {
+            return EvalChild(status: -1, timedOut: true, stdout: child.stdout, stderr: child.stderr)
         }
-        try out.close()
-        try err.close()
-        return EvalChild(status: process.terminationStatus, timedOut: timedOut,
-                         stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-                         stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
     }
 }

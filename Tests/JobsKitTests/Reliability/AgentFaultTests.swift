@@ -49,7 +49,7 @@ struct AgentFaultTests {
 
             let summary = try await service.run(userID: Self.priya, now: Self.now)
 
-            #expect(summary.stopReason == "completed")
+            #expect(summary.stopReason == .completed)
             #expect(summary.findings != nil)
             #expect(summary.remindersCreated == 0)
             #expect(try await Self.count(db, "SELECT count(*) FROM reminders") == 0)
@@ -79,7 +79,7 @@ struct AgentFaultTests {
             let summary = try await service.run(userID: Self.priya, now: Self.now)
 
             #expect(summary.findings == nil)
-            #expect(summary.stopReason.hasPrefix(fault == .refusal ? "refused" : "error"), "\(summary.stopReason)")
+            #expect(summary.stopReason.description.hasPrefix(fault == .refusal ? "refused" : "error"), "\(summary.stopReason)")
             #expect(summary.remindersCreated == 1)
             let run = try #require(try await db.pool.query("SELECT status, error FROM job_runs WHERE id = $1", [summary.runID]).first)
             #expect(try run.decode("status", as: String.self) == "failed")

@@ -121,12 +121,12 @@ struct HostileInputTests {
             let serverNul = await #expect(throws: PostgresError.self) {
                 try await db.pool.query("INSERT INTO messages (conversation_id, sender_id, content) VALUES ($1, $2, 'a' || chr(0))", [world.hostile, world.ben])
             }
-            #expect(serverNul?.sqlState == "54000")
+            #expect(serverNul?.sqlState == .programLimitExceeded)
             let invalid = await #expect(throws: PostgresError.self) {
                 try await db.pool.query("INSERT INTO messages (conversation_id, sender_id, content) VALUES ($1, $2, convert_from('\\xc328ff'::bytea, 'UTF8'))",
                                         [world.hostile, world.ben])
             }
-            #expect(invalid?.sqlState == "22021")
+            #expect(invalid?.sqlState == .characterNotInRepertoire)
             #expect(try await db.pool.query("SELECT count(*) AS n FROM messages")[0].decode("n", as: Int.self) == 9)
         }
     }

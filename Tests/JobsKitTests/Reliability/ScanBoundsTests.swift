@@ -149,7 +149,7 @@ struct ScanBoundsTests {
                 waited = error
             }
             await holder.release()
-            #expect((waited as? PostgresError)?.sqlState == "55P03", "lock_not_available: \(String(describing: waited))")
+            #expect((waited as? PostgresError)?.sqlState == .lockNotAvailable, "lock_not_available: \(String(describing: waited))")
             let environment = PostgresConfiguration.fromEnvironment(["DATABASE_LOCK_TIMEOUT": "0", "DATABASE_STATEMENT_TIMEOUT": "12"])
             #expect(environment.lockTimeout == nil && environment.statementTimeout == 12)
         }

@@ -65,8 +65,7 @@ struct ScanFailureTests {
             let child = try ScanChild.scan([], databaseURL: db.connectionURL, baseURL: server.baseURL)
             let status = try await child.waitForExit(timeout: 120)
 
-            #expect(status.reason == .exit)
-            #expect(status.code == 2, "stderr: \(child.stderr)")
+            #expect(status == .exit(2), "stderr: \(child.stderr)")
             let summary = try JSONValue.parse(Data(child.stdout.utf8))
             #expect(summary["conversations"]?.integerValue == 4)
             #expect(summary["failed"]?.integerValue == 1)
@@ -104,9 +103,9 @@ struct ScanFailureTests {
                 guard child.isRunning, Date() < deadline else { throw ScanTestError("the scan never committed; stderr: \(child.stderr)") }
                 try await Task.sleep(for: .milliseconds(10))
             }
-            child.sigkill()
+            child.kill()
             let killed = try await child.waitForExit(timeout: 10)
-            #expect(killed.reason == .uncaughtSignal)
+            #expect(killed == .signal(SIGKILL))
             let committed = try await ScanHarness.scannedConversations(db).count
             try #require(committed < 8, "the kill landed after the scan had finished")
 

@@ -40,11 +40,11 @@ struct ScanRateLimitTests {
     }
 
     @Test func theCLIRefusesAnInvalidLimitBeforeScanning() async throws {
-        let flag = try ScanChild(["scan", "--provider", "openai", "--rpm", "0"], environment: ["OPENAI_BASE_URL": "http://127.0.0.1:9/v1"])
+        let flag = try ScanChild.start(["scan", "--provider", "openai", "--rpm", "0"], environment: ["OPENAI_BASE_URL": "http://127.0.0.1:9/v1"])
         #expect(try await flag.waitForExit(timeout: 60).code != 0)
         #expect(flag.stderr.contains("--rpm must be a positive integer"), "stderr: \(flag.stderr)")
 
-        let env = try ScanChild(["scan", "--provider", "openai"], environment: ["OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_TPM": "lots"])
+        let env = try ScanChild.start(["scan", "--provider", "openai"], environment: ["OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_TPM": "lots"])
         #expect(try await env.waitForExit(timeout: 60).code != 0)
         #expect(env.stderr.contains("OPENAI_TPM must be a positive integer"), "stderr: \(env.stderr)")
     }

@@ -117,18 +117,18 @@ import TestSupport
             for table in ["user_settings", "job_requests", "assistant_findings", "assistant_runs", "proactive_users", "job_runs",
                           "scan_watermarks", "agent_traces",
                           "llm_batches", "llm_batch_conversations", "llm_batch_items", "messageai_migrations"] {
-                #expect(await SupabaseShape.failure(nil, db, "SELECT count(*) FROM \(table)") == "42501", "\(table)")
+                #expect(await SupabaseShape.failure(nil, db, "SELECT count(*) FROM \(table)") == .insufficientPrivilege, "\(table)")
             }
             // AI tables: no grant where the service created them; the PRD's grants but its policies (no rows) where the app did.
             for table in SupabaseShape.aiTables {
                 if origin == .service {
-                    #expect(await SupabaseShape.failure(nil, db, "SELECT count(*) FROM \(table)") == "42501", "\(table)")
+                    #expect(await SupabaseShape.failure(nil, db, "SELECT count(*) FROM \(table)") == .insufficientPrivilege, "\(table)")
                 } else {
                     #expect(try await SupabaseShape.count(nil, db, "SELECT count(*) FROM \(table)") == 0, "\(table)")
                 }
             }
-            #expect(await SupabaseShape.failure(nil, db, "INSERT INTO job_requests (kind, user_id) VALUES ('assist', $1)", [w.alice]) == "42501")
-            #expect(await SupabaseShape.failure(nil, db, "INSERT INTO user_settings (user_id, time_zone) VALUES ($1, 'UTC')", [w.alice]) == "42501")
+            #expect(await SupabaseShape.failure(nil, db, "INSERT INTO job_requests (kind, user_id) VALUES ('assist', $1)", [w.alice]) == .insufficientPrivilege)
+            #expect(await SupabaseShape.failure(nil, db, "INSERT INTO user_settings (user_id, time_zone) VALUES ($1, 'UTC')", [w.alice]) == .insufficientPrivilege)
             let completed = try? await SupabaseShape.affected(nil, db, "UPDATE deadlines SET status = 'completed' WHERE id = $1", [w.bobDeadline])
             #expect(completed == nil || completed == 0)
             #expect(try await SupabaseShape.ownerCount(db, "SELECT count(*) FROM deadlines WHERE status = 'completed'") == 0)
@@ -142,14 +142,14 @@ import TestSupport
             // job_requests: for herself and her conversations only, and only the columns a request is made of.
             #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO job_requests (kind, user_id) VALUES ('assist', $1)", [w.alice]) == nil)
             #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO job_requests (kind, conversation_id) VALUES ('extract', $1)", [w.family]) == nil)
-            #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO job_requests (kind, user_id) VALUES ('assist', $1)", [w.bob]) == "42501")
-            #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO job_requests (kind, conversation_id) VALUES ('extract', $1)", [w.other]) == "42501")
+            #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO job_requests (kind, user_id) VALUES ('assist', $1)", [w.bob]) == .insufficientPrivilege)
+            #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO job_requests (kind, conversation_id) VALUES ('extract', $1)", [w.other]) == .insufficientPrivilege)
             #expect(await SupabaseShape.failure(
-                w.alice, db, "INSERT INTO job_requests (kind, user_id, status) VALUES ('assist', $1, 'done')", [w.alice]) == "42501")
-            #expect(await SupabaseShape.failure(w.alice, db, "UPDATE job_requests SET status = 'pending'") == "42501")
+                w.alice, db, "INSERT INTO job_requests (kind, user_id, status) VALUES ('assist', $1, 'done')", [w.alice]) == .insufficientPrivilege)
+            #expect(await SupabaseShape.failure(w.alice, db, "UPDATE job_requests SET status = 'pending'") == .insufficientPrivilege)
             // user_settings: her own row, her time zone.
             #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO user_settings (user_id, time_zone) VALUES ($1, 'Europe/Paris')", [w.alice]) == nil)
-            #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO user_settings (user_id, time_zone) VALUES ($1, 'Europe/Paris')", [w.carol]) == "42501")
+            #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO user_settings (user_id, time_zone) VALUES ($1, 'Europe/Paris')", [w.carol]) == .insufficientPrivilege)
             #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE user_settings SET time_zone = 'Asia/Tokyo' WHERE user_id = $1", [w.bob]) == 0)
             #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE user_settings SET time_zone = 'Asia/Tokyo' WHERE user_id = $1", [w.alice]) == 1)
             // The app's upsert, as PostgREST sends it (every given column in the update).
@@ -158,20 +158,20 @@ import TestSupport
                 ON CONFLICT (user_id) DO UPDATE SET user_id = EXCLUDED.user_id, time_zone = EXCLUDED.time_zone
                 """
             #expect(await SupabaseShape.failure(w.alice, db, upsert, [w.alice, "America/Chicago"]) == nil)
-            #expect(await SupabaseShape.failure(w.alice, db, upsert, [w.bob, "America/Chicago"]) == "42501")
-            #expect(await SupabaseShape.failure(w.alice, db, "UPDATE user_settings SET user_id = $1", [w.carol]) == "42501")
+            #expect(await SupabaseShape.failure(w.alice, db, upsert, [w.bob, "America/Chicago"]) == .insufficientPrivilege)
+            #expect(await SupabaseShape.failure(w.alice, db, "UPDATE user_settings SET user_id = $1", [w.carol]) == .insufficientPrivilege)
             #expect(try await db.pool.query("SELECT time_zone FROM user_settings WHERE user_id = $1", [w.bob])[0].decode("time_zone", as: String.self)
                     == "America/New_York")
             // Service-internal tables stay shut to signed-in users too.
-            #expect(await SupabaseShape.failure(w.alice, db, "SELECT count(*) FROM job_runs") == "42501")
-            #expect(await SupabaseShape.failure(w.alice, db, "SELECT count(*) FROM messageai_migrations") == "42501")
-            #expect(await SupabaseShape.failure(w.alice, db, "DELETE FROM scan_watermarks") == "42501")
-            #expect(await SupabaseShape.failure(w.alice, db, "SELECT count(*) FROM proactive_users") == "42501")
+            #expect(await SupabaseShape.failure(w.alice, db, "SELECT count(*) FROM job_runs") == .insufficientPrivilege)
+            #expect(await SupabaseShape.failure(w.alice, db, "SELECT count(*) FROM messageai_migrations") == .insufficientPrivilege)
+            #expect(await SupabaseShape.failure(w.alice, db, "DELETE FROM scan_watermarks") == .insufficientPrivilege)
+            #expect(await SupabaseShape.failure(w.alice, db, "SELECT count(*) FROM proactive_users") == .insufficientPrivilege)
             // assistant_findings: she dismisses her own finding, nobody else's, and changes nothing else.
             #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE assistant_findings SET dismissed = true WHERE user_id = $1", [w.alice]) == 1)
             #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE assistant_findings SET dismissed = true WHERE user_id = $1", [w.bob]) == 0)
-            #expect(await SupabaseShape.failure(w.alice, db, "UPDATE assistant_findings SET title = 'x' WHERE user_id = $1", [w.alice]) == "42501")
-            #expect(await SupabaseShape.failure(w.alice, db, "DELETE FROM assistant_findings WHERE user_id = $1", [w.alice]) == "42501")
+            #expect(await SupabaseShape.failure(w.alice, db, "UPDATE assistant_findings SET title = 'x' WHERE user_id = $1", [w.alice]) == .insufficientPrivilege)
+            #expect(await SupabaseShape.failure(w.alice, db, "DELETE FROM assistant_findings WHERE user_id = $1", [w.alice]) == .insufficientPrivilege)
             #expect(try await SupabaseShape.ownerCount(db, "SELECT count(*) FROM assistant_findings WHERE dismissed") == 1)
         }
     }
@@ -185,18 +185,18 @@ import TestSupport
             let event: UUID = try await db.pool.query("SELECT id FROM calendar_events WHERE message_id = $1", [w.message])[0].decode("id")
             #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE calendar_events SET confirmed = true WHERE id = $1", [event]) == 1)
             #expect(try await SupabaseShape.affected(w.carol, db, "UPDATE calendar_events SET confirmed = false WHERE id = $1", [event]) == 0)
-            #expect(await SupabaseShape.failure(w.alice, db, "UPDATE calendar_events SET title = 'x' WHERE id = $1", [event]) == "42501")
+            #expect(await SupabaseShape.failure(w.alice, db, "UPDATE calendar_events SET title = 'x' WHERE id = $1", [event]) == .insufficientPrivilege)
             #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE priority_messages SET dismissed = true WHERE message_id = $1", [w.message]) == 1)
             #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE priority_messages SET dismissed = true WHERE message_id = $1", [w.carolMessage]) == 0)
             #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE deadlines SET status = 'completed' WHERE id = $1", [w.aliceDeadline]) == 1)
             #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE deadlines SET status = 'completed' WHERE id = $1", [w.bobDeadline]) == 0)
             #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE reminders SET status = 'dismissed' WHERE user_id = $1", [w.alice]) == 1)
             #expect(try await SupabaseShape.affected(w.alice, db, "UPDATE reminders SET status = 'dismissed' WHERE user_id = $1", [w.bob]) == 0)
-            #expect(await SupabaseShape.failure(w.alice, db, "DELETE FROM deadlines WHERE id = $1", [w.aliceDeadline]) == "42501")
+            #expect(await SupabaseShape.failure(w.alice, db, "DELETE FROM deadlines WHERE id = $1", [w.aliceDeadline]) == .insufficientPrivilege)
             #expect(await SupabaseShape.failure(
                 w.alice, db, "INSERT INTO reminders (user_id, title, reminder_time) VALUES ($1, 'Call Bob', '2026-03-05T09:00:00Z')", [w.alice]) == nil)
             #expect(await SupabaseShape.failure(
-                w.alice, db, "INSERT INTO reminders (user_id, title, reminder_time) VALUES ($1, 'x', '2026-03-05T09:00:00Z')", [w.bob]) == "42501")
+                w.alice, db, "INSERT INTO reminders (user_id, title, reminder_time) VALUES ($1, 'x', '2026-03-05T09:00:00Z')", [w.bob]) == .insufficientPrivilege)
             let row = try await db.pool.query(
                 "SELECT (SELECT confirmed FROM calendar_events WHERE id = $1) AS c, (SELECT status FROM deadlines WHERE id = $2) AS s", [event, w.bobDeadline])[0]
             #expect(try row.decode("c", as: Bool.self))

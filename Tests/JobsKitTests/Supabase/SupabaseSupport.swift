@@ -52,14 +52,14 @@ enum SupabaseShape {
     }
 
     /// The SQLSTATE a statement failed with, or nil when it succeeded.
-    static func failure(_ user: UUID?, _ db: TestDatabase, _ sql: String, _ binds: [any PostgresEncodable] = []) async -> String? {
+    static func failure(_ user: UUID?, _ db: TestDatabase, _ sql: String, _ binds: [any PostgresEncodable] = []) async -> SQLState? {
         do {
             _ = try await asRole(user, db) { try await $0.query(sql, binds) }
             return nil
         } catch let error as PostgresError {
-            return error.sqlState ?? "?"
+            return error.sqlState ?? SQLState("no SQLSTATE: \(error)")
         } catch {
-            return "\(error)"
+            return SQLState("not a server error: \(error)")
         }
     }
 

@@ -45,16 +45,11 @@ import TestSupport
 
     @Test func theCommandRefusesAnUnknownDefaultZone() async throws {
         try await TestDatabase.with { db in
-            let process = Process()
-            process.executableURL = ScanHarness.executable
-            process.arguments = ["scan", "--provider", "rules", "--timezone", "Mars/Base", "--database-url", db.connectionURL]
-            let stderr = Pipe()
-            process.standardError = stderr
-            process.standardOutput = Pipe()
-            try process.run()
-            process.waitUntilExit()
-            let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            #expect(process.terminationStatus != 0)
+            let result = try await SpawnedProcess.run(
+                ScanHarness.executable, arguments: ["scan", "--provider", "rules", "--timezone", "Mars/Base", "--database-url", db.connectionURL],
+                environment: SpawnedProcess.inheritedEnvironment())
+            let text = result.stderr
+            #expect(result.termination != .exit(0))
             #expect(text.contains("--timezone 'Mars/Base' is not a known time zone name"), "\(text)")
         }
     }

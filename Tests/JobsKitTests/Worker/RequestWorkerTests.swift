@@ -130,21 +130,35 @@ struct RequestWorkerTests {
     @Test("a worker renews the lease of a long request, so no other worker takes it over")
     func leaseIsRenewed() async throws {
         try await WorkerHarness.withDemo { db in
+            // The events answer waits until the test lets it go, so the request is running for as long as needed.
+            let gate = ReplyGate()
             let server = try FakeOpenAIServer { request in
                 let answer = ScriptedReply.chat(content: FakeAnswers.answer(for: request).serialized())
                 let isEvents = request.json?["response_format"]?["json_schema"]?["name"]?.stringValue == "calendar_events"
-                return isEvents ? .delay(6, then: answer) : answer
+                return isEvents ? .held(gate, then: answer) : answer
             }
-            defer { server.stop() }
+            defer {
+                gate.open()
+                server.stop()
+            }
             let queue = JobRequestQueue(pool: db.pool)
             let id = try await queue.enqueue(.extract, id: WorkerHarness.conversations.birthday)
             var options = WorkerHarness.options(pollSeconds: 30)
-            options.leaseSeconds = 3
-            let worker = RequestWorker(pool: db.pool, handler: try WorkerHarness.llmHandler(db.pool, server: server), options: options)
+            options.leaseSeconds = 60
+            let clock = TestClock()
+            let worker = RequestWorker(pool: db.pool, handler: try WorkerHarness.llmHandler(db.pool, server: server), options: options, clock: clock)
             let running = try await WorkerHarness.start(worker)
-            // Well past the 3 s lease: without renewal (every 1 s) the request would be claimable again.
-            try await Task.sleep(for: .seconds(4.5))
+            // The request is running and its heartbeat waits for a third of the lease on the test's clock.
+            #expect(await clock.waitForSleepers(1))
+            #expect(try await WorkerHarness.row(id, db.pool).status == "running")
+            // Its lease runs out, as Postgres sees it: without a renewal the request is claimable again.
+            try await db.pool.query("UPDATE job_requests SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [id])
+            clock.advance(by: .seconds(20))
+            try await waitUntil(10, "the heartbeat renews the lease") {
+                try await db.pool.query("SELECT 1 FROM job_requests WHERE id = $1 AND lease_expires_at > now() + interval '50 seconds'", [id]).count == 1
+            }
             let stolen = try await queue.claim(owner: "intruder", leaseSeconds: 60, maxAttempts: 3)
+            gate.open()
             try await WorkerHarness.waitUntilFinished([id], db.pool, timeout: 30)
             await worker.stop()
             let summary = try await running.value

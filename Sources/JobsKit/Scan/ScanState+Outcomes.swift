@@ -1,0 +1,27 @@
+import Extractors
+import Foundation
+
+extension ScanState {
+    /// A conversation this run worked on but could not commit because its lease was taken over (`ScanLeaseLost`):
+    /// its requests and tokens were spent, so they count; it is neither scanned nor failed.
+    func record(lostLease id: UUID, run: ExtractionRun) {
+        summary.lostLeases += 1
+        if summary.lostLeaseConversations.count < 50 { summary.lostLeaseConversations.append(id) }
+        summary.requests += run.requests
+        summary.usage += run.usage
+    }
+}
+
+extension ScanState {
+    /// A conversation whose work was cancelled before it committed: released, neither scanned nor failed.
+    func record(interrupted id: UUID) {
+        summary.interrupted += 1
+    }
+}
+
+extension ScanState {
+    /// A conversation whose COMMIT landed although the run was cancelled around it: done, its counts unknown.
+    func record(committedUncounted id: UUID) {
+        summary.conversations += 1
+    }
+}
