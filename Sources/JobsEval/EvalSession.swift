@@ -17,6 +17,10 @@ public struct EvalRunOptions: Sendable {
     public var promptVersions: [Feature: Int] = [:]
     /// Versions of a second LLM variant, run beside the main one.
     public var compareVersions: [Feature: Int] = [:]
+    /// Every variant makes one combined request per fixture window (`ExtractionEngine.combined`).
+    public var combined = false
+    /// Also run the main variant's provider and versions in combined mode, side by side (`--compare combined`).
+    public var compareCombined = false
     public var readCache = true
     public var cacheDirectory = URL(fileURLWithPath: ".eval-cache")
     public var concurrency = 4
@@ -70,6 +74,9 @@ public enum EvalSession {
             let stats = CacheStats()
             llm = (make(stats), stats, make)
         }
+        if options.compareCombined, !options.compareVersions.isEmpty {
+            throw EvalRunError("--compare combined cannot be mixed with FEATURE=VERSION picks: run them separately")
+        }
         if llm == nil, !options.compareVersions.isEmpty {
             throw EvalRunError("--compare needs an LLM provider: the rule-based provider ignores the prompt text, so both versions would score the same")
         }
@@ -79,7 +86,9 @@ public enum EvalSession {
             for (feature, version) in versions {
                 if let extractionFeature = ExtractionFeature(rawValue: feature.rawValue) { picks[extractionFeature] = version }
             }
-            return try ExtractionEngine(prompts: library, provider: provider, windowing: options.windowing, promptVersions: picks)
+            var built = try ExtractionEngine(prompts: library, provider: provider, windowing: options.windowing, promptVersions: picks)
+            built.combined = options.combined
+            return built
         }
 
         var specs: [EvalVariantSpec] = []
@@ -101,6 +110,18 @@ public enum EvalSession {
         specs.append(EvalVariantSpec(id: "rules", role: llm == nil ? .main : .rulesBaseline, label: "rules (no LLM)",
                                      engine: rulesEngine, features: features))
 
+        if options.compareCombined {
+            // The same provider and versions in one combined request per fixture window; every feature is the variant's own.
+            let stats = llm == nil ? nil : CacheStats()
+            let provider: any AnswerProvider = if let llm, let stats { llm.makeProvider(stats) } else { RulesAnswerProvider() }
+            var combinedEngine = try engine(provider, options.promptVersions)
+            combinedEngine.combined = true
+            let prompt = try combinedEngine.combinedPrompt()
+            specs.append(EvalVariantSpec(
+                id: "combined", role: .compare,
+                label: "\(combinedEngine.provider.name) \(combinedEngine.provider.modelName(for: prompt)) with \(prompt.id)@\(prompt.version)",
+                engine: combinedEngine, features: features, cacheStats: stats))
+        }
         let runner = EvalRunner(concurrency: options.concurrency)
         let scored = fixtures.map { restrict($0, to: features) }
         var variants: [EvalVariantReport] = []

@@ -37,7 +37,9 @@ public struct ExtractionEngine: Sendable {
     public var windowing: Windowing
     /// A prompt version per feature; absent means the highest version in the library.
     public var promptVersions: [ExtractionFeature: Int]
-    private let schemas: [String: JSONSchema]
+    /// One request per window for all the features (`ExtractionEngine+Combined`); off by default.
+    public var combined = false
+    let schemas: [String: JSONSchema]
 
     public init(prompts: PromptLibrary, provider: any AnswerProvider, windowing: Windowing = Windowing(),
                 promptVersions: [ExtractionFeature: Int] = [:]) throws {
@@ -81,6 +83,9 @@ public struct ExtractionEngine: Sendable {
             let window = MessageWindow(messages: Array(input.messages[range]), participants: input.participants)
             return PreparedWindow(window: window, variables: Self.variables(input: input, window: window))
         }
+        if combined, chosen.count > 1 {
+            return try await extractCombined(input, chosen: chosen, windows: windows, run: run)
+        }
         // Features are independent: ask for them concurrently, then merge in feature order.
         let results = try await withThrowingTaskGroup(of: (ExtractionFeature, ExtractionRun).self) { group in
             for (feature, prompt) in chosen {
@@ -102,7 +107,7 @@ public struct ExtractionEngine: Sendable {
     }
 
     /// A window of the conversation with the prompt variables rendered from it.
-    private struct PreparedWindow: Sendable {
+    struct PreparedWindow: Sendable {
         let window: MessageWindow
         let variables: [String: String]
     }
