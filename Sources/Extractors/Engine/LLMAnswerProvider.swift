@@ -74,8 +74,9 @@ public struct LLMAnswerProvider: AnswerProvider {
             messages[0] = .system(text + "\n\nAnswer with one JSON object that matches this JSON Schema:\n" + schema.serialized())
         }
         let format: ResponseFormat = switch structuredOutput {
-        // Strict mode rejects maxLength; the caps stay in the schema the answer is validated against.
-        case .jsonSchema: .jsonSchema(name: name, schema: StrictSchemaLint.wireSchema(schema), strict: true)
+        // Strict mode rejects maxLength; the caps stay in the schema the answer is validated against. The prompts say
+        // what the fields mean, so the descriptions stay home too.
+        case .jsonSchema: .jsonSchema(name: name, schema: StrictSchemaLint.compactWireSchema(schema), strict: true)
         case .jsonObject: .jsonObject(schema: schema)
         }
         return ChatCompletionRequest(

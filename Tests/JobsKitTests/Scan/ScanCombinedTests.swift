@@ -76,11 +76,12 @@ struct ScanCombinedTests {
         #expect(sent["required"] == .array(Self.features.map { .string($0) }))
         #expect(sent["additionalProperties"] == .bool(false))
         #expect(StrictSchemaLint.problems(in: sent).isEmpty)
-        #expect(sent == StrictSchemaLint.wireSchema(try engine.combinedSchema(ExtractionFeature.allCases)))
+        #expect(sent == StrictSchemaLint.compactWireSchema(try engine.combinedSchema(ExtractionFeature.allCases)))
         #expect(!sent.serialized().contains("maxLength"))
+        #expect(!sent.serialized().contains("copied verbatim"), "descriptions stay out of the strict wire schema")
         // Each part is exactly what the feature's own request sends.
         for feature in ExtractionFeature.allCases {
-            let own = StrictSchemaLint.wireSchema(try engine.prompt(for: feature).outputSchema ?? .null)
+            let own = StrictSchemaLint.compactWireSchema(try engine.prompt(for: feature).outputSchema ?? .null)
             #expect(sent["properties"]?[feature.rawValue] == own, "\(feature.rawValue)")
         }
     }
