@@ -200,7 +200,8 @@ public enum EvalSession {
         var refs: [Feature: PromptRef] = [:]
         for feature in features {
             guard let extractionFeature = ExtractionFeature(rawValue: feature.rawValue) else { continue }
-            let prompt = try engine.prompt(for: extractionFeature)
+            // A combined engine asks every feature with the combined prompt (one feature alone still goes per feature).
+            let prompt = engine.combined && features.count > 1 ? try engine.combinedPrompt() : try engine.prompt(for: extractionFeature)
             refs[feature] = PromptRef(id: prompt.id, version: prompt.version, model: engine.provider.modelName(for: prompt))
         }
         return refs
