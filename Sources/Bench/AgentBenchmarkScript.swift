@@ -65,8 +65,9 @@ public enum AgentBenchmarkScript {
         return (["role": "assistant", "content": nil, "tool_calls": [call]], "tool_calls")
     }
 
-    /// A full Chat Completions response for a request body, or a 400 body saying what is wrong with it.
-    public static func completion(for body: Data, steps: Int) -> (status: Int, body: Data) {
+    /// A full Chat Completions response for a request body, or a 400 body saying what is wrong with it. With `cache`,
+    /// `usage.prompt_tokens_details.cached_tokens` reports what OpenAI's automatic prefix caching would have served.
+    public static func completion(for body: Data, steps: Int, cache: PrefixCacheEmulator? = nil) -> (status: Int, body: Data) {
         let request: JSONValue
         do {
             request = try JSONValue.parse(body)
@@ -79,12 +80,14 @@ public enum AgentBenchmarkScript {
         let (message, finishReason) = reply(to: request, steps: steps)
         let prompt = TokenCostRule.promptTokens(request)
         let completion = TokenCostRule.completionTokens(message)
+        var usage: JSONObject = ["prompt_tokens": .integer(Int64(prompt)), "completion_tokens": .integer(Int64(completion)),
+                                 "total_tokens": .integer(Int64(prompt + completion))]
+        if let cache { usage["prompt_tokens_details"] = ["cached_tokens": .integer(Int64(cache.cachedTokens(for: request)))] }
         let response: JSONValue = [
             "id": .string("chatcmpl-bench-\(round(of: request))"), "object": "chat.completion", "created": 1_767_225_600,
             "model": .string(request["model"]?.stringValue ?? "bench-model"),
             "choices": [["index": 0, "message": message, "finish_reason": .string(finishReason)]],
-            "usage": ["prompt_tokens": .integer(Int64(prompt)), "completion_tokens": .integer(Int64(completion)),
-                      "total_tokens": .integer(Int64(prompt + completion))],
+            "usage": .object(usage),
         ]
         return (200, response.serializedData())
     }

@@ -18,6 +18,8 @@ public final class AgentBenchmarkServer: Sendable {
     private let listenFD: Int32
     private let stopped = BenchFlag()
     private let connections = OpenConnections()
+    /// Emulated prefix caching across every request this server answers (`cached_tokens` in each answer's usage).
+    private let cache = PrefixCacheEmulator()
 
     /// - Parameters:
     ///   - port: 0 picks a free port (read it back from `port`).
@@ -71,7 +73,7 @@ public final class AgentBenchmarkServer: Sendable {
                 Thread.sleep(forTimeInterval: Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18)
             }
             let (status, body) = request.path.hasSuffix("/chat/completions") && request.method == "POST"
-                ? AgentBenchmarkScript.completion(for: request.body, steps: steps)
+                ? AgentBenchmarkScript.completion(for: request.body, steps: steps, cache: cache)
                 : (404, AgentBenchmarkScript.errorBody("only POST …/chat/completions is served, not \(request.method) \(request.path)"))
             guard write(status: status, body: body, close: request.wantsClose, to: fd), !request.wantsClose else { return }
         }

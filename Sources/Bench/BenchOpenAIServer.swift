@@ -110,6 +110,16 @@ public final class BenchOpenAIServer: Sendable {
             let evidence = String(newest.text.prefix(40))
             return ["messages": [["message_id": .string(alias), "priority": "medium", "reason": "benchmark", "action_required": false,
                                   "evidence": .string(evidence.isEmpty ? alias : evidence)]]]
+        case CombinedSchema.promptID?:
+            // One property per feature the combined schema asks for, each that feature's answer.
+            var parts = JSONObject()
+            let properties = request?["response_format"]?["json_schema"]?["schema"]?["properties"]?.objectValue ?? JSONObject()
+            for name in properties.keys {
+                var single = request?.objectValue ?? JSONObject()
+                single["response_format"] = ["json_schema": ["name": .string(name)]]
+                parts[name] = answer(for: .object(single))
+            }
+            return .object(parts)
         default: return [:]
         }
     }

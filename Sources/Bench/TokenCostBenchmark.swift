@@ -21,6 +21,8 @@ public struct TokenCostBenchmark: Sendable {
         public var concurrency = 8
         public var promptsPath = "prompts"
         public var skipEmptySeedWindows = true
+        /// Our scan in combined mode (`scan --combined`): one request per conversation window for all five features.
+        public var combined = false
 
         public init(conversations: Int) { self.conversations = conversations }
     }
@@ -123,9 +125,11 @@ public struct TokenCostBenchmark: Sendable {
         public var pricesAsOf: String?
         /// The seed's night at our model's price, so the money compares design with design.
         public var seedCostAtOurModelUSD: Double?
+        /// Whether our scan ran in combined mode.
+        public var combined = false
 
         enum CodingKeys: String, CodingKey {
-            case conversations, days, seed, messages, ours, share, factor
+            case conversations, days, seed, messages, ours, share, factor, combined
             case activeConversations = "active_conversations"
             case newMessages = "new_messages"
             case seedDesign = "seed_design"
@@ -164,8 +168,9 @@ public struct TokenCostBenchmark: Sendable {
             var scan = ScanOptions()
             scan.concurrency = options.concurrency
             scan.owner = "bench-tokens"
-            let engine = try ProviderFactory.engine(
+            var engine = try ProviderFactory.engine(
                 promptsPath: options.promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
+            engine.combined = options.combined
             let summary = try await ScanService(pool: pool, engine: engine, options: scan).run(now: now)
             if let failure = summary.failures.first {
                 throw BenchError("the scan failed for \(summary.failed) conversation(s); first: \(failure.error)")
@@ -203,7 +208,7 @@ public struct TokenCostBenchmark: Sendable {
             factor: ours.totalTokens > 0 ? Double(seedSide.totalTokens) / Double(ours.totalTokens) : 0,
             seedMessageLineTokens: seedLineTokens,
             conservativeShare: seedLineTokens > 0 ? Double(ours.wire.bodyTokens) / Double(seedLineTokens) : 0,
-            pricesAsOf: prices?.asOf, seedCostAtOurModelUSD: seedAtOurModel.costUSD)
+            pricesAsOf: prices?.asOf, seedCostAtOurModelUSD: seedAtOurModel.costUSD, combined: options.combined)
     }
 
     /// `<prompts>/pricing/openai.yaml`, nil when there is none (costs are then unknown, not guessed).

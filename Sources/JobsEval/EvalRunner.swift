@@ -111,6 +111,7 @@ public struct EvalRunner: Sendable {
         }
         let engine = variant.engine
         let user = fixture.reference.user
+        if engine.combined { return await runCombined(fixture, input: input, variant: variant) }
         let results = await withTaskGroup(of: (ExtractionFeature, Result<ExtractionRun, any Error>).self) { group in
             for feature in variant.features {
                 group.addTask {
@@ -144,6 +145,27 @@ public struct EvalRunner: Sendable {
             case nil:
                 break
             }
+        }
+        return outcome
+    }
+
+    /// A combined engine answers every feature in one request per window: one extraction, split into the features;
+    /// when it fails, every feature of the fixture fails with it (that is the combined mode's cost, and it is counted).
+    static func runCombined(_ fixture: Fixture, input: ConversationInput, variant: EvalVariantSpec) async -> FixtureOutcome {
+        var outcome = FixtureOutcome()
+        do {
+            let run = try await variant.engine.extract(input, features: variant.features)
+            let predicted = PredictionMapping.predicted(run.extraction, user: fixture.reference.user)
+            for feature in variant.features {
+                ScoredFeature.named(feature)?.copy(from: predicted, into: &outcome.predicted)
+                outcome.grounding[feature] = grounding(run.extraction.notes.filter { $0.feature == feature })
+            }
+            outcome.usage = run.usage
+            outcome.requests = run.requests
+            outcome.reasks = run.reasks
+        } catch {
+            if case ExtractionError.invalidOutput? = error as? ExtractionError { outcome.reasks += 1 }
+            outcome.errors = variant.features.map { EvalUnitError(fixture: fixture.id, feature: $0, message: "\(error)") }
         }
         return outcome
     }

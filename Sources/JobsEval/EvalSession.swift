@@ -17,6 +17,10 @@ public struct EvalRunOptions: Sendable {
     public var promptVersions: [ExtractionFeature: Int] = [:]
     /// Versions of a second LLM variant, run beside the main one.
     public var compareVersions: [ExtractionFeature: Int] = [:]
+    /// Every variant makes one combined request per fixture window (`ExtractionEngine.combined`).
+    public var combined = false
+    /// Also run the main variant's provider and versions in combined mode, side by side (`--compare combined`).
+    public var compareCombined = false
     public var readCache = true
     public var cacheDirectory = URL(fileURLWithPath: ".eval-cache")
     public var concurrency = 4
@@ -70,12 +74,17 @@ public enum EvalSession {
             let stats = CacheStats()
             llm = (make(stats), stats, make)
         }
+        if options.compareCombined, !options.compareVersions.isEmpty {
+            throw EvalRunError("--compare combined cannot be mixed with FEATURE=VERSION picks: run them separately")
+        }
         if llm == nil, !options.compareVersions.isEmpty {
             throw EvalRunError("--compare needs an LLM provider: the rule-based provider ignores the prompt text, so both versions would score the same")
         }
 
         func engine(_ provider: any AnswerProvider, _ versions: [ExtractionFeature: Int]) throws -> ExtractionEngine {
-            try ExtractionEngine(prompts: library, provider: provider, windowing: options.windowing, promptVersions: versions)
+            var built = try ExtractionEngine(prompts: library, provider: provider, windowing: options.windowing, promptVersions: versions)
+            built.combined = options.combined
+            return built
         }
 
         var specs: [EvalVariantSpec] = []
@@ -97,6 +106,18 @@ public enum EvalSession {
         specs.append(EvalVariantSpec(id: "rules", role: llm == nil ? .main : .rulesBaseline, label: "rules (no LLM)",
                                      engine: rulesEngine, features: features))
 
+        if options.compareCombined {
+            // The same provider and versions in one combined request per fixture window; every feature is the variant's own.
+            let stats = llm == nil ? nil : CacheStats()
+            let provider: any AnswerProvider = if let llm, let stats { llm.makeProvider(stats) } else { RulesAnswerProvider() }
+            var combinedEngine = try engine(provider, options.promptVersions)
+            combinedEngine.combined = true
+            let prompt = try combinedEngine.combinedPrompt()
+            specs.append(EvalVariantSpec(
+                id: "combined", role: .compare,
+                label: "\(combinedEngine.provider.name) \(combinedEngine.provider.modelName(for: prompt)) with \(prompt.id)@\(prompt.version)",
+                engine: combinedEngine, features: features, cacheStats: stats))
+        }
         let runner = EvalRunner(concurrency: options.concurrency)
         let scored = fixtures.map { restrict($0, to: features) }
         var variants: [EvalVariantReport] = []
@@ -174,7 +195,8 @@ public enum EvalSession {
     static func prompts(_ engine: ExtractionEngine, _ features: [ExtractionFeature]) throws -> [ExtractionFeature: PromptRef] {
         var refs: [ExtractionFeature: PromptRef] = [:]
         for feature in features {
-            let prompt = try engine.prompt(for: feature)
+            // A combined engine asks every feature with the combined prompt (one feature alone still goes per feature).
+            let prompt = engine.combined && features.count > 1 ? try engine.combinedPrompt() : try engine.prompt(for: feature)
             refs[feature] = PromptRef(id: prompt.id, version: prompt.version, model: engine.provider.modelName(for: prompt))
         }
         return refs

@@ -54,6 +54,11 @@ public struct PromptParameters: Sendable, Hashable, Codable {
 public struct PromptExample: Sendable, Hashable {
     public let input: String
     public let output: JSONValue
+
+    public init(input: String, output: JSONValue) {
+        self.input = input
+        self.output = output
+    }
 }
 
 /// A validated prompt version, ready to render.

@@ -36,18 +36,31 @@ public enum StrictSchemaLint {
 
     /// The schema as sent in strict mode: the same, without the locally enforced keywords.
     public static func wireSchema(_ schema: JSONValue) -> JSONValue {
+        stripping(schema, locallyEnforcedKeywords)
+    }
+
+    /// The extractors' strict schema on the wire: also without annotations (`description`, `title`, `$comment`). Strict
+    /// decoding needs only the structure, and the extractor prompts say what each field means, so the descriptions
+    /// were the same words sent twice (about half of each schema's bytes, on every request). Property names are kept
+    /// (`description` is also a field of calendar events).
+    public static func compactWireSchema(_ schema: JSONValue) -> JSONValue {
+        stripping(schema, locallyEnforcedKeywords.union(annotationKeywords))
+    }
+
+    /// `schema` without `keywords` on any schema node (names inside `properties` and `$defs` are not keywords).
+    static func stripping(_ schema: JSONValue, _ keywords: Set<String>) -> JSONValue {
         guard case .object(let node) = schema else {
-            if case .array(let items) = schema { return .array(items.map(wireSchema)) }
+            if case .array(let items) = schema { return .array(items.map { stripping($0, keywords) }) }
             return schema
         }
         var out = JSONObject()
-        for (key, value) in node where !locallyEnforcedKeywords.contains(key) {
+        for (key, value) in node where !keywords.contains(key) {
             switch key {
             case "properties", "$defs":
                 var map = JSONObject()
-                for (name, child) in value.objectValue ?? JSONObject() { map[name] = wireSchema(child) }
+                for (name, child) in value.objectValue ?? JSONObject() { map[name] = stripping(child, keywords) }
                 out[key] = value.objectValue == nil ? value : .object(map)
-            case "items", "anyOf", "additionalProperties": out[key] = wireSchema(value)
+            case "items", "anyOf", "additionalProperties": out[key] = stripping(value, keywords)
             default: out[key] = value
             }
         }

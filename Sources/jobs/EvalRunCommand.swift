@@ -19,6 +19,7 @@ struct EvalRunCommand: AsyncParsableCommand {
             Examples:
               messageai-jobs eval --report out/
               messageai-jobs eval --compare calendar_events=4 --report out/
+              messageai-jobs eval --compare combined   # per-feature requests against one combined request
               messageai-jobs eval --baseline old/report.json --max-regression 0.02
               messageai-jobs eval --provider rules --fail-under 0.5
             """
@@ -35,8 +36,11 @@ struct EvalRunCommand: AsyncParsableCommand {
     @Option(name: .customLong("prompt-version"), help: "FEATURE=VERSION: the prompt version of the main run (repeatable; default: highest).")
     var promptVersions: [String] = []
 
-    @Option(help: "FEATURE=VERSION: also run a second LLM variant with this prompt version, side by side (repeatable).")
+    @Option(help: "FEATURE=VERSION: also run a second LLM variant with this prompt version, side by side (repeatable); or `combined`: the same prompts in one combined request per fixture (prompts/combined.yaml).")
     var compare: [String] = []
+
+    @Flag(help: "Every variant makes one combined request per fixture window for all the features (prompts/combined.yaml).")
+    var combined = false
 
     @Option(help: "Write report.json, report.md and report.html into this directory.")
     var report: String?
@@ -63,6 +67,7 @@ struct EvalRunCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
+        if combined, compare.contains("combined") { throw ValidationError("--combined and --compare combined: pick one") }
         if maxRegression != nil, baseline == nil { throw ValidationError("--max-regression needs --baseline") }
         if let failUnder, !(0...1).contains(failUnder) { throw ValidationError("--fail-under is an F1 between 0 and 1") }
         if let maxRegression, maxRegression < 0 { throw ValidationError("--max-regression must be 0 or more") }
@@ -81,7 +86,9 @@ struct EvalRunCommand: AsyncParsableCommand {
             options.model = provider.model
             options.windowing = Windowing(maxInputTokens: provider.windowTokens)
             options.promptVersions = try EvalSession.parseVersionPicks(promptVersions, option: "--prompt-version")
-            options.compareVersions = try EvalSession.parseVersionPicks(compare, option: "--compare")
+            options.compareVersions = try EvalSession.parseVersionPicks(compare.filter { $0 != "combined" }, option: "--compare")
+            options.compareCombined = compare.contains("combined")
+            options.combined = combined
             options.readCache = !noCache
             options.cacheDirectory = URL(fileURLWithPath: cacheDir)
             options.concurrency = concurrency

@@ -28,6 +28,9 @@ struct ExtractCommand: AsyncParsableCommand {
     @Flag(help: "Extract and print, but write nothing.")
     var dryRun = false
 
+    @Flag(help: "One request per conversation window for all the features (prompts/combined.yaml) instead of one per feature. Off by default until an eval with a real model says quality holds.")
+    var combined = false
+
     @OptionGroup var providerOptions: ProviderOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var zones: TimeZoneOptions
@@ -41,7 +44,8 @@ struct ExtractCommand: AsyncParsableCommand {
         output.bootstrap()
         try zones.apply()
         let chosen = try ExtractionFeature.parseList(features)
-        let engine = try providerOptions.engine()
+        var engine = try providerOptions.engine()
+        engine.combined = combined
         let summary = try await database.withPool { pool in
             try await ExtractService(pool: pool, engine: engine).run(conversationID: conversation, features: chosen, dryRun: dryRun)
         }

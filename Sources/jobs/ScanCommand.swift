@@ -30,6 +30,7 @@ struct ScanCommand: AsyncParsableCommand {
               messageai-jobs scan
               messageai-jobs scan --concurrency 8 --shard 2/4
               messageai-jobs scan --shard auto/4      # index from JOB_COMPLETION_INDEX (Kubernetes Indexed Job)
+              messageai-jobs scan --combined          # one request per conversation for all five features
             """
     )
 
@@ -60,6 +61,9 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Submit the requests as one OpenAI batch instead (collect with `batch collect`).")
     var batch = false
 
+    @Flag(help: "One request per conversation window for all the features (prompts/combined.yaml) instead of one per feature. Off by default until an eval with a real model says quality holds.")
+    var combined = false
+
     @Option(help: "Requests per minute the account allows (default: $OPENAI_RPM). The openai provider also slows down on x-ratelimit headers.")
     var rpm: Int?
 
@@ -79,6 +83,7 @@ struct ScanCommand: AsyncParsableCommand {
         _ = try resolvedShard()
         _ = try ExtractionFeature.parseList(features)
         _ = try rateLimits()
+        if combined, batch { throw ValidationError("--combined does not work with --batch yet") }
     }
 
     func rateLimits() throws -> RateLimits {
@@ -121,7 +126,8 @@ struct ScanCommand: AsyncParsableCommand {
         options.limit = limit
         options.preFilter = !noPrefilter
         if batch { return try await BatchCommand.submit(options: options, providerOptions: providerOptions, database: database, output: output) }
-        let engine = try rateLimitedEngine()
+        var engine = try rateLimitedEngine()
+        engine.combined = combined
         let showProgress = Console.isTerminal && !output.json
         let summary = try await database.withPool(maxConnections: concurrency + 1) { pool in
             var service = ScanService(pool: pool, engine: engine, options: options)

@@ -47,6 +47,9 @@ struct BenchTokensCommand: AsyncParsableCommand {
     @Flag(help: "Also send the seed's requests whose window is empty (its functions would; skipped by default, in the seed's favour).")
     var includeEmptySeedWindows = false
 
+    @Flag(help: "Run our scan in combined mode (`scan --combined`): one request per conversation window for all five features.")
+    var combined = false
+
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
@@ -63,6 +66,7 @@ struct BenchTokensCommand: AsyncParsableCommand {
         options.concurrency = concurrency
         options.promptsPath = prompts
         options.skipEmptySeedWindows = !includeEmptySeedWindows
+        options.combined = combined
         if let now {
             guard let parsed = ISOTime.parse(now) else { throw ValidationError("--now '\(now)' is not an ISO 8601 timestamp such as 2026-03-04T12:00:00Z") }
             options.now = parsed
@@ -87,17 +91,19 @@ struct BenchTokensCommand: AsyncParsableCommand {
         func money(_ usd: Double?, model: String) -> String {
             usd.map { String(format: "$%.4f at %@ list prices", $0, model) } ?? "cost unknown (no price for \(model))"
         }
+        // Issue 18's targets: per-feature requests at most 0.05, combined at most 0.03.
+        let target = r.combined ? 0.03 : 0.05
         return [
             "Workload: \(r.conversations) conversations, \(r.days) days, seed \(r.seed): \(r.messages) messages; "
                 + "\(r.activeConversations) conversations with \(r.newMessages) new messages on the last day",
-            "Ours (nightly scan):  " + side(r.ours),
+            (r.combined ? "Ours (nightly scan, combined): " : "Ours (nightly scan):  ") + side(r.ours),
             "Seed's design:        " + side(r.seedDesign) + " (\(r.seedSkippedEmptyWindows) requests with an empty window not sent)",
             "  the seed's night at our model: " + money(r.seedCostAtOurModelUSD, model: r.ours.model),
             String(format: "Ours / seed's: %.4f (the seed's design spends %.1fx as much)", r.share, r.factor)
                 + "; target <= 0.1: " + (r.share <= 0.1 ? "met" : "MISSED"),
             "Conservative: our whole request bodies, \(r.ours.wire.bodyBytes) bytes = \(r.ours.wire.bodyTokens) tokens, against the seed's "
                 + "message lines alone, \(r.seedMessageLineTokens) tokens: "
-                + String(format: "%.4f; target <= 0.05: %@", r.conservativeShare, r.conservativeShare <= 0.05 ? "met" : "MISSED"),
+                + String(format: "%.4f; target <= %.2f: %@", r.conservativeShare, target, r.conservativeShare <= target ? "met" : "MISSED"),
             "  our bytes: " + r.ours.wire.breakdown,
             "Prices: " + (r.pricesAsOf.map { "list prices of \($0) (prompts/pricing/openai.yaml)" } ?? "no price file, costs unknown"),
         ].joined(separator: "\n")

@@ -99,4 +99,25 @@ struct AgentBenchmarkScriptTests {
         let (noMessages, _) = AgentBenchmarkScript.completion(for: Data(#"{"model":"m"}"#.utf8), steps: 3)
         #expect(noMessages == 400)
     }
+    /// `messageai-bench serve` reports `cached_tokens` as OpenAI's prefix caching would: nothing for a first request or
+    /// a short prefix, the repeated prefix in whole 128-token blocks from 1,024 tokens on.
+    @Test func theServerReportsEmulatedCachedTokens() throws {
+        let cache = PrefixCacheEmulator()
+        let fixed = String(repeating: "You find calendar events in a group chat. ", count: 150)  // ~6 KB, ~1,600 tokens
+        func request(_ user: String) -> Data {
+            JSONValue.object(["model": "m", "messages": [["role": "system", "content": .string(fixed)], ["role": "user", "content": .string(user)]],
+                              "response_format": ["type": "json_schema", "json_schema": ["name": "things", "strict": true,
+                                                  "schema": ["type": "object", "properties": ["things": ["type": "array", "items": ["type": "string"]]],
+                                                             "required": ["things"], "additionalProperties": false]]]]).serializedData()
+        }
+        func cached(_ body: Data) throws -> Int64? {
+            let (status, answer) = AgentBenchmarkScript.completion(for: body, steps: 1, cache: cache)
+            #expect(status == 200)
+            return try JSONValue.parse(answer)["usage"]?["prompt_tokens_details"]?["cached_tokens"]?.integerValue
+        }
+        #expect(try cached(request("first night")) == 0)
+        let second = try #require(try cached(request("second night")))
+        #expect(second >= 1024 && second % 128 == 0)
+        #expect(second <= Int64(fixed.utf8.count / 4))
+    }
 }

@@ -8,7 +8,7 @@ struct PromptLibraryTests {
     @Test func loadsTheRealPromptsDirectory() throws {
         let library = try PromptLibrary.load(directory: packageRoot.appendingPathComponent("prompts"))
         let ids = Set(library.all.map(\.id))
-        #expect(ids == ["calendar_events", "decisions", "priority_messages", "rsvps", "deadlines", "assistant"])
+        #expect(ids == ["calendar_events", "decisions", "priority_messages", "rsvps", "deadlines", "combined", "assistant"])
         for prompt in library.all {
             #expect(prompt.outputSchema != nil, "\(prompt.id) has no output schema")
             #expect(Set(prompt.usedVariables).isSubset(of: Set(prompt.variables)))

@@ -68,6 +68,18 @@ struct StrictSchemaLintTests {
         #expect(wire["properties"]?["items"]?["items"]?["properties"]?["name"] == ["type": "string"])
     }
 
+    /// The extractors' wire schema drops annotations on every schema node, but not a property that is called `description`.
+    @Test func theCompactWireSchemaDropsDescriptionsButKeepsAPropertyNamedDescription() {
+        let annotated: JSONValue = [
+            "type": "object", "description": "Events.", "additionalProperties": false, "required": ["description"],
+            "properties": ["description": ["type": "string", "description": "One sentence.", "title": "Details", "maxLength": 9]],
+        ]
+        let wire = StrictSchemaLint.compactWireSchema(annotated)
+        #expect(wire == ["type": "object", "additionalProperties": false, "required": ["description"],
+                         "properties": ["description": ["type": "string"]]])
+        #expect(StrictSchemaLint.wireSchema(annotated)["description"] == "Events.", "the assistant's wire schema keeps them")
+    }
+
     @Test func checksRefsAndNesting() {
         var root = schema(item: ["$ref": "#/$defs/Missing"]).objectValue!
         root["$defs"] = ["Item": goodItem]

@@ -39,7 +39,9 @@ public struct ExtractionEngine: Sendable {
     public var promptVersions: [ExtractionFeature: Int]
     /// The features this engine can run; each decodes its own answers (`ParentFeature`).
     public let registry: FeatureRegistry
-    private let schemas: [String: JSONSchema]
+    /// One request per window for all the features (`ExtractionEngine+Combined`); off by default.
+    public var combined = false
+    let schemas: [String: JSONSchema]
 
     public init(prompts: PromptLibrary, provider: any AnswerProvider, windowing: Windowing = Windowing(),
                 promptVersions: [ExtractionFeature: Int] = [:], registry: FeatureRegistry = .parents) throws {
@@ -85,6 +87,9 @@ public struct ExtractionEngine: Sendable {
             return PreparedWindow(window: window, variables: Self.variables(input: input, window: window),
                                   evidence: EvidenceIndex(window))
         }
+        if combined, chosen.count > 1 {
+            return try await extractCombined(input, chosen: chosen, windows: windows, run: run)
+        }
         // Features are independent: ask for them concurrently, then merge in feature order.
         let results = try await withThrowingTaskGroup(of: (ExtractionFeature, ExtractionRun).self) { group in
             for (feature, prompt, parent) in chosen {
@@ -106,7 +111,7 @@ public struct ExtractionEngine: Sendable {
     }
 
     /// A window of the conversation with the prompt variables rendered from it.
-    private struct PreparedWindow: Sendable {
+    struct PreparedWindow: Sendable {
         let window: MessageWindow
         let variables: [String: String]
         /// The window's texts normalised for the evidence check, shared by every feature's decode context.

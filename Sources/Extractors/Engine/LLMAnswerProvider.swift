@@ -25,7 +25,7 @@ public struct LLMAnswerProvider: AnswerProvider {
     public func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
         let base = makeRequest(request)
         var answer = ProviderAnswer(json: .null)
-        let first = try await complete(base, request: request, into: &answer)
+        let first = try await complete(base, feature: request.feature, into: &answer)
         let firstErrors = validate(first, schema: request.schema)
         if case .valid(let json) = firstErrors {
             answer.json = json
@@ -39,7 +39,7 @@ public struct LLMAnswerProvider: AnswerProvider {
             .user(Self.reaskText(problems)),
         ]
         answer.reasked = true
-        let second = try await complete(retry, request: request, into: &answer)
+        let second = try await complete(retry, feature: request.feature, into: &answer)
         switch validate(second, schema: request.schema) {
         case .valid(let json):
             answer.json = json
@@ -56,8 +56,12 @@ public struct LLMAnswerProvider: AnswerProvider {
     }
 
     func makeRequest(_ request: AnswerRequest) -> ChatCompletionRequest {
-        let rendered = request.rendered
-        let schema = request.prompt.outputSchema ?? .object([:])
+        makeRequest(request.rendered, schema: request.prompt.outputSchema ?? .object([:]),
+                    name: request.rendered.outputName ?? request.feature.rawValue)
+    }
+
+    /// The chat request for a rendered prompt answering in `schema` (strict `json_schema`, or the schema in the prompt).
+    func makeRequest(_ rendered: RenderedPrompt, schema: JSONValue, name: String) -> ChatCompletionRequest {
         var messages: [ChatMessage] = rendered.messages.map { message in
             switch message.role {
             case .system: .system(message.content)
@@ -69,10 +73,10 @@ public struct LLMAnswerProvider: AnswerProvider {
         if structuredOutput == .jsonObject, case .system(let text)? = messages.first {
             messages[0] = .system(text + "\n\nAnswer with one JSON object that matches this JSON Schema:\n" + schema.serialized())
         }
-        let name = rendered.outputName ?? request.feature.rawValue
         let format: ResponseFormat = switch structuredOutput {
-        // Strict mode rejects maxLength; the caps stay in the schema the answer is validated against.
-        case .jsonSchema: .jsonSchema(name: name, schema: StrictSchemaLint.wireSchema(schema), strict: true)
+        // Strict mode rejects maxLength; the caps stay in the schema the answer is validated against. The prompts say
+        // what the fields mean, so the descriptions stay home too.
+        case .jsonSchema: .jsonSchema(name: name, schema: StrictSchemaLint.compactWireSchema(schema), strict: true)
         case .jsonObject: .jsonObject(schema: schema)
         }
         return ChatCompletionRequest(
@@ -84,16 +88,16 @@ public struct LLMAnswerProvider: AnswerProvider {
             responseFormat: format)
     }
 
-    private func complete(_ chat: ChatCompletionRequest, request: AnswerRequest, into answer: inout ProviderAnswer) async throws -> String {
+    func complete(_ chat: ChatCompletionRequest, feature: ExtractionFeature, into answer: inout ProviderAnswer) async throws -> String {
         let result = try await client.complete(chat)
         answer.requests += 1
         if let usage = result.response.usage { answer.usage += TokenUsage(usage) }
         let choice = result.response.firstChoice
         if choice.finishReason == .length {
-            throw ExtractionError.truncated(feature: request.feature, maxTokens: chat.maxCompletionTokens)
+            throw ExtractionError.truncated(feature: feature, maxTokens: chat.maxCompletionTokens)
         }
         if let refusal = choice.message.refusal, !refusal.isEmpty {
-            throw ExtractionError.refused(feature: request.feature, reason: refusal)
+            throw ExtractionError.refused(feature: feature, reason: refusal)
         }
         return choice.message.content ?? ""
     }

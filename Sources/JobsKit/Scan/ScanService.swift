@@ -90,6 +90,7 @@ public struct ScanService: Sendable {
             "shard": .string("\(options.shardIndex)/\(options.shardCount)"),
             "features": .array(options.features.map { .string($0.rawValue) }),
             "owner": .string(options.owner), "lease_seconds": .integer(Int64(options.leaseSeconds)),
+            "combined": .bool(engine.combined),
         ]
         let provider = engine.provider.name
         let runID = try await Self.retrying { try await recorder.start(.scan, provider: provider, model: nil, options: runOptions) }

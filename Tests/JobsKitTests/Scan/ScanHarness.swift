@@ -108,33 +108,49 @@ enum ScanRequests {
     /// A schema-valid answer that yields rows: an event and a priority flag citing the newest message shown,
     /// a deadline citing the first; nothing for the other features. Deterministic in the request's messages.
     static func answer(_ request: RecordedRequest) -> ScriptedReply {
+        guard !messageLines(request).isEmpty else { return .error(status: 400, message: "no <messages> block") }
+        let name = feature(request)
+        let answer: JSONValue?
+        if name == "combined" {
+            // The combined schema's properties, each answered as that feature's request would be.
+            let properties = request.json?["response_format"]?["json_schema"]?["schema"]?["properties"]?.objectValue ?? JSONObject()
+            var parts = JSONObject()
+            for key in properties.keys { parts[key] = featureAnswer(key, request) }
+            answer = parts.keys.count == properties.keys.count ? .object(parts) : nil
+        } else {
+            answer = featureAnswer(name, request)
+        }
+        guard let answer else { return .error(status: 400, message: "unknown feature") }
+        return .chat(content: answer.serialized(), usage: FakeUsage(prompt: 200, completion: 30))
+    }
+
+    /// The answer `answer(_:)` gives for one feature, nil for an unknown feature.
+    static func featureAnswer(_ feature: String, _ request: RecordedRequest) -> JSONValue? {
         let lines = messageLines(request)
-        guard let newest = lines.last?["id"], let oldest = lines.first?["id"] else { return .error(status: 400, message: "no <messages> block") }
+        guard let newest = lines.last?["id"], let oldest = lines.first?["id"] else { return nil }
         let text = lines.last?["text"]?.stringValue ?? ""
         // Evidence: words copied from the cited message, as the extractors require.
         func quote(_ line: JSONValue?) -> JSONValue { .string(String((line?["text"]?.stringValue ?? "").prefix(40))) }
-        let answer: JSONValue
-        switch feature(request) {
+        switch feature {
         case "calendar_events":
-            answer = ["events": [[
+            return ["events": [[
                 "title": .string("About: " + text.prefix(40)), "date": "2026-03-10", "time": nil, "end_time": nil, "location": nil,
                 "description": "", "category": "other", "confidence": 0.7, "date_phrase": nil, "evidence": quote(lines.last),
                 "source_message_ids": [newest],
             ]]]
         case "priority_messages":
-            answer = ["messages": [["message_id": newest, "priority": "medium", "reason": .string("Newest: " + text.prefix(30)), "action_required": false,
+            return ["messages": [["message_id": newest, "priority": "medium", "reason": .string("Newest: " + text.prefix(30)), "action_required": false,
                                     "evidence": quote(lines.last)]]]
         case "deadlines":
-            answer = ["deadlines": [[
+            return ["deadlines": [[
                 "task": .string("Task: " + (lines.first?["text"]?.stringValue ?? "").prefix(30)), "deadline": "2026-03-12", "time": nil,
                 "category": "other", "priority": "low", "details": nil, "date_phrase": nil, "evidence": quote(lines.first),
                 "source_message_ids": [oldest],
             ]]]
-        case "decisions": answer = ["decisions": []]
-        case "rsvps": answer = ["rsvps": []]
-        default: return .error(status: 400, message: "unknown feature")
+        case "decisions": return ["decisions": []]
+        case "rsvps": return ["rsvps": []]
+        default: return nil
         }
-        return .chat(content: answer.serialized(), usage: FakeUsage(prompt: 200, completion: 30))
     }
 }
 

@@ -1,0 +1,51 @@
+import JSONKit
+import PromptKit
+
+/// A provider that can answer several features in one request (`ExtractionEngine.combined`). Its answer is one object
+/// with a property per feature, valid for `CombinedAnswerRequest.schema`; the engine splits it and checks and decodes
+/// each part exactly as a per-feature answer.
+public protocol CombinedAnswering: AnswerProvider {
+    func answerCombined(_ request: CombinedAnswerRequest) async throws -> ProviderAnswer
+}
+
+/// Several features over one window of one conversation, in one request.
+public struct CombinedAnswerRequest: Sendable {
+    /// In the engine's order (`ExtractionFeature` order); the answer has one property per feature.
+    public let features: [ExtractionFeature]
+    /// The combined prompt (`prompts/combined.yaml`), its example restricted to `features`.
+    public let prompt: Prompt
+    public let rendered: RenderedPrompt
+    public let window: MessageWindow
+    public let input: ConversationInput
+    /// The composed schema (`CombinedSchema.compose`) as JSON, sent as the strict `response_format`.
+    public let schemaJSON: JSONValue
+    /// Each feature's own compiled schema, to check (and name) each part of the answer.
+    public let schemas: [ExtractionFeature: JSONSchema]
+
+    /// Schema problems of an answer, each prefixed with its feature's property (`$.rsvps…`), and the features whose
+    /// part failed, in order; a missing or extra top-level property is charged to the first feature.
+    public func problems(_ answer: JSONValue) -> (features: [ExtractionFeature], errors: [String]) {
+        guard let object = answer.objectValue else {
+            return (Array(features.prefix(1)), ["$: expected an object with the properties \(features.map(\.rawValue).joined(separator: ", "))"])
+        }
+        var failed: [ExtractionFeature] = []
+        var errors: [String] = []
+        for key in object.keys where !features.contains(where: { $0.rawValue == key }) {
+            errors.append("$: unexpected property '\(key)'")
+        }
+        for feature in features {
+            guard let part = object[feature.rawValue] else {
+                failed.append(feature)
+                errors.append("$: missing required property '\(feature.rawValue)'")
+                continue
+            }
+            let found = schemas[feature]?.validate(part) ?? []
+            if !found.isEmpty {
+                failed.append(feature)
+                errors += found.map { "$.\(feature.rawValue)\($0.path.dropFirst()): \($0.message)" }
+            }
+        }
+        if failed.isEmpty, !errors.isEmpty, let first = features.first { failed = [first] }
+        return (failed, errors)
+    }
+}

@@ -1,0 +1,84 @@
+import JSONKit
+import PromptKit
+
+/// The combined mode (`scan --combined`): one request per window for all the chosen features, answered under one
+/// strict schema composed from the features' own schemas (`CombinedSchema`). The answer is split, and each part
+/// passes its feature's schema and its feature's decoder with every check a per-feature answer gets (cited ids,
+/// evidence, dates). The messages are sent once instead of once per feature; the price is one prompt that must do
+/// five jobs, so it stays off until an eval with a real model says quality holds.
+extension ExtractionEngine {
+    /// The highest version of the combined prompt (`prompts/combined.yaml`).
+    public func combinedPrompt() throws -> Prompt {
+        guard let found = prompts.latest(id: CombinedSchema.promptID) else {
+            throw ExtractionError.promptProblem(
+                "no prompt '\(CombinedSchema.promptID)' in the prompt library: combined requests need prompts/combined.yaml")
+        }
+        return found
+    }
+
+    /// The strict schema a combined request for `features` sends: each feature's schema from its chosen prompt version.
+    public func combinedSchema(_ features: [ExtractionFeature]) throws -> JSONValue {
+        try CombinedSchema.compose(registry.sorted(features).map { ($0, try prompt(for: $0).outputSchema ?? .object([:])) })
+    }
+
+    func extractCombined(_ input: ConversationInput, chosen: [(ExtractionFeature, Prompt, any ParentFeature)], windows: [PreparedWindow],
+                         run initial: ExtractionRun) async throws -> ExtractionRun {
+        guard let answering = provider as? any CombinedAnswering else {
+            throw ExtractionError.promptProblem("the \(provider.name) provider cannot answer combined requests")
+        }
+        let features = registry.sorted(chosen.map(\.0))
+        var compiled: [ExtractionFeature: JSONSchema] = [:]
+        for (feature, prompt, _) in chosen {
+            guard let schema = schemas["\(prompt.id)@\(prompt.version)"] else {
+                throw ExtractionError.promptProblem("\(prompt.sourceFile): missing output schema")
+            }
+            compiled[feature] = schema
+        }
+        let schemaJSON = try combinedSchema(features)
+        let prompt = Self.restrictExamples(try combinedPrompt(), to: features)
+        let model = provider.modelName(for: prompt)
+        var run = initial
+        for feature in features { run.prompts[feature] = PromptRef(id: prompt.id, version: prompt.version, model: model) }
+        // Collected per feature and merged in feature order at the end, as the per-feature path does.
+        var parts: [ExtractionFeature: Extraction] = [:]
+        for prepared in windows {
+            let rendered: RenderedPrompt
+            do {
+                rendered = try prompt.render(prepared.variables, model: model)
+            } catch {
+                throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
+            }
+            let answer = try await answering.answerCombined(CombinedAnswerRequest(
+                features: features, prompt: prompt, rendered: rendered, window: prepared.window, input: input,
+                schemaJSON: schemaJSON, schemas: compiled))
+            for feature in features {
+                // Each part passes its feature's gate, rule-based answers included, then its feature's decoder.
+                let part = answer.json[feature.rawValue] ?? .null
+                let problems = compiled[feature]?.validate(part) ?? []
+                guard problems.isEmpty else {
+                    throw ExtractionError.invalidOutput(feature: feature, errors: problems.map(\.description))
+                }
+                let partial = Self.decode(part, try registry.require(feature), window: prepared.window, input: input,
+                                          evidence: prepared.evidence)
+                parts[feature, default: Extraction()].merge(partial)
+            }
+            run.usage += answer.usage
+            run.requests += answer.requests
+            run.reasks += answer.reasked ? 1 : 0
+            run.windows += 1
+        }
+        for feature in features { if let part = parts[feature] { run.extraction.merge(part) } }
+        return run
+    }
+
+    /// The prompt with its examples' answers cut to `features`, so an example never shows a property the schema lacks.
+    static func restrictExamples(_ prompt: Prompt, to features: [ExtractionFeature]) -> Prompt {
+        guard features.count < ExtractionFeature.allCases.count else { return prompt }
+        return Prompt(
+            id: prompt.id, version: prompt.version, description: prompt.description, model: prompt.model,
+            parameters: prompt.parameters, outputName: prompt.outputName, outputSchema: prompt.outputSchema,
+            schemaPath: prompt.schemaPath, variables: prompt.variables, system: prompt.system, user: prompt.user,
+            examples: prompt.examples.map { PromptExample(input: $0.input, output: CombinedSchema.restrict($0.output, to: features)) },
+            sourceFile: prompt.sourceFile)
+    }
+}
