@@ -259,20 +259,25 @@ actor ScanState {
     private var changedUsers: Set<UUID> = []
     /// The highest conversation id this run claimed: claims search past it first (see `ScanQueue.claimNext`).
     private var cursor: UUID?
+    /// Set when a search from the start found nothing: the queue is empty for this run, so the other workers stop
+    /// without each scanning the whole table twice more (at 64 workers that was 128 full scans at the end of a run).
+    /// A conversation another scanner releases after this point waits for the next run.
+    private var exhausted = false
 
     init(summary: ScanService.Summary) { self.summary = summary }
 
     /// The next claim: first past `cursor`, then, when nothing is left there, from the start once more (a
     /// conversation skipped while another scanner held it, or whose lease has since expired).
     func nextClaim(_ claim: @Sendable (_ after: UUID?) async throws -> ScanQueue.Claim?, limit: Int?) async throws -> ScanQueue.Claim? {
-        if stopped { return nil }
+        if stopped || exhausted { return nil }
         if let limit, reserved >= limit { return nil }
         reserved += 1
         do {
             let after = cursor
             var found = try await claim(after)
-            if found == nil, after != nil { found = try await claim(nil) }
+            if found == nil, after != nil, !exhausted { found = try await claim(nil) }
             guard let next = found else {
+                exhausted = true
                 reserved -= 1
                 return nil
             }

@@ -42,6 +42,20 @@ import Testing
         #expect(script.asked == [nil, Self.high, nil, Self.high, nil])
     }
 
+    @Test func anEmptyQueueStopsEveryWorkerWithoutAnotherSearch() async throws {
+        let state = ScanState(summary: ScanService.Summary(runID: UUID(), provider: "rules"))
+        // high; then nothing past it and nothing from the start: the queue is empty for this run.
+        let script = Script([Self.high, nil, nil, Self.low])
+        let first = try await state.nextClaim({ script.claim(after: $0) }, limit: nil)
+        let second = try await state.nextClaim({ script.claim(after: $0) }, limit: nil)
+        let third = try await state.nextClaim({ script.claim(after: $0) }, limit: nil)
+        #expect(first?.conversationID == Self.high)
+        #expect(second == nil)
+        // The next worker is told at once, without a query (the script would have answered `low`).
+        #expect(third == nil)
+        #expect(script.asked == [nil, Self.high, nil])
+    }
+
     @Test func theCursorOrdersUUIDsAsPostgresDoes() async throws {
         var ids = (0..<200).map { _ in UUID() } + [Self.low, Self.middle, Self.high]
         ids.append(UUID(uuidString: "00000000-0000-0000-0000-000000000001")!)
