@@ -1,16 +1,5 @@
-/// Closed vocabularies of the extracted items; the raw values are what fixtures and models write.
-public enum EventCategory: String, Sendable, Hashable, Codable, CaseIterable {
-    case school, medical, activity, social, other
-}
-
-public enum DecisionCategory: String, Sendable, Hashable, Codable, CaseIterable {
-    case carpool, activity, schedule, purchase, food, other
-}
-
-public enum DeadlineCategory: String, Sendable, Hashable, Codable, CaseIterable {
-    case school, medical, activity, payment, other
-}
-
+/// Closed vocabularies of the extracted items; the raw values are what fixtures and models write. The categories
+/// (`EventCategory`, `DecisionCategory`, `DeadlineCategory`) live in FeatureKit, shared with the extractors.
 public enum PriorityLevel: String, Sendable, Hashable, Codable, CaseIterable {
     case urgent, high, medium
 }

@@ -19,11 +19,11 @@ public enum PredictionMapping {
 
     static func event(_ item: EventItem) -> CalendarEventItem {
         CalendarEventItem(title: item.title, date: item.date, time: item.time, location: item.location,
-                          category: EventCategory(rawValue: item.category) ?? .other, source: item.sources)
+                          category: item.category, source: item.sources)
     }
 
     static func decision(_ item: Extractors.DecisionItem) -> Evals.DecisionItem {
-        Evals.DecisionItem(decision: item.decision, category: DecisionCategory(rawValue: item.category) ?? .other, source: item.sources)
+        Evals.DecisionItem(decision: item.decision, category: item.category, source: item.sources)
     }
 
     static func priority(_ item: PriorityItem) -> PriorityMessageItem {
@@ -40,7 +40,7 @@ public enum PredictionMapping {
     }
 
     static func deadline(_ item: Extractors.DeadlineItem) -> Evals.DeadlineItem {
-        Evals.DeadlineItem(task: item.task, deadline: item.deadline, category: DeadlineCategory(rawValue: item.category) ?? .other,
+        Evals.DeadlineItem(task: item.task, deadline: item.deadline, category: item.category,
                            source: item.sources)
     }
 }

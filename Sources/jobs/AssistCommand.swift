@@ -99,7 +99,7 @@ struct AssistCommand: AsyncParsableCommand {
         let shard = try Self.resolveShard(shard)
         let summary = try await database.withPool(maxConnections: concurrency + 1) { pool in
             var pass = try Self.pass(pool: pool, provider: provider, model: model, prompts: prompts, concurrency: concurrency,
-                                     shard: shard, leaseSeconds: leaseSeconds, maxSteps: maxSteps)
+                                     shard: shard, lease: .seconds(leaseSeconds), maxSteps: maxSteps)
             pass = ProactivePass(pool: pool, options: withCLIOptions(pass.options), assistant: pass.assistant)
             return try await pass.run(all ? .all : .changed)
         }
@@ -155,7 +155,7 @@ struct AssistCommand: AsyncParsableCommand {
     /// The proactive pass for a provider choice (also what `scan` runs after extraction).
     static func pass(
         pool: PostgresPool, provider: ProviderChoice, model: String?, prompts: String, concurrency: Int,
-        shard: (index: Int, count: Int), leaseSeconds: Int, maxSteps: Int = 5,
+        shard: (index: Int, count: Int), lease: Duration, maxSteps: Int = 5,
         wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
     ) throws -> ProactivePass {
         var assistant = try AssistantFactory.make(provider, pool: pool, promptsPath: prompts, modelOverride: model, wrap: wrap)
@@ -163,7 +163,7 @@ struct AssistCommand: AsyncParsableCommand {
         var options = ProactivePass.Options()
         options.concurrency = concurrency
         (options.shardIndex, options.shardCount) = shard
-        options.leaseSeconds = leaseSeconds
+        options.lease = lease
         return ProactivePass(pool: pool, options: options, assistant: assistant)
     }
 

@@ -122,7 +122,7 @@ struct ScanCommand: AsyncParsableCommand {
         (options.shardIndex, options.shardCount) = try resolvedShard()
         options.features = try ExtractionFeature.parseList(features)
         options.contextMessages = contextMessages
-        options.leaseSeconds = leaseSeconds
+        options.lease = .seconds(leaseSeconds)
         options.limit = limit
         options.preFilter = !noPrefilter
         if batch { return try await BatchCommand.submit(options: options, providerOptions: providerOptions, database: database, output: output) }
@@ -133,7 +133,7 @@ struct ScanCommand: AsyncParsableCommand {
             var service = ScanService(pool: pool, engine: engine, options: options)
             service.proactive = noAssist ? nil : try AssistCommand.pass(
                 pool: pool, provider: providerOptions.provider, model: providerOptions.model, prompts: providerOptions.prompts,
-                concurrency: concurrency, shard: (options.shardIndex, options.shardCount), leaseSeconds: leaseSeconds,
+                concurrency: concurrency, shard: (options.shardIndex, options.shardCount), lease: options.lease,
                 wrap: { RateLimitedClient(inner: $0, limiter: RateLimiter(limits: (try? rateLimits()) ?? RateLimits())) })
             let job = ScanJob(service, progress: { done, failed, total in
                 if showProgress { Console.progress("scan: \(done)/\(total) conversations" + (failed > 0 ? ", \(failed) failed" : "")) }

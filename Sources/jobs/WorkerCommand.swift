@@ -82,8 +82,8 @@ struct WorkerCommand: AsyncParsableCommand {
         options.poll = .milliseconds(Int64(pollSeconds * 1000))
         options.grace = .milliseconds(Int64(graceSeconds * 1000))
         options.maxAttempts = maxAttempts
-        options.backoff = RetryBackoff(baseSeconds: backoffSeconds, maxSeconds: maxBackoffSeconds)
-        options.leaseSeconds = leaseSeconds
+        options.backoff = RetryBackoff(base: .seconds(backoffSeconds), max: .seconds(maxBackoffSeconds))
+        options.lease = .seconds(leaseSeconds)
         options.once = once
         let engine = try providerOptions.engine()
         let llm = providerOptions.provider == .rules ? nil : LLMConfiguration.fromEnvironment()

@@ -12,7 +12,7 @@ enum CalendarEventRules {
         /// A bare time said elsewhere in the sentence ("Saturday March 14 ... starts at 2pm").
         var extraTime: LocalTime?
         var location: String?
-        var category: String
+        var category: EventCategory
         var description: String
         var sources: [String]
         var sourceTexts: [String]
@@ -33,7 +33,7 @@ enum CalendarEventRules {
                 "end_time": RuleJSON.time(mention.endTime),
                 "location": location.map(JSONValue.string) ?? .null,
                 "description": .string(description),
-                "category": .string(category),
+                "category": .string(category.rawValue),
                 "confidence": .number(confidence),
                 "date_phrase": .string(mention.phrase),
                 "evidence": .string(evidence),
@@ -83,9 +83,9 @@ enum CalendarEventRules {
         return nil
     }
 
-    static func category(_ noun: EventNounMatch, message: ScannedMessage) -> String {
-        if noun.key == "appointment" && message.cues.first(of: medicalWords) == nil { return "other" }
-        if noun.category == "other" && message.cues.first(of: schoolWords) != nil { return "school" }
+    static func category(_ noun: EventNounMatch, message: ScannedMessage) -> EventCategory {
+        if noun.key == "appointment" && message.cues.first(of: medicalWords) == nil { return .other }
+        if noun.category == .other && message.cues.first(of: schoolWords) != nil { return .school }
         return noun.category
     }
 
@@ -108,7 +108,7 @@ enum CalendarEventRules {
         events.append(Event(
             key: key, title: title, mention: mention, extraTime: nil,
             location: EventVocabulary.location(in: sentence) ?? prior?.location,
-            category: noun.map { category($0, message: message) } ?? prior?.category ?? "other",
+            category: noun.map { category($0, message: message) } ?? prior?.category ?? .other,
             description: message.text.shortened(to: 200),
             sources: (keepsPrior ? prior?.sources ?? [] : []) + [message.alias],
             sourceTexts: (keepsPrior ? prior?.sourceTexts ?? [] : []) + [message.text],

@@ -40,7 +40,7 @@ enum DeadlineRules {
             "task": .string(task(sentence, message: message)),
             "deadline": .string(mention.date.iso),
             "time": RuleJSON.time(mention.time),
-            "category": .string(category(sentence.cues, text: sentence.text)),
+            "category": .string(category(sentence.cues, text: sentence.text).rawValue),
             "priority": .string(priority),
             "details": RuleJSON.string(amount(in: sentence.text)),
             "date_phrase": .string(mention.phrase),
@@ -94,18 +94,18 @@ enum DeadlineRules {
         return cleaned.isEmpty ? "Task" : cleaned.shortened(to: 60).capitalizedFirst
     }
 
-    static func category(_ cues: CueText, text: String) -> String {
+    static func category(_ cues: CueText, text: String) -> DeadlineCategory {
         if cues.first(of: ["doctor", "dentist", "vaccine", "vaccination", "immunization", "medical", "clinic", "pediatrician", "physical", "health form"]) != nil {
-            return "medical"
+            return .medical
         }
         if cues.first(of: ["permission slip", "permission slips", "slip", "form", "forms", "homework", "school", "teacher", "class", "report", "project", "library"]) != nil {
-            return "school"
+            return .school
         }
-        if cues.first(of: ["fee", "fees", "pay", "payment", "dues", "tuition", "cost"]) != nil || text.contains("$") { return "payment" }
+        if cues.first(of: ["fee", "fees", "pay", "payment", "dues", "tuition", "cost"]) != nil || text.contains("$") { return .payment }
         if cues.first(of: ["practice", "team", "uniform", "uniforms", "registration", "register", "sign up", "league", "season", "tryouts", "camp"]) != nil {
-            return "activity"
+            return .activity
         }
-        return "other"
+        return .other
     }
 
     /// "$12", "$7.50".

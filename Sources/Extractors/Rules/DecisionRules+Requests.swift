@@ -46,7 +46,7 @@ extension DecisionRules {
         // "I'll ..." only answers a request that asks someone to act.
         if opening.firstPrefix(of: ["i'll", "i will", "i can"]) != nil, opening.first(of: taskVerbs) == nil { return nil }
         return Decision(
-            text: asked.text.shortened(to: 120), category: "other", date: date(in: question) ?? date(in: answer),
+            text: asked.text.shortened(to: 120), category: .other, date: date(in: question) ?? date(in: answer),
             sources: [question.alias, answer.alias], evidence: answer.evidence(around: first.range))
     }
 
@@ -65,7 +65,7 @@ extension DecisionRules {
            next.message.senderID != message.message.senderID, next.cues.firstPrefix(of: acknowledgements) != nil {
             sources.append(next.alias)
         }
-        return Decision(text: sentence.text.shortened(to: 120), category: "other", date: date(in: message), sources: sources,
+        return Decision(text: sentence.text.shortened(to: 120), category: .other, date: date(in: message), sources: sources,
                         evidence: message.evidence(around: sentence.range), isCommitment: true)
     }
 
@@ -78,7 +78,7 @@ extension DecisionRules {
             || (cues.hasSuffix("then") && cues.words.count <= 4 && cues.first(of: ["see", "talk", "bye", "speak", "until", "chat"]) == nil)
         let previous = scan.messages[message.index - 1]
         guard endsSettled, !previous.isSuspicious, previous.message.senderID != message.message.senderID else { return nil }
-        return Decision(text: first.text.shortened(to: 120), category: "other", date: date(in: message) ?? date(in: previous),
+        return Decision(text: first.text.shortened(to: 120), category: .other, date: date(in: message) ?? date(in: previous),
                         sources: [previous.alias, message.alias], evidence: message.evidence(around: first.range))
     }
 }

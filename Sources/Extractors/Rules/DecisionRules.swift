@@ -6,7 +6,7 @@ import JSONKit
 enum DecisionRules {
     struct Decision {
         var text: String
-        var category: String
+        var category: DecisionCategory
         var decidedBy: String?
         var date: DateMention?
         var sources: [String]
@@ -17,7 +17,7 @@ enum DecisionRules {
         var json: JSONValue {
             .object([
                 "decision": .string(text),
-                "category": .string(category),
+                "category": .string(category.rawValue),
                 "decided_by": RuleJSON.string(decidedBy),
                 "deadline": RuleJSON.string(date?.date.iso),
                 "date_phrase": RuleJSON.string(date?.phrase),
@@ -40,7 +40,7 @@ enum DecisionRules {
             var decision: Decision
             if clause.count >= 2, let first = clause.first, let last = clause.last {
                 let text = message.text.utf16Slice(first.range.lowerBound..<last.range.upperBound)
-                decision = Decision(text: text.shortened(to: 120).capitalizedFirst, category: "other", date: date(in: message),
+                decision = Decision(text: text.shortened(to: 120).capitalizedFirst, category: .other, date: date(in: message),
                                     sources: [message.alias], evidence: message.evidence(around: sentence.range))
             } else if otherWords <= 1, message.index > 0, case let proposal = scan.messages[message.index - 1],
                       !proposal.isSuspicious, proposal.message.senderID != message.message.senderID {
@@ -48,10 +48,10 @@ enum DecisionRules {
                     decisions[index].sources.append(message.alias)
                     continue
                 }
-                decision = Decision(text: proposal.text.shortened(to: 120), category: "other", date: date(in: proposal),
+                decision = Decision(text: proposal.text.shortened(to: 120), category: .other, date: date(in: proposal),
                                     sources: [proposal.alias, message.alias], evidence: proposal.evidence())
             } else {
-                decision = Decision(text: message.text.shortened(to: 120), category: "other", date: date(in: message),
+                decision = Decision(text: message.text.shortened(to: 120), category: .other, date: date(in: message),
                                     sources: [message.alias], evidence: message.evidence(around: sentence.range))
             }
             decision.category = category(CueText(decision.text), hasDate: decision.date != nil)
@@ -92,16 +92,16 @@ enum DecisionRules {
         return upcoming.first(where: \.isDeadline) ?? upcoming.first
     }
 
-    static func category(_ cues: CueText, hasDate: Bool) -> String {
-        let table: [(String, [String])] = [
-            ("carpool", ["carpool", "drive", "drives", "driving", "pickup", "pick up", "pick-up", "drop off", "dropoff", "drop-off", "ride", "rides"]),
-            ("food", ["snack", "snacks", "food", "pizza", "lunch", "dinner", "breakfast", "cupcakes", "treats", "potluck", "drinks",
+    static func category(_ cues: CueText, hasDate: Bool) -> DecisionCategory {
+        let table: [(DecisionCategory, [String])] = [
+            (.carpool, ["carpool", "drive", "drives", "driving", "pickup", "pick up", "pick-up", "drop off", "dropoff", "drop-off", "ride", "rides"]),
+            (.food, ["snack", "snacks", "food", "pizza", "lunch", "dinner", "breakfast", "cupcakes", "treats", "potluck", "drinks",
                       "tacos", "sandwiches", "salad", "salads", "dessert", "cake", "pies", "turkey", "bbq"]),
-            ("purchase", ["buy", "order", "purchase", "gift", "gifts", "chip in", "pay for"]),
-            ("activity", ["practice", "class", "activity", "lesson", "lessons", "team", "camp", "game"]),
-            ("schedule", ["time", "schedule", "move", "moved", "reschedule", "rescheduled", "date"]),
+            (.purchase, ["buy", "order", "purchase", "gift", "gifts", "chip in", "pay for"]),
+            (.activity, ["practice", "class", "activity", "lesson", "lessons", "team", "camp", "game"]),
+            (.schedule, ["time", "schedule", "move", "moved", "reschedule", "rescheduled", "date"]),
         ]
         for (category, words) in table where cues.first(of: words) != nil { return category }
-        return hasDate ? "schedule" : "other"
+        return hasDate ? .schedule : .other
     }
 }

@@ -3,7 +3,7 @@ struct EventNounMatch: Sendable, Hashable {
     /// The table entry's words ("field trip"): two mentions of the same kind of event share it.
     let key: String
     let title: String
-    let category: String
+    let category: EventCategory
     /// Token index range of the title in the sentence.
     let tokenRange: Range<Int>
 }
@@ -12,7 +12,7 @@ struct EventNounMatch: Sendable, Hashable {
 enum EventVocabulary {
     struct Noun: Sendable {
         let words: [String]
-        let category: String
+        let category: EventCategory
         /// Only an event with a modifier before it ("dance class", not "the class").
         var needsModifier = false
         /// The title when the noun alone names the event badly ("dentist" → "Dentist appointment").
@@ -21,56 +21,56 @@ enum EventVocabulary {
 
     /// Heads first: the first entry found in a sentence names its event.
     static let nouns: [Noun] = [
-        Noun(words: ["field", "trip"], category: "school"),
-        Noun(words: ["picture", "day"], category: "school"),
-        Noun(words: ["early", "dismissal"], category: "school"),
-        Noun(words: ["no", "school"], category: "school"),
-        Noun(words: ["parent-teacher", "conference"], category: "school"),
-        Noun(words: ["conference"], category: "school"),
-        Noun(words: ["open", "house"], category: "school"),
-        Noun(words: ["book", "fair"], category: "school"),
-        Noun(words: ["science", "fair"], category: "school"),
-        Noun(words: ["bake", "sale"], category: "school"),
-        Noun(words: ["school", "play"], category: "school"),
-        Noun(words: ["assembly"], category: "school"),
-        Noun(words: ["graduation"], category: "school"),
-        Noun(words: ["dismissal"], category: "school"),
-        Noun(words: ["gala"], category: "activity"),
-        Noun(words: ["appointment"], category: "medical"),
-        Noun(words: ["checkup"], category: "medical"),
-        Noun(words: ["check-up"], category: "medical"),
-        Noun(words: ["flu", "shot"], category: "medical"),
-        Noun(words: ["party"], category: "social"),
-        Noun(words: ["playdate"], category: "social"),
-        Noun(words: ["play", "date"], category: "social"),
-        Noun(words: ["sleepover"], category: "social"),
-        Noun(words: ["picnic"], category: "social"),
-        Noun(words: ["potluck"], category: "social"),
-        Noun(words: ["bbq"], category: "social"),
-        Noun(words: ["barbecue"], category: "social"),
-        Noun(words: ["swim", "meet"], category: "activity"),
-        Noun(words: ["track", "meet"], category: "activity"),
-        Noun(words: ["game"], category: "activity"),
-        Noun(words: ["match"], category: "activity"),
-        Noun(words: ["tournament"], category: "activity"),
-        Noun(words: ["scrimmage"], category: "activity"),
-        Noun(words: ["practice"], category: "activity"),
-        Noun(words: ["recital"], category: "activity"),
-        Noun(words: ["rehearsal"], category: "activity"),
-        Noun(words: ["concert"], category: "activity"),
-        Noun(words: ["tryouts"], category: "activity"),
-        Noun(words: ["lesson"], category: "activity", needsModifier: true),
-        Noun(words: ["class"], category: "activity", needsModifier: true),
-        Noun(words: ["camp"], category: "activity", needsModifier: true),
-        Noun(words: ["meeting"], category: "other"),
-        Noun(words: ["fundraiser"], category: "other"),
-        Noun(words: ["trip"], category: "other"),
-        Noun(words: ["dentist"], category: "medical", suffix: "appointment"),
-        Noun(words: ["orthodontist"], category: "medical", suffix: "appointment"),
-        Noun(words: ["pediatrician"], category: "medical", suffix: "appointment"),
-        Noun(words: ["doctor"], category: "medical", suffix: "appointment"),
-        Noun(words: ["vaccine"], category: "medical", suffix: "appointment"),
-        Noun(words: ["birthday"], category: "social"),
+        Noun(words: ["field", "trip"], category: .school),
+        Noun(words: ["picture", "day"], category: .school),
+        Noun(words: ["early", "dismissal"], category: .school),
+        Noun(words: ["no", "school"], category: .school),
+        Noun(words: ["parent-teacher", "conference"], category: .school),
+        Noun(words: ["conference"], category: .school),
+        Noun(words: ["open", "house"], category: .school),
+        Noun(words: ["book", "fair"], category: .school),
+        Noun(words: ["science", "fair"], category: .school),
+        Noun(words: ["bake", "sale"], category: .school),
+        Noun(words: ["school", "play"], category: .school),
+        Noun(words: ["assembly"], category: .school),
+        Noun(words: ["graduation"], category: .school),
+        Noun(words: ["dismissal"], category: .school),
+        Noun(words: ["gala"], category: .activity),
+        Noun(words: ["appointment"], category: .medical),
+        Noun(words: ["checkup"], category: .medical),
+        Noun(words: ["check-up"], category: .medical),
+        Noun(words: ["flu", "shot"], category: .medical),
+        Noun(words: ["party"], category: .social),
+        Noun(words: ["playdate"], category: .social),
+        Noun(words: ["play", "date"], category: .social),
+        Noun(words: ["sleepover"], category: .social),
+        Noun(words: ["picnic"], category: .social),
+        Noun(words: ["potluck"], category: .social),
+        Noun(words: ["bbq"], category: .social),
+        Noun(words: ["barbecue"], category: .social),
+        Noun(words: ["swim", "meet"], category: .activity),
+        Noun(words: ["track", "meet"], category: .activity),
+        Noun(words: ["game"], category: .activity),
+        Noun(words: ["match"], category: .activity),
+        Noun(words: ["tournament"], category: .activity),
+        Noun(words: ["scrimmage"], category: .activity),
+        Noun(words: ["practice"], category: .activity),
+        Noun(words: ["recital"], category: .activity),
+        Noun(words: ["rehearsal"], category: .activity),
+        Noun(words: ["concert"], category: .activity),
+        Noun(words: ["tryouts"], category: .activity),
+        Noun(words: ["lesson"], category: .activity, needsModifier: true),
+        Noun(words: ["class"], category: .activity, needsModifier: true),
+        Noun(words: ["camp"], category: .activity, needsModifier: true),
+        Noun(words: ["meeting"], category: .other),
+        Noun(words: ["fundraiser"], category: .other),
+        Noun(words: ["trip"], category: .other),
+        Noun(words: ["dentist"], category: .medical, suffix: "appointment"),
+        Noun(words: ["orthodontist"], category: .medical, suffix: "appointment"),
+        Noun(words: ["pediatrician"], category: .medical, suffix: "appointment"),
+        Noun(words: ["doctor"], category: .medical, suffix: "appointment"),
+        Noun(words: ["vaccine"], category: .medical, suffix: "appointment"),
+        Noun(words: ["birthday"], category: .social),
     ]
 
     /// Words that belong in a title before the noun ("soccer game", "dance class", "birthday party").

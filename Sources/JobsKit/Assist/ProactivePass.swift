@@ -18,7 +18,8 @@ public struct ProactivePass: Sendable {
         public var concurrency = 4
         public var shardIndex = 0
         public var shardCount = 1
-        public var leaseSeconds = 600
+        /// How long a claim on a batch of users lasts before another process may take it over.
+        public var lease: Duration = .seconds(600)
         public var owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):assist"
         /// Stop after this many users (nil: all).
         public var limit: Int?

@@ -83,7 +83,7 @@ struct ProactiveQueue: Sendable {
             RETURNING p.user_id
             """,
             [candidates, options.shardCount, options.shardIndex, since, attempted, options.batchSize, options.owner,
-             options.leaseSeconds]).map { try $0.decode("user_id") }
+             options.lease.wholeSeconds]).map { try $0.decode("user_id") }
     }
 
     /// Marks a batch done and releases it; inside the transaction that wrote its findings.

@@ -28,7 +28,7 @@ public struct ExtractService: Sendable {
     public let engine: ExtractionEngine
     public var reader = ConversationReader()
     /// How long the write transaction waits for a row lock held elsewhere before failing (as the scan does).
-    public var lockTimeoutSeconds: Double = 30
+    public var lockTimeout: Duration = .seconds(30)
     let logger = Logger(label: "messageai.extract")
 
     public init(pool: PostgresPool, engine: ExtractionEngine) {
@@ -57,7 +57,7 @@ public struct ExtractService: Sendable {
             var written: ExtractionStore.WriteSummary?
             if !dryRun {
                 let complete = input.messages.count < reader.maxMessages
-                let lockTimeout = "\(Int((lockTimeoutSeconds * 1000).rounded()))ms"
+                let lockTimeout = "\(Int((self.lockTimeout.seconds * 1000).rounded()))ms"
                 written = try await pool.transaction { db in
                     // A row lock held elsewhere fails this run after the bound instead of stalling a worker.
                     try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout])

@@ -9,7 +9,7 @@ public struct ScanOptions: Sendable {
     public var shardIndex: Int = 0
     public var shardCount: Int = 1
     /// How long a claim is valid; a crashed scanner's claims are taken over after this.
-    public var leaseSeconds: Int = 600
+    public var lease: Duration = .seconds(600)
     /// Earlier messages sent with the new ones, for context.
     public var contextMessages: Int = 20
     public var features: [ExtractionFeature] = ExtractionFeature.allCases
@@ -21,7 +21,7 @@ public struct ScanOptions: Sendable {
     public var preFilter: Bool = true
     /// How long writing a conversation waits for a row lock another session holds (the app editing or deleting
     /// it) before that conversation fails and is retried next scan; without a bound one stuck session stalls the scan.
-    public var lockTimeoutSeconds: Double = 30
+    public var lockTimeout: Duration = .seconds(30)
 
     public init() {}
 

@@ -55,7 +55,7 @@ struct ScanQueue: Sendable {
             FROM candidate WHERE w.conversation_id = candidate.conversation_id
             RETURNING w.conversation_id, w.last_message_at, w.last_message_id
             """,
-            [options.shardCount, options.shardIndex, runID, options.owner, options.leaseSeconds, after])
+            [options.shardCount, options.shardIndex, runID, options.owner, options.lease.wholeSeconds, after])
         guard let row = rows.first else { return nil }
         let at = try row.decode("last_message_at", as: Date?.self)
         let id = try row.decode("last_message_id", as: UUID?.self)
@@ -98,7 +98,7 @@ struct ScanQueue: Sendable {
     /// Bounded by the scan's lock timeout, like `fail`: a row lock held elsewhere leaves the lease to expire instead.
     func release(_ conversationID: UUID) async throws {
         try await pool.transaction { db in
-            try await db.query("SELECT set_config('lock_timeout', $1, true)", [PostgresConfiguration.milliseconds(options.lockTimeoutSeconds)])
+            try await db.query("SELECT set_config('lock_timeout', $1, true)", [options.lockTimeout.postgresMilliseconds])
             try await db.query(
                 "UPDATE scan_watermarks SET lease_owner = NULL, lease_expires_at = NULL WHERE conversation_id = $1 AND lease_owner = $2",
                 [conversationID, options.owner])
@@ -110,7 +110,7 @@ struct ScanQueue: Sendable {
     @discardableResult
     func releaseAll(runID: UUID) async throws -> Int {
         try await pool.transaction { db in
-            try await db.query("SELECT set_config('lock_timeout', $1, true)", [PostgresConfiguration.milliseconds(options.lockTimeoutSeconds)])
+            try await db.query("SELECT set_config('lock_timeout', $1, true)", [options.lockTimeout.postgresMilliseconds])
             return try await db.query(
                 "UPDATE scan_watermarks SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = $1 AND claimed_by_run = $2",
                 [options.owner, runID]).affectedRows
@@ -121,7 +121,7 @@ struct ScanQueue: Sendable {
     /// row lock held elsewhere fails this write instead of stalling the scan (the lease then expires on its own).
     func fail(_ conversationID: UUID, error: String) async throws {
         try await pool.transaction { db in
-            try await db.query("SELECT set_config('lock_timeout', $1, true)", [PostgresConfiguration.milliseconds(options.lockTimeoutSeconds)])
+            try await db.query("SELECT set_config('lock_timeout', $1, true)", [options.lockTimeout.postgresMilliseconds])
             try await db.query(
                 """
                 UPDATE scan_watermarks SET failures = failures + 1, last_error = $2, lease_owner = NULL, lease_expires_at = NULL

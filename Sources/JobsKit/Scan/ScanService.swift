@@ -89,7 +89,7 @@ public struct ScanService: Sendable {
             "concurrency": .integer(Int64(options.concurrency)),
             "shard": .string("\(options.shardIndex)/\(options.shardCount)"),
             "features": .array(options.features.map { .string($0.rawValue) }),
-            "owner": .string(options.owner), "lease_seconds": .integer(Int64(options.leaseSeconds)),
+            "owner": .string(options.owner), "lease_seconds": .integer(Int64(options.lease.wholeSeconds)),
             "combined": .bool(engine.combined),
         ]
         let provider = engine.provider.name
@@ -196,7 +196,7 @@ public struct ScanService: Sendable {
             let hasNew = input.firstNewIndex < input.messages.count
             let run = hasNew ? try await engine.extract(input, features: options.features) : ExtractionRun()
             let features = options.features
-            let lockTimeout = PostgresConfiguration.milliseconds(options.lockTimeoutSeconds)
+            let lockTimeout = options.lockTimeout.postgresMilliseconds
             let written: ExtractionStore.WriteSummary
             do {
                 written = try await pool.transaction { db in
@@ -240,7 +240,7 @@ public struct ScanService: Sendable {
             do {
                 try await Self.retrying { try await queue.fail(claim.conversationID, error: "\(error)") }
             } catch let recordError {
-                // Not even the failure could be written: its lease expires after leaseSeconds and a later scan retries it.
+                // Not even the failure could be written: its lease expires after the lease and a later scan retries it.
                 logger.error("recording the failure failed", metadata: ["conversation": "\(claim.conversationID)", "error": "\(recordError)"])
                 unrecorded = "\(recordError)"
             }

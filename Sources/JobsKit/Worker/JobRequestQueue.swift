@@ -43,7 +43,7 @@ public struct JobRequestQueue: Sendable {
     // MARK: - Worker side
 
     /// Claims the next ready request: pending and due, or running under an expired lease (its worker died).
-    public func claim(owner: String, leaseSeconds: Int, maxAttempts: Int) async throws -> JobRequest? {
+    public func claim(owner: String, lease: Duration, maxAttempts: Int) async throws -> JobRequest? {
         // A request whose worker keeps dying with it must not be retried forever.
         try await pool.query(
             """
@@ -64,7 +64,7 @@ public struct JobRequestQueue: Sendable {
                 lease_expires_at = now() + make_interval(secs => $2::int), attempts = r.attempts + 1
             FROM candidate WHERE r.id = candidate.id
             RETURNING r.id, r.kind, r.conversation_id, r.user_id, r.attempts
-            """, [owner, leaseSeconds])
+            """, [owner, lease.wholeSeconds])
         guard let row = rows.first else { return nil }
         let kindText: String = try row.decode("kind")
         guard let kind = JobRequest.Kind(rawValue: kindText) else {
@@ -76,12 +76,12 @@ public struct JobRequestQueue: Sendable {
 
     /// Extends a claim while its request is still being worked on. False when the lease was lost.
     @discardableResult
-    public func renew(_ id: Int64, owner: String, leaseSeconds: Int) async throws -> Bool {
+    public func renew(_ id: Int64, owner: String, lease: Duration) async throws -> Bool {
         try await pool.query(
             """
             UPDATE job_requests SET lease_expires_at = now() + make_interval(secs => $3::int)
             WHERE id = $1 AND lease_owner = $2 AND status = 'running'
-            """, [id, owner, leaseSeconds]).affectedRows == 1
+            """, [id, owner, lease.wholeSeconds]).affectedRows == 1
     }
 
     /// Marks a request done with the job run that served it. False when the lease was lost meanwhile.
@@ -111,7 +111,7 @@ public struct JobRequestQueue: Sendable {
             RETURNING status, not_before
             """,
             [request.id, owner, String(text.prefix(Self.maxErrorLength)), permanent, maxAttempts,
-             backoff.delay(afterAttempt: request.attempts)])
+             backoff.delay(afterAttempt: request.attempts).seconds])
         guard let row = rows.first else { return .leaseLost }
         return try row.decode("status", as: JobRequest.Status.self) == .failed ? .failed : .retryScheduled(notBefore: try row.decode("not_before"))
     }

@@ -61,7 +61,7 @@ public struct RequestWorker: Sendable {
             do {
                 while await state.inFlightCount < options.concurrency, await !control.stopRequested {
                     guard let request = try await queue.claim(
-                        owner: options.owner, leaseSeconds: options.leaseSeconds, maxAttempts: options.maxAttempts) else {
+                        owner: options.owner, lease: options.lease, maxAttempts: options.maxAttempts) else {
                         exhausted = true
                         break
                     }
@@ -126,11 +126,11 @@ public struct RequestWorker: Sendable {
     private func process(_ request: JobRequest, queue: JobRequestQueue, state: WorkerState) async {
         let started = Date()
         let heartbeat = Task { [options, clock] in
-            let interval = Duration.seconds(options.leaseSeconds) / 3
+            let interval = options.lease / 3
             while !Task.isCancelled {
                 try? await clock.sleep(for: interval)
                 if Task.isCancelled { break }
-                _ = try? await queue.renew(request.id, owner: options.owner, leaseSeconds: options.leaseSeconds)
+                _ = try? await queue.renew(request.id, owner: options.owner, lease: options.lease)
             }
         }
         var result = WorkerSummary.Attempt.Result.done

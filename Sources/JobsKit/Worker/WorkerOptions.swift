@@ -10,7 +10,7 @@ public struct WorkerOptions: Sendable {
     public var grace: Duration = .seconds(30)
     /// How long a claim lasts without renewal; a crashed worker's requests are taken over after this. A live
     /// worker renews its claims every third of it, so a long request is never taken over by mistake.
-    public var leaseSeconds = 600
+    public var lease: Duration = .seconds(600)
     /// Attempts before a request is marked failed.
     public var maxAttempts = 3
     /// Delay before retry n is `backoff.delay(afterAttempt: n)`.
@@ -28,19 +28,19 @@ public struct WorkerOptions: Sendable {
 
 /// Exponential retry delays with a ceiling: a failing request is retried soon, then less and less often.
 public struct RetryBackoff: Sendable, Hashable, Codable {
-    /// Delay after the first failed attempt, in seconds.
-    public var baseSeconds: Double
+    /// Delay after the first failed attempt.
+    public var base: Duration
     /// No delay is longer than this.
-    public var maxSeconds: Double
+    public var max: Duration
 
-    public init(baseSeconds: Double = 30, maxSeconds: Double = 900) {
-        self.baseSeconds = baseSeconds
-        self.maxSeconds = maxSeconds
+    public init(base: Duration = .seconds(30), max: Duration = .seconds(900)) {
+        self.base = base
+        self.max = max
     }
 
-    /// `base * 2^(attempt-1)`, at most `maxSeconds`.
-    public func delay(afterAttempt attempt: Int) -> Double {
-        let exponent = Double(min(max(attempt, 1) - 1, 30))
-        return min(maxSeconds, baseSeconds * pow(2, exponent))
+    /// `base * 2^(attempt-1)`, at most `max`.
+    public func delay(afterAttempt attempt: Int) -> Duration {
+        let exponent = Double(Swift.min(Swift.max(attempt, 1) - 1, 30))
+        return .seconds(Swift.min(max.seconds, base.seconds * pow(2, exponent)))
     }
 }

@@ -284,7 +284,7 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
                 if !Task.isCancelled { try await holder.query("ROLLBACK") }
             }
             var service = ExtractService(pool: h.db.pool, engine: h.engine)
-            service.lockTimeoutSeconds = 0.3
+            service.lockTimeout = .milliseconds(300)
             let error = await #expect(throws: PostgresError.self) {
                 try await service.run(conversationID: ExtractionHarness.birthday, features: [.calendarEvents], dryRun: false,
                                       now: ExtractionHarness.now)

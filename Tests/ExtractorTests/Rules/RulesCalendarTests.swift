@@ -17,7 +17,7 @@ import Testing
         #expect(event.time == LocalTime(hour: 9, minute: 0))
         #expect(event.endTime == LocalTime(hour: 14, minute: 0))
         #expect(event.location == nil)
-        #expect(event.category == "school")
+        #expect(event.category == .school)
         #expect(event.confidence == 0.8)
         #expect(event.description.hasPrefix("Field trip to the Science Museum"))
         #expect(event.sources == ["msg-1"])
@@ -33,7 +33,7 @@ import Testing
         #expect(events[0].date == LocalDate(iso: "2026-03-14"))
         #expect(events[0].time == LocalTime(hour: 14, minute: 0))
         #expect(events[0].location == "Sky Zone")
-        #expect(events[0].category == "social")
+        #expect(events[0].category == .social)
         #expect(events[0].confidence == 0.9)
     }
 
@@ -48,7 +48,7 @@ import Testing
         #expect(events[0].time == LocalTime(hour: 10, minute: 0))
         #expect(events[0].datePhrase == "Saturday, around 10am")
         #expect(events[0].location == "Lincoln Park")
-        #expect(events[0].category == "activity")
+        #expect(events[0].category == .activity)
     }
 
     @Test func cancelledEventProducesNothing() async throws {
@@ -84,7 +84,7 @@ import Testing
         #expect(events[0].title == "Picture day")
         #expect(events[0].date == LocalDate(iso: "2026-03-05"))
         #expect(events[0].sources == ["msg-1", "msg-2"])
-        #expect(events[0].category == "school")
+        #expect(events[0].category == .school)
     }
 
     @Test func pastQuestionsAndVagueMentionsAreSkipped() async throws {

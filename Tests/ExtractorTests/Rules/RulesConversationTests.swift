@@ -51,7 +51,7 @@ import Testing
         #expect(extraction.rsvps.count == 1)
         #expect(extraction.rsvps.first?.response(of: "dan")?.response == "yes")
         #expect(extraction.deadlines.map(\.task) == ["Permission slips for the zoo trip"])
-        #expect(extraction.decisions.map(\.category) == ["carpool"])
+        #expect(extraction.decisions.map(\.category) == [.carpool])
         #expect(extraction.priorities.isEmpty)
     }
 

@@ -16,7 +16,7 @@ import Testing
         #expect(item.deadline == LocalDate(iso: "2026-03-06"))
         #expect(item.time == LocalTime(hour: 12, minute: 0))
         #expect(item.task == "Zoo trip permission slips and $12")
-        #expect(item.category == "school")
+        #expect(item.category == .school)
         #expect(item.priority == "medium")
         #expect(item.details == "$12")
         #expect(item.datePhrase == "due Friday by noon")
@@ -31,7 +31,7 @@ import Testing
         try #require(deadlines.count == 1)
         #expect(deadlines[0].deadline == LocalDate(iso: "2026-03-03"))
         #expect(deadlines[0].time == nil)
-        #expect(deadlines[0].category == "payment")
+        #expect(deadlines[0].category == .payment)
         #expect(deadlines[0].priority == "high")
         #expect(deadlines[0].details == "$85")
         #expect(deadlines[0].sources == ["msg-1"])
@@ -44,7 +44,7 @@ import Testing
         let deadlines = try await RulesFixture.run(input, [.deadlines]).deadlines
         try #require(deadlines.count == 1)
         #expect(deadlines[0].deadline == LocalDate(iso: "2026-03-05"))
-        #expect(deadlines[0].category == "medical")
+        #expect(deadlines[0].category == .medical)
         #expect(deadlines[0].priority == "urgent")
     }
 

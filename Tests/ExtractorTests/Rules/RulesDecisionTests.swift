@@ -13,7 +13,7 @@ import Testing
         let decisions = try await RulesFixture.run(input, [.decisions]).decisions
         try #require(decisions.count == 1)
         #expect(decisions[0].decision == "Dan orders pizza for Saturday")
-        #expect(decisions[0].category == "food")
+        #expect(decisions[0].category == .food)
         #expect(decisions[0].deadline == LocalDate(iso: "2026-03-07"))
         #expect(decisions[0].datePhrase == "Saturday")
         #expect(decisions[0].decidedBy == nil)
@@ -29,7 +29,7 @@ import Testing
         let decisions = try await RulesFixture.run(input, [.decisions]).decisions
         try #require(decisions.count == 1)
         #expect(decisions[0].decision == "I can drive the carpool to swim practice on Tuesday")
-        #expect(decisions[0].category == "carpool")
+        #expect(decisions[0].category == .carpool)
         #expect(decisions[0].deadline == LocalDate(iso: "2026-03-03"))
         #expect(decisions[0].sources == ["msg-1", "msg-2", "msg-3"])
     }
@@ -88,6 +88,6 @@ import Testing
         ])
         let decisions = try await RulesFixture.run(input, [.decisions]).decisions
         #expect(decisions.map(\.sources) == [["msg-2", "msg-3"]])
-        #expect(decisions.first?.category == "food")
+        #expect(decisions.first?.category == .food)
     }
 }

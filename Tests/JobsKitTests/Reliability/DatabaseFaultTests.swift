@@ -99,7 +99,7 @@ struct DatabaseFaultTests {
             let result: Result<ScanService.Summary, any Error>
             do {
                 let summary = try await withTimeout(20, "a scan facing a held lock") {
-                    try await Reliability.scan(db, engine) { $0.lockTimeoutSeconds = 1 }
+                    try await Reliability.scan(db, engine) { $0.lockTimeout = .seconds(1) }
                 }
                 result = .success(summary)
             } catch {

@@ -94,7 +94,7 @@ struct ScanBoundsTests {
             }
             defer { server.stop() }
             let engine = try Reliability.engine(server)
-            let scan = Task { try await Reliability.scan(db, engine) { $0.lockTimeoutSeconds = 1 } }
+            let scan = Task { try await Reliability.scan(db, engine) { $0.lockTimeout = .seconds(1) } }
             try await waitUntil(20, "the victim's first request") {
                 server.requests.contains { ScanRequests.conversation($0) == victim.name }
             }

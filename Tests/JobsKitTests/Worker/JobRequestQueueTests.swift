@@ -33,7 +33,7 @@ struct JobRequestQueueTests {
             let later = try await queue.enqueue(.extract, id: WorkerHarness.conversations.carpool)
             try await db.pool.query("UPDATE job_requests SET not_before = now() + interval '1 hour' WHERE id = $1", [later])
 
-            let claim = try #require(try await queue.claim(owner: "w1", leaseSeconds: 60, maxAttempts: 3))
+            let claim = try #require(try await queue.claim(owner: "w1", lease: .seconds(60), maxAttempts: 3))
             #expect(claim.id == first)
             #expect(claim.kind == .extract)
             #expect(claim.conversationID == WorkerHarness.conversations.birthday)
@@ -43,7 +43,7 @@ struct JobRequestQueueTests {
             #expect(row.leaseOwner == "w1")
             #expect(try #require(row.leaseExpiresAt) > Date().addingTimeInterval(30))
             // The other request is not due yet, and the first is leased: nothing left to claim.
-            #expect(try await queue.claim(owner: "w2", leaseSeconds: 60, maxAttempts: 3) == nil)
+            #expect(try await queue.claim(owner: "w2", lease: .seconds(60), maxAttempts: 3) == nil)
             let due = try #require(try await queue.secondsUntilNextDue())
             #expect(due > 30 && due <= 60)
         }
@@ -54,16 +54,16 @@ struct JobRequestQueueTests {
         try await WorkerHarness.withDemo { db in
             let queue = JobRequestQueue(pool: db.pool)
             let id = try await queue.enqueue(.extract, id: WorkerHarness.conversations.birthday)
-            _ = try #require(try await queue.claim(owner: "crashed", leaseSeconds: 60, maxAttempts: 2))
+            _ = try #require(try await queue.claim(owner: "crashed", lease: .seconds(60), maxAttempts: 2))
             try await db.pool.query("UPDATE job_requests SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [id])
-            let retaken = try #require(try await queue.claim(owner: "w2", leaseSeconds: 60, maxAttempts: 2))
+            let retaken = try #require(try await queue.claim(owner: "w2", lease: .seconds(60), maxAttempts: 2))
             #expect(retaken.id == id)
             #expect(retaken.attempts == 2)
             // The late worker's lease is gone: it can neither complete nor fail the request.
             #expect(try await !queue.complete(id, owner: "crashed", runID: UUID()))
 
             try await db.pool.query("UPDATE job_requests SET lease_expires_at = now() - interval '1 second' WHERE id = $1", [id])
-            #expect(try await queue.claim(owner: "w3", leaseSeconds: 60, maxAttempts: 2) == nil)
+            #expect(try await queue.claim(owner: "w3", lease: .seconds(60), maxAttempts: 2) == nil)
             let row = try await WorkerHarness.row(id, db.pool)
             #expect(row.status == "failed")
             #expect(row.leaseOwner == nil)
@@ -76,10 +76,10 @@ struct JobRequestQueueTests {
         try await WorkerHarness.withDemo { db in
             let queue = JobRequestQueue(pool: db.pool)
             let id = try await queue.enqueue(.extract, id: WorkerHarness.conversations.birthday)
-            let backoff = RetryBackoff(baseSeconds: 100, maxSeconds: 1000)
+            let backoff = RetryBackoff(base: .seconds(100), max: .seconds(1000))
             let before = try await db.pool.query("SELECT now() AS t")[0].decode("t", as: Date.self)
 
-            let first = try #require(try await queue.claim(owner: "w", leaseSeconds: 60, maxAttempts: 2))
+            let first = try #require(try await queue.claim(owner: "w", lease: .seconds(60), maxAttempts: 2))
             let outcome = try await queue.fail(first, owner: "w", error: "HTTP 400", permanent: false, maxAttempts: 2, backoff: backoff)
             guard case .retryScheduled(let notBefore) = outcome else {
                 Issue.record("expected a retry, got \(outcome)")
@@ -91,10 +91,10 @@ struct JobRequestQueueTests {
             #expect(row.status == "pending")
             #expect(row.leaseOwner == nil && row.leaseExpiresAt == nil)
             #expect(row.error == "attempt 1 of 2: HTTP 400")
-            #expect(try await queue.claim(owner: "w", leaseSeconds: 60, maxAttempts: 2) == nil)
+            #expect(try await queue.claim(owner: "w", lease: .seconds(60), maxAttempts: 2) == nil)
 
             try await db.pool.query("UPDATE job_requests SET not_before = now() WHERE id = $1", [id])
-            let second = try #require(try await queue.claim(owner: "w", leaseSeconds: 60, maxAttempts: 2))
+            let second = try #require(try await queue.claim(owner: "w", lease: .seconds(60), maxAttempts: 2))
             let long = String(repeating: "x", count: 5000)
             #expect(try await queue.fail(second, owner: "w", error: long, permanent: false, maxAttempts: 2, backoff: backoff) == .failed)
             row = try await WorkerHarness.row(id, db.pool)
@@ -111,7 +111,7 @@ struct JobRequestQueueTests {
         try await WorkerHarness.withDemo { db in
             let queue = JobRequestQueue(pool: db.pool)
             let id = try await queue.enqueue(.assist, id: WorkerHarness.users.maria)
-            let claim = try #require(try await queue.claim(owner: "w", leaseSeconds: 60, maxAttempts: 3))
+            let claim = try #require(try await queue.claim(owner: "w", lease: .seconds(60), maxAttempts: 3))
             #expect(try await queue.fail(claim, owner: "w", error: "no LLM", permanent: true, maxAttempts: 3, backoff: RetryBackoff()) == .failed)
             #expect(try await WorkerHarness.row(id, db.pool).status == "failed")
         }
@@ -123,8 +123,8 @@ struct JobRequestQueueTests {
             let queue = JobRequestQueue(pool: db.pool)
             let mine = try await queue.enqueue(.extract, id: WorkerHarness.conversations.birthday)
             let theirs = try await queue.enqueue(.extract, id: WorkerHarness.conversations.carpool)
-            _ = try #require(try await queue.claim(owner: "me", leaseSeconds: 60, maxAttempts: 3))
-            _ = try #require(try await queue.claim(owner: "other", leaseSeconds: 60, maxAttempts: 3))
+            _ = try #require(try await queue.claim(owner: "me", lease: .seconds(60), maxAttempts: 3))
+            _ = try #require(try await queue.claim(owner: "other", lease: .seconds(60), maxAttempts: 3))
 
             #expect(try await queue.release(owner: "me") == [mine])
             let row = try await WorkerHarness.row(mine, db.pool)
@@ -134,16 +134,16 @@ struct JobRequestQueueTests {
             #expect(row.attempts == 0)
             // Another worker's claim is untouched, and the released request is claimable again at once.
             #expect(try await WorkerHarness.row(theirs, db.pool).leaseOwner == "other")
-            #expect(try await queue.claim(owner: "next", leaseSeconds: 60, maxAttempts: 3)?.id == mine)
+            #expect(try await queue.claim(owner: "next", lease: .seconds(60), maxAttempts: 3)?.id == mine)
             #expect(try await queue.release(owner: "nobody") == [])
         }
     }
 
     @Test("retry delays double from the base and stop at the ceiling")
     func backoffDelays() {
-        let backoff = RetryBackoff(baseSeconds: 30, maxSeconds: 200)
-        #expect((1...5).map { backoff.delay(afterAttempt: $0) } == [30, 60, 120, 200, 200])
-        #expect(backoff.delay(afterAttempt: 1000) == 200)
-        #expect(RetryBackoff(baseSeconds: 0, maxSeconds: 10).delay(afterAttempt: 3) == 0)
+        let backoff = RetryBackoff(base: .seconds(30), max: .seconds(200))
+        #expect((1...5).map { backoff.delay(afterAttempt: $0) } == [30, 60, 120, 200, 200].map { Duration.seconds($0) })
+        #expect(backoff.delay(afterAttempt: 1000) == .seconds(200))
+        #expect(RetryBackoff(base: .zero, max: .seconds(10)).delay(afterAttempt: 3) == .zero)
     }
 }

@@ -144,7 +144,7 @@ struct RequestWorkerTests {
             let queue = JobRequestQueue(pool: db.pool)
             let id = try await queue.enqueue(.extract, id: WorkerHarness.conversations.birthday)
             var options = WorkerHarness.options(pollSeconds: 30)
-            options.leaseSeconds = 60
+            options.lease = .seconds(60)
             let clock = TestClock()
             let worker = RequestWorker(pool: db.pool, handler: try WorkerHarness.llmHandler(db.pool, server: server), options: options, clock: clock)
             let running = try await WorkerHarness.start(worker)
@@ -157,7 +157,7 @@ struct RequestWorkerTests {
             try await waitUntil(10, "the heartbeat renews the lease") {
                 try await db.pool.query("SELECT 1 FROM job_requests WHERE id = $1 AND lease_expires_at > now() + interval '50 seconds'", [id]).count == 1
             }
-            let stolen = try await queue.claim(owner: "intruder", leaseSeconds: 60, maxAttempts: 3)
+            let stolen = try await queue.claim(owner: "intruder", lease: .seconds(60), maxAttempts: 3)
             gate.open()
             try await WorkerHarness.waitUntilFinished([id], db.pool, timeout: 30)
             await worker.stop()

@@ -50,7 +50,7 @@ enum WorkerHarness {
         var options = WorkerOptions()
         options.poll = .milliseconds(Int64(pollSeconds * 1000))
         options.once = once
-        options.backoff = RetryBackoff(baseSeconds: 0.05, maxSeconds: 0.2)
+        options.backoff = RetryBackoff(base: .milliseconds(50), max: .milliseconds(200))
         options.grace = .seconds(5)
         return options
     }

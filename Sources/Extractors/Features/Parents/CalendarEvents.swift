@@ -11,7 +11,7 @@ public struct EventItem: Sendable, Hashable, Codable {
     public var endTime: LocalTime?
     public var location: String?
     public var description: String
-    public var category: String
+    public var category: EventCategory
     public var confidence: Double
     public var datePhrase: String?
     /// The model's own date when code resolved the phrase to a different one; equal to `date` when the model's
@@ -38,7 +38,7 @@ public struct CalendarEvents: ParentFeature {
 
     public func reportLine(_ item: EventItem) -> String {
         "\(item.date.iso)\(item.time.map { " " + $0.iso } ?? "")\(item.endTime.map { "-" + $0.iso } ?? "") \(item.title)"
-            + "\(item.location.map { " @ " + $0 } ?? "") [\(item.category)]"
+            + "\(item.location.map { " @ " + $0 } ?? "") [\(item.category.rawValue)]"
     }
 
     public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [EventItem] {
@@ -53,7 +53,7 @@ public struct CalendarEvents: ParentFeature {
                 endTime: resolved.endTime ?? item["end_time"]?.stringValue.flatMap { LocalTime(iso: $0) },
                 location: item["location"]?.nonEmptyString,
                 description: item["description"]?.stringValue ?? "",
-                category: item["category"]?.stringValue ?? "other",
+                category: item["category"]?.stringValue.flatMap(EventCategory.init(rawValue:)) ?? .other,
                 confidence: min(1, max(0, item["confidence"]?.doubleValue ?? 0.5)),
                 datePhrase: phrase, modelDate: resolved.modelDate, sources: grounded.sources)
         }
@@ -65,7 +65,7 @@ public struct CalendarEvents: ParentFeature {
             try await rows.claim(Self.claimSQL, [key, item.sources, item.date])
             try await rows.upsert(id, key: key, sql: Self.upsertSQL, binds: rows.base(prompt) + [
                 key, rows.conversationID, item.sources.first, item.sources, item.title, item.date, item.time, item.endTime,
-                rows.input.timeZone.identifier, item.location, item.description, item.category, item.confidence,
+                rows.input.timeZone.identifier, item.location, item.description, item.category.rawValue, item.confidence,
                 item.datePhrase, item.modelDate,
             ])
         }

@@ -7,7 +7,7 @@ public struct DeadlineItem: Sendable, Hashable, Codable {
     public var task: String
     public var deadline: LocalDate
     public var time: LocalTime?
-    public var category: String
+    public var category: DeadlineCategory
     public var priority: String
     public var details: String?
     public var datePhrase: String?
@@ -32,7 +32,7 @@ public struct Deadlines: ParentFeature {
     public func rulesAnswer(_ scan: RuleScan) -> JSONValue { DeadlineRules.answer(scan) }
 
     public func reportLine(_ item: DeadlineItem) -> String {
-        "\(item.deadline.iso)\(item.time.map { " " + $0.iso } ?? "") \(item.task) [\(item.category), \(item.priority)]"
+        "\(item.deadline.iso)\(item.time.map { " " + $0.iso } ?? "") \(item.task) [\(item.category.rawValue), \(item.priority)]"
     }
 
     public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [DeadlineItem] {
@@ -45,7 +45,7 @@ public struct Deadlines: ParentFeature {
                 task: item["task"]?.nonEmptyString ?? "Task",
                 deadline: resolved.date,
                 time: resolved.time ?? item["time"]?.stringValue.flatMap { LocalTime(iso: $0) },
-                category: item["category"]?.stringValue ?? "other",
+                category: item["category"]?.stringValue.flatMap(DeadlineCategory.init(rawValue:)) ?? .other,
                 priority: item["priority"]?.stringValue ?? "medium",
                 details: item["details"]?.nonEmptyString,
                 datePhrase: phrase, modelDate: resolved.modelDate, sources: grounded.sources)
@@ -64,7 +64,7 @@ public struct Deadlines: ParentFeature {
                 try await rows.claim(Self.claimSQL, [key, item.sources, person.id, item.deadline])
                 try await rows.upsert(id, key: key, sql: Self.upsertSQL, binds: rows.base(prompt) + [
                     key, itemKey, rows.conversationID, item.sources.first, person.id, item.task, item.deadline, item.time,
-                    zone.identifier, item.category, item.priority, item.details, item.datePhrase, item.modelDate,
+                    zone.identifier, item.category.rawValue, item.priority, item.details, item.datePhrase, item.modelDate,
                 ])
                 try await rows.remind(person.id, of: item, deadlineKey: key, zone: zone, prompt: prompt)
             }

@@ -5,7 +5,7 @@ import Postgres
 
 public struct DecisionItem: Sendable, Hashable, Codable {
     public var decision: String
-    public var category: String
+    public var category: DecisionCategory
     /// A participant id, when the model named one that exists.
     public var decidedBy: String?
     public var deadline: LocalDate?
@@ -15,7 +15,7 @@ public struct DecisionItem: Sendable, Hashable, Codable {
 }
 
 /// The identity of a decision: its first (earliest) source message and its category.
-extension DecisionItem { public var mergeKey: String { "\(sources.first ?? ""):\(category)" } }
+extension DecisionItem { public var mergeKey: String { "\(sources.first ?? ""):\(category.rawValue)" } }
 
 extension Extraction {
     public var decisions: [DecisionItem] { get { self[Decisions()] } set { self[Decisions()] = newValue } }
@@ -29,7 +29,7 @@ public struct Decisions: ParentFeature {
 
     public func rulesAnswer(_ scan: RuleScan) -> JSONValue { DecisionRules.answer(scan) }
 
-    public func reportLine(_ item: DecisionItem) -> String { "\(item.decision) [\(item.category)]" }
+    public func reportLine(_ item: DecisionItem) -> String { "\(item.decision) [\(item.category.rawValue)]" }
 
     public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [DecisionItem] {
         Self.list(answer, "decisions").enumerated().compactMap { index, item in
@@ -47,7 +47,7 @@ public struct Decisions: ParentFeature {
             }
             return DecisionItem(
                 decision: item["decision"]?.nonEmptyString ?? "",
-                category: item["category"]?.stringValue ?? "other",
+                category: item["category"]?.stringValue.flatMap(DecisionCategory.init(rawValue:)) ?? .other,
                 decidedBy: context.participant(item["decided_by"]),
                 deadline: deadline, datePhrase: phrase, modelDate: modelDate, sources: sources)
         }
@@ -58,7 +58,7 @@ public struct Decisions: ParentFeature {
             let key = "decision:\(rows.conversation):\(item.mergeKey)"
             try await rows.claim(Self.claimSQL, [key, item.sources, item.deadline])
             try await rows.upsert(id, key: key, sql: Self.upsertSQL, binds: rows.base(prompt) + [
-                key, rows.conversationID, item.sources.first, item.sources, item.decision, item.category, item.decidedBy,
+                key, rows.conversationID, item.sources.first, item.sources, item.decision, item.category.rawValue, item.decidedBy,
                 item.deadline, item.datePhrase, item.modelDate,
             ])
         }

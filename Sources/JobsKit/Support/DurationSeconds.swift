@@ -1,0 +1,13 @@
+extension Duration {
+    /// The duration in (fractional) seconds, for SQL binds such as `make_interval(secs => $n)`.
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) / 1e18
+    }
+
+    /// Whole seconds (the fraction dropped), for binds and reports that have always been integers.
+    var wholeSeconds: Int { Int(components.seconds) }
+
+    /// A Postgres setting such as `lock_timeout`: whole milliseconds, at least 1 (0 would mean "no limit").
+    var postgresMilliseconds: String { "\(max(1, Int((seconds * 1000).rounded())))ms" }
+}
