@@ -46,23 +46,7 @@ public final class AgentBenchmarkServer: Sendable {
     }
 
     private func acceptLoop() {
-        defer { close(listenFD) }
-        while !stopped.isSet {
-            let client = accept(listenFD, nil, nil)
-            if client < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return
-            }
-            var one: Int32 = 1
-            _ = setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            guard connections.insert(client) else {
-                close(client)
-                return
-            }
-            let thread = Thread { [self] in serve(client) }
-            thread.stackSize = 512 * 1024
-            thread.start()
-        }
+        LoopbackListener.acceptLoop(listenFD, stopped: stopped, connections: connections) { [self] in serve($0) }
     }
 
     /// Answers requests on one connection until the client closes it or asks to.

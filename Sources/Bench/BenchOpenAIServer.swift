@@ -40,26 +40,9 @@ public final class BenchOpenAIServer: Sendable {
     }
 
     private func acceptLoop() {
-        defer { close(listenFD) }
         var counted = cpu.addCallingThread()
-        while !stopped.isSet {
-            defer { counted = cpu.addCallingThread(since: counted) }
-            let client = accept(listenFD, nil, nil)
-            if client < 0 {
-                if errno == EINTR || errno == ECONNABORTED { continue }
-                return
-            }
-            // Kept-alive connections answer small writes at once instead of after a delayed ACK.
-            var one: Int32 = 1
-            _ = setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-            guard connections.insert(client) else {
-                close(client)
-                return
-            }
-            let thread = Thread { [self] in serve(client) }
-            thread.stackSize = 512 * 1024
-            thread.start()
-        }
+        LoopbackListener.acceptLoop(listenFD, stopped: stopped, connections: connections,
+                                    afterEach: { counted = cpu.addCallingThread(since: counted) }) { [self] in serve($0) }
     }
 
     /// Answers requests on one connection until the client closes it or asks to.

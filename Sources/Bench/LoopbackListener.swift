@@ -31,4 +31,30 @@ enum LoopbackListener {
         }
         return (fd, UInt16(bigEndian: address.sin_port))
     }
+
+    /// Accepts connections on `listenFD` until `stopped` is set or the socket is shut down, and serves each on a
+    /// thread of its own (the benchmark servers are plain blocking code, kept out of the measured process's pools).
+    /// `afterEach` runs after every accept, for the scan server's CPU meter. Closes `listenFD` when it returns.
+    static func acceptLoop(_ listenFD: Int32, stopped: BenchFlag, connections: OpenConnections,
+                           afterEach: () -> Void = {}, serve: @escaping @Sendable (Int32) -> Void) {
+        defer { close(listenFD) }
+        while !stopped.isSet {
+            defer { afterEach() }
+            let client = accept(listenFD, nil, nil)
+            if client < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
+            // Kept-alive connections answer small writes at once instead of after a delayed ACK.
+            var one: Int32 = 1
+            _ = setsockopt(client, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            guard connections.insert(client) else {
+                close(client)
+                return
+            }
+            let thread = Thread { serve(client) }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+    }
 }
