@@ -111,61 +111,45 @@ public struct EvalRunner: Sendable {
         }
         let engine = variant.engine
         let user = fixture.reference.user
-        if engine.combined { return await runCombined(fixture, input: input, variant: variant) }
-        let results = await withTaskGroup(of: (ExtractionFeature, Result<ExtractionRun, any Error>).self) { group in
-            for feature in variant.features {
+        // A unit is what one extraction answers: each feature alone, or all of them when the engine is combined (one
+        // request per window; when it fails, every feature of the fixture fails with it, and that cost is counted).
+        let units: [[ExtractionFeature]] = engine.combined ? [variant.features] : variant.features.map { [$0] }
+        let results = await withTaskGroup(of: (Int, Result<ExtractionRun, any Error>).self) { group in
+            for (index, features) in units.enumerated() {
                 group.addTask {
                     do {
                         // Await into a local before building the tuple: Swift 6.3.1's optimizer drops the tuple's first
-                        // element when it is built around the `try await` inside this do/catch in a task, so `feature`
+                        // element when it is built around the `try await` inside this do/catch in a task, so the index
                         // came back as garbage and release builds crashed (Tests/Reproducers/TaskTupleMiscompile).
-                        let run = try await engine.extract(input, features: [feature])
-                        return (feature, .success(run))
+                        let run = try await engine.extract(input, features: features)
+                        return (index, .success(run))
                     } catch {
-                        return (feature, .failure(error))
+                        return (index, .failure(error))
                     }
                 }
             }
-            var collected: [ExtractionFeature: Result<ExtractionRun, any Error>] = [:]
-            for await (feature, result) in group { collected[feature] = result }
+            var collected: [Int: Result<ExtractionRun, any Error>] = [:]
+            for await (index, result) in group { collected[index] = result }
             return collected
         }
-        for feature in variant.features {
-            switch results[feature] {
+        for (index, features) in units.enumerated() {
+            switch results[index] {
             case .success(let run)?:
-                ScoredFeature.named(feature)?.copy(from: PredictionMapping.predicted(run.extraction, user: user), into: &outcome.predicted)
+                let predicted = PredictionMapping.predicted(run.extraction, user: user)
+                for feature in features {
+                    ScoredFeature.named(feature)?.copy(from: predicted, into: &outcome.predicted)
+                    outcome.grounding[feature] = Self.grounding(run.extraction.notes.filter { $0.feature == feature })
+                }
                 outcome.usage += run.usage
                 outcome.requests += run.requests
                 outcome.reasks += run.reasks
-                outcome.grounding[feature] = Self.grounding(run.extraction.notes)
             case .failure(let error)?:
                 // An answer still invalid after its re-ask: the re-ask happened, count it.
                 if case ExtractionError.invalidOutput? = error as? ExtractionError { outcome.reasks += 1 }
-                outcome.errors.append(EvalUnitError(fixture: fixture.id, feature: feature, message: "\(error)"))
+                outcome.errors += features.map { EvalUnitError(fixture: fixture.id, feature: $0, message: "\(error)") }
             case nil:
                 break
             }
-        }
-        return outcome
-    }
-
-    /// A combined engine answers every feature in one request per window: one extraction, split into the features;
-    /// when it fails, every feature of the fixture fails with it (that is the combined mode's cost, and it is counted).
-    static func runCombined(_ fixture: Fixture, input: ConversationInput, variant: EvalVariantSpec) async -> FixtureOutcome {
-        var outcome = FixtureOutcome()
-        do {
-            let run = try await variant.engine.extract(input, features: variant.features)
-            let predicted = PredictionMapping.predicted(run.extraction, user: fixture.reference.user)
-            for feature in variant.features {
-                ScoredFeature.named(feature)?.copy(from: predicted, into: &outcome.predicted)
-                outcome.grounding[feature] = grounding(run.extraction.notes.filter { $0.feature == feature })
-            }
-            outcome.usage = run.usage
-            outcome.requests = run.requests
-            outcome.reasks = run.reasks
-        } catch {
-            if case ExtractionError.invalidOutput? = error as? ExtractionError { outcome.reasks += 1 }
-            outcome.errors = variant.features.map { EvalUnitError(fixture: fixture.id, feature: $0, message: "\(error)") }
         }
         return outcome
     }

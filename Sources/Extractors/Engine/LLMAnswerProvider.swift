@@ -23,30 +23,52 @@ public struct LLMAnswerProvider: AnswerProvider {
     public func modelName(for prompt: Prompt) -> String { modelOverride ?? prompt.model }
 
     public func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
-        let base = makeRequest(request)
+        try await ask(makeRequest(request), feature: request.feature, what: "answer") { json in
+            (request.feature, request.schema.validate(json).map(\.description))
+        }
+    }
+
+    /// Sends `base` and checks the answer with `problems` (the feature to blame and the errors; none means valid).
+    /// An invalid answer is re-asked once with only that answer and its errors; a second invalid one fails with
+    /// `invalidOutput`. Shared by per-feature and combined requests (`what` names which in the log).
+    func ask(_ base: ChatCompletionRequest, feature: ExtractionFeature, what: String,
+             problems: (JSONValue) -> (feature: ExtractionFeature, errors: [String])) async throws -> ProviderAnswer {
         var answer = ProviderAnswer(json: .null)
-        let first = try await complete(base, feature: request.feature, into: &answer)
-        let firstErrors = validate(first, schema: request.schema)
-        if case .valid(let json) = firstErrors {
-            answer.json = json
+        let first = try await complete(base, feature: feature, into: &answer)
+        let firstCheck = Self.check(first, feature: feature, problems)
+        if firstCheck.errors.isEmpty {
+            answer.json = firstCheck.json
             return answer
         }
-        let problems = firstErrors.problems
-        logger.info("re-asking once after an invalid answer", metadata: ["feature": "\(request.feature.rawValue)", "errors": "\(problems.count)"])
+        logger.info("re-asking once after an invalid \(what)", metadata: [
+            "feature": "\(firstCheck.feature.rawValue)", "errors": "\(firstCheck.errors.count)"])
         var retry = base
         retry.messages += [
             .assistant(content: first, toolCalls: []),
-            .user(Self.reaskText(problems)),
+            .user(Self.reaskText(firstCheck.errors)),
         ]
         answer.reasked = true
-        let second = try await complete(retry, feature: request.feature, into: &answer)
-        switch validate(second, schema: request.schema) {
-        case .valid(let json):
-            answer.json = json
-            return answer
-        case .invalid(let errors):
-            throw ExtractionError.invalidOutput(feature: request.feature, errors: errors)
+        let second = try await complete(retry, feature: feature, into: &answer)
+        let secondCheck = Self.check(second, feature: feature, problems)
+        guard secondCheck.errors.isEmpty else {
+            throw ExtractionError.invalidOutput(feature: secondCheck.feature, errors: secondCheck.errors)
         }
+        answer.json = secondCheck.json
+        return answer
+    }
+
+    /// The answer parsed and checked; text that is not JSON is blamed on `feature`.
+    static func check(_ content: String, feature: ExtractionFeature,
+                      _ problems: (JSONValue) -> (feature: ExtractionFeature, errors: [String]))
+        -> (json: JSONValue, feature: ExtractionFeature, errors: [String]) {
+        let json: JSONValue
+        do {
+            json = try JSONValue.parse(stripCodeFence(content))
+        } catch {
+            return (.null, feature, ["$: the answer is not JSON (\(error))"])
+        }
+        let found = problems(json)
+        return (json, found.feature, found.errors)
     }
 
     static func reaskText(_ problems: [String]) -> String {
@@ -100,26 +122,6 @@ public struct LLMAnswerProvider: AnswerProvider {
             throw ExtractionError.refused(feature: feature, reason: refusal)
         }
         return choice.message.content ?? ""
-    }
-
-    enum Validation {
-        case valid(JSONValue)
-        case invalid([String])
-
-        var problems: [String] {
-            if case .invalid(let problems) = self { problems } else { [] }
-        }
-    }
-
-    func validate(_ content: String, schema: JSONSchema) -> Validation {
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(Self.stripCodeFence(content))
-        } catch {
-            return .invalid(["$: the answer is not JSON (\(error))"])
-        }
-        let errors = schema.validate(json)
-        return errors.isEmpty ? .valid(json) : .invalid(errors.map(\.description))
     }
 
     /// Some local models wrap JSON in a Markdown fence even in JSON mode.
