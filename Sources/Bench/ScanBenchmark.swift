@@ -136,7 +136,8 @@ public struct ScanBenchmark: Sendable {
 
     private func measure(_ options: Options, latency: Duration, now: Date, workload: Workload,
                          engineProvider: @escaping (BenchOpenAIServer) throws -> ExtractionEngine) async throws -> Phase {
-        return try await withScratchSchema(connections: options.concurrency + 1) { pool in
+        // The scan command's default pool size, so the benchmark measures what production runs.
+        return try await withScratchSchema(connections: ScanOptions.defaultDatabaseConnections(concurrency: options.concurrency)) { pool in
             var phase = Phase(latencyMs: latency.milliseconds)
             let load = try await WorkloadLoader(pool: pool).load(workload)
             phase.messagesLoaded = load.messages

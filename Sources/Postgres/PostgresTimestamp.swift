@@ -19,9 +19,23 @@ enum PostgresTimestamp {
     /// Parses Postgres's ISO output: `2026-03-02 13:14:00[.ffffff]+00[:00[:00]]` (a `T` separator is accepted too).
     static func parse(_ text: String) -> Date? {
         let chars = Array(text.utf8)
-        guard chars.count >= 19, let day = LocalDate(iso: String(decoding: chars[0..<10], as: UTF8.self)),
+        // Read byte-wise: every message row carries a timestamp, and going through `LocalDate(iso:)` and
+        // `LocalTime(iso:)` (string splitting) was 3% of a scan's CPU.
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(chars[index]) else { return nil }
+                value = value * 10 + Int(chars[index] - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard chars.count >= 19, chars[4] == UInt8(ascii: "-"), chars[7] == UInt8(ascii: "-"),
               chars[10] == UInt8(ascii: " ") || chars[10] == UInt8(ascii: "T"),
-              let time = LocalTime(iso: String(decoding: chars[11..<19], as: UTF8.self)) else { return nil }
+              chars[13] == UInt8(ascii: ":"), chars[16] == UInt8(ascii: ":"),
+              let year = number(0..<4), let month = number(5..<7), let dayOfMonth = number(8..<10),
+              let day = LocalDate(year: year, month: month, day: dayOfMonth),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              let time = LocalTime(hour: hour, minute: minute, second: second) else { return nil }
         var index = 19
         var fraction = 0.0
         if index < chars.count, chars[index] == UInt8(ascii: ".") {

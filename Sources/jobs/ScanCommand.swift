@@ -34,8 +34,11 @@ struct ScanCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Conversations processed at once.")
+    @Option(help: "Conversations with the model at once; each worker also writes the conversation before and reads the one after meanwhile.")
     var concurrency: Int = 4
+
+    @Option(help: "Database connections (default: concurrency + 1, at most 9: workers use the database briefly, and the server's connection limit is shared).")
+    var dbConnections: Int?
 
     @Option(help: "Process only shard i of N (i/N), or auto/N to read i from JOB_COMPLETION_INDEX.")
     var shard: String = "0/1"
@@ -77,6 +80,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
+        if let dbConnections, !(1...200).contains(dbConnections) { throw ValidationError("--db-connections must be between 1 and 200") }
         guard (30...86_400).contains(leaseSeconds) else { throw ValidationError("--lease-seconds must be between 30 and 86400") }
         guard (0...500).contains(contextMessages) else { throw ValidationError("--context-messages must be between 0 and 500") }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
@@ -129,7 +133,8 @@ struct ScanCommand: AsyncParsableCommand {
         var engine = try rateLimitedEngine()
         engine.combined = combined
         let showProgress = Console.isTerminal && !output.json
-        let summary = try await database.withPool(maxConnections: concurrency + 1) { pool in
+        let connections = dbConnections ?? ScanOptions.defaultDatabaseConnections(concurrency: concurrency)
+        let summary = try await database.withPool(maxConnections: connections) { pool in
             var service = ScanService(pool: pool, engine: engine, options: options)
             service.proactive = noAssist ? nil : try AssistCommand.pass(
                 pool: pool, provider: providerOptions.provider, model: providerOptions.model, prompts: providerOptions.prompts,

@@ -75,28 +75,41 @@ struct ToolExecutor: Sendable {
             case .run(let call, let tool, let arguments): runnable.append((index, call, tool, arguments))
             }
         }
+        let limitBytes = maxResultBytes
+        if runnable.count == 1, let job = runnable.first {
+            // One call (the usual turn) runs in this task: a child task would cost two thread wake-ups for nothing.
+            outcomes[job.index] = await Self.run(job.tool, job.arguments, call: job.call, maxResultBytes: limitBytes)
+        } else {
+            for (index, outcome) in await runInParallel(runnable) { outcomes[index] = outcome }
+        }
+        return plans.enumerated().map { index, plan in
+            if let outcome = outcomes[index] { return outcome }
+            guard case .run(let call, _, _) = plan else { preconditionFailure("a finished plan always has an outcome") }
+            return .failure(call, .cancelled, "the tool did not finish")
+        }
+    }
+
+    /// The calls as child tasks, at most `maxConcurrent` at once; outcomes with the plans' indexes, in finishing order.
+    private func runInParallel(_ runnable: [(index: Int, call: ToolCall, tool: AnyAgentTool, arguments: JSONValue)]) async -> [(Int, ToolCallOutcome)] {
         let limit = maxConcurrent
         let limitBytes = maxResultBytes
-        await withTaskGroup(of: (Int, ToolCallOutcome).self) { group in
+        return await withTaskGroup(of: (Int, ToolCallOutcome).self) { group in
+            var finished: [(Int, ToolCallOutcome)] = []
             var next = 0
             while next < min(limit, runnable.count) {
                 let job = runnable[next]
                 group.addTask { (job.index, await Self.run(job.tool, job.arguments, call: job.call, maxResultBytes: limitBytes)) }
                 next += 1
             }
-            while let (index, outcome) = await group.next() {
-                outcomes[index] = outcome
+            while let result = await group.next() {
+                finished.append(result)
                 if next < runnable.count {
                     let job = runnable[next]
                     group.addTask { (job.index, await Self.run(job.tool, job.arguments, call: job.call, maxResultBytes: limitBytes)) }
                     next += 1
                 }
             }
-        }
-        return plans.enumerated().map { index, plan in
-            if let outcome = outcomes[index] { return outcome }
-            guard case .run(let call, _, _) = plan else { preconditionFailure("a finished plan always has an outcome") }
-            return .failure(call, .cancelled, "the tool did not finish")
+            return finished
         }
     }
 

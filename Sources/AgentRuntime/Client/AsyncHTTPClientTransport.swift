@@ -79,31 +79,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         guard !isShutDown.withLockedValue({ $0 }) else { throw TransportError.other("the HTTP transport was shut down") }
         let prepared = try Self.prepare(request)
         let limit = request.maxResponseBytes ?? options.maxResponseBytes
-        let timeout = request.timeout
-        let client = self.client
-        let opened = connectionsOpened
-        return try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
-            group.addTask { try await Self.perform(prepared, on: client, opened: opened, timeout: timeout, limit: limit) }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw TransportError.timedOut(timeout)
-            }
-            defer { group.cancelAll() }
-            do {
-                guard let first = try await group.next() else { throw TransportError.other("no result") }
-                return first
-            } catch let error as TransportError {
-                throw error
-            } catch is CancellationError {
-                throw TransportError.cancelled
-            }
-        }
+        return try await Self.perform(prepared, on: client, opened: connectionsOpened, timeout: request.timeout, limit: limit)
     }
 
     /// One attempt, and one more at once on a fresh connection if the first went out on a kept-alive connection that
     /// closed or reset under it (the server dropped it while it was idle, as the request left). A new connection
     /// that fails is the server's answer and left to the client's retry policy.
-    private static func perform(_ request: HTTPClientRequest, on client: HTTPClient, opened: NIOLockedValueBox<Int>,
+    private static func perform(_ request: HTTPClient.Request, on client: HTTPClient, opened: NIOLockedValueBox<Int>,
                                 timeout: Duration, limit: Int) async throws -> HTTPResponse {
         let deadline = NIODeadline.now() + timeAmount(timeout)
         let openedBefore = opened.withLockedValue { $0 }
@@ -121,30 +103,40 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         }
     }
 
-    private static func exchange(_ request: HTTPClientRequest, on client: HTTPClient, deadline: NIODeadline, limit: Int) async throws -> HTTPResponse {
-        let response = try await client.execute(request, deadline: deadline)
-        let body = try await response.body.collect(upTo: limit)
+    /// One exchange through AsyncHTTPClient's delegate API, whose deadline covers the whole response, body included,
+    /// on the event loop's own timer. The async API's deadline ends at the response head, so the body needed a timer
+    /// task racing it: two child tasks and a libdispatch timer per request, about a third of an agent step's CPU.
+    private static func exchange(_ request: HTTPClient.Request, on client: HTTPClient, deadline: NIODeadline, limit: Int) async throws -> HTTPResponse {
+        let task = client.execute(request: request, delegate: ResponseAccumulator(request: request, maxBodySize: limit), deadline: deadline)
+        let response = try await withTaskCancellationHandler {
+            try await task.futureResult.get()
+        } onCancel: {
+            task.cancel()
+        }
         var headers: [String: String] = [:]
         for (name, value) in response.headers {
             let key = name.lowercased()
             headers[key] = headers[key].map { $0 + ", " + value } ?? value
         }
-        return HTTPResponse(status: Int(response.status.code), headers: headers, body: Data(body.readableBytesView))
+        return HTTPResponse(status: Int(response.status.code), headers: headers, body: response.body.map { Data($0.readableBytesView) } ?? Data())
     }
 
     /// The request as AsyncHTTPClient takes it: the same method, URL, headers and body bytes, nothing added but
     /// what HTTP/1.1 requires (`Host`, `Content-Length`).
-    static func prepare(_ request: HTTPRequest) throws -> HTTPClientRequest {
+    static func prepare(_ request: HTTPRequest) throws -> HTTPClient.Request {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw TransportError.other("unsupported URL scheme in \(request.url.absoluteString): use http or https")
         }
-        var prepared = HTTPClientRequest(url: request.url.absoluteString)
-        prepared.method = HTTPMethod(rawValue: request.method.uppercased())
-        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) { prepared.headers.add(name: name, value: value) }
-        if !request.body.isEmpty || prepared.method == .POST || prepared.method == .PUT {
-            prepared.body = .bytes(ByteBuffer(bytes: request.body))
+        let method = HTTPMethod(rawValue: request.method.uppercased())
+        var headers = HTTPHeaders()
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) { headers.add(name: name, value: value) }
+        let body: HTTPClient.Body? = !request.body.isEmpty || method == .POST || method == .PUT
+            ? .byteBuffer(ByteBuffer(bytes: request.body)) : nil
+        do {
+            return try HTTPClient.Request(url: request.url.absoluteString, method: method, headers: headers, body: body)
+        } catch {
+            throw TransportError.other("invalid request URL \(request.url.absoluteString): \(error)")
         }
-        return prepared
     }
 
     /// Whether the connection closed or reset under the request, before any answer came.
@@ -167,7 +159,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             return error
         case is CancellationError:
             return .cancelled
-        case is NIOTooManyBytesError:
+        case is ResponseAccumulator.ResponseTooBigError:
             return .responseTooLarge(limit: limit)
         case let error as HTTPClientError:
             switch error {

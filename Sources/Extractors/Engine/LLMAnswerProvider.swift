@@ -79,11 +79,12 @@ public struct LLMAnswerProvider: AnswerProvider {
 
     func makeRequest(_ request: AnswerRequest) -> ChatCompletionRequest {
         makeRequest(request.rendered, schema: request.prompt.outputSchema ?? .object([:]),
-                    name: request.rendered.outputName ?? request.feature.rawValue)
+                    wireSchema: request.prompt.wireOutputSchema, name: request.rendered.outputName ?? request.feature.rawValue)
     }
 
     /// The chat request for a rendered prompt answering in `schema` (strict `json_schema`, or the schema in the prompt).
-    func makeRequest(_ rendered: RenderedPrompt, schema: JSONValue, name: String) -> ChatCompletionRequest {
+    /// `wireSchema` is `schema`'s strict wire form when the caller has it already.
+    func makeRequest(_ rendered: RenderedPrompt, schema: JSONValue, wireSchema: JSONValue? = nil, name: String) -> ChatCompletionRequest {
         var messages: [ChatMessage] = rendered.messages.map { message in
             switch message.role {
             case .system: .system(message.content)
@@ -98,7 +99,7 @@ public struct LLMAnswerProvider: AnswerProvider {
         let format: ResponseFormat = switch structuredOutput {
         // Strict mode rejects maxLength; the caps stay in the schema the answer is validated against. The prompts say
         // what the fields mean, so the descriptions stay home too.
-        case .jsonSchema: .jsonSchema(name: name, schema: StrictSchemaLint.compactWireSchema(schema), strict: true)
+        case .jsonSchema: .jsonSchema(name: name, schema: wireSchema ?? StrictSchemaLint.compactWireSchema(schema), strict: true)
         case .jsonObject: .jsonObject(schema: schema)
         }
         return ChatCompletionRequest(

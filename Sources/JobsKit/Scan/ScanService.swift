@@ -48,8 +48,8 @@ public struct ScanService: Sendable {
         /// Why the run stopped claiming before the work ran out (a shutdown signal, cancellation, or the database
         /// stayed unreachable); nil when it did not.
         public var stoppedEarly: String?
-        /// Conversations in flight when the run was cancelled: nothing of them was committed, and their leases were
-        /// released so the next scan takes them at once.
+        /// Conversations in flight when the run was cancelled (with the model, or claimed and read ahead of it):
+        /// nothing of them was committed, and their leases were released so the next scan takes them at once.
         public var interrupted = 0
         /// Pending conversations of this shard another scanner held a live lease on at the end, and when the last ends.
         public var leasedElsewhere = 0
@@ -97,29 +97,15 @@ public struct ScanService: Sendable {
         var summary = Summary(runID: runID, provider: engine.provider.name)
         summary.abandonedRuns = (try? await Self.retrying { try await recorder.markAbandonedScans(except: runID) }) ?? 0
         let state = ScanState(summary: summary)
-        let limit = options.limit
         // A graceful shutdown (SIGTERM/SIGINT through a ServiceGroup) stops the claiming; the task group then waits for
         // the conversations in flight, so nothing of this run commits after `run()` returns.
         let shutdown = ShutdownFlag()
+        let worker = Worker(runID: runID, now: now, queue: queue, state: state, shutdown: shutdown, progress: progress, total: total,
+                            reader: ConversationReader(contextMessages: options.contextMessages))
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<max(1, options.concurrency) {
-                    group.addTask {
-                        do {
-                            while !Task.isCancelled, !shutdown.isSet,
-                                  let claim = try await state.nextClaim({ after in try await Self.retrying { try await queue.claimNext(runID: runID, after: after) } }, limit: limit) {
-                                await process(claim, runID: runID, now: now, queue: queue, state: state)
-                                let snapshot = await state.summary
-                                progress?(snapshot.conversations + snapshot.failed, snapshot.failed, total)
-                            }
-                        } catch where Task.isCancelled {
-                            // Cancelled while claiming: the sweep below releases a claim that may have landed.
-                        } catch {
-                            // The database stayed unreachable through the retries: stop claiming, keep what is done.
-                            logger.error("claiming the next conversation failed", metadata: ["error": "\(error)"])
-                            await state.stop("claiming the next conversation failed: \(error)")
-                        }
-                    }
+                    group.addTask { await work(worker) }
                 }
             }
         } onGracefulShutdown: {
@@ -178,73 +164,6 @@ public struct ScanService: Sendable {
                 attempt += 1
                 try await Task.sleep(for: .milliseconds(100) * attempt)
             }
-        }
-    }
-
-    private func process(_ claim: ScanQueue.Claim, runID: UUID, now: Date, queue: ScanQueue, state: ScanState) async {
-        let reader = ConversationReader(contextMessages: options.contextMessages)
-        do {
-            guard let loaded = try await pool.withConnection({ try await reader.load(claim.conversationID, since: claim.watermark, now: now, on: $0) }) else {
-                return
-            }
-            let newMessages = Array(loaded.messages[loaded.firstNewIndex...])
-            var input = loaded
-            var skipped = 0
-            if options.preFilter {
-                (input, skipped) = PreFilter().filter(loaded)
-            }
-            let hasNew = input.firstNewIndex < input.messages.count
-            let run = hasNew ? try await engine.extract(input, features: options.features) : ExtractionRun()
-            let features = options.features
-            let lockTimeout = options.lockTimeout.postgresMilliseconds
-            let written: ExtractionStore.WriteSummary
-            do {
-                written = try await pool.transaction { db in
-                    // A row lock held elsewhere fails this conversation after the bound instead of stalling the scan.
-                    try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout])
-                    let written = hasNew
-                        ? try await ExtractionStore().write(
-                            run.extraction, input: input, features: features,
-                            provenance: .init(runID: runID, prompts: run.prompts), replace: false, now: now, on: db)
-                        : ExtractionStore.WriteSummary()
-                    try await ScanQueue.advance(claim.conversationID, to: newMessages.last, runID: runID, owner: options.owner, on: db)
-                    return written
-                }
-            } catch let error as PostgresError where error.isConnectionFailure {
-                // The connection died, perhaps after the COMMIT reached the server: if this run moved the watermark, the
-                // conversation is done (its row counts are unknown, so they are not added) and must not count as failed.
-                guard (try? await Self.retrying({ try await queue.committed(claim.conversationID, runID: runID) })) == true else { throw error }
-                written = ExtractionStore.WriteSummary()
-            } catch let lost as ScanLeaseLost {
-                // Rolled back; the conversation is someone else's now, so there is no failure to record against it.
-                logger.warning("lease lost", metadata: ["conversation": "\(claim.conversationID)", "error": "\(lost)"])
-                await state.record(lostLease: claim.conversationID, run: run)
-                return
-            }
-            await state.record(success: claim.conversationID, input: loaded, run: run, written: written,
-                               newMessages: newMessages.count, skipped: skipped, features: features)
-        } catch where Task.isCancelled {
-            // Cancelled mid-conversation: not a failure. Unless the COMMIT itself reached the server before the
-            // cancellation did, nothing of it was written: give it back.
-            let id = claim.conversationID
-            if (try? await Self.uncancelled { try await queue.committed(id, runID: runID) }) == true {
-                await state.record(committedUncounted: id)
-            } else {
-                logger.notice("conversation interrupted", metadata: ["conversation": "\(id)"])
-                _ = try? await Self.uncancelled { try await queue.release(id) }
-                await state.record(interrupted: id)
-            }
-        } catch {
-            logger.error("conversation failed", metadata: ["conversation": "\(claim.conversationID)", "error": "\(error)"])
-            var unrecorded: String?
-            do {
-                try await Self.retrying { try await queue.fail(claim.conversationID, error: "\(error)") }
-            } catch let recordError {
-                // Not even the failure could be written: its lease expires after the lease and a later scan retries it.
-                logger.error("recording the failure failed", metadata: ["conversation": "\(claim.conversationID)", "error": "\(recordError)"])
-                unrecorded = "\(recordError)"
-            }
-            await state.record(failure: claim.conversationID, error: "\(error)", unrecorded: unrecorded)
         }
     }
 }

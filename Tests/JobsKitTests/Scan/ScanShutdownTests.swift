@@ -95,7 +95,8 @@ struct ScanShutdownTests {
             let atReturn = try await Self.committedAndWithRows(scene.db)
 
             #expect(summary.stoppedEarly == ScanService.cancelledReason)
-            #expect(summary.interrupted == 2, "\(summary)")
+            // The two with the model, and each worker's read-ahead conversation if it was claimed by then.
+            #expect((2...4).contains(summary.interrupted), "\(summary)")
             #expect(summary.conversations == 0 && summary.failed == 0)
             #expect(atReturn.committed.isEmpty && atReturn.withRows.isEmpty)
             // Interrupted is not failed: no failure is recorded against the conversations, and their leases are free.

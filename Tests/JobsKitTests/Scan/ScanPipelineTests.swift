@@ -1,0 +1,40 @@
+import Foundation
+import JobsKit
+import Postgres
+import TestSupport
+import Testing
+
+/// The scan's pipeline (issue 15): while a worker's conversation waits on the model, the next one is already claimed
+/// and read, so the model slot never waits on the database; and nothing of that changes what is written.
+@Suite("Scan: reading ahead while the model works")
+struct ScanPipelineTests {
+    @Test("one worker claims and reads the next conversation while the model holds the first, and commits each once")
+    func oneWorkerReadsAheadDuringTheModelCall() async throws {
+        try await TestDatabase.with(maxConnections: 4) { db in
+            let workload = try ScanHarness.workload(conversations: 3, active: 3, newMessages: 3, seed: 152)
+            try await ScanHarness.load(workload, into: db)
+            let gate = ReplyGate()
+            let server = try FakeOpenAIServer { .held(gate, then: ScanRequests.answer($0)) }
+            defer {
+                gate.open()
+                server.stop()
+            }
+            let options = ScanHarness.options(owner: "pipeline-test", concurrency: 1)
+            let service = ScanService(pool: db.pool, engine: try ScanHarness.engine(server), options: options)
+            let running = Task { try await service.run(now: ScanHarness.now) }
+
+            try await waitUntil(30, "a second conversation claimed while the first waits on the model") {
+                try await db.pool.query("SELECT 1 FROM scan_watermarks WHERE lease_owner = $1", ["pipeline-test"]).count == 2
+            }
+            let withTheModel = Set(gate.held.compactMap(ScanRequests.conversation))
+            #expect(withTheModel.count == 1, "one worker sends one conversation to the model at a time: \(withTheModel)")
+            #expect(try await ScanHarness.scannedConversations(db).isEmpty, "nothing is committed while the model holds the answer")
+
+            gate.open()
+            let summary = try await withTimeout(60, "the scan to finish") { try await running.value }
+            #expect(summary.conversations == 3 && summary.failed == 0 && summary.interrupted == 0)
+            #expect(try await ScanHarness.scannedConversations(db).count == 3)
+            #expect(try await db.pool.query("SELECT 1 FROM scan_watermarks WHERE lease_owner IS NOT NULL").isEmpty)
+        }
+    }
+}
