@@ -6,14 +6,24 @@ struct ToolCallOutcome: Sendable {
     var call: ToolCall
     var status: ToolCallStatus
     /// The tool's result, or `{"error": "..."}`.
-    var content: JSONValue
+    let content: JSONValue
+    /// `content` serialized, once: the size check, the message and the trace all need it.
+    let text: String
     var latency: Duration
 
-    var message: ChatMessage { .tool(toolCallID: call.id, content: content.serialized()) }
+    init(call: ToolCall, status: ToolCallStatus, content: JSONValue, text: String? = nil, latency: Duration) {
+        self.call = call
+        self.status = status
+        self.content = content
+        self.text = text ?? content.serialized()
+        self.latency = latency
+    }
+
+    var message: ChatMessage { .tool(toolCallID: call.id, content: text) }
 
     var trace: ToolCallTrace {
         ToolCallTrace(
-            id: call.id, name: call.name, arguments: bounded(call.arguments), result: bounded(content.serialized()),
+            id: call.id, name: call.name, arguments: bounded(call.arguments), result: bounded(text),
             status: status, latencyMs: latency.wholeMilliseconds
         )
     }
@@ -117,8 +127,8 @@ struct ToolExecutor: Sendable {
         guard index < maxCallsPerStep else {
             return .done(.failure(call, .overLimit, "too many tool calls in one turn: only the first \(maxCallsPerStep) ran; call this again in a later turn if still needed"))
         }
-        let parsed = try? JSONValue.parse(call.arguments)
-        let canonical = parsed?.serialized(sortedKeys: true) ?? call.arguments
+        let parsed = Result { try JSONValue.parse(call.arguments) }
+        let canonical = (try? parsed.get())?.serialized(sortedKeys: true) ?? call.arguments
         guard ledger.admit(name: call.name, canonicalArguments: canonical) else {
             return .done(.failure(call, .repeated, "repeated call: '\(call.name)' was already called with these exact arguments earlier in this run, and its result is above; it was not run again. Use that result, or answer now."))
         }
@@ -128,7 +138,7 @@ struct ToolExecutor: Sendable {
         }
         let arguments: JSONValue
         do {
-            arguments = try JSONValue.parse(call.arguments)
+            arguments = try parsed.get()
         } catch {
             return .done(.failure(call, .invalidJSON, "the arguments are not valid JSON (\(error)); send a JSON object matching the tool's parameters"))
         }
@@ -145,7 +155,8 @@ struct ToolExecutor: Sendable {
         let start = clock.now
         do {
             let result = try await tool.run(arguments)
-            let size = result.serialized().utf8.count
+            let text = result.serialized()
+            let size = text.utf8.count
             guard size <= maxResultBytes else {
                 var outcome = ToolCallOutcome.failure(
                     call, .resultTooLarge,
@@ -154,7 +165,7 @@ struct ToolExecutor: Sendable {
                 outcome.latency = clock.now - start
                 return outcome
             }
-            return ToolCallOutcome(call: call, status: .ok, content: result, latency: clock.now - start)
+            return ToolCallOutcome(call: call, status: .ok, content: result, text: text, latency: clock.now - start)
         } catch is CancellationError {
             var outcome = ToolCallOutcome.failure(call, .cancelled, "the tool was cancelled before it finished")
             outcome.latency = clock.now - start
