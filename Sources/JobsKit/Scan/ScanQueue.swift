@@ -37,6 +37,8 @@ struct ScanQueue: Sendable {
     /// `after` starts the search past the conversations this run has already claimed (in `conversation_id` order):
     /// without it every claim re-checked the pending condition (an `EXISTS` over messages) of every inactive
     /// conversation before the next pending one, so a claim's cost still grew with the run (issue 15).
+    /// The claim also beats the run's heartbeat (read by `markAbandonedScans` against the lease), at most once a second:
+    /// on every claim it rewrote the run's `job_runs` row some 80 times a second at concurrency 64.
     func claimNext(runID: UUID, after: UUID? = nil) async throws -> Claim? {
         let rows = try await pool.query(
             """
@@ -49,7 +51,8 @@ struct ScanQueue: Sendable {
               ORDER BY w.conversation_id
               LIMIT 1
               FOR UPDATE SKIP LOCKED),
-            beat AS (UPDATE job_runs SET heartbeat_at = now() WHERE id = $3)
+            beat AS (UPDATE job_runs SET heartbeat_at = now()
+                     WHERE id = $3 AND (heartbeat_at IS NULL OR heartbeat_at < now() - interval '1 second'))
             UPDATE scan_watermarks w SET lease_owner = $4, lease_expires_at = now() + make_interval(secs => $5),
                 claimed_by_run = $3
             FROM candidate WHERE w.conversation_id = candidate.conversation_id

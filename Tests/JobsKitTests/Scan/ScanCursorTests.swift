@@ -68,3 +68,31 @@ import Testing
         }
     }
 }
+
+/// The claim beats the run's heartbeat, which `markAbandonedScans` reads against the lease; once a second is plenty,
+/// and beating on every claim rewrote the run's row some 80 times a second at concurrency 64.
+@Suite struct ScanHeartbeatTests {
+    @Test func aClaimBeatsTheHeartbeatAtMostOnceASecond() async throws {
+        try await TestDatabase.with { db in
+            let workload = try ScanHarness.workload(conversations: 3, active: 3, newMessages: 2, seed: 109)
+            try await ScanHarness.load(workload, into: db)
+            let runID = try await JobRunRecorder(pool: db.pool).start(.scan, provider: "rules", model: nil, options: [:])
+            let queue = ScanQueue(pool: db.pool, options: ScanHarness.options(owner: "heartbeat-test"))
+            try await queue.prepare()
+            func heartbeat() async throws -> Date? {
+                try await db.pool.query("SELECT heartbeat_at FROM job_runs WHERE id = $1", [runID])[0].decode("heartbeat_at", as: Date?.self)
+            }
+            #expect(try await heartbeat() == nil)
+
+            #expect(try await queue.claimNext(runID: runID) != nil)
+            let first = try #require(try await heartbeat(), "the first claim beats")
+            #expect(try await queue.claimNext(runID: runID) != nil)
+            #expect(try await heartbeat() == first, "a claim within the second leaves the row alone")
+
+            try await db.pool.query("UPDATE job_runs SET heartbeat_at = heartbeat_at - interval '5 seconds' WHERE id = $1", [runID])
+            #expect(try await queue.claimNext(runID: runID) != nil)
+            let later = try #require(try await heartbeat())
+            #expect(later > first.addingTimeInterval(-1), "a claim after a quiet second beats again")
+        }
+    }
+}
