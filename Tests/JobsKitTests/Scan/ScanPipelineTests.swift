@@ -10,17 +10,9 @@ import Testing
 struct ScanPipelineTests {
     @Test("one worker claims and reads the next conversation while the model holds the first, and commits each once")
     func oneWorkerReadsAheadDuringTheModelCall() async throws {
-        try await TestDatabase.with(maxConnections: 4) { db in
-            let workload = try ScanHarness.workload(conversations: 3, active: 3, newMessages: 3, seed: 152)
-            try await ScanHarness.load(workload, into: db)
-            let gate = ReplyGate()
-            let server = try FakeOpenAIServer { .held(gate, then: ScanRequests.answer($0)) }
-            defer {
-                gate.open()
-                server.stop()
-            }
-            let options = ScanHarness.options(owner: "pipeline-test", concurrency: 1)
-            let service = ScanService(pool: db.pool, engine: try ScanHarness.engine(server), options: options)
+        try await HeldScanScene.with(conversations: 3, concurrency: 1, seed: 152, owner: "pipeline-test") { scene in
+            let (db, gate) = (scene.db, scene.gate)
+            let service = scene.service
             let running = Task { try await service.run(now: ScanHarness.now) }
 
             try await waitUntil(30, "a second conversation claimed while the first waits on the model") {

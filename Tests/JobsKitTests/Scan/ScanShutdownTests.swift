@@ -11,29 +11,8 @@ import Testing
 /// ended, and no conversation is left half-written.
 @Suite("Scan: graceful shutdown and cancellation")
 struct ScanShutdownTests {
-    struct Scene {
-        let db: TestDatabase
-        let server: FakeOpenAIServer
-        let gate: ReplyGate
-        let service: ScanService
-        let owner: String
-    }
-
-    static func withScene(_ body: (Scene) async throws -> Void) async throws {
-        try await TestDatabase.with(maxConnections: 8) { db in
-            let workload = try ScanHarness.workload(conversations: 6, active: 6, newMessages: 3, seed: 151)
-            try await ScanHarness.load(workload, into: db)
-            // Every model request is held until the test opens the gate.
-            let gate = ReplyGate()
-            let server = try FakeOpenAIServer { .held(gate, then: ScanRequests.answer($0)) }
-            defer {
-                gate.open()
-                server.stop()
-            }
-            let options = ScanHarness.options(owner: "shutdown-test", concurrency: 2)
-            let service = ScanService(pool: db.pool, engine: try ScanHarness.engine(server), options: options)
-            try await body(Scene(db: db, server: server, gate: gate, service: service, owner: options.owner))
-        }
+    static func withScene(_ body: (HeldScanScene) async throws -> Void) async throws {
+        try await HeldScanScene.with(conversations: 6, concurrency: 2, seed: 151, owner: "shutdown-test", body)
     }
 
     /// Waits until both workers are inside a conversation (a model request of two conversations has arrived).
