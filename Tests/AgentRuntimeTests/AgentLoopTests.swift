@@ -174,7 +174,9 @@ struct AgentLoopTests {
     func deadline() async throws {
         let server = try FakeOpenAIServer()
         server.enqueue(.delay(10, then: .chat(content: "late")))
-        let runner = try makeRunner(server, tools: [], limits: AgentLimits(timeLimit: .milliseconds(200)))
+        // One second, not less: under a heavily loaded machine a 200 ms limit could pass before the request even
+        // reached the server (seen once at load 14), failing the request count below for the wrong reason.
+        let runner = try makeRunner(server, tools: [], limits: AgentLimits(timeLimit: .seconds(1)))
         let result = await runner.run(system: "s", user: "u")
         #expect(result.stopReason == .deadline)
         #expect(server.requests.count == 1)
