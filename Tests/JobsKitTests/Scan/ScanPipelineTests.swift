@@ -15,8 +15,10 @@ struct ScanPipelineTests {
             let service = scene.service
             let running = Task { try await service.run(now: ScanHarness.now) }
 
+            // Claiming ahead and sending the first conversation's requests run side by side: wait for both.
             try await waitUntil(30, "a second conversation claimed while the first waits on the model") {
-                try await db.pool.query("SELECT 1 FROM scan_watermarks WHERE lease_owner = $1", ["pipeline-test"]).count == 2
+                guard !gate.held.isEmpty else { return false }
+                return try await db.pool.query("SELECT 1 FROM scan_watermarks WHERE lease_owner = $1", ["pipeline-test"]).count == 2
             }
             let withTheModel = Set(gate.held.compactMap(ScanRequests.conversation))
             #expect(withTheModel.count == 1, "one worker sends one conversation to the model at a time: \(withTheModel)")
