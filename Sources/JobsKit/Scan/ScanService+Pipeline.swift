@@ -47,9 +47,8 @@ extension ScanService {
         var answered: Answered?
         while waiting != nil || answered != nil {
             if Task.isCancelled || worker.shutdown.isSet, let unstarted = waiting {
-                await release(unstarted.claim.conversationID, worker)
-                // Counted like a conversation cancelled with the model: claimed by this run and given back.
-                if Task.isCancelled { await worker.state.record(interrupted: unstarted.claim.conversationID) }
+                // After a cancellation it counts like a conversation cancelled with the model: claimed and given back.
+                await giveBack(unstarted.claim.conversationID, interrupted: Task.isCancelled, worker)
                 waiting = nil
             }
             let current = waiting
@@ -150,8 +149,7 @@ extension ScanService {
             }
             await worker.state.record(success: claim.conversationID, input: loaded.conversation, run: run, written: written,
                                       newMessages: loaded.newMessages.count, skipped: loaded.skipped, features: features)
-            let snapshot = await worker.state.summary
-            worker.progress?(snapshot.conversations + snapshot.failed, snapshot.failed, worker.total)
+            await reportProgress(worker)
         } catch {
             await settle(claim, error: error, worker)
         }
@@ -167,8 +165,7 @@ extension ScanService {
                 await worker.state.record(committedUncounted: id)
             } else {
                 logger.notice("conversation interrupted", metadata: ["conversation": "\(id)"])
-                _ = try? await Self.uncancelled { try await queue.release(id) }
-                await worker.state.record(interrupted: id)
+                await giveBack(id, interrupted: true, worker)
             }
             return
         }
@@ -182,14 +179,21 @@ extension ScanService {
             unrecorded = "\(recordError)"
         }
         await worker.state.record(failure: id, error: "\(error)", unrecorded: unrecorded)
-        let snapshot = await worker.state.summary
-        worker.progress?(snapshot.conversations + snapshot.failed, snapshot.failed, worker.total)
+        await reportProgress(worker)
     }
 
-    /// Gives back a conversation read ahead but never sent to the model; if that fails its lease simply expires.
-    private func release(_ id: UUID, _ worker: Worker) async {
+    /// Releases a claimed conversation untouched, so the next scan takes it at once (if that fails, its lease simply
+    /// expires); `interrupted` counts it as cancelled work.
+    private func giveBack(_ id: UUID, interrupted: Bool, _ worker: Worker) async {
         let queue = worker.queue
         _ = try? await Self.uncancelled { try await queue.release(id) }
+        if interrupted { await worker.state.record(interrupted: id) }
+    }
+
+    private func reportProgress(_ worker: Worker) async {
+        guard let progress = worker.progress else { return }
+        let snapshot = await worker.state.summary
+        progress(snapshot.conversations + snapshot.failed, snapshot.failed, worker.total)
     }
 }
 
