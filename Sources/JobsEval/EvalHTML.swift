@@ -20,6 +20,7 @@ public enum EvalHTML {
         html += charts(report)
         html += scoreTable(report)
         html += variantTable(report)
+        html += groundingSection(report)
         html += preFilterSection(report)
         if let baseline = report.baseline { html += baselineSection(baseline, features: report.features) }
         html += fixtureSections(report, fixtures: fixtures)
@@ -131,6 +132,24 @@ public enum EvalHTML {
             out += "</table>\n"
         }
         return out
+    }
+
+    /// Per variant and feature, how the evidence check kept, moved or dropped the model's items.
+    static func groundingSection(_ report: EvalReport) -> String {
+        var out = "<h2>Grounding</h2>\n<p>How each item's quoted evidence was checked: verbatim in a cited message, aligned "
+            + "with one (a little misquoted), moved to the message it is in, or dropped (in no message, or citing only "
+            + "unknown ids); and dates kept from the model because code could not read the whole phrase.</p>\n"
+            + "<table><tr><th>variant</th><th>feature</th><th>exact</th><th>aligned</th><th>re-cited</th><th>dropped</th>"
+            + "<th>model dates kept</th></tr>\n"
+        for v in report.variants {
+            for feature in report.features {
+                let g = v.grounding?[feature] ?? GroundingCounts()
+                out += "<tr><td>\(escape(v.id))</td><td>\(feature.rawValue)</td><td class=\"n\">\(g.exact)</td>"
+                    + "<td class=\"n\">\(g.aligned)</td><td class=\"n\">\(g.recited)</td><td class=\"n\">\(g.dropped)</td>"
+                    + "<td class=\"n\">\(g.datesUnconfirmed)</td></tr>\n"
+            }
+        }
+        return out + "</table>\n"
     }
 
     static func preFilterSection(_ report: EvalReport) -> String {

@@ -138,7 +138,8 @@ public struct EvalRunner: Sendable {
                 let predicted = PredictionMapping.predicted(run.extraction, user: user)
                 for feature in features {
                     ScoredFeature.named(feature)?.copy(from: predicted, into: &outcome.predicted)
-                    outcome.grounding[feature] = Self.grounding(run.extraction.notes.filter { $0.feature == feature })
+                    outcome.grounding[feature] = Self.grounding(run.extraction.notes.filter { $0.feature == feature },
+                                                                 tally: run.extraction.grounding[feature] ?? GroundingTally())
                 }
                 outcome.usage += run.usage
                 outcome.requests += run.requests
@@ -154,8 +155,8 @@ public struct EvalRunner: Sendable {
         return outcome
     }
 
-    static func grounding(_ notes: [ExtractionNote]) -> GroundingCounts {
-        GroundingCounts(recited: notes.count { $0.kind == .recited }, dropped: notes.count { $0.kind == .noEvidence },
+    static func grounding(_ notes: [ExtractionNote], tally: GroundingTally) -> GroundingCounts {
+        GroundingCounts(exact: tally.exact, aligned: tally.aligned, recited: tally.recited, dropped: tally.dropped,
                         datesUnconfirmed: notes.count { $0.kind == .dateUnconfirmed })
     }
 }

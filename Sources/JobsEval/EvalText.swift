@@ -57,7 +57,8 @@ extension EvalReport {
             lines.append("  \(variant.requests) requests, \(variant.reasks) re-asks; tokens: \(EvalFormat.usage(variant.usage)); cache: \(EvalFormat.cache(variant.cache))")
             let grounding = features.map { ($0, variant.grounding?[$0] ?? GroundingCounts()) }
             let counted = grounding.filter { !$0.1.isZero }
-            lines.append("  evidence: \(counted.isEmpty ? "every item's evidence was in a message it cites" : counted.map { "\($0.0.rawValue) re-cited \($0.1.recited), dropped \($0.1.dropped), model dates kept \($0.1.datesUnconfirmed)" }.joined(separator: "; "))")
+            lines.append("  grounding:" + (counted.isEmpty ? " no items" : ""))
+            for (feature, counts) in counted { lines.append("    \(pad(feature.rawValue, 18, left: true)) \(counts.line)") }
             if let cost = variant.cost { lines.append("  " + cost.line + (variant.cache != nil ? " for the tokens sent over the network" : "")) }
             if !variant.errors.isEmpty {
                 lines.append("  \(variant.errors.count) failed extractions (counted as predicting nothing):")

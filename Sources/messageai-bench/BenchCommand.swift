@@ -12,7 +12,7 @@ struct MessageAIBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messageai-bench",
         abstract: "MessageAI benchmarks: a reproducible scan workload, the scan, the agent, tokens and the proactive pass against fake models.",
-        subcommands: [BenchWorkloadCommand.self, BenchScanCommand.self, BenchServeCommand.self, BenchAgentCommand.self, BenchTokensCommand.self,
+        subcommands: [BenchWorkloadCommand.self, BenchAlignCommand.self, BenchScanCommand.self, BenchServeCommand.self, BenchAgentCommand.self, BenchTokensCommand.self,
                       BenchProactiveCommand.self]
     )
 }
@@ -66,6 +66,44 @@ struct BenchWorkloadCommand: AsyncParsableCommand {
                 format: "Workload (seed %llu): %d users, %d conversations, %d messages; %d conversations with %d new messages on the last day. Loaded in %.2f s.",
                 seed, report.users, report.conversations, report.messages, report.activeConversations, report.newMessages, report.seconds))
         }
+    }
+}
+
+struct BenchAlignCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "align",
+        abstract: "The evidence check's alignment cost per item at the p50 and p99 message sizes of the generated workload.",
+        discussion: """
+            Generates the workload `workload` loads (same options, no database) and aligns, for the messages at the
+            p50 and p99 of its sizes, a misquoted copy of each with it, as the evidence check does for a quote that
+            is not verbatim. Example: messageai-bench align --conversations 2000 --days 7 --seed 42
+            """)
+
+    @Option(help: "Conversations in the workload.")
+    var conversations = 2000
+
+    @Option(help: "Days of history.")
+    var days = 7
+
+    @Option(help: "Seed of the generator.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Alignments timed per size.")
+    var repeats = 2000
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard conversations >= 1, (1...365).contains(days), repeats >= 1 else {
+            throw ValidationError("--conversations and --repeats must be at least 1 and --days between 1 and 365")
+        }
+    }
+
+    func run() async throws {
+        output.bootstrap()
+        let workload = try WorkloadGenerator.make(WorkloadSpec(conversations: conversations, days: days, seed: seed, now: Date()))
+        let report = AlignmentBenchmark.run(workload, repeats: repeats)
+        if output.json { try Console.printJSON(report) } else { Console.print(report.line) }
     }
 }
 

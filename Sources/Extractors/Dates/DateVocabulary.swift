@@ -54,8 +54,8 @@ enum DateVocabulary {
 
     /// Words that change a date's meaning; left unread in a quoted phrase, they make the reading partial.
     static let dateWords: Set<String> = [
-        "today", "tonight", "tonite", "tomorrow", "tmrw", "tmr", "yesterday", "morning", "afternoon", "evening", "night",
-        "noon", "midday", "midnight", "am", "pm", "weekend", "week", "weeks", "month", "months", "year", "fortnight",
+        "today", "tonight", "tonite", "tomorrow", "tmrw", "tmr", "tmw", "yesterday", "morning", "afternoon", "evening", "night",
+        "noon", "midday", "midnight", "am", "pm", "weekend", "wknd", "week", "wk", "weeks", "month", "months", "year", "fortnight",
         "day", "days", "after", "eod", "end", "o", "oclock",
     ]
 

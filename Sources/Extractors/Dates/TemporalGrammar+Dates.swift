@@ -6,6 +6,10 @@ extension TemporalGrammar {
     func datePart(at i: Int) -> DatePart? {
         guard let t = token(i) else { return nil }
         if t.isNumber {
+            // "2moro", "2morrow", "2mrw": chat spellings of tomorrow (the tokenizer splits the digit from the letters).
+            if t.text == "2", touches(i + 1), let glued = word(i + 1), ["moro", "morrow", "mrw", "mrow", "moz"].contains(glued) {
+                return withPeriod(DatePart(date: today.adding(days: 1), next: i + 2))
+            }
             guard let part = dayMonth(at: i) ?? isoDate(at: i) ?? numericDate(at: i) ?? (quoted ? bareOrdinal(at: i) : nil) else { return nil }
             return withPeriod(part)
         }
@@ -14,12 +18,15 @@ extension TemporalGrammar {
         switch w {
         case "today": part = DatePart(date: today, next: i + 1)
         case "tonight", "tonite": part = DatePart(date: today, period: .evening, next: i + 1)
-        case "tomorrow", "tmrw", "tmr", "tomorow", "tommorow", "tommorrow":
+        case "tomorrow", "tmrw", "tmr", "tmw", "tmrow", "tomoz", "tomorow", "tommorow", "tommorrow":
             part = DatePart(date: today.adding(days: 1), next: i + 1)
         case "yesterday": part = DatePart(date: today.adding(days: -1), next: i + 1)
         case "this": part = thisForm(at: i + 1)
         case "coming": part = weekdayForm(at: i + 1, rule: .onOrAfter, qualified: true) ?? weekend(at: i + 1, nextWeek: false)
-        case "next": part = weekdayForm(at: i + 1, rule: .followingWeek, qualified: true) ?? weekend(at: i + 1, nextWeek: true)
+        case "next", "nxt":
+            // "next week Thursday" / "nxt wk thurs": the weekday of the following week, as "next Thursday".
+            let afterWeek = ["week", "wk"].contains(word(i + 1) ?? "") ? i + 2 : i + 1
+            part = weekdayForm(at: afterWeek, rule: .followingWeek, qualified: true) ?? weekend(at: i + 1, nextWeek: true)
         case "last": part = weekdayForm(at: i + 1, rule: .previous, qualified: true)
         case "the": part = theNth(at: i) ?? endOf(at: i + 1) ?? weekend(at: i + 1, nextWeek: false) ?? namedDay(at: i + 1)
         case "end", "eod": part = endOf(at: i)
@@ -91,7 +98,7 @@ extension TemporalGrammar {
 
     /// "weekend" at `i`: the coming Saturday, or the Saturday of the following week.
     private func weekend(at i: Int, nextWeek: Bool) -> DatePart? {
-        guard word(i) == "weekend" else { return nil }
+        guard ["weekend", "wknd"].contains(word(i) ?? "") else { return nil }
         return DatePart(date: day(weekday: 6, rule: nextWeek ? .followingWeek : .onOrAfter), next: i + 1)
     }
 

@@ -157,6 +157,7 @@ public struct ExtractionEngine: Sendable {
         var partial = Extraction()
         parent.decode(answer, into: &partial, context: &context)
         partial.notes = context.notes
+        partial.grounding[parent.id] = context.tally
         return partial
     }
 

@@ -9,8 +9,12 @@ public struct DecodeContext {
     let input: ConversationInput
     let resolver: TemporalResolver
     var notes: [ExtractionNote] = []
+    /// How this feature's items were grounded (`ground`).
+    var tally = GroundingTally()
     /// The window's message texts, normalised for the evidence check (see `Evidence`).
-    private let evidenceIndex: EvidenceIndex
+    let evidenceIndex: EvidenceIndex
+    /// Each window message's words for alignment, built the first time a quote is not verbatim anywhere.
+    var alignmentTexts: [Int: EvidenceAlignment.Text] = [:]
 
     /// `evidence` is the window's index when the caller built it already (once per window for every feature).
     init(feature: ExtractionFeature, window: MessageWindow, input: ConversationInput, evidence: EvidenceIndex? = nil) {
@@ -19,32 +23,6 @@ public struct DecodeContext {
         self.input = input
         self.resolver = TemporalResolver(timeZone: input.timeZone)
         self.evidenceIndex = evidence ?? EvidenceIndex(window)
-    }
-
-    /// The evidence check: the item's quoted words must occur in a message it cites (case, whitespace, quotes and
-    /// dashes normalised). When they occur only in another message of the window, that message (the nearest to the
-    /// first cited one) is cited instead and the change is noted; when they occur nowhere, the item is dropped and
-    /// reported. Returns the sources to keep and the message that holds the evidence.
-    mutating func ground(_ evidence: String?, sources: [String], item: String) -> (sources: [String], holder: String)? {
-        let needle = Evidence.needle(evidence ?? "")
-        guard !needle.isEmpty else {
-            note(.noEvidence, "dropped \(item): it quotes no evidence")
-            return nil
-        }
-        let holding = evidenceIndex.holding(needle)
-        if let cited = holding.first(where: { sources.contains(window.messages[$0].id) }) {
-            return (sources, window.messages[cited].id)
-        }
-        guard !holding.isEmpty else {
-            note(.noEvidence, "dropped \(item): its evidence '\((evidence ?? "").prefix(60))' is in no message of the conversation")
-            return nil
-        }
-        let citedIndex = window.messages.firstIndex { sources.contains($0.id) } ?? 0
-        let nearest = holding.min { abs($0 - citedIndex) < abs($1 - citedIndex) }!
-        let id = window.messages[nearest].id
-        let was = sources.compactMap { window.alias(ofMessage: $0) }.joined(separator: ", ")
-        note(.recited, "\(item): its evidence is in \(window.alias(ofMessage: id) ?? id), not in the cited \(was); cites that message instead")
-        return ([id], id)
     }
 
     mutating func note(_ kind: ExtractionNote.Kind, _ message: String) {
@@ -71,6 +49,7 @@ public struct DecodeContext {
                  : "\(item): removed cited ids that are not in the conversation (\(quoted))")
         }
         if ids.isEmpty && unknown.isEmpty { note(.dropped, "dropped \(item): it cites no message") }
+        if ids.isEmpty { tally.dropped += 1 }
         return ids.isEmpty ? nil : ids.sorted { sentAt($0) < sentAt($1) }
     }
 
@@ -116,7 +95,7 @@ public struct DecodeContext {
         var result = ResolvedDate(date: modelDate)
         guard let phrase = phrase?.trimmingCharacters(in: .whitespacesAndNewlines), !phrase.isEmpty else { return result }
         let cited = sources.compactMap { input.message($0) }
-        let anchor = Evidence.messageHolding(phrase: phrase, in: cited)
+        let anchor = Evidence.messageHolding(phrase: phrase, in: cited) ?? alignedMessage(phrase: phrase, in: sources)
             ?? evidenceMessage.flatMap { input.message($0) } ?? cited.first
         guard let anchor else { return result }
         let reading = resolver.read(phrase, reference: anchor.sentAt, deadline: deadline)

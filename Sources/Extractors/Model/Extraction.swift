@@ -4,8 +4,17 @@ public struct Extraction: Sendable, Hashable {
     /// Only non-empty lists are kept, so an extraction equals another with the same items whatever was asked.
     private var lists: [ExtractionFeature: FeatureItems] = [:]
     public var notes: [ExtractionNote] = []
+    /// How each feature's items were grounded (see `GroundingTally`); bookkeeping, not part of equality or JSON.
+    public var grounding: [ExtractionFeature: GroundingTally] = [:]
 
     public init() {}
+
+    public static func == (a: Extraction, b: Extraction) -> Bool { a.lists == b.lists && a.notes == b.notes }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(lists)
+        hasher.combine(notes)
+    }
 
     public subscript<Feature: ParentFeature>(_ feature: Feature) -> [Feature.Item] {
         get { lists[feature.id]?.items as? [Feature.Item] ?? [] }
@@ -18,6 +27,7 @@ public struct Extraction: Sendable, Hashable {
     public mutating func merge(_ other: Extraction) {
         for list in other.lists.values { list.feature.merge(other, into: &self) }
         notes += other.notes
+        grounding.merge(other.grounding, uniquingKeysWith: +)
     }
 }
 

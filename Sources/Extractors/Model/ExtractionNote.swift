@@ -15,6 +15,8 @@ public struct ExtractionNote: Sendable, Hashable, Codable, CustomStringConvertib
         case recited
         /// The item's evidence occurs in no message of the window; the item was dropped.
         case noEvidence = "no_evidence"
+        /// The item's evidence is not verbatim in the message it cites but aligns with it (a little misquoted); kept.
+        case alignedEvidence = "aligned_evidence"
     }
 
     public let feature: ExtractionFeature

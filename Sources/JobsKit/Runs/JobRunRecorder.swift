@@ -14,6 +14,8 @@ public struct JobRunRecorder: Sendable {
         public var conversationsProcessed = 0
         public var conversationsFailed = 0
         public var itemCounts: [String: Int] = [:]
+        /// Per feature, how the evidence check treated the model's items; written under `item_counts.grounding`.
+        public var grounding: [String: GroundingTally] = [:]
         public var requests = 0
         public var usage = TokenUsage()
         public var estimatedCostUSD: Double?
@@ -48,7 +50,14 @@ public struct JobRunRecorder: Sendable {
     }
 
     public func finish(_ id: UUID, _ outcome: Outcome) async throws {
-        let counts = JSONValue.object(JSONObject(outcome.itemCounts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }))
+        func object(_ counts: [String: Int]) -> JSONValue {
+            .object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }))
+        }
+        var entries = outcome.itemCounts.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.integer(Int64($0.value))) }
+        if !outcome.grounding.isEmpty {
+            entries.append(("grounding", .object(JSONObject(outcome.grounding.sorted { $0.key < $1.key }.map { ($0.key, object($0.value.json)) }))))
+        }
+        let counts = JSONValue.object(JSONObject(entries))
         try await pool.query(
             """
             UPDATE job_runs SET finished_at = now(), status = $2, conversations_processed = $3, conversations_failed = $4,

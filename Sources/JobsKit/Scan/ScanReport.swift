@@ -19,6 +19,11 @@ public enum ScanReport {
         }
         let items = s.items.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         if !items.isEmpty { lines.append("Found: " + items) }
+        let grounded = s.grounding.sorted { $0.key < $1.key }.filter { $0.value.aligned + $0.value.recited + $0.value.dropped > 0 }
+        if !grounded.isEmpty {
+            lines.append("Evidence not verbatim: " + grounded.map { "\($0.key) \($0.value.aligned) aligned, \($0.value.recited) re-cited, "
+                                                                   + "\($0.value.dropped) dropped" }.joined(separator: "; "))
+        }
         lines.append("Rows: \(s.rowsInserted) new, \(s.rowsUpdated) updated; reminders created: \(s.remindersCreated)")
         lines.append(String(format: "%d requests, %d prompt + %d completion tokens (%d cached), %.2f s",
                             s.requests, s.usage.promptTokens, s.usage.completionTokens, s.usage.cachedPromptTokens, s.seconds))

@@ -24,6 +24,8 @@ public struct ScanService: Sendable {
         /// New messages the pre-filter kept from the model.
         public var skippedMessages = 0
         public var items: [String: Int] = [:]
+        /// Per feature, how the evidence check kept, moved or dropped the model's items (`GroundingTally`).
+        public var grounding: [String: GroundingTally] = [:]
         public var rowsInserted = 0
         public var rowsUpdated = 0
         public var remindersCreated = 0
@@ -131,6 +133,7 @@ public struct ScanService: Sendable {
         outcome.conversationsProcessed = summary.conversations
         outcome.conversationsFailed = summary.failed
         outcome.itemCounts = summary.items
+        outcome.grounding = summary.grounding
         outcome.requests = summary.requests
         outcome.usage = summary.usage
         summary.cost = RunCost.estimate(summary.usage, engine: engine, features: options.features)
@@ -226,6 +229,7 @@ actor ScanState {
         summary.requests += run.requests
         summary.usage += run.usage
         for feature in features { summary.items[feature.rawValue, default: 0] += run.extraction.count(feature) }
+        for (feature, tally) in run.extraction.grounding { summary.grounding[feature.rawValue, default: GroundingTally()] += tally }
         let inserted = written.inserted.values.reduce(0, +), updated = written.updated.values.reduce(0, +)
         summary.rowsInserted += inserted
         summary.rowsUpdated += updated

@@ -17,6 +17,26 @@ public enum OracleNoise: String, Sendable, CaseIterable {
     case phrase
     /// The date phrase keeps the clock time said with it ("this Friday at midnight").
     case withtime
+    /// Every quote copied inexactly, one `OracleMisquote` family per item (rotating, so each family is used), and
+    /// chat shorthand in date phrases spelled out ("tmrw" → "tomorrow").
+    case misquote
+    /// The labels, plus one invented item per item: same feature, a quote taken from another conversation (in no
+    /// message of this one), citing a real message of the window that is not the item's, on another date.
+    case invented
+    /// Every item twice: the second reworded, with its quote copied another way.
+    case repeated
+
+    /// The modes that existed before quotes were misquoted: each must still score 1.0.
+    public static let exactQuoting: [OracleNoise] = [.perfect, .ids, .dates, .phrase, .withtime]
+}
+
+/// How many items an oracle invented, so a test can say what share of them the checks dropped.
+public actor OracleLog {
+    public private(set) var invented = 0
+
+    public init() {}
+
+    func add(invented count: Int) { invented += count }
 }
 
 /// A labelled fixture with the date phrases its comments give.
@@ -47,10 +67,16 @@ public struct OracleFixture: Sendable {
 public struct OracleAnswerProvider: AnswerProvider {
     public let fixtures: [String: OracleFixture]
     public let noise: OracleNoise
+    public let log = OracleLog()
+    /// Sentences of every fixture's messages, for `invented` quotes (each writer keeps those in none of its messages).
+    let sentences: [String]
 
     public init(fixtures: [OracleFixture], noise: OracleNoise = .perfect) {
         self.fixtures = Dictionary(fixtures.map { ($0.fixture.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.noise = noise
+        self.sentences = noise == .invented
+            ? fixtures.flatMap { $0.fixture.messages.flatMap { OracleWriter.sentences($0.text) } }.filter { $0.split(separator: " ").count >= 5 }
+            : []
     }
 
     public var name: String { "oracle" }
@@ -61,8 +87,10 @@ public struct OracleAnswerProvider: AnswerProvider {
         guard let oracle = fixtures[request.input.conversationID] else {
             throw ExtractionError.invalidInput("the oracle has no fixture '\(request.input.conversationID)'")
         }
-        let writer = OracleWriter(oracle: oracle, window: request.window, noise: noise)
-        return ProviderAnswer(json: try writer.answer(request.feature), requests: 1)
+        let writer = OracleWriter(oracle: oracle, window: request.window, noise: noise, sentences: sentences)
+        let (json, invented) = try writer.noisyAnswer(request.feature)
+        if invented > 0 { await log.add(invented: invented) }
+        return ProviderAnswer(json: json, requests: 1)
     }
 }
 
@@ -71,6 +99,7 @@ struct OracleWriter {
     let oracle: OracleFixture
     let window: MessageWindow
     let noise: OracleNoise
+    var sentences: [String] = []
 
     var fixture: Fixture { oracle.fixture }
 
@@ -200,7 +229,8 @@ struct OracleWriter {
             if let holder, deadline || time != nil {
                 phrase = LabelPhrases.withTime(phrase, in: holder.text, time: time.map { $0.replacingOccurrences(of: "at ", with: "") })
             }
-        case .perfect, .ids, .dates: break
+        case .perfect, .ids, .dates, .invented, .repeated: break
+        case .misquote: phrase = OracleMisquote.replacingWords(phrase, OracleMisquote.shorthandTable, clocks: true)
         }
         return phrase
     }

@@ -33,7 +33,8 @@ public struct PriorityMessages: ParentFeature {
         return Self.list(answer, "messages").enumerated().compactMap { index, item in
             let label = "priority message \(index)"
             guard let cited = context.sources(item["message_id"].map { .array([$0]) }, item: label),
-                  let (ids, _) = context.ground(item["evidence"]?.stringValue, sources: cited, item: label), let id = ids.first,
+                  let (ids, _) = context.ground(item["evidence"]?.stringValue, sources: cited, item: label, isMessage: true),
+                  let id = ids.first,
                   seen.insert(id).inserted else { return nil }
             return PriorityItem(
                 messageID: id,

@@ -1,0 +1,82 @@
+import Chrono
+import Evals
+import Extractors
+import Foundation
+import JSONKit
+
+/// The noise modes that change a whole answer rather than one field: misquoted evidence, invented items and
+/// reworded repeats.
+extension OracleWriter {
+    /// The feature's answer with this writer's noise, and how many items were invented.
+    func noisyAnswer(_ feature: ExtractionFeature) throws -> (JSONValue, invented: Int) {
+        let answer = try answer(feature)
+        guard [.misquote, .invented, .repeated].contains(noise), let object = answer.objectValue,
+              let (key, value) = object.first(where: { _ in true }), let items = value.arrayValue else { return (answer, 0) }
+        var out: [JSONValue] = []
+        var added: [JSONValue] = []
+        for item in items {
+            guard var fields = item.objectValue else { out.append(item); continue }
+            let quote = fields["evidence"]?.stringValue ?? ""
+            switch noise {
+            case .misquote:
+                fields["evidence"] = .string(OracleMisquote.misquote(quote, start: Self.stableHash(fixture.id + quote)))
+                out.append(.object(fields))
+            case .invented:
+                out.append(item)
+                if let twin = invented(fields, feature: feature, seed: Self.stableHash(fixture.id + quote) &+ added.count) {
+                    added.append(.object(twin))
+                }
+            case .repeated:
+                out.append(item)
+                added.append(.object(reworded(fields, quote: quote)))
+            default:
+                out.append(item)
+            }
+        }
+        var result = JSONObject()
+        result[key] = .array(out + added)
+        return (.object(result), noise == .invented ? added.count : 0)
+    }
+
+    /// Another item of the same feature that is in no message: a quote from another conversation (never verbatim in
+    /// this one), citing a real message of the window that is not one the item cites, nine days later. Nil when the
+    /// window has no such message or no such sentence.
+    private func invented(_ fields: JSONObject, feature: ExtractionFeature, seed: Int) -> JSONObject? {
+        let texts = fixture.messages.map { $0.text.lowercased() }
+        let candidates = sentences.filter { sentence in !texts.contains { $0.contains(sentence.lowercased()) } }
+        guard !candidates.isEmpty else { return nil }
+        let cited = Set((fields["source_message_ids"]?.arrayValue ?? [fields["message_id"] ?? .null]).compactMap(\.stringValue))
+        let priority = Set(fixture.expected.priorityMessages.compactMap { window.alias(ofMessage: $0.message) })
+        let others = window.messages.compactMap { window.alias(ofMessage: $0.id) }.filter { !cited.contains($0) && !priority.contains($0) }
+        guard !others.isEmpty else { return nil }
+        var twin = fields
+        twin["evidence"] = .string(candidates[seed % candidates.count])
+        let alias = JSONValue.string(others[(seed / 7) % others.count])
+        if twin["message_id"] != nil { twin["message_id"] = alias } else { twin["source_message_ids"] = [alias] }
+        for key in ["date", "event_date", "deadline"] {
+            if let text = twin[key]?.stringValue, let day = LocalDate(iso: text) { twin[key] = .string(day.adding(days: 9).iso) }
+        }
+        for key in ["date_phrase", "deadline_phrase"] where twin[key] != nil { twin[key] = .null }
+        for key in ["title", "decision", "task", "event"] {
+            if let text = twin[key]?.stringValue { twin[key] = .string("Also " + text.lowercased()) }
+        }
+        return twin
+    }
+
+    /// The same item said again in other words, with its quote copied another way.
+    private func reworded(_ fields: JSONObject, quote: String) -> JSONObject {
+        var twin = fields
+        twin["evidence"] = .string(OracleMisquote.misquote(quote, start: Self.stableHash(quote) &+ 3))
+        for key in ["title", "decision", "task", "event", "reason"] {
+            if let text = twin[key]?.stringValue { twin[key] = .string("Reminder: " + text.lowercased()) }
+        }
+        return twin
+    }
+
+    /// FNV-1a of the UTF-8 bytes: the same on every run (Swift's `Hasher` is seeded per process).
+    static func stableHash(_ text: String) -> Int {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return Int(hash >> 1)
+    }
+}
