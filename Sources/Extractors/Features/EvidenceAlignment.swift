@@ -8,13 +8,14 @@
 ///   the words between the parts of a quote cut with an ellipsis: each part is aligned after the one before it.
 ///
 /// The work is bounded and linear: each part is anchored at the positions (at most `maxAnchors`) of its rarest word
-/// in the message, and extended from there word by word, looking at most `lookahead` words ahead or back. So one
-/// alignment compares at most `workBound(quoteWords:messageWords:)` word pairs: proportional to the quote's length
-/// (times a logarithm of the message's), never to the product of the two lengths.
+/// in the message, and aligned from there both ways by edit distance in a band of `band` words around the diagonal
+/// (so the quote may drift at most `band` words from the message: ellipses start new parts). One alignment computes
+/// at most `workBound(quoteWords:messageWords:)` cells: proportional to the quote's length (plus a logarithm of the
+/// message's per word), never to the product of the two lengths.
 enum EvidenceAlignment {
     static let smallWeight = 0.25
     static let maxAnchors = 16
-    static let lookahead = 4
+    static let band = 4
 
     /// One message's words, with the positions of each word, built once per message.
     struct Text: Sendable {
@@ -48,7 +49,7 @@ enum EvidenceAlignment {
     /// message of `messageWords` words.
     static func workBound(quoteWords: Int, messageWords: Int) -> Int {
         let search = Int.bitWidth - (messageWords + 1).leadingZeroBitCount  // ⌈log2(messageWords + 1)⌉ at most
-        return quoteWords * (search + 2 + maxAnchors * 2 * lookahead)
+        return quoteWords * (search + 2 + maxAnchors * (2 * band + 1))
     }
 
     /// The score (0...1) of `quote`'s best alignment in `text`; `work` counts the comparisons and look-ups made.
@@ -80,47 +81,57 @@ enum EvidenceAlignment {
         }
         guard let anchor, let positions = text.positions[part[anchor.index]] else { return (partWeight, nil) }
         var best: (cost: Double, end: Int)?
+        let after = Array(part[(anchor.index + 1)...])
+        let before = Array(part[..<anchor.index].reversed())
         for position in positions[anchor.first..<min(positions.count, anchor.first + maxAnchors)] {
-            let forward = extend(part, from: anchor.index, at: position, step: 1, limit: text.words.count - 1, text: text, work: &work)
-            let backward = extend(part, from: anchor.index, at: position, step: -1, limit: from, text: text, work: &work)
+            let ahead = Array(text.words[(position + 1)..<min(text.words.count, position + 1 + after.count + band)])
+            let behind = Array(text.words[max(from, position - before.count - band)..<position].reversed())
+            let forward = bandedCost(after, ahead, work: &work)
+            let backward = bandedCost(before, behind, work: &work)
             let cost = forward.cost + backward.cost
-            if best == nil || cost < best!.cost { best = (cost, forward.last) }
+            if best == nil || cost < best!.cost { best = (cost, position + forward.consumed) }
             if cost == 0 { break }
         }
         return best.map { ($0.cost, $0.end) } ?? (partWeight, nil)
     }
 
-    /// Walks the part's words after (`step` 1) or before (-1) `quoteIndex`, each found within `lookahead` words of
-    /// the last found one, never past `limit`. Returns the cost and the message index of the last word found.
-    private static func extend(_ part: [String], from quoteIndex: Int, at position: Int, step: Int, limit: Int, text: Text,
-                               work: inout Int) -> (cost: Double, last: Int) {
-        var cost = 0.0
-        var last = position
-        var q = quoteIndex + step
-        while q >= 0, q < part.count {
-            var found: Int?
-            var m = last + step
-            var looked = 0
-            while looked < lookahead, step > 0 ? m <= limit : m >= limit {
-                work += 1
-                if text.words[m] == part[q] { found = m; break }
-                m += step
-                looked += 1
-            }
-            if let found {
-                var skipped = last + step
-                while skipped != found {
-                    work += 1
-                    cost += weight(text.words[skipped]) / 2
-                    skipped += step
-                }
-                last = found
-            } else {
-                cost += weight(part[q])
-            }
-            q += step
+    /// The cheapest alignment of `quote` with the start of `message` (both read away from the anchor), by edit
+    /// distance in a band of `band` words around the diagonal: a quoted word not found costs its weight, a message
+    /// word skipped half its weight, and the message words after the last one used cost nothing. Returns the cost
+    /// and how many message words the alignment used. Computes at most `quote.count · (2 · band + 1)` cells.
+    static func bandedCost(_ quote: [String], _ message: [String], work: inout Int) -> (cost: Double, consumed: Int) {
+        guard !quote.isEmpty else { return (0, 0) }
+        let width = 2 * band + 1
+        var previous = [Double](repeating: .infinity, count: width)
+        var skipped = 0.0
+        for j in 0...min(band, message.count) {
+            if j > 0 { skipped += weight(message[j - 1]) / 2 }
+            previous[j + band] = skipped
         }
-        return (cost, last)
+        var current = previous
+        for i in 1...quote.count {
+            let word = quote[i - 1]
+            let wordWeight = weight(word)
+            for d in 0..<width {
+                let j = i + d - band
+                current[d] = .infinity
+                guard j >= 0, j <= message.count else { continue }
+                work += 1
+                var cost = d + 1 < width ? previous[d + 1] + wordWeight : .infinity
+                if j >= 1 {
+                    if word == message[j - 1] { cost = min(cost, previous[d]) }
+                    if d >= 1 { cost = min(cost, current[d - 1] + weight(message[j - 1]) / 2) }
+                }
+                current[d] = cost
+            }
+            swap(&previous, &current)
+        }
+        var best = (cost: Double.infinity, consumed: 0)
+        for d in 0..<width {
+            let j = quote.count + d - band
+            if j >= 0, j <= message.count, previous[d] < best.cost { best = (previous[d], j) }
+        }
+        return best
     }
 
     /// The index of the first element of sorted `values` at least `value` (binary search).

@@ -20,7 +20,8 @@ import Testing
         .minute("tmrw 4pm", Sent.monday, "2026-03-03T16:00:00-05:00"),
         .minute("tmw at 4p", Sent.monday, "2026-03-03T16:00:00-05:00"),
         .minute("2moro 4:30p", Sent.monday, "2026-03-03T16:30:00-05:00"),
-        .minute("sat 10a", Sent.monday, "2026-03-07T10:00:00-05:00"),
+        .minute("on sat at 10a", Sent.monday, "2026-03-07T10:00:00-05:00"),
+        .minute("Sat 10a", Sent.monday, "2026-03-07T10:00:00-05:00"),
         .minute("weds at 4:30p", Sent.monday, "2026-03-04T16:30:00-05:00"),
     ]
 

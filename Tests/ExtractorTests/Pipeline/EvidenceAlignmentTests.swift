@@ -27,6 +27,8 @@ import TestSupport
         ("Party is at the park at 2", "Party is at the park at 2!!! 🎈🎈"),
         ("We are going to be late", "we're gonna be late"),
         ("Let me know by tomorrow", "lmk by 2moro"),
+        ("Science fair setup is next Monday at the 4 in the gym, bring the poster boards.",
+         "Science fair setup is next Monday at 4 in the gym, bring the poster boards."),
     ]
 
     @Test(arguments: 0..<tolerated.count)
