@@ -159,6 +159,15 @@ struct EvalRunTests {
         #expect(twos == 2 * withMessages, "one version-2 request per fixture in each run")
         #expect(pinned.summaryText().contains("llm-compare"))
         #expect(EvalHTML.render(pinned, fixtures: fixtures).contains("llm-compare"))
+
+        // Grounding counts per feature, in every form of the report: the labelled answers quote exactly.
+        let grounding = try #require(a.grounding?[.calendarEvents])
+        #expect(grounding.exact > 0 && grounding.aligned == 0 && grounding.dropped == 0)
+        #expect(pinned.summaryText().contains("calendar_events exact \(grounding.exact), aligned 0, re-cited 0, dropped 0"))
+        let html = EvalHTML.render(pinned, fixtures: fixtures)
+        #expect(html.contains("<h2>Grounding</h2>") && html.contains("<td class=\"n\">\(grounding.exact)</td>"))
+        let json = String(decoding: try JSONEncoder().encode(pinned), as: UTF8.self)
+        #expect(json.contains("\"exact\":\(grounding.exact)") && json.contains("\"aligned\":0"))
     }
 
     @Test("prompts render prints exactly the body the eval run sends")
