@@ -101,6 +101,7 @@ import TestSupport
         let oracles = try OracleFixture.loadDirectory(ExtractionHarness.repositoryRoot.appendingPathComponent("evals/fixtures").path)
         var misquoted: [OracleMisquote: [Double]] = [:]
         var invented: [Double] = []
+        var inventedAbove: [String] = []
         let allSentences = oracles.flatMap { o in o.fixture.messages.flatMap { m in OracleMisquote.sentences(m.text).map { (o.fixture.id, $0) } } }
         for oracle in oracles {
             let texts = oracle.fixture.messages.map { EvidenceAlignment.Text(normalized: Evidence.normalize($0.text)) }
@@ -120,7 +121,12 @@ import TestSupport
                 guard !normalized.contains(where: { $0.contains(needle) }) else { continue }
                 let quote = EvidenceAlignment.Quote(normalized: needle)
                 var work = 0
-                invented.append(texts.map { EvidenceAlignment.score(quote, in: $0, work: &work) }.max() ?? 0)
+                let scores = texts.map { EvidenceAlignment.score(quote, in: $0, work: &work) }
+                let best = scores.max() ?? 0
+                invented.append(best)
+                if best >= GroundingPolicy.alignThreshold, let index = scores.firstIndex(of: best) {
+                    inventedAbove.append("'\(sentence)' ~ '\(oracle.fixture.messages[index].text.prefix(120))' \(String(format: "%.2f", best))")
+                }
             }
         }
         func quantile(_ values: [Double], _ q: Double) -> Double {
@@ -144,6 +150,7 @@ import TestSupport
             "\(String(format: "%.1f", low)): misquote \(all.count { $0 >= low && $0 < low + 0.1 }) invented \(invented.count { $0 >= low && $0 < low + 0.1 })"
         }
         print("alignment histogram: " + histogram.joined(separator: " | ") + " | 1.0: misquote \(all.count { $0 >= 1 })")
+        for line in inventedAbove { print("alignment invented at or above threshold: " + line) }
         #expect(all.count > 200 && invented.count > 200)
         #expect(Double(all.count { $0 >= threshold }) >= 0.97 * Double(all.count))
         #expect(Double(invented.count { $0 < threshold }) >= 0.98 * Double(invented.count))
