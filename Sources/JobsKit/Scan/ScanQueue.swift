@@ -74,6 +74,7 @@ struct ScanQueue: Sendable {
             """
             SELECT count(*) AS n, max(w.lease_expires_at) AS until FROM scan_watermarks w
             WHERE \(Self.pendingCondition) AND w.lease_expires_at >= now() AND w.lease_owner IS DISTINCT FROM $3
+              AND NOT EXISTS (SELECT 1 FROM job_runs r WHERE r.id = w.claimed_by_run AND r.kind = 'scan' AND r.status <> 'running')
             """, [options.shardCount, options.shardIndex, options.owner])[0]
         return (try row.decode("n"), try row.decode("until", as: Date?.self))
     }
