@@ -26,7 +26,7 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
-        .target(name: "Chrono"),
+        .target(name: "Chrono", dependencies: [.product(name: "Logging", package: "swift-log")]),
         // Floor 1: the one feature-id type, shared by the extractors and the scorer (which cannot see each other).
         .target(name: "FeatureKit"),
         .target(

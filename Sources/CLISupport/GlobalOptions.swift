@@ -11,15 +11,27 @@ public struct DatabaseOptions: ParsableArguments, Sendable {
             help: "Postgres connection URI or libpq string (default: $DATABASE_URL, else libpq's PG* variables).")
     public var databaseURL: String?
 
+    /// The connection settings; throws when `DATABASE_LOCK_TIMEOUT` or `DATABASE_STATEMENT_TIMEOUT` is not a number of seconds.
     public var configuration: PostgresConfiguration {
-        var configuration = PostgresConfiguration.fromEnvironment()
-        if let databaseURL { configuration.connectionString = databaseURL }
-        return configuration
+        get throws {
+            var configuration = try PostgresConfiguration.fromEnvironment()
+            if let databaseURL { configuration.connectionString = databaseURL }
+            return configuration
+        }
+    }
+
+    /// Refuses bad timeout variables before the command starts any work.
+    public func validate() throws {
+        do {
+            _ = try configuration
+        } catch let error as PostgresError {
+            throw ValidationError(error.message)
+        }
     }
 
     /// Lends a pool to `body` and shuts it down afterwards.
     public func withPool<T: Sendable>(maxConnections: Int = 4, _ body: (PostgresPool) async throws -> T) async throws -> T {
-        let pool = PostgresPool(configuration: configuration, maxConnections: maxConnections, logger: CLILogging.logger("messageai.postgres"))
+        let pool = PostgresPool(configuration: try configuration, maxConnections: maxConnections, logger: CLILogging.logger("messageai.postgres"))
         do {
             let value = try await body(pool)
             await pool.shutdown()

@@ -33,11 +33,41 @@ public struct UserTimeZonePolicy: Sendable, Hashable {
         return try Self.zone(named: setting, source: "user_settings.time_zone")
     }
 
+    /// The user's zone, or the default zone when her setting is not a valid zone (a row written before the database
+    /// refused such names): one bad row must not fail every conversation she is in. `rejected` says why, for a warning.
+    public func zoneOrFallback(setting: String?) -> (zone: TimeZone, rejected: UnknownTimeZone?) {
+        do {
+            return (try zone(setting: setting), nil)
+        } catch let error as UnknownTimeZone {
+            return (fallback, error)
+        } catch {
+            return (fallback, UnknownTimeZone(name: setting ?? "", source: "user_settings.time_zone"))
+        }
+    }
+
     /// A zone by IANA name, or an error naming where the name came from.
     public static func zone(named name: String, source: String) throws -> TimeZone {
-        guard !name.isEmpty, let zone = TimeZone(identifier: name) else { throw UnknownTimeZone(name: name, source: source) }
+        guard isValidName(name), let zone = TimeZone(identifier: name) else { throw UnknownTimeZone(name: name, source: source) }
         return zone
     }
+
+    /// The one definition of a valid zone name, shared with the database: `user_settings`' trigger
+    /// (`messageai_valid_time_zone`) accepts a name when it is in `pg_timezone_names` and passes this same test, and
+    /// the jobs when Foundation loads it and it passes this test. Left out: the tz database's `posix/` and `right/`
+    /// copies (`right/` counts leap seconds), `localtime` and `posixrules` (whatever the server's machine is set to),
+    /// `Factory`, and anything that is not a plain relative name.
+    public static func isValidName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 64, !excludedNames.contains(name),
+              !excludedPrefixes.contains(where: { name.hasPrefix($0) }), !name.hasPrefix("/"), !name.contains("..")
+        else { return false }
+        return name.unicodeScalars.allSatisfy { allowedScalars.contains($0) }
+    }
+
+    /// Names that are not zones of a place (the database's `messageai_valid_time_zone` lists the same).
+    public static let excludedNames: Set<String> = ["localtime", "posixrules", "Factory"]
+    /// Directories of the tz database that repeat the zones with other rules.
+    public static let excludedPrefixes = ["posix/", "right/"]
+    private static let allowedScalars = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/_+-")
 }
 
 /// A time zone name that is not an IANA zone.

@@ -24,16 +24,28 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
         self.connectionString = connectionString
     }
 
-    /// `DATABASE_URL`, and the bounds from `DATABASE_LOCK_TIMEOUT` / `DATABASE_STATEMENT_TIMEOUT` (seconds; 0: none).
-    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) -> PostgresConfiguration {
+    /// `DATABASE_URL`, and the bounds from `DATABASE_LOCK_TIMEOUT` / `DATABASE_STATEMENT_TIMEOUT` (seconds; 0: none;
+    /// unset or empty: the defaults). A value that is not such a number is an error naming the variable, not ignored.
+    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws -> PostgresConfiguration {
         var configuration = PostgresConfiguration(connectionString: env["DATABASE_URL"] ?? "")
-        if let text = env["DATABASE_LOCK_TIMEOUT"], let seconds = Double(text), seconds >= 0 {
-            configuration.lockTimeout = seconds == 0 ? nil : seconds
-        }
-        if let text = env["DATABASE_STATEMENT_TIMEOUT"], let seconds = Double(text), seconds >= 0 {
-            configuration.statementTimeout = seconds == 0 ? nil : seconds
-        }
+        if let seconds = try seconds(env, "DATABASE_LOCK_TIMEOUT") { configuration.lockTimeout = seconds == 0 ? nil : seconds }
+        if let seconds = try seconds(env, "DATABASE_STATEMENT_TIMEOUT") { configuration.statementTimeout = seconds == 0 ? nil : seconds }
         return configuration
+    }
+
+    /// The largest bound Postgres takes for these settings (INT_MAX milliseconds), in seconds.
+    public static let maxTimeoutSeconds = Double(Int32.max / 1000)
+
+    private static func seconds(_ env: [String: String], _ name: String) throws -> Double? {
+        guard let raw = env[name] else { return nil }
+        let text = raw.trimmingCharacters(in: .whitespaces)
+        if text.isEmpty { return nil }
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= maxTimeoutSeconds else {
+            throw PostgresError(
+                kind: .usage,
+                message: "\(name)='\(raw.prefix(40))' is not a number of seconds between 0 (no bound) and \(Int(maxTimeoutSeconds)), e.g. \(name)=30")
+        }
+        return seconds
     }
 
     /// "1500ms": a duration as Postgres reads it; 0 would mean no bound, so the smallest bound is 1 ms.

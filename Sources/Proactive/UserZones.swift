@@ -21,12 +21,9 @@ public enum UserZones {
         for row in rows {
             let id: UUID = try row.decode("id")
             let name = try row.decode("time_zone", as: String?.self)
-            if let zone = try? policy.zone(setting: name) {
-                zones[id] = zone
-            } else {
-                invalid.append(id)
-                zones[id] = policy.fallback
-            }
+            let (zone, valid) = TimeZoneWarnings.zone(user: id.uuidString.lowercased(), setting: name, policy: policy)
+            zones[id] = zone
+            if !valid { invalid.append(id) }
         }
         return (zones, invalid)
     }

@@ -16,7 +16,9 @@ struct ScanCommand: AsyncParsableCommand {
             plus a window of earlier context. Each conversation's rows and its advanced watermark are committed in one
             transaction, so a crash loses nothing committed and repeats nothing committed. Work is claimed with leases
             (FOR UPDATE SKIP LOCKED): several scans may run at once, on one machine or many. A conversation that fails
-            is recorded and retried by the next scan; the exit status is non-zero if any failed.
+            is recorded and retried by the next scan; the exit status is non-zero if any failed. One that fails the same
+            way on --quarantine-after scans in a row (default 3) is quarantined: later scans pass it over until
+            --retry-quarantined (failures that pass on their own, such as a model or database outage, do not count).
 
             On SIGTERM or SIGINT the scan claims nothing more, finishes the conversations in flight, marks its run
             partial and exits 2 (the rest is left for the next scan); nothing commits after it says it stopped.
@@ -55,6 +57,12 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many conversations.")
     var limit: Int?
 
+    @Option(help: "Quarantine a conversation that fails the same way on this many scans in a row (0: never). A quarantined conversation is passed over, listed in the summary and in scan_watermarks (quarantined_at, quarantine_reason).")
+    var quarantineAfter: Int = 3
+
+    @Flag(help: "Take this shard's quarantined conversations out of quarantine first and try them again (after fixing what failed them).")
+    var retryQuarantined = false
+
     @Flag(help: "Send every new message to the model, even ones with no date, question, RSVP or urgency cue.")
     var noPrefilter = false
 
@@ -83,6 +91,7 @@ struct ScanCommand: AsyncParsableCommand {
         if let dbConnections, !(1...200).contains(dbConnections) { throw ValidationError("--db-connections must be between 1 and 200") }
         guard (30...86_400).contains(leaseSeconds) else { throw ValidationError("--lease-seconds must be between 30 and 86400") }
         guard (0...500).contains(contextMessages) else { throw ValidationError("--context-messages must be between 0 and 500") }
+        guard (0...1000).contains(quarantineAfter) else { throw ValidationError("--quarantine-after must be between 0 and 1000") }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
         _ = try resolvedShard()
         _ = try ExtractionFeature.parseList(features)
@@ -129,6 +138,8 @@ struct ScanCommand: AsyncParsableCommand {
         options.lease = .seconds(leaseSeconds)
         options.limit = limit
         options.preFilter = !noPrefilter
+        options.quarantineAfter = quarantineAfter
+        options.retryQuarantined = retryQuarantined
         if batch { return try await BatchCommand.submit(options: options, providerOptions: providerOptions, database: database, output: output) }
         var engine = try rateLimitedEngine()
         engine.combined = combined

@@ -15,6 +15,8 @@ public struct ConversationReader: Sendable {
         }
     }
 
+    /// The read cap when none is given.
+    public static let defaultMaxMessages = 2000
     /// At most this many messages are read for one extraction (the newest); older ones are left out.
     public var maxMessages: Int
     /// Messages before the watermark shown as context in a scan.
@@ -25,7 +27,7 @@ public struct ConversationReader: Sendable {
     /// The zone of participants without a `user_settings` row.
     public var zones: UserTimeZonePolicy
 
-    public init(maxMessages: Int = 2000, contextMessages: Int = 20, maxMessageCharacters: Int = 8000,
+    public init(maxMessages: Int = Self.defaultMaxMessages, contextMessages: Int = 20, maxMessageCharacters: Int = 8000,
                 zones: UserTimeZonePolicy = .environment) {
         self.zones = zones
         self.maxMessages = maxMessages
@@ -52,8 +54,12 @@ public struct ConversationReader: Sendable {
         var people: [Participant] = []
         var zones: [String: Int] = [:]
         for row in participants {
-            people.append(Participant(id: try row.decode("id"), name: try row.decode("name")))
-            if let zone = try row.decode("time_zone", as: String?.self) { zones[zone, default: 0] += 1 }
+            let id: String = try row.decode("id")
+            people.append(Participant(id: id, name: try row.decode("name")))
+            // A setting that is not a valid zone counts as none (the default zone), with a warning.
+            if let setting = try row.decode("time_zone", as: String?.self) {
+                if TimeZoneWarnings.zone(user: id, setting: setting, policy: self.zones).valid { zones[setting, default: 0] += 1 }
+            }
         }
         let messages: [InputMessage]
         var firstNew = 0
@@ -94,6 +100,17 @@ public struct ConversationReader: Sendable {
             isGroup: try head.decode("is_group"),
             participants: people, messages: messages, firstNewIndex: firstNew,
             timeZone: try self.zones.zone(setting: zoneName), now: now)
+    }
+
+    /// Messages of the conversation older than `message` (the oldest one read): on a first read of more than
+    /// `maxMessages`, the ones left out, which the watermark then moves past.
+    public func count(olderThan message: InputMessage, in conversationID: UUID, on db: PostgresConnection) async throws -> Int {
+        guard let id = UUID(uuidString: message.id) else { return 0 }
+        return try await db.query(
+            """
+            SELECT count(*) AS n FROM messages
+            WHERE conversation_id = $1 AND deleted_at IS NULL AND (created_at, id) < ($2, $3::uuid)
+            """, [conversationID, message.sentAt, id])[0].decode("n")
     }
 
     private func message(_ row: PostgresRow) throws -> InputMessage {

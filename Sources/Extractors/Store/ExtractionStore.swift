@@ -69,16 +69,12 @@ public struct ExtractionStore: Sendable {
         return writer.summary
     }
 
-    /// Each participant's zone by ``UserTimeZonePolicy``: her `user_settings` row, else the default zone.
+    /// Each participant's zone by ``UserTimeZonePolicy``: her `user_settings` row, else (no row, or not a valid zone) the default zone.
     private func userTimeZones(_ ids: [UUID], on db: PostgresConnection) async throws -> [String: TimeZone] {
         var zones: [String: TimeZone] = [:]
         for row in try await db.query("SELECT user_id::text AS id, time_zone FROM user_settings WHERE user_id = ANY($1::uuid[])", [ids]) {
             let id: String = try row.decode("id")
-            do {
-                zones[id] = try self.zones.zone(setting: try row.decode("time_zone", as: String.self))
-            } catch {
-                throw ExtractionError.invalidInput("\(error) (user \(id))")
-            }
+            zones[id] = TimeZoneWarnings.zone(user: id, setting: try row.decode("time_zone", as: String.self), policy: self.zones).zone
         }
         for id in ids where zones[id.postgresValue] == nil { zones[id.postgresValue] = self.zones.fallback }
         return zones

@@ -160,7 +160,6 @@ public struct ProactivePass: Sendable {
         let proactive = options.proactive
         let owner = options.owner
         let written = try await pool.transaction { db in
-            try await db.query("SELECT set_config('lock_timeout', '30s', true)")
             let found = try await ProactiveEngine(options: proactive).findings(for: batch, now: now, on: db)
             let written = try await FindingStore().write(found, users: batch, runID: runID, now: now, on: db)
             try await ProactiveQueue.finish(batch, runID: runID, owner: owner, on: db)

@@ -27,8 +27,9 @@ public struct ExtractService: Sendable {
     public let pool: PostgresPool
     public let engine: ExtractionEngine
     public var reader = ConversationReader()
-    /// How long the write transaction waits for a row lock held elsewhere before failing (as the scan does).
-    public var lockTimeout: Duration = .seconds(30)
+    /// How long the write transaction waits for a row lock held elsewhere before failing; nil: the connection's
+    /// `lock_timeout` (`DATABASE_LOCK_TIMEOUT`), as for every other statement.
+    public var lockTimeout: Duration?
     let logger = Logger(label: "messageai.extract")
 
     public init(pool: PostgresPool, engine: ExtractionEngine) {
@@ -57,10 +58,10 @@ public struct ExtractService: Sendable {
             var written: ExtractionStore.WriteSummary?
             if !dryRun {
                 let complete = input.messages.count < reader.maxMessages
-                let lockTimeout = "\(Int((self.lockTimeout.seconds * 1000).rounded()))ms"
+                let lockTimeout = self.lockTimeout?.postgresMilliseconds
                 written = try await pool.transaction { db in
                     // A row lock held elsewhere fails this run after the bound instead of stalling a worker.
-                    try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout])
+                    if let lockTimeout { try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout]) }
                     return try await ExtractionStore().write(
                         run.extraction, input: input, features: features,
                         provenance: .init(runID: runID, prompts: run.prompts), replace: complete, now: now, on: db)

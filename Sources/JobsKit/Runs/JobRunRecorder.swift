@@ -20,6 +20,8 @@ public struct JobRunRecorder: Sendable {
         public var usage = TokenUsage()
         public var estimatedCostUSD: Double?
         public var error: String?
+        /// Facts about the run beyond the counts (e.g. messages skipped by the read cap), merged into `job_runs.details`.
+        public var details: JSONValue = .object([:])
 
         public init(status: Status) { self.status = status }
     }
@@ -62,11 +64,11 @@ public struct JobRunRecorder: Sendable {
             """
             UPDATE job_runs SET finished_at = now(), status = $2, conversations_processed = $3, conversations_failed = $4,
                 item_counts = $5::jsonb, requests = $6, prompt_tokens = $7, completion_tokens = $8, cached_prompt_tokens = $9,
-                estimated_cost_usd = $10, error = $11
+                estimated_cost_usd = $10, error = $11, details = details || $12::jsonb
             WHERE id = $1
             """,
             [id, outcome.status.rawValue, outcome.conversationsProcessed, outcome.conversationsFailed, counts, outcome.requests,
              outcome.usage.promptTokens, outcome.usage.completionTokens, outcome.usage.cachedPromptTokens,
-             outcome.estimatedCostUSD, outcome.error.map { String($0.withoutNULs.prefix(2000)) }])
+             outcome.estimatedCostUSD, outcome.error.map { String($0.withoutNULs.prefix(2000)) }, outcome.details])
     }
 }

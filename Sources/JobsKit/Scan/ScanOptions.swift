@@ -12,6 +12,9 @@ public struct ScanOptions: Sendable {
     public var lease: Duration = .seconds(600)
     /// Earlier messages sent with the new ones, for context.
     public var contextMessages: Int = 20
+    /// The read cap: at most this many messages of a conversation are read at once (a first scan reads the newest;
+    /// the older ones are skipped and counted in the summary and `job_runs.details`).
+    public var maxMessages: Int = ConversationReader.defaultMaxMessages
     public var features: [ExtractionFeature] = ExtractionFeature.allCases
     /// Stop after this many conversations (nil: all).
     public var limit: Int?
@@ -19,9 +22,15 @@ public struct ScanOptions: Sendable {
     public var owner: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
     /// Messages with no date, question, RSVP or urgency cue are not sent to the model.
     public var preFilter: Bool = true
-    /// How long writing a conversation waits for a row lock another session holds (the app editing or deleting
-    /// it) before that conversation fails and is retried next scan; without a bound one stuck session stalls the scan.
-    public var lockTimeout: Duration = .seconds(30)
+    /// How long writing a conversation waits for a row lock another session holds (the app editing or deleting it)
+    /// before that conversation fails and is retried next scan. nil: the connection's `lock_timeout`
+    /// (`DATABASE_LOCK_TIMEOUT`, 30 s by default), the bound every statement of every command has.
+    public var lockTimeout: Duration?
+    /// A conversation that fails the same way on this many scans in a row is quarantined: passed over until an operator
+    /// retries it (`--retry-quarantined`). 0: never.
+    public var quarantineAfter: Int = 3
+    /// Take this shard's quarantined conversations out of quarantine before scanning (`--retry-quarantined`).
+    public var retryQuarantined = false
 
     public init() {}
 

@@ -19,9 +19,9 @@ struct ScanQueue: Sendable {
             "INSERT INTO scan_watermarks (conversation_id) SELECT id FROM conversations ON CONFLICT DO NOTHING")
     }
 
-    /// Conversations of this shard with messages after their watermark.
+    /// Conversations of this shard with messages after their watermark, unless quarantined.
     static let pendingCondition = """
-        EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = w.conversation_id AND m.deleted_at IS NULL
+        w.quarantined_at IS NULL AND EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = w.conversation_id AND m.deleted_at IS NULL
                 AND (w.last_message_at IS NULL OR (messageai_utc(m.created_at), m.id) > (w.last_message_at, w.last_message_id)))
         AND mod(abs(hashtext(w.conversation_id::text)), $1) = $2
         """
@@ -32,7 +32,8 @@ struct ScanQueue: Sendable {
             [options.shardCount, options.shardIndex])[0].decode("n")
     }
 
-    /// Claims the next conversation, skipping ones this run already tried and ones another scanner holds. The run's
+    /// Claims the next conversation, skipping ones this run already tried and ones another scanner holds. A lease of a
+    /// scan run that has ended is free whatever its expiry: the run could not release it (a lock held on the row). The run's
     /// own attempts are marked in the row (`claimed_by_run`), so each claim costs the same however long the run is.
     /// `after` starts the search past the conversations this run has already claimed (in `conversation_id` order):
     /// without it every claim re-checked the pending condition (an `EXISTS` over messages) of every inactive
@@ -45,7 +46,8 @@ struct ScanQueue: Sendable {
             WITH candidate AS (
               SELECT w.conversation_id FROM scan_watermarks w
               WHERE \(Self.pendingCondition)
-                AND (w.lease_expires_at IS NULL OR w.lease_expires_at < now())
+                AND (w.lease_expires_at IS NULL OR w.lease_expires_at < now()
+                     OR EXISTS (SELECT 1 FROM job_runs r WHERE r.id = w.claimed_by_run AND r.kind = 'scan' AND r.status <> 'running'))
                 AND w.claimed_by_run IS DISTINCT FROM $3
                 AND ($6::uuid IS NULL OR w.conversation_id > $6::uuid)
               ORDER BY w.conversation_id
@@ -72,6 +74,7 @@ struct ScanQueue: Sendable {
             """
             SELECT count(*) AS n, max(w.lease_expires_at) AS until FROM scan_watermarks w
             WHERE \(Self.pendingCondition) AND w.lease_expires_at >= now() AND w.lease_owner IS DISTINCT FROM $3
+              AND NOT EXISTS (SELECT 1 FROM job_runs r WHERE r.id = w.claimed_by_run AND r.kind = 'scan' AND r.status <> 'running')
             """, [options.shardCount, options.shardIndex, options.owner])[0]
         return (try row.decode("n"), try row.decode("until", as: Date?.self))
     }
@@ -83,7 +86,8 @@ struct ScanQueue: Sendable {
             """
             UPDATE scan_watermarks SET last_message_at = COALESCE($2, last_message_at),
                 last_message_id = COALESCE($3::uuid, last_message_id), scanned_at = now(), run_id = $4,
-                lease_owner = NULL, lease_expires_at = NULL, failures = 0, last_error = NULL
+                lease_owner = NULL, lease_expires_at = NULL, failures = 0, last_error = NULL,
+                failure_signature = NULL, same_failures = 0, quarantined_at = NULL, quarantine_reason = NULL
             WHERE conversation_id = $1 AND lease_owner = $5
             """, [conversationID, message?.sentAt, message?.id, runID, owner])
         // Our lease expired and someone else took the conversation: do not commit over their work.
@@ -98,10 +102,10 @@ struct ScanQueue: Sendable {
     }
 
     /// Gives a claimed conversation back untouched (its work was interrupted), so the next scan takes it at once.
-    /// Bounded by the scan's lock timeout, like `fail`: a row lock held elsewhere leaves the lease to expire instead.
+    /// Bounded by the lock timeout, like `fail`: a row lock held elsewhere leaves the lease to expire instead.
     func release(_ conversationID: UUID) async throws {
         try await pool.transaction { db in
-            try await db.query("SELECT set_config('lock_timeout', $1, true)", [options.lockTimeout.postgresMilliseconds])
+            if let wait = options.lockTimeout { try await db.query("SELECT set_config('lock_timeout', $1, true)", [wait.postgresMilliseconds]) }
             try await db.query(
                 "UPDATE scan_watermarks SET lease_owner = NULL, lease_expires_at = NULL WHERE conversation_id = $1 AND lease_owner = $2",
                 [conversationID, options.owner])
@@ -109,27 +113,61 @@ struct ScanQueue: Sendable {
     }
 
     /// Releases every lease this run still holds (after a cancellation, a claim may have landed that no worker got to
-    /// process); bounded by the scan's lock timeout. Returns how many.
+    /// process); bounded by the lock timeout. Returns how many.
     @discardableResult
     func releaseAll(runID: UUID) async throws -> Int {
         try await pool.transaction { db in
-            try await db.query("SELECT set_config('lock_timeout', $1, true)", [options.lockTimeout.postgresMilliseconds])
+            if let wait = options.lockTimeout { try await db.query("SELECT set_config('lock_timeout', $1, true)", [wait.postgresMilliseconds]) }
             return try await db.query(
                 "UPDATE scan_watermarks SET lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = $1 AND claimed_by_run = $2",
                 [options.owner, runID]).affectedRows
         }
     }
 
-    /// Records a failure and releases the claim so the next scan tries again. Bounded by the scan's lock timeout: a
-    /// row lock held elsewhere fails this write instead of stalling the scan (the lease then expires on its own).
-    func fail(_ conversationID: UUID, error: String) async throws {
+    /// Records a failure and releases the claim so the next scan tries again; quarantines the conversation when this is
+    /// the `quarantineAfter`-th scan in a row that failed with the same `signature` (nil: a failure that passes on its
+    /// own, which neither counts nor breaks the streak). Returns true when this call quarantined it.
+    /// Bounded by `lockWait`: after a lock timeout this write gives up at once instead of waiting a second time for the
+    /// same lock (the lease then expires on its own).
+    @discardableResult
+    func fail(_ conversationID: UUID, error: String, signature: String?, lockWait: Duration? = nil) async throws -> Bool {
         try await pool.transaction { db in
-            try await db.query("SELECT set_config('lock_timeout', $1, true)", [options.lockTimeout.postgresMilliseconds])
-            try await db.query(
+            if let wait = lockWait ?? options.lockTimeout {
+                try await db.query("SELECT set_config('lock_timeout', $1, true)", [wait.postgresMilliseconds])
+            }
+            let rows = try await db.query(
                 """
-                UPDATE scan_watermarks SET failures = failures + 1, last_error = $2, lease_owner = NULL, lease_expires_at = NULL
+                UPDATE scan_watermarks SET failures = failures + 1, last_error = $2, lease_owner = NULL, lease_expires_at = NULL,
+                    same_failures = CASE WHEN $4::text IS NULL THEN same_failures
+                                         WHEN failure_signature = $4::text THEN same_failures + 1 ELSE 1 END,
+                    failure_signature = COALESCE($4::text, failure_signature),
+                    quarantined_at = CASE WHEN $4::text IS NOT NULL AND $5::int > 0
+                                               AND (CASE WHEN failure_signature = $4::text THEN same_failures + 1 ELSE 1 END) >= $5::int
+                                          THEN now() ELSE quarantined_at END,
+                    quarantine_reason = CASE WHEN $4::text IS NOT NULL AND $5::int > 0
+                                                  AND (CASE WHEN failure_signature = $4::text THEN same_failures + 1 ELSE 1 END) >= $5::int
+                                             THEN $2 ELSE quarantine_reason END
                 WHERE conversation_id = $1 AND lease_owner = $3
-                """, [conversationID, String(error.withoutNULs.prefix(2000)), options.owner])
+                RETURNING quarantined_at IS NOT NULL AND quarantined_at = now() AS quarantined
+                """, [conversationID, String(error.withoutNULs.prefix(2000)), options.owner, signature, options.quarantineAfter])
+            return try rows.first?.decode("quarantined", as: Bool.self) ?? false
         }
+    }
+
+    /// Takes every quarantined conversation of this shard out of quarantine (`scan --retry-quarantined`); their
+    /// failure history starts again. Returns how many.
+    func releaseQuarantine() async throws -> Int {
+        try await pool.query(
+            """
+            UPDATE scan_watermarks w SET quarantined_at = NULL, quarantine_reason = NULL, same_failures = 0, failure_signature = NULL
+            WHERE w.quarantined_at IS NOT NULL AND mod(abs(hashtext(w.conversation_id::text)), $1) = $2
+            """, [options.shardCount, options.shardIndex]).affectedRows
+    }
+
+    /// Quarantined conversations of this shard, for the run's summary.
+    func quarantinedCount() async throws -> Int {
+        try await pool.query(
+            "SELECT count(*) AS n FROM scan_watermarks w WHERE w.quarantined_at IS NOT NULL AND mod(abs(hashtext(w.conversation_id::text)), $1) = $2",
+            [options.shardCount, options.shardIndex])[0].decode("n")
     }
 }

@@ -36,9 +36,24 @@ public enum ScanReport {
         for failure in s.failures {
             lines.append("FAILED \(failure.conversationID.uuidString.lowercased()): \(failure.error)")
         }
+        for failure in s.quarantined {
+            lines.append("QUARANTINED \(failure.conversationID.uuidString.lowercased()): it failed the same way on several scans "
+                         + "in a row and is passed over until `scan --retry-quarantined`: \(failure.error)")
+        }
+        if s.quarantinedTotal > 0 {
+            lines.append("\(s.quarantinedTotal) conversation" + (s.quarantinedTotal == 1 ? " is" : "s are")
+                         + " in quarantine (scan_watermarks.quarantined_at, quarantine_reason); `scan --retry-quarantined` tries them again.")
+        }
+        if s.quarantineReleased > 0 {
+            lines.append("Took \(s.quarantineReleased) conversation" + (s.quarantineReleased == 1 ? "" : "s") + " out of quarantine.")
+        }
+        for over in s.overCap {
+            lines.append("OVER THE READ CAP \(over.conversationID.uuidString.lowercased()): only its newest messages were read; "
+                         + "\(over.skippedMessages) older ones were skipped")
+        }
         for failure in s.unrecordedFailures {
             lines.append("NOT RECORDED \(failure.conversationID.uuidString.lowercased()): its failure could not be written "
-                         + "(\(failure.error)); its lease is left to expire and a later scan retries it")
+                         + "(\(failure.error)); its claim ends with this run and the next scan retries it")
         }
         if s.lostLeases > 0 {
             lines.append("LEASE LOST on \(s.lostLeases) conversation" + (s.lostLeases == 1 ? "" : "s")

@@ -28,6 +28,9 @@ extension ScanService {
         /// What the model is sent: `conversation` after the pre-filter.
         let input: ConversationInput
         let skipped: Int
+        /// Older messages left out by the read cap (`ConversationReader.maxMessages`) on a first scan: the watermark
+        /// moves past them unread.
+        let leftOut: Int
 
         var hasNew: Bool { input.firstNewIndex < input.messages.count }
         var newMessages: ArraySlice<InputMessage> { conversation.messages[conversation.firstNewIndex...] }
@@ -91,11 +94,20 @@ extension ScanService {
     func load(_ claim: ScanQueue.Claim, _ worker: Worker) async -> Loaded? {
         let reader = worker.reader
         do {
-            guard let conversation = try await pool.withConnection({
-                try await reader.load(claim.conversationID, since: claim.watermark, now: worker.now, on: $0)
+            guard let (conversation, leftOut) = try await pool.withConnection({ db -> (ConversationInput, Int)? in
+                guard let conversation = try await reader.load(claim.conversationID, since: claim.watermark, now: worker.now, on: db)
+                else { return nil }
+                guard claim.watermark == nil, conversation.messages.count >= reader.maxMessages, let oldest = conversation.messages.first
+                else { return (conversation, 0) }
+                return (conversation, try await reader.count(olderThan: oldest, in: claim.conversationID, on: db))
             }) else { return nil }
+            if leftOut > 0 {
+                logger.warning("conversation has more messages than the read cap: the oldest are skipped",
+                               metadata: ["conversation": "\(claim.conversationID)", "read": "\(conversation.messages.count)",
+                                          "skipped": "\(leftOut)", "cap": "\(reader.maxMessages)"])
+            }
             let (input, skipped) = options.preFilter ? PreFilter().filter(conversation) : (conversation, 0)
-            return Loaded(claim: claim, conversation: conversation, input: input, skipped: skipped)
+            return Loaded(claim: claim, conversation: conversation, input: input, skipped: skipped, leftOut: leftOut)
         } catch {
             await settle(claim, error: error, worker)
             return nil
@@ -119,14 +131,15 @@ extension ScanService {
         guard let answered else { return }
         let (loaded, run, claim) = (answered.loaded, answered.run, answered.loaded.claim)
         let features = options.features
-        let lockTimeout = options.lockTimeout.postgresMilliseconds
+        let lockTimeout = options.lockTimeout?.postgresMilliseconds
         let (runID, now, owner) = (worker.runID, worker.now, options.owner)
         do {
             let written: ExtractionStore.WriteSummary
             do {
                 written = try await pool.transaction { db in
-                    // A row lock held elsewhere fails this conversation after the bound instead of stalling the scan.
-                    try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout])
+                    // A row lock held elsewhere fails this conversation after the bound (the connection's lock_timeout
+                    // unless the options set one) instead of stalling the scan.
+                    if let lockTimeout { try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout]) }
                     let written = loaded.hasNew
                         ? try await ExtractionStore().write(
                             run.extraction, input: loaded.input, features: features,
@@ -148,7 +161,8 @@ extension ScanService {
                 return
             }
             await worker.state.record(success: claim.conversationID, input: loaded.conversation, run: run, written: written,
-                                      newMessages: loaded.newMessages.count, skipped: loaded.skipped, features: features)
+                                      newMessages: loaded.newMessages.count, skipped: loaded.skipped, leftOut: loaded.leftOut,
+                                      features: features)
             await reportProgress(worker)
         } catch {
             await settle(claim, error: error, worker)
@@ -171,8 +185,19 @@ extension ScanService {
         }
         logger.error("conversation failed", metadata: ["conversation": "\(id)", "error": "\(error)"])
         var unrecorded: String?
+        // After a lock timeout the lock is most likely still held, perhaps on this very watermark row: recording the
+        // failure does not wait for it a second time. If it cannot be written, the lease dies with this run anyway
+        // (a claim of a finished scan run is free, see `ScanQueue.claimNext`).
+        let lockWait: Duration? = (error as? PostgresError)?.sqlState == .lockNotAvailable ? .milliseconds(200) : nil
         do {
-            try await Self.retrying { try await queue.fail(id, error: "\(error)") }
+            let quarantined = try await Self.retrying {
+                try await queue.fail(id, error: "\(error)", signature: FailureSignature.of(error), lockWait: lockWait)
+            }
+            if quarantined {
+                logger.error("conversation quarantined: it failed the same way on several scans in a row; `scan --retry-quarantined` tries it again",
+                             metadata: ["conversation": "\(id)", "scans": "\(options.quarantineAfter)", "error": "\(error)"])
+                await worker.state.record(quarantined: id, error: "\(error)")
+            }
         } catch let recordError {
             // Not even the failure could be written: its lease expires after the lease and a later scan retries it.
             logger.error("recording the failure failed", metadata: ["conversation": "\(id)", "error": "\(recordError)"])

@@ -23,6 +23,17 @@ public struct ScanService: Sendable {
         public var newMessages = 0
         /// New messages the pre-filter kept from the model.
         public var skippedMessages = 0
+        /// Older messages never read because a conversation's first scan found more than the read cap (the newest
+        /// 2,000 are read); the watermark moved past them. Also in `job_runs.details`.
+        public var messagesOverCap = 0
+        /// Conversations whose messages exceeded the read cap (the first 50 ids, with how many were skipped).
+        public var overCap: [OverCap] = []
+        /// Conversations this run quarantined (they failed the same way on `quarantineAfter` scans in a row).
+        public var quarantined: [Failure] = []
+        /// Conversations of this shard in quarantine at the end of the run, passed over by scans.
+        public var quarantinedTotal = 0
+        /// Conversations taken out of quarantine at the start (`--retry-quarantined`).
+        public var quarantineReleased = 0
         public var items: [String: Int] = [:]
         /// Per feature, how the evidence check kept, moved or dropped the model's items (`GroundingTally`).
         public var grounding: [String: GroundingTally] = [:]
@@ -40,8 +51,8 @@ public struct ScanService: Sendable {
         public var found: [Found] = []
         /// The proactive pass run after extraction (nil when `proactive` is nil).
         public var proactive: ProactivePass.Summary?
-        /// Failures whose record could not be written either (the database went away): their leases are left to
-        /// expire after `--lease-seconds`, and the next scan after that retries them.
+        /// Failures whose record could not be written either (the database went away, a lock held on the watermark):
+        /// their claims end when this run's record is closed (or their lease expires), and the next scan retries them.
         public var unrecordedFailures: [Failure] = []
         /// Conversations whose lease expired mid-work and that another scanner took over (`ScanLeaseLost`): not failures,
         /// nothing of them written by this run, their tokens still counted. The first 50 ids are listed.
@@ -58,6 +69,11 @@ public struct ScanService: Sendable {
         public var leasedUntil: Date?
         /// Earlier scan runs found killed (still `running`, no heartbeat or live lease) and marked `abandoned`.
         public var abandonedRuns = 0
+    }
+
+    public struct OverCap: Sendable, Codable {
+        public let conversationID: UUID
+        public let skippedMessages: Int
     }
 
     public struct Found: Sendable, Codable {
@@ -97,13 +113,14 @@ public struct ScanService: Sendable {
         let provider = engine.provider.name
         let runID = try await Self.retrying { try await recorder.start(.scan, provider: provider, model: nil, options: runOptions) }
         var summary = Summary(runID: runID, provider: engine.provider.name)
+        if options.retryQuarantined { summary.quarantineReleased = try await Self.retrying { try await queue.releaseQuarantine() } }
         summary.abandonedRuns = (try? await Self.retrying { try await recorder.markAbandonedScans(except: runID) }) ?? 0
         let state = ScanState(summary: summary)
         // A graceful shutdown (SIGTERM/SIGINT through a ServiceGroup) stops the claiming; the task group then waits for
         // the conversations in flight, so nothing of this run commits after `run()` returns.
         let shutdown = ShutdownFlag()
         let worker = Worker(runID: runID, now: now, queue: queue, state: state, shutdown: shutdown, progress: progress, total: total,
-                            reader: ConversationReader(contextMessages: options.contextMessages))
+                            reader: ConversationReader(maxMessages: options.maxMessages, contextMessages: options.contextMessages))
         await withGracefulShutdownHandler {
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<max(1, options.concurrency) {
@@ -120,7 +137,10 @@ public struct ScanService: Sendable {
         // After a cancellation a claim may have landed that no worker processed: release it so the next scan need not
         // wait for it to expire. (Otherwise every claim is committed, failed, or deliberately left to expire.)
         if cancelled { _ = try? await Self.uncancelled { try await queue.releaseAll(runID: runID) } }
+        let released = summary.quarantineReleased
         summary = await state.finish()
+        summary.quarantineReleased = released
+        summary.quarantinedTotal = (try? await Self.uncancelled { try await Self.retrying { try await queue.quarantinedCount() } }) ?? 0
         if summary.stoppedEarly == nil,
            let leased = try? await Self.retrying({ try await queue.leasedElsewhere() }) {
             (summary.leasedElsewhere, summary.leasedUntil) = (leased.count, leased.until)
@@ -138,6 +158,14 @@ public struct ScanService: Sendable {
         outcome.usage = summary.usage
         summary.cost = RunCost.estimate(summary.usage, engine: engine, features: options.features)
         outcome.estimatedCostUSD = summary.cost?.usd
+        outcome.details = [
+            "messages_over_cap": .integer(Int64(summary.messagesOverCap)),
+            "conversations_over_cap": .array(summary.overCap.map {
+                ["conversation_id": .string($0.conversationID.uuidString.lowercased()), "skipped_messages": .integer(Int64($0.skippedMessages))]
+            }),
+            "quarantined": .array(summary.quarantined.map { .string($0.conversationID.uuidString.lowercased()) }),
+            "quarantined_total": .integer(Int64(summary.quarantinedTotal)),
+        ]
         outcome.error = summary.stoppedEarly
             ?? summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
         let finished = outcome
@@ -222,8 +250,12 @@ actor ScanState {
     }
 
     func record(success id: UUID, input: ConversationInput, run: ExtractionRun, written: ExtractionStore.WriteSummary,
-                newMessages: Int, skipped: Int, features: [ExtractionFeature]) {
+                newMessages: Int, skipped: Int, leftOut: Int, features: [ExtractionFeature]) {
         summary.conversations += 1
+        if leftOut > 0 {
+            summary.messagesOverCap += leftOut
+            if summary.overCap.count < 50 { summary.overCap.append(.init(conversationID: id, skippedMessages: leftOut)) }
+        }
         summary.newMessages += newMessages
         summary.skippedMessages += skipped
         summary.requests += run.requests
@@ -247,6 +279,10 @@ actor ScanState {
     func finish() -> ScanService.Summary {
         summary.changedUsers = changedUsers.sorted { $0.uuidString < $1.uuidString }
         return summary
+    }
+
+    func record(quarantined id: UUID, error: String) {
+        if summary.quarantined.count < 50 { summary.quarantined.append(.init(conversationID: id, error: error)) }
     }
 
     func record(failure id: UUID, error: String, unrecorded: String? = nil) {

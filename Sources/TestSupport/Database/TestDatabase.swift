@@ -93,17 +93,29 @@ public struct TestDatabase: Sendable {
         migrate: Bool = true, maxConnections: Int = 4, sessionTimeZone: String? = Self.sessionTimeZone, defaultGrants: DefaultGrants = .grantNothing,
         _ body: (TestDatabase) async throws -> T
     ) async throws -> T {
-        let database = try await create(
-            migrate: migrate, maxConnections: maxConnections, sessionTimeZone: sessionTimeZone, defaultGrants: defaultGrants)
+        await gate.acquire()
         do {
-            let value = try await body(database)
+            let database = try await create(
+                migrate: migrate, maxConnections: maxConnections, sessionTimeZone: sessionTimeZone, defaultGrants: defaultGrants)
+            let value: T
+            do {
+                value = try await body(database)
+            } catch {
+                await database.drop()
+                throw error
+            }
             await database.drop()
+            await gate.release()
             return value
         } catch {
-            await database.drop()
+            await gate.release()
             throw error
         }
     }
+
+    /// Databases in use at once. Swift Testing starts every test together, and each database holds up to
+    /// `maxConnections` plus an admin connection: without a bound the suite outgrew the local server's 200 connections.
+    static let gate = DatabaseGate(limit: 24)
 
     /// The connection string with this schema selected, for child processes (the CLI under test).
     public var connectionURL: String {
@@ -117,5 +129,29 @@ public struct TestDatabase: Sendable {
         guard let base = try? Self.baseConfiguration(), let admin = try? await PostgresConnection.connect(base) else { return }
         _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
         admin.close()
+    }
+}
+
+/// A counting semaphore for ``TestDatabase/with``: waiting is a suspended task, not a blocked thread.
+actor DatabaseGate {
+    private var available: Int
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) { available = limit }
+
+    func acquire() async {
+        if available > 0 {
+            available -= 1
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func release() {
+        if waiters.isEmpty {
+            available += 1
+        } else {
+            waiters.removeFirst().resume()
+        }
     }
 }

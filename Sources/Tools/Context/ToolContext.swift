@@ -38,8 +38,8 @@ public struct ToolContext: Sendable {
             reminderBudget: ReminderBudget(limit: maxRemindersPerRun))
     }
 
-    /// The user's zone: her `user_settings` row, else the policy's default. Throws when the user does not exist
-    /// or her row names an unknown zone. Every job that needs one user's zone asks here.
+    /// The user's zone: her `user_settings` row, else (no row, or not a valid zone: a warning) the policy's default.
+    /// Throws when the user does not exist. Every job that needs one user's zone asks here.
     public static func userTimeZone(_ userID: UUID, pool: PostgresPool, zones: UserTimeZonePolicy = .environment) async throws -> TimeZone {
         let rows = try await pool.query(
             """
@@ -47,11 +47,7 @@ public struct ToolContext: Sendable {
             """, [userID])
         guard let row = rows.first else { throw ToolContextError.unknownUser(userID) }
         let setting = try row.decode("time_zone", as: String?.self)
-        do {
-            return try zones.zone(setting: setting)
-        } catch {
-            throw ToolContextError.unknownTimeZone(setting ?? "", userID: userID)
-        }
+        return TimeZoneWarnings.zone(user: userID.uuidString.lowercased(), setting: setting, policy: zones).zone
     }
 
     /// The user's calendar date at `now`.
@@ -76,14 +72,11 @@ public struct ToolProvenance: Sendable, Hashable {
 /// Why tools could not be built for a user.
 public enum ToolContextError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownUser(UUID)
-    case unknownTimeZone(String, userID: UUID)
 
     public var description: String {
         switch self {
         case .unknownUser(let id):
             "no user with id \(id.uuidString.lowercased())"
-        case .unknownTimeZone(let zone, let id):
-            "user_settings.time_zone '\(zone)' of user \(id.uuidString.lowercased()) is not a known time zone identifier"
         }
     }
 }

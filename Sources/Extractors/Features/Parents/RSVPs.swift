@@ -90,8 +90,13 @@ public struct RSVPs: ParentFeature {
         }
     }
 
+    /// The app's UNIQUE(message_id, user_id) makes an RSVP its request message and user, whatever event date the model
+    /// read: a re-dated request updates the row it already has (see `claimSQL`), and of two requests the model reads in
+    /// one message only the first is written (the table holds one per message and user).
     public func writeRows(_ items: [RSVPItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
+        var requestMessages: Set<String> = []
         for item in items {
+            guard requestMessages.insert(item.sources.first ?? "").inserted else { continue }
             let itemKey = "rsvp:\(rows.conversation):\(item.mergeKey)"
             // Everyone but the person asking owes an answer; their status comes from who answered.
             for person in rows.input.participants where person.id != item.requestedBy {
@@ -107,16 +112,28 @@ public struct RSVPs: ParentFeature {
         }
     }
 
-    public var staleRowsSQL: String { "DELETE FROM rsvp_tracking WHERE conversation_id = $1 \(RowWriter.serviceRowNotIn)" }
+    /// A row the user answered in the app (no answering message) stays, like her answer.
+    public var staleRowsSQL: String {
+        """
+        DELETE FROM rsvp_tracking WHERE conversation_id = $1 \(RowWriter.serviceRowNotIn)
+          AND NOT (\(Self.answeredInApp))
+        """
+    }
 
-    /// Claims the app's row (see `RowWriter.claim`): $1 the row's key, $2 the source message ids, $3 the user, $4 the
-    /// event date. The app's UNIQUE(message_id, user_id): its row for the request's first message is this item's
-    /// whatever its date; otherwise one for another source message with the same event date.
+    /// The user answered in the app: the row is no longer pending and no message of hers carried the answer. The service
+    /// never rewrites such an answer.
+    static let answeredInApp = "rsvp_tracking.response_message_id IS NULL AND rsvp_tracking.status IS DISTINCT FROM 'pending'"
+
+    /// Gives this item's key to the row it must update (see `RowWriter.claim`): $1 the row's key, $2 the source message
+    /// ids, $3 the user, $4 the event date. The app's UNIQUE(message_id, user_id): the row for the request's first message
+    /// is this item's whatever its date and key (the app's row, or the service's from a night that read another date);
+    /// otherwise an app row for another source message with the same event date.
     static let claimSQL = """
         UPDATE rsvp_tracking SET idempotency_key = $1
-        WHERE id = (SELECT id FROM rsvp_tracking WHERE idempotency_key IS NULL AND user_id = $3::uuid AND message_id = ANY($2::uuid[])
-                      AND (message_id = ($2::uuid[])[1] OR event_date = $4::date)
+        WHERE id = (SELECT id FROM rsvp_tracking WHERE user_id = $3::uuid AND message_id = ANY($2::uuid[])
+                      AND (message_id = ($2::uuid[])[1] OR (idempotency_key IS NULL AND event_date = $4::date))
                     ORDER BY message_id = ($2::uuid[])[1] DESC, created_at, id LIMIT 1)
+          AND idempotency_key IS DISTINCT FROM $1
           AND NOT EXISTS (SELECT 1 FROM rsvp_tracking WHERE idempotency_key = $1)
         """
 
@@ -130,17 +147,21 @@ public struct RSVPs: ParentFeature {
         ON CONFLICT (idempotency_key) DO UPDATE SET event_name = EXCLUDED.event_name, requested_by = EXCLUDED.requested_by,
             item_key = EXCLUDED.item_key, conversation_id = EXCLUDED.conversation_id, event_date = EXCLUDED.event_date,
             deadline = EXCLUDED.deadline,
-            status = CASE WHEN EXCLUDED.status = 'responded' THEN EXCLUDED.status ELSE rsvp_tracking.status END,
-            response = COALESCE(EXCLUDED.response, rsvp_tracking.response),
-            response_message_id = COALESCE(EXCLUDED.response_message_id, rsvp_tracking.response_message_id),
-            responded_at = COALESCE(EXCLUDED.responded_at, rsvp_tracking.responded_at),
+            status = CASE WHEN EXCLUDED.status = 'responded' AND NOT (\(answeredInApp)) THEN EXCLUDED.status ELSE rsvp_tracking.status END,
+            response = CASE WHEN \(answeredInApp) THEN rsvp_tracking.response ELSE COALESCE(EXCLUDED.response, rsvp_tracking.response) END,
+            response_message_id = CASE WHEN \(answeredInApp) THEN NULL
+                                       ELSE COALESCE(EXCLUDED.response_message_id, rsvp_tracking.response_message_id) END,
+            responded_at = CASE WHEN \(answeredInApp) THEN rsvp_tracking.responded_at
+                                ELSE COALESCE(EXCLUDED.responded_at, rsvp_tracking.responded_at) END,
             date_phrase = EXCLUDED.date_phrase, model_date = EXCLUDED.model_date, run_id = EXCLUDED.run_id,
             prompt_id = EXCLUDED.prompt_id, prompt_version = EXCLUDED.prompt_version, model = EXCLUDED.model, updated_at = now()
-        WHERE (rsvp_tracking.event_name, rsvp_tracking.requested_by, rsvp_tracking.deadline, rsvp_tracking.date_phrase,
-               rsvp_tracking.model_date, rsvp_tracking.prompt_id, rsvp_tracking.prompt_version, rsvp_tracking.model)
-            IS DISTINCT FROM (EXCLUDED.event_name, EXCLUDED.requested_by, EXCLUDED.deadline, EXCLUDED.date_phrase,
-               EXCLUDED.model_date, EXCLUDED.prompt_id, EXCLUDED.prompt_version, EXCLUDED.model)
-           OR (EXCLUDED.status = 'responded' AND (rsvp_tracking.status, rsvp_tracking.response, rsvp_tracking.response_message_id)
+        WHERE (rsvp_tracking.event_name, rsvp_tracking.requested_by, rsvp_tracking.deadline, rsvp_tracking.event_date,
+               rsvp_tracking.item_key, rsvp_tracking.date_phrase, rsvp_tracking.model_date, rsvp_tracking.prompt_id,
+               rsvp_tracking.prompt_version, rsvp_tracking.model)
+            IS DISTINCT FROM (EXCLUDED.event_name, EXCLUDED.requested_by, EXCLUDED.deadline, EXCLUDED.event_date,
+               EXCLUDED.item_key, EXCLUDED.date_phrase, EXCLUDED.model_date, EXCLUDED.prompt_id, EXCLUDED.prompt_version,
+               EXCLUDED.model)
+           OR (EXCLUDED.status = 'responded' AND NOT (\(answeredInApp)) AND (rsvp_tracking.status, rsvp_tracking.response, rsvp_tracking.response_message_id)
                IS DISTINCT FROM (EXCLUDED.status, EXCLUDED.response, EXCLUDED.response_message_id))
         RETURNING (xmax = 0) AS inserted
         """
