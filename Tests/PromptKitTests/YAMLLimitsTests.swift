@@ -23,7 +23,7 @@ struct YAMLLimitsTests {
             _ = try YAMLJSON.parse(Self.bomb, file: "prompts/bomb.yaml")
         } throws: { error in
             guard let error = error as? YAMLError else { return false }
-            return error.file == "prompts/bomb.yaml" && error.line >= 1 && error.message.contains("alias")
+            return error.file == "prompts/bomb.yaml" && error.line >= 1 && error.message.contains("alias references")
                 && error.description.hasPrefix("prompts/bomb.yaml:")
         }
     }

@@ -25,12 +25,17 @@ public enum YAMLJSON {
     }
 
     public static func parse(_ text: String, file: String, limits: Limits = Limits()) throws(YAMLError) -> YAMLDocument {
+        // The parser stays alive while the tree is walked: nodes hold their anchors weakly, and the walk counts an
+        // anchored node met again as an alias being expanded.
+        let parser: Parser
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text, resolver)
+            parser = try Parser(yaml: text, resolver: resolver)
+            node = try parser.singleRoot()
         } catch {
             throw convert(error, file: file)
         }
+        defer { withExtendedLifetime(parser) {} }
         guard let node else {
             return YAMLDocument(file: file, root: .null, locations: [[]: YAMLLocation(line: 1, column: 1, keyLine: 1, isBlockScalar: false)])
         }

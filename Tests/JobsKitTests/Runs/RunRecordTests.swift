@@ -1,3 +1,4 @@
+import Extractors
 import Foundation
 import JobsKit
 import Postgres
@@ -39,6 +40,15 @@ struct RunRecordTests {
         try await recorder.finish(id, JobRunRecorder.Outcome(status: .succeeded))
     }
 
+    /// The demo dated around the real clock (the child has no other), extracted by the rules: its users have
+    /// findings for the child's assistant to run on.
+    static func demoNow(_ db: TestDatabase) async throws {
+        let now = Date()
+        _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: now))
+        let rules = try ExtractionEngine(prompts: try AssistDemoTests.prompts(), provider: RulesAnswerProvider())
+        #expect(try await ScanService(pool: db.pool, engine: rules, options: ScanOptions()).run(now: now).failed == 0)
+    }
+
     @Test func aSIGTERMedExtractClosesItsRunAndExits143() async throws {
         try await WorkerHarness.withDemo { db in
             let server = try FakeOpenAIServer { _ in .delay(60, then: .error(status: 500, message: "too late")) }
@@ -59,7 +69,7 @@ struct RunRecordTests {
 
     @Test func aSIGKILLedAssistIsMarkedAbandonedByTheNextRunOfAnyKind() async throws {
         try await TestDatabase.with { db in
-            _ = try await AssistDemoTests.scannedDemo(db)
+            try await Self.demoNow(db)
             let server = try FakeOpenAIServer { _ in .delay(60, then: .error(status: 500, message: "too late")) }
             defer { server.stop() }
             let child = try Self.child(["assist", "--all", "--provider", "openai", "--prompts", WorkerHarness.promptsPath], db, server)
@@ -105,7 +115,7 @@ struct RunRecordTests {
 
     @Test func aSIGTERMedAssistPassClosesItsRun() async throws {
         try await TestDatabase.with { db in
-            _ = try await AssistDemoTests.scannedDemo(db)
+            try await Self.demoNow(db)
             let server = try FakeOpenAIServer { _ in .delay(60, then: .error(status: 500, message: "too late")) }
             defer { server.stop() }
             let child = try Self.child(["assist", "--changed", "--provider", "openai", "--prompts", WorkerHarness.promptsPath], db, server)
