@@ -33,6 +33,7 @@ import TestSupport
             let changed = try await ProactivePass(pool: db.pool, assistant: assistant).run(.changed, now: AssistDemoTests.now)
             #expect(changed.usersPassed >= users, "users with open findings are still looked at")
             #expect(changed.narrated + changed.narrationFailed == 0)
+            #expect(changed.narrationSkipped == users)
             // A scan that found nothing new, with the pass after it.
             let rules = try ExtractionEngine(prompts: try AssistDemoTests.prompts(), provider: RulesAnswerProvider())
             var scan = ScanService(pool: db.pool, engine: rules, options: ScanOptions())
@@ -89,6 +90,7 @@ import TestSupport
             let users = try await Self.usersWithFindings(db)
             #expect(results.map(\.narrated).reduce(0, +) == users)
             #expect(server.requests.count == users, "one model run per user over three passes")
+            #expect(results[1].narrationSkipped + results[2].narrationSkipped >= 1)
             let perUser = try await db.pool.query("SELECT user_id, count(*) AS n FROM assistant_runs GROUP BY user_id")
             #expect(try perUser.allSatisfy { try $0.decode("n", as: Int.self) == 1 })
         }
