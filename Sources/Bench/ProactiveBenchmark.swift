@@ -43,6 +43,13 @@ public struct ProactiveBenchmark: Sendable {
         public var promptTokensPerUser = 0.0
         public var completionTokensPerUser = 0.0
         public var droppedItems = 0
+        /// The second night with the model and nothing new: users the pass looked at, users whose findings changed
+        /// since their last run, and model runs (must be 0).
+        public var secondNightUsers = 0
+        public var secondNightChangedUsers = 0
+        public var secondNightRuns = 0
+        /// Model runs per user whose findings changed (0 when none changed and none ran).
+        public var secondNightRunsPerChangedUser = 0.0
     }
 
     public let database: PostgresConfiguration
@@ -90,8 +97,29 @@ public struct ProactiveBenchmark: Sendable {
                 result.promptTokensPerUser = Double(llm.usage.promptTokens) / Double(result.llmRuns)
                 result.completionTokensPerUser = Double(llm.usage.completionTokens) / Double(result.llmRuns)
             }
+            log("second night with the fake model, nothing new")
+            let changedBefore = try await Self.usersWithChangedFindings(pool)
+            let second = try await ProactivePass(pool: pool, options: passOptions, assistant: assistant).run(.changed, now: now)
+            result.secondNightUsers = second.usersConsidered ?? second.usersPassed
+            result.secondNightChangedUsers = changedBefore
+            result.secondNightRuns = second.narrated + second.narrationFailed
+            result.secondNightRunsPerChangedUser = result.secondNightRuns == 0 ? 0
+                : Double(result.secondNightRuns) / Double(max(1, result.secondNightChangedUsers))
             return result
         }
+    }
+
+    /// Users with open findings whose digest differs from the one their last successful assistant run saw.
+    private static func usersWithChangedFindings(_ pool: PostgresPool) async throws -> Int {
+        try await pool.query(
+            """
+            SELECT count(*) AS n FROM (
+              SELECT f.user_id, md5(string_agg(f.kind || '|' || f.subject_key || '|' || f.fingerprint, E'\\n'
+                                               ORDER BY f.kind, f.subject_key)) AS d
+              FROM assistant_findings f WHERE f.status = 'open' AND NOT f.dismissed GROUP BY f.user_id) cur
+            LEFT JOIN proactive_users p ON p.user_id = cur.user_id
+            WHERE p.narrated_digest IS DISTINCT FROM cur.d
+            """)[0].decode("n")
     }
 
     /// A new, migrated schema in the configured database, dropped afterwards.

@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import Logging
 import Postgres
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where the database is; every command that touches Postgres takes these.
 public struct DatabaseOptions: ParsableArguments, Sendable {
@@ -77,23 +81,53 @@ public enum CLILogging {
     public static func logger(_ label: String) -> Logger { Logger(label: label) }
 }
 
-/// Writes to stdout / stderr.
+/// Writes to stdout / stderr with write(2), never through APIs that trap on an error (FileHandle.write does). A
+/// write that fails with EPIPE means the reader went away (`scan | head`, a closed log pipe): the output is dropped,
+/// the job goes on, its work stays committed, and `readerWentAway` lets the command exit with `exitReaderWentAway`.
+/// SIGPIPE must be ignored (`ignoreSIGPIPE()` at startup) for EPIPE to reach us instead of killing the process.
 public enum Console {
+    /// The exit status of a command that did its work but whose stdout reader went away before it was all written.
+    public static let exitReaderWentAway: Int32 = 3
+
+    private static let stdoutGone = Atomic<Bool>(false)
+
+    /// True once a write to stdout failed because nobody reads it any more.
+    public static var readerWentAway: Bool { stdoutGone.load(ordering: .relaxed) }
+
+    /// Makes a write to a closed pipe fail with EPIPE instead of killing the process.
+    public static func ignoreSIGPIPE() { signal(SIGPIPE, SIG_IGN) }
+
     public static func print(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        if !write(text + "\n", to: STDOUT_FILENO) { stdoutGone.store(true, ordering: .relaxed) }
     }
 
     public static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        _ = write(text + "\n", to: STDERR_FILENO)
     }
 
     /// Rewrites one progress line on stderr.
     public static func progress(_ text: String) {
-        FileHandle.standardError.write(Data(("\r\u{1B}[2K" + text).utf8))
+        _ = write("\r\u{1B}[2K" + text, to: STDERR_FILENO)
     }
 
     public static func progressDone() {
-        FileHandle.standardError.write(Data("\n".utf8))
+        _ = write("\n", to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text`; false when the reader went away (EPIPE) or the descriptor is unusable. Once stdout's
+    /// reader is gone nothing more is tried there.
+    private static func write(_ text: String, to descriptor: Int32) -> Bool {
+        if descriptor == STDOUT_FILENO, readerWentAway { return false }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return false
+            }
+            bytes = bytes.dropFirst(written)
+        }
+        return true
     }
 
     /// True when stderr is a terminal: progress lines go there only then.

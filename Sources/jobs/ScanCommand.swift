@@ -171,6 +171,7 @@ struct ScanCommand: AsyncParsableCommand {
             Console.print(ScanReport.text(summary))
             if let pass = summary.proactive { Console.print("\n" + ProactiveReport.text(pass)) }
         }
+        if summary.runRecordError != nil { throw ExitCode.failure }
         if summary.failed > 0 || summary.stoppedEarly != nil { throw ExitCode(2) }
     }
 }

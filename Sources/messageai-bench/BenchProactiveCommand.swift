@@ -64,11 +64,13 @@ struct BenchProactiveCommand: AsyncParsableCommand {
                     Offline pass: %d users in %.3f s = %.0f users/s; open findings: \(kinds) (%d users with findings).
                     Second pass: %d new, %d resolved.
                     With the fake model: %d runs in %.2f s; %.0f prompt + %.0f completion tokens per user run; %d items dropped.
+                    Second night, nothing new: %d users looked at, %d with changed findings, %d model runs (%.2f per changed user).
                     """,
                 result.conversations, result.days, result.seed, result.users, result.extractSeconds,
                 result.users, result.offlineSeconds, result.usersPerSecond, result.usersWithFindings,
                 result.secondPassNew, result.secondPassResolved,
-                result.llmRuns, result.llmSeconds, result.promptTokensPerUser, result.completionTokensPerUser, result.droppedItems))
+                result.llmRuns, result.llmSeconds, result.promptTokensPerUser, result.completionTokensPerUser, result.droppedItems,
+                result.secondNightUsers, result.secondNightChangedUsers, result.secondNightRuns, result.secondNightRunsPerChangedUser))
         }
     }
 }

@@ -132,3 +132,23 @@ struct FixtureLoaderTests {
         }
     }
 }
+
+@Suite("Fixture loader limits")
+struct FixtureLoaderLimitsTests {
+    @Test func anAliasBombFixtureIsRefusedWithFileAndLine() {
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"]
+        var lines = ["a: &a [x,x,x,x,x,x,x,x,x]"]
+        for (previous, name) in zip(names, names.dropFirst()) {
+            lines.append("\(name): &\(name) [" + Array(repeating: "*\(previous)", count: 9).joined(separator: ",") + "]")
+        }
+        do {
+            _ = try FixtureLoader.parse(lines.joined(separator: "\n") + "\n", file: "evals/fixtures/bomb.yaml")
+            Issue.record("the bomb was accepted")
+        } catch {
+            #expect(error.problems.count == 1)
+            #expect(error.problems.first?.file == "evals/fixtures/bomb.yaml")
+            #expect((error.problems.first?.line ?? 0) >= 1)
+            #expect(error.problems.first?.message.contains("alias") == true, "\(error.problems)")
+        }
+    }
+}

@@ -46,6 +46,9 @@ public struct ProactivePass: Sendable {
         public var written = FindingStore.Written()
         public var narrated = 0
         public var narrationFailed = 0
+        /// Users with open findings whose assistant run was skipped: their findings are the ones their last
+        /// successful run started from, or another pass is running the model for them right now.
+        public var narrationSkipped = 0
         public var dropped = 0
         public var remindersCreated = 0
         public var usage = TokenUsage()
@@ -102,6 +105,7 @@ public struct ProactivePass: Sendable {
         outcome.itemCounts = summary.findings.merging([
             "users": summary.usersPassed, "users_failed": summary.usersFailed, "findings_new": summary.written.inserted,
             "findings_resolved": summary.written.resolved, "narrated": summary.narrated, "dropped": summary.dropped,
+            "narration_skipped": summary.narrationSkipped,
         ]) { $1 }
         outcome.error = summary.errors.first
         try await recorder.finish(runID, outcome)
@@ -173,7 +177,21 @@ public struct ProactivePass: Sendable {
         for list in open.values { for finding in list { summary.findings[finding.kind, default: 0] += 1 } }
         let people = try await AssistService.people(Array(open.keys), zones: proactive.zones, pool: pool)
         if let assistant {
-            let results = await narrate(open, people: people, assistant: assistant, runID: runID, now: now)
+            let queue = ProactiveQueue(pool: pool, options: options)
+            let withFindings = open.filter { !$0.value.isEmpty }
+            let claimed = try await queue.claimNarrations(Array(withFindings.keys), runID: runID)
+            summary.narrationSkipped += withFindings.count - claimed.count
+            let results = await narrate(withFindings.filter { claimed[$0.key] != nil }, people: people, assistant: assistant,
+                                        runID: runID, now: now)
+            var succeeded: [UUID] = [], released = Array(claimed.keys.filter { people[$0] == nil })
+            for result in results {
+                switch result {
+                case .success(let s) where s.findings != nil: succeeded.append(s.userID)
+                case .success(let s): released.append(s.userID)
+                case .failure(let error): released.append(error.user)
+                }
+            }
+            try await queue.finishNarrations(succeeded: succeeded, released: released, runID: runID)
             for result in results {
                 switch result {
                 case .success(let s):

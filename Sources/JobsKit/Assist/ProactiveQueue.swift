@@ -96,6 +96,47 @@ struct ProactiveQueue: Sendable {
             """, [users, runID, owner])
     }
 
+    /// Claims the assistant runs of `users` for the pass `runID`: only users whose open findings (kind, subject,
+    /// fingerprint) differ from the ones their last successful run started from, and that no other pass is running
+    /// the model for. Row locks make the claim atomic: a concurrent claim waits, then sees the live claim and skips
+    /// the user. Returns each claimed user's digest.
+    func claimNarrations(_ users: [UUID], runID: UUID) async throws -> [UUID: String] {
+        guard !users.isEmpty else { return [:] }
+        var claimed: [UUID: String] = [:]
+        for row in try await pool.query(
+            """
+            WITH digest AS (
+              SELECT u.user_id, md5(string_agg(f.kind || '|' || f.subject_key || '|' || f.fingerprint, E'\\n'
+                                               ORDER BY f.kind, f.subject_key)) AS d
+              FROM unnest($1::uuid[]) AS u(user_id)
+              JOIN assistant_findings f ON f.user_id = u.user_id AND f.status = 'open' AND NOT f.dismissed
+              GROUP BY u.user_id)
+            UPDATE proactive_users p SET narrating_owner = $2, narrating_until = now() + make_interval(secs => $3),
+                narrating_digest = digest.d
+            FROM digest
+            WHERE p.user_id = digest.user_id AND p.narrated_digest IS DISTINCT FROM digest.d
+              AND (p.narrating_until IS NULL OR p.narrating_until < now())
+            RETURNING p.user_id, digest.d
+            """, [users, runID.postgresValue, options.lease.wholeSeconds]) {
+            claimed[try row.decode("user_id")] = try row.decode("d")
+        }
+        return claimed
+    }
+
+    /// Ends the pass's claims on assistant runs: `succeeded` users keep the digest their run started from (the
+    /// next pass skips them while it holds), the others are only released (the next pass tries again).
+    func finishNarrations(succeeded: [UUID], released: [UUID], runID: UUID) async throws {
+        guard !(succeeded.isEmpty && released.isEmpty) else { return }
+        try await pool.query(
+            """
+            UPDATE proactive_users SET
+                narrated_digest = CASE WHEN user_id = ANY($1::uuid[]) THEN narrating_digest ELSE narrated_digest END,
+                narrated_run_id = CASE WHEN user_id = ANY($1::uuid[]) THEN $3::uuid ELSE narrated_run_id END,
+                narrating_owner = NULL, narrating_until = NULL, narrating_digest = NULL
+            WHERE user_id = ANY($1::uuid[] || $2::uuid[]) AND narrating_owner = $4
+            """, [succeeded, released, runID, runID.postgresValue])
+    }
+
     /// Records a failed batch and releases it, so the next pass tries again.
     func fail(_ users: [UUID], error: String) async throws {
         try await pool.query(

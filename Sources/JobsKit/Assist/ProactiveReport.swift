@@ -12,6 +12,10 @@ public enum ProactiveReport {
             lines.append(String(format: "Assistant: %d runs (%d failed), %d items dropped by the check, %d reminders; %d prompt + %d completion tokens",
                                 s.narrated, s.narrationFailed, s.dropped, s.remindersCreated, s.usage.promptTokens, s.usage.completionTokens))
         }
+        if s.narrationSkipped > 0 {
+            lines.append("Assistant: \(s.narrationSkipped) user" + (s.narrationSkipped == 1 ? "" : "s")
+                         + " skipped (findings unchanged since their last run, or another pass has them)")
+        }
         for user in s.shown where !user.findings.isEmpty {
             lines.append("")
             lines.append("For \(user.name):")

@@ -2,9 +2,15 @@ import Extractors
 import Foundation
 import JSONKit
 import Postgres
+import Synchronization
 
 /// Records a job in `job_runs`: a row when it starts, its counts and outcome when it ends. The row is
 /// written outside the job's own transactions, so a failed job still leaves its record.
+///
+/// Every open row has a heartbeat (`alive_until`, pushed forward every third of `lease` while the process lives),
+/// and `finish` closes the row even when the job's task was cancelled or the database connection broke (retried on
+/// a fresh connection, bounded). A row whose heartbeat stopped without a close (SIGKILL) is marked `abandoned` by
+/// the next run of any kind, with what the dead run had committed counted.
 public struct JobRunRecorder: Sendable {
     public enum Kind: String, Sendable { case extract, scan, assist, eval, worker, batch }
     public enum Status: String, Sendable, Codable { case running, succeeded, failed, partial, abandoned }
@@ -27,30 +33,90 @@ public struct JobRunRecorder: Sendable {
     }
 
     public let pool: PostgresPool
+    /// How long an open row counts as alive without a heartbeat.
+    public var lease: Duration
 
-    public init(pool: PostgresPool) { self.pool = pool }
-
-    public func start(_ kind: Kind, provider: String, model: String?, options: JSONValue = .object([:])) async throws -> UUID {
-        try await pool.query(
-            "INSERT INTO job_runs (kind, provider, model, options) VALUES ($1, $2, $3, $4::jsonb) RETURNING id",
-            [kind.rawValue, provider, model, options])[0].decode("id")
+    public init(pool: PostgresPool, lease: Duration = JobRunRecorder.defaultLease) {
+        self.pool = pool
+        self.lease = lease
     }
 
-    /// Marks scan runs that were killed (SIGKILL, a lost machine) as `abandoned`: still `running`, no claim for
-    /// longer than their lease (`heartbeat_at`, or the start), and no live lease on any conversation. Returns how many.
+    /// 300 s, or `MESSAGEAI_RUN_LEASE_SECONDS` (2 to 86400): how soon the next run may call a silent run abandoned.
+    public static var defaultLease: Duration {
+        if let text = ProcessInfo.processInfo.environment["MESSAGEAI_RUN_LEASE_SECONDS"], let seconds = Int(text),
+           (2...86_400).contains(seconds) {
+            return .seconds(seconds)
+        }
+        return .seconds(300)
+    }
+
+    private var leaseSeconds: Double { Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18 }
+
+    /// Opens the run's row and starts its heartbeat; then marks runs found dead as `abandoned` (a scan does that
+    /// itself, to report how many).
+    public func start(_ kind: Kind, provider: String, model: String?, options: JSONValue = .object([:])) async throws -> UUID {
+        let id: UUID = try await pool.query(
+            """
+            INSERT INTO job_runs (kind, provider, model, options, alive_until)
+            VALUES ($1, $2, $3, $4::jsonb, now() + make_interval(secs => $5)) RETURNING id
+            """,
+            [kind.rawValue, provider, model, options, leaseSeconds])[0].decode("id")
+        OpenRuns.shared.open(id, heartbeat: heartbeat(id), configuration: pool.configuration)
+        if kind != .scan { _ = try? await markAbandoned(except: id) }
+        return id
+    }
+
+    private func heartbeat(_ id: UUID) -> Task<Void, Never> {
+        let (pool, seconds) = (pool, leaseSeconds)
+        return Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(seconds / 3))
+                if Task.isCancelled { return }
+                _ = try? await pool.query(
+                    "UPDATE job_runs SET alive_until = now() + make_interval(secs => $2) WHERE id = $1 AND status = 'running'",
+                    [id, seconds])
+            }
+        }
+    }
+
+    /// Marks runs of any kind that were killed (SIGKILL, a lost machine) as `abandoned`: still `running`, with a
+    /// heartbeat in the past (the conversations a dead scan claimed come back when their own leases expire). The conversations whose watermark a
+    /// dead run committed and the assistant runs it saved are counted in its row. Returns how many were marked.
+    /// Rows from before heartbeats: scans by their last claim against their lease and no live conversation lease,
+    /// others after a day.
     @discardableResult
-    public func markAbandonedScans(except current: UUID) async throws -> Int {
+    public func markAbandoned(except current: UUID) async throws -> Int {
         try await pool.query(
             """
-            UPDATE job_runs r SET status = 'abandoned', finished_at = now(),
-                error = 'abandoned: the process stopped without finishing (killed?); its leases have expired'
-            WHERE r.kind = 'scan' AND r.status = 'running' AND r.id <> $1
-              AND COALESCE(r.heartbeat_at, r.started_at)
-                  < now() - make_interval(secs => COALESCE((r.options->>'lease_seconds')::double precision, 600))
-              AND NOT EXISTS (SELECT 1 FROM scan_watermarks w WHERE w.claimed_by_run = r.id AND w.lease_expires_at >= now())
+            WITH dead AS (
+              SELECT r.id FROM job_runs r
+              WHERE r.status = 'running' AND r.id <> $1
+                AND CASE WHEN r.alive_until IS NOT NULL THEN r.alive_until < now()
+                         WHEN r.kind = 'scan' THEN COALESCE(r.heartbeat_at, r.started_at)
+                           < now() - make_interval(secs => COALESCE((r.options->>'lease_seconds')::double precision, 600))
+                           AND NOT EXISTS (SELECT 1 FROM scan_watermarks w WHERE w.claimed_by_run = r.id AND w.lease_expires_at >= now())
+                         ELSE r.started_at < now() - interval '1 day' END
+              FOR UPDATE SKIP LOCKED)
+            UPDATE job_runs r SET status = 'abandoned', finished_at = GREATEST(now(), r.started_at),
+                conversations_processed = GREATEST(r.conversations_processed,
+                    (SELECT count(*) FROM scan_watermarks w WHERE w.run_id = r.id)),
+                item_counts = r.item_counts || COALESCE(
+                    (SELECT jsonb_build_object('assistant_runs', count(*)) FROM assistant_runs a WHERE a.run_id = r.id HAVING count(*) > 0),
+                    '{}'::jsonb),
+                error = 'abandoned: the process stopped without closing its run (killed?); its heartbeat and leases expired'
+            FROM dead WHERE r.id = dead.id
             """, [current]).affectedRows
     }
 
+    /// The scan's name for `markAbandoned`.
+    @discardableResult
+    public func markAbandonedScans(except current: UUID) async throws -> Int {
+        try await markAbandoned(except: current)
+    }
+
+    /// Closes the row. Runs even when the caller's task was cancelled (a worker's grace period ran out, a shutdown),
+    /// and retries a broken connection on a fresh one for about 15 s in all before it gives up: the row then keeps
+    /// its heartbeat's expiry, and the next run marks it `abandoned`.
     public func finish(_ id: UUID, _ outcome: Outcome) async throws {
         func object(_ counts: [String: Int]) -> JSONValue {
             .object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }))
@@ -60,15 +126,125 @@ public struct JobRunRecorder: Sendable {
             entries.append(("grounding", .object(JSONObject(outcome.grounding.sorted { $0.key < $1.key }.map { ($0.key, object($0.value.json)) }))))
         }
         let counts = JSONValue.object(JSONObject(entries))
-        try await pool.query(
-            """
+        let binds: [any PostgresEncodable] = [
+            id, outcome.status.rawValue, outcome.conversationsProcessed, outcome.conversationsFailed, counts, outcome.requests,
+            outcome.usage.promptTokens, outcome.usage.completionTokens, outcome.usage.cachedPromptTokens,
+            outcome.estimatedCostUSD, outcome.error.map { String($0.withoutNULs.prefix(2000)) }, outcome.details]
+        let sql = """
             UPDATE job_runs SET finished_at = now(), status = $2, conversations_processed = $3, conversations_failed = $4,
                 item_counts = $5::jsonb, requests = $6, prompt_tokens = $7, completion_tokens = $8, cached_prompt_tokens = $9,
-                estimated_cost_usd = $10, error = $11, details = details || $12::jsonb
+                estimated_cost_usd = $10, error = $11, details = details || $12::jsonb, alive_until = NULL
             WHERE id = $1
-            """,
-            [id, outcome.status.rawValue, outcome.conversationsProcessed, outcome.conversationsFailed, counts, outcome.requests,
-             outcome.usage.promptTokens, outcome.usage.completionTokens, outcome.usage.cachedPromptTokens,
-             outcome.estimatedCostUSD, outcome.error.map { String($0.withoutNULs.prefix(2000)) }, outcome.details])
+            """
+        let pool = pool
+        try await Task {
+            try await Self.closing(id, configuration: pool.configuration) { connection in
+                if let connection { try await connection.query(sql, binds) } else { try await pool.query(sql, binds) }
+            }
+        }.value
+    }
+
+    /// Runs `write` on the pool, then after a broken connection again on fresh connections, with backoff; bounded.
+    /// Ends the run's heartbeat and forgets it once written.
+    static func closing(_ id: UUID, configuration: PostgresConfiguration,
+                        _ write: @Sendable (PostgresConnection?) async throws -> Void) async throws {
+        OpenRuns.shared.stopHeartbeat(id)
+        var delay = 0.25
+        var attempt = 1
+        while true {
+            do {
+                if attempt == 1 {
+                    try await write(nil)
+                } else {
+                    var fresh = configuration
+                    fresh.connectTimeout = 3
+                    let connection = try await PostgresConnection.connect(fresh)
+                    defer { connection.close() }
+                    try await write(connection)
+                }
+                OpenRuns.shared.close(id)
+                return
+            } catch let error as PostgresError where (error.isConnectionFailure || error.kind == .usage) && attempt < 7 {
+                attempt += 1
+                try? await Task.sleep(for: .seconds(delay))
+                delay *= 2
+            }
+        }
+    }
+
+    /// Closes every run this process still has open, after a signal that ends it (SIGTERM, SIGINT): `partial` when
+    /// the run committed conversations or assistant runs, else `failed`, with `reason` as the error. Bounded by
+    /// `timeout`; returns how many rows it closed.
+    public static func closeOpenRuns(reason: String, timeout: Duration = .seconds(10)) async -> Int {
+        let open = OpenRuns.shared.all()
+        guard !open.isEmpty else { return 0 }
+        return await withTaskGroup(of: Int.self) { group in
+            group.addTask {
+                var closed = 0
+                for (id, configuration) in open {
+                    do {
+                        try await closing(id, configuration: configuration) { connection in
+                            let sql = """
+                                UPDATE job_runs r SET finished_at = now(), alive_until = NULL, error = $2,
+                                    conversations_processed = GREATEST(r.conversations_processed, c.conversations),
+                                    status = CASE WHEN c.conversations + c.assistant > 0 THEN 'partial' ELSE 'failed' END
+                                FROM (SELECT (SELECT count(*) FROM scan_watermarks w WHERE w.run_id = $1) AS conversations,
+                                             (SELECT count(*) FROM assistant_runs a WHERE a.run_id = $1) AS assistant) c
+                                WHERE r.id = $1 AND r.status = 'running'
+                                """
+                            let binds: [any PostgresEncodable] = [id, reason]
+                            if let connection {
+                                try await connection.query(sql, binds)
+                            } else {
+                                // Never the job's own pool: its connections may be busy with the work being stopped.
+                                let connection = try await PostgresConnection.connect(configuration)
+                                defer { connection.close() }
+                                try await connection.query(sql, binds)
+                            }
+                        }
+                        closed += 1
+                    } catch {}
+                }
+                return closed
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return -1
+            }
+            let first = await group.next() ?? 0
+            group.cancelAll()
+            return max(0, first)
+        }
+    }
+}
+
+/// The runs this process has open, with their heartbeats: what a signal handler closes before the process exits.
+final class OpenRuns: Sendable {
+    static let shared = OpenRuns()
+
+    private struct Entry {
+        var heartbeat: Task<Void, Never>?
+        let configuration: PostgresConfiguration
+    }
+
+    private let entries = Mutex<[UUID: Entry]>([:])
+
+    func open(_ id: UUID, heartbeat: Task<Void, Never>, configuration: PostgresConfiguration) {
+        entries.withLock { $0[id] = Entry(heartbeat: heartbeat, configuration: configuration) }
+    }
+
+    func stopHeartbeat(_ id: UUID) {
+        entries.withLock { entries in
+            entries[id]?.heartbeat?.cancel()
+            entries[id]?.heartbeat = nil
+        }
+    }
+
+    func close(_ id: UUID) {
+        entries.withLock { $0[id] = nil }
+    }
+
+    func all() -> [(UUID, PostgresConfiguration)] {
+        entries.withLock { $0.map { ($0.key, $0.value.configuration) } }
     }
 }

@@ -68,6 +68,10 @@ public enum ScanReport {
         if let reason = s.stoppedEarly {
             lines.append("STOPPED EARLY: \(reason); the conversations not reached are left for the next scan")
         }
+        if let problem = s.runRecordError {
+            lines.append("RUN NOT RECORDED: \(problem); what is above is committed, and the next run marks this run "
+                         + "abandoned with the conversations it committed")
+        }
         return lines.joined(separator: "\n")
     }
 }

@@ -69,6 +69,8 @@ public struct ScanService: Sendable {
         public var leasedUntil: Date?
         /// Earlier scan runs found killed (still `running`, no heartbeat or live lease) and marked `abandoned`.
         public var abandonedRuns = 0
+        /// Why the run's own `job_runs` row could not be closed (the database was lost at the end); nil when it was.
+        public var runRecordError: String?
     }
 
     public struct OverCap: Sendable, Codable {
@@ -169,7 +171,14 @@ public struct ScanService: Sendable {
         outcome.error = summary.stoppedEarly
             ?? summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
         let finished = outcome
-        try await Self.uncancelled { try await Self.retrying { try await recorder.finish(runID, finished) } }
+        do {
+            try await recorder.finish(runID, finished)
+        } catch {
+            // The database is gone: what committed stays committed, the summary is still printed, and the next run
+            // marks this row abandoned with the conversations it committed.
+            logger.error("could not close the run's job_runs row", metadata: ["run": "\(runID.postgresValue)", "error": "\(error)"])
+            summary.runRecordError = "the run's job_runs row could not be closed: \(error)"
+        }
         return summary
     }
 

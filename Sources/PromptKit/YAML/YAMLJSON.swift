@@ -8,18 +8,38 @@ import Yams
 /// zeros → integer, decimal floats → number, everything else — `17:30`, `2026-04-17`, `no`, `on`,
 /// `0123`, `.inf` — stays a string. Quoted and block scalars are always strings. Explicit `!!str`,
 /// `!!int`, `!!float`, `!!bool`, `!!null` tags are honoured; other tags are errors.
+///
+/// Reading is bounded: aliases are expanded while the JSON is built, so a few hundred bytes of nested aliases (an
+/// "alias bomb") would otherwise become billions of nodes. `Limits` caps the nodes built, the alias references
+/// expanded and the nesting depth; past any of them the file is refused with its line.
 public enum YAMLJSON {
-    public static func parse(_ text: String, file: String) throws(YAMLError) -> YAMLDocument {
+    /// Bounds on one YAML file, far above any prompt, fixture or price table of this project.
+    public struct Limits: Sendable {
+        /// Nodes (scalars, sequences, mappings, keys) after aliases are expanded.
+        public var maxNodes = 100_000
+        /// References to an anchor (`*name`), each counted every time it is expanded.
+        public var maxAliases = 1_000
+        /// Nested sequences and mappings.
+        public var maxDepth = 64
+        public init() {}
+    }
+
+    public static func parse(_ text: String, file: String, limits: Limits = Limits()) throws(YAMLError) -> YAMLDocument {
+        // The parser stays alive while the tree is walked: nodes hold their anchors weakly, and the walk counts an
+        // anchored node met again as an alias being expanded.
+        let parser: Parser
         let node: Node?
         do {
-            node = try Yams.compose(yaml: text, resolver)
+            parser = try Parser(yaml: text, resolver: resolver)
+            node = try parser.singleRoot()
         } catch {
             throw convert(error, file: file)
         }
+        defer { withExtendedLifetime(parser) {} }
         guard let node else {
             return YAMLDocument(file: file, root: .null, locations: [[]: YAMLLocation(line: 1, column: 1, keyLine: 1, isBlockScalar: false)])
         }
-        var builder = Builder(file: file)
+        var builder = Builder(file: file, limits: limits)
         let root = try builder.value(of: node, path: [], keyLine: nil)
         return YAMLDocument(file: file, root: root, locations: builder.locations)
     }
@@ -67,10 +87,38 @@ public enum YAMLJSON {
 
     private struct Builder {
         let file: String
+        let limits: Limits
         var locations: [[JSONPathComponent]: YAMLLocation] = [:]
+        var nodes = 0
+        var aliases = 0
+        /// Anchors met so far: meeting an anchored node again means an alias to it is being expanded.
+        var anchors: Set<String> = []
+
+        init(file: String, limits: Limits) {
+            self.file = file
+            self.limits = limits
+        }
+
+        /// Counts `node` against the limits before anything of it is built.
+        private mutating func count(_ node: Node, mark: Position, depth: Int) throws(YAMLError) {
+            nodes += 1
+            if nodes > limits.maxNodes {
+                throw error(mark, "more than \(limits.maxNodes) YAML nodes once aliases are expanded (an alias bomb?); refused")
+            }
+            if let anchor = node.anchor?.rawValue, !anchors.insert(anchor).inserted {
+                aliases += 1
+                if aliases > limits.maxAliases {
+                    throw error(mark, "more than \(limits.maxAliases) YAML alias references expanded ('*\(anchor)'; an alias bomb?); refused")
+                }
+            }
+            if depth > limits.maxDepth {
+                throw error(mark, "YAML nested more than \(limits.maxDepth) levels deep; refused")
+            }
+        }
 
         mutating func value(of node: Node, path: [JSONPathComponent], keyLine: Int?) throws(YAMLError) -> JSONValue {
             let mark = Position(node.mark)
+            try count(node, mark: mark, depth: path.count)
             var isBlock = false
             if case .scalar(let scalar) = node { isBlock = scalar.style == .literal || scalar.style == .folded }
             locations[path] = YAMLLocation(line: mark.line, column: mark.column, keyLine: keyLine ?? mark.line, isBlockScalar: isBlock)
@@ -90,6 +138,7 @@ public enum YAMLJSON {
                         throw error(Position(keyNode.mark, or: mark), "mapping keys must be plain strings (\(JSONPath.display(path)))")
                     }
                     let key = keyScalar.string
+                    try count(keyNode, mark: Position(keyNode.mark, or: mark), depth: path.count + 1)
                     if key == "<<", keyScalar.style == .plain {
                         throw error(Position(keyNode.mark, or: mark), "YAML merge keys ('<<') are not supported; write the keys out")
                     }

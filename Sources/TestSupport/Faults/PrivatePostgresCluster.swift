@@ -87,6 +87,16 @@ public final class PrivatePostgresCluster: Sendable {
         try await startServer()
     }
 
+    /// Stops the server at once, as a crash or a lost machine would (`-m immediate`); `startAgain()` brings it back.
+    public func stop() async throws {
+        try await server("pg_ctl", ["-D", dataDirectory.path, "-m", "immediate", "-w", "-t", "30", "stop"])
+    }
+
+    /// Starts the server again on the same port after `stop()`.
+    public func startAgain() async throws {
+        try await startServer()
+    }
+
     /// Stops the server at once and deletes its files. Never throws: it runs on every path out of a test.
     public func destroy() async {
         _ = try? await server("pg_ctl", ["-D", dataDirectory.path, "-m", "immediate", "-w", "-t", "30", "stop"])

@@ -60,7 +60,8 @@ struct ScanClaimTests {
             let recorder = JobRunRecorder(pool: db.pool)
             let dead = try await recorder.start(.scan, provider: "rules", model: nil, options: ["lease_seconds": 60])
             let alive = try await recorder.start(.scan, provider: "rules", model: nil, options: ["lease_seconds": 60])
-            try await db.pool.query("UPDATE job_runs SET started_at = now() - interval '1 hour', heartbeat_at = now() - interval '5 minutes' WHERE id = $1", [dead])
+            // The dead run's heartbeat stopped a moment ago; the live one's runs until its lease is up.
+            try await db.pool.query("UPDATE job_runs SET started_at = now() - interval '1 hour', heartbeat_at = now() - interval '5 minutes', alive_until = now() - interval '1 second' WHERE id = $1", [dead])
             // The live run claimed a conversation a moment ago and holds its lease.
             try await db.pool.query("UPDATE job_runs SET started_at = now() - interval '1 hour', heartbeat_at = now() WHERE id = $1", [alive])
 

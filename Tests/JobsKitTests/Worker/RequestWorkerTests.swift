@@ -195,6 +195,10 @@ struct RequestWorkerTests {
             #expect(row.leaseOwner == nil)
             #expect(row.attempts == 0)
             #expect(row.error == nil)
+            // The extract run the cancelled attempt opened is closed, not left `running`.
+            let runs = try await db.pool.query("SELECT status, finished_at FROM job_runs WHERE kind = 'extract'")
+            #expect(runs.count == 1)
+            #expect(try runs.allSatisfy { try $0.decode("status", as: String.self) == "failed" && $0.decode("finished_at", as: Date?.self) != nil })
         }
     }
 
