@@ -156,6 +156,8 @@ public struct EvalRunner: Sendable {
 
     static func grounding(_ notes: [ExtractionNote]) -> GroundingCounts {
         GroundingCounts(recited: notes.count { $0.kind == .recited }, dropped: notes.count { $0.kind == .noEvidence },
-                        datesUnconfirmed: notes.count { $0.kind == .dateUnconfirmed })
+                        datesUnconfirmed: notes.count { $0.kind == .dateUnconfirmed },
+                        droppedUnknownIDs: notes.count { $0.kind == .unknownSource && $0.droppedItem },
+                        droppedOther: notes.count { $0.kind == .dropped })
     }
 }

@@ -5,6 +5,16 @@ import JobsKit
 
 /// Number formatting shared by the terminal, Markdown and HTML reports.
 enum EvalFormat {
+    /// The evidence line: what the checks did per feature. It says every kept item's evidence was in a cited
+    /// message only when nothing was moved or dropped.
+    static func grounding(_ counted: [(ExtractionFeature, GroundingCounts)]) -> String {
+        guard !counted.isEmpty else { return "nothing dropped or moved: every kept item's evidence was in a message it cites" }
+        return counted.map { feature, c in
+            "\(feature.rawValue) re-cited \(c.recited), dropped \(c.totalDropped) (no evidence \(c.dropped), unknown ids "
+                + "\(c.droppedUnknownIDs), other \(c.droppedOther)), model dates kept \(c.datesUnconfirmed)"
+        }.joined(separator: "; ")
+    }
+
     static func rate(_ x: Double) -> String { String(format: "%.3f", x) }
 
     static func delta(_ x: Double) -> String {
@@ -57,7 +67,7 @@ extension EvalReport {
             lines.append("  \(variant.requests) requests, \(variant.reasks) re-asks; tokens: \(EvalFormat.usage(variant.usage)); cache: \(EvalFormat.cache(variant.cache))")
             let grounding = features.map { ($0, variant.grounding?[$0] ?? GroundingCounts()) }
             let counted = grounding.filter { !$0.1.isZero }
-            lines.append("  evidence: \(counted.isEmpty ? "every item's evidence was in a message it cites" : counted.map { "\($0.0.rawValue) re-cited \($0.1.recited), dropped \($0.1.dropped), model dates kept \($0.1.datesUnconfirmed)" }.joined(separator: "; "))")
+            lines.append("  evidence: \(EvalFormat.grounding(counted))")
             if let cost = variant.cost { lines.append("  " + cost.line + (variant.cache != nil ? " for the tokens sent over the network" : "")) }
             if !variant.errors.isEmpty {
                 lines.append("  \(variant.errors.count) failed extractions (counted as predicting nothing):")
