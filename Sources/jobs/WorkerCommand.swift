@@ -100,7 +100,7 @@ struct WorkerCommand: AsyncParsableCommand {
                     var service = AssistService(pool: pool, client: OpenAIClient(configuration: configuration), prompts: $0,
                                                 structuredOutput: configuration.structuredOutput,
                                                 modelOverride: providerOptions.model ?? configuration.defaultModel)
-                    service.toolsWithSchema = configuration.toolsWithSchema
+                    service.configure(for: configuration)
                     return service
                 }
             }

@@ -73,6 +73,13 @@ public struct AssistService: Sendable {
         self.modelOverride = modelOverride
     }
 
+    /// Fits the runs to the model server: tools with or without the schema, and a run time limit that leaves
+    /// room for a few calls at the server's request timeout (a slow local server must not hit it on its first call).
+    public mutating func configure(for configuration: LLMConfiguration) {
+        toolsWithSchema = configuration.toolsWithSchema
+        limits.timeLimit = max(limits.timeLimit ?? .seconds(120), configuration.requestTimeout * 3)
+    }
+
     /// The model the runs use.
     public var model: String { modelOverride ?? prompts.latest(id: "assistant")?.model ?? "gpt-4o-mini" }
 

@@ -22,7 +22,7 @@ public enum AssistantFactory {
         var service = AssistService(
             pool: pool, client: wrap(OpenAIClient(configuration: configuration)), prompts: library,
             structuredOutput: configuration.structuredOutput, modelOverride: modelOverride ?? configuration.defaultModel)
-        service.toolsWithSchema = configuration.toolsWithSchema
+        service.configure(for: configuration)
         return service
     }
 }
