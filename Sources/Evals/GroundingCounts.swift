@@ -1,7 +1,8 @@
 /// How the evidence check and the date policy treated one feature's items over an eval run: kept because the quote
 /// is verbatim in a cited message (`exact`), kept because it aligns with one though not verbatim (`aligned`), moved
-/// to the message the quote is in (`recited`), dropped because the quote is in no message or every cited id is
-/// unknown (`dropped`), and dates kept from the model because code could not read the whole phrase. A prompt that
+/// to the message the quote is in (`recited`), dropped because the quote is in no message (`dropped`), because every
+/// id it cites is unknown (`droppedUnknownIDs`), or for another reason (`droppedOther`: it cites no message, a date
+/// is not a real date), and dates kept from the model because code could not read the whole phrase. A prompt that
 /// makes the model misquote more shows here (exact falls, aligned rises) before it costs recall.
 public struct GroundingCounts: Sendable, Hashable, Codable {
     public var exact = 0
@@ -9,41 +10,56 @@ public struct GroundingCounts: Sendable, Hashable, Codable {
     public var recited = 0
     public var dropped = 0
     public var datesUnconfirmed = 0
+    /// Items dropped because every message id they cite is not in the conversation.
+    public var droppedUnknownIDs = 0
+    /// Items dropped for another reason: they cite no message, or a date is not a real date.
+    public var droppedOther = 0
 
-    public init(exact: Int = 0, aligned: Int = 0, recited: Int = 0, dropped: Int = 0, datesUnconfirmed: Int = 0) {
+    public init(exact: Int = 0, aligned: Int = 0, recited: Int = 0, dropped: Int = 0, datesUnconfirmed: Int = 0,
+                droppedUnknownIDs: Int = 0, droppedOther: Int = 0) {
         self.exact = exact
         self.aligned = aligned
         self.recited = recited
         self.dropped = dropped
         self.datesUnconfirmed = datesUnconfirmed
+        self.droppedUnknownIDs = droppedUnknownIDs
+        self.droppedOther = droppedOther
     }
 
+    /// Items dropped for any reason.
+    public var totalDropped: Int { dropped + droppedUnknownIDs + droppedOther }
+
     /// Every item was kept on a verbatim quote from a message it cites, with code's own date.
-    public var isCorrectionFree: Bool { aligned == 0 && recited == 0 && dropped == 0 && datesUnconfirmed == 0 }
+    public var isCorrectionFree: Bool { aligned == 0 && recited == 0 && totalDropped == 0 && datesUnconfirmed == 0 }
 
     public var isZero: Bool { exact == 0 && isCorrectionFree }
 
     public static func + (a: Self, b: Self) -> Self {
         Self(exact: a.exact + b.exact, aligned: a.aligned + b.aligned, recited: a.recited + b.recited,
-             dropped: a.dropped + b.dropped, datesUnconfirmed: a.datesUnconfirmed + b.datesUnconfirmed)
+             dropped: a.dropped + b.dropped, datesUnconfirmed: a.datesUnconfirmed + b.datesUnconfirmed,
+             droppedUnknownIDs: a.droppedUnknownIDs + b.droppedUnknownIDs, droppedOther: a.droppedOther + b.droppedOther)
     }
 
-    /// "exact 12, aligned 3, re-cited 1, dropped 0, model dates kept 0".
+    /// "exact 12, aligned 3, re-cited 1, dropped 2 (no evidence 1, unknown ids 1, other 0), model dates kept 0"; the
+    /// reasons are given only when something was dropped.
     public var line: String {
-        "exact \(exact), aligned \(aligned), re-cited \(recited), dropped \(dropped), model dates kept \(datesUnconfirmed)"
+        let reasons = totalDropped == 0 ? "" : " (no evidence \(dropped), unknown ids \(droppedUnknownIDs), other \(droppedOther))"
+        return "exact \(exact), aligned \(aligned), re-cited \(recited), dropped \(totalDropped)\(reasons), model dates kept \(datesUnconfirmed)"
     }
 
     enum CodingKeys: String, CodingKey {
         case exact, aligned, recited, dropped
         case datesUnconfirmed = "dates_unconfirmed"
+        case droppedUnknownIDs = "dropped_unknown_ids"
+        case droppedOther = "dropped_other"
     }
 
+    /// Reports written before a count existed read it as zero.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        exact = try c.decodeIfPresent(Int.self, forKey: .exact) ?? 0
-        aligned = try c.decodeIfPresent(Int.self, forKey: .aligned) ?? 0
-        recited = try c.decodeIfPresent(Int.self, forKey: .recited) ?? 0
-        dropped = try c.decodeIfPresent(Int.self, forKey: .dropped) ?? 0
-        datesUnconfirmed = try c.decodeIfPresent(Int.self, forKey: .datesUnconfirmed) ?? 0
+        func count(_ key: CodingKeys) throws -> Int { try c.decodeIfPresent(Int.self, forKey: key) ?? 0 }
+        self.init(exact: try count(.exact), aligned: try count(.aligned), recited: try count(.recited),
+                  dropped: try count(.dropped), datesUnconfirmed: try count(.datesUnconfirmed),
+                  droppedUnknownIDs: try count(.droppedUnknownIDs), droppedOther: try count(.droppedOther))
     }
 }

@@ -155,8 +155,11 @@ public struct EvalRunner: Sendable {
         return outcome
     }
 
-    static func grounding(_ notes: [ExtractionNote], tally: GroundingTally) -> GroundingCounts {
-        GroundingCounts(exact: tally.exact, aligned: tally.aligned, recited: tally.recited, dropped: tally.dropped,
-                        datesUnconfirmed: notes.count { $0.kind == .dateUnconfirmed })
+    static func grounding(_ notes: [ExtractionNote], tally: GroundingTally = GroundingTally()) -> GroundingCounts {
+        GroundingCounts(exact: tally.exact, aligned: tally.aligned, recited: tally.recited,
+                        dropped: notes.count { $0.kind == .noEvidence },
+                        datesUnconfirmed: notes.count { $0.kind == .dateUnconfirmed },
+                        droppedUnknownIDs: notes.count { $0.kind == .unknownSource && $0.droppedItem },
+                        droppedOther: notes.count { $0.kind == .dropped })
     }
 }

@@ -76,6 +76,12 @@ struct AssistCommand: AsyncParsableCommand {
     @Option(help: "Stop after this many users.")
     var limit: Int?
 
+    @Option(help: ArgumentHelp(
+        "tool_choice of the assistant's first model call: auto (the model decides) or required (it must look something up before it answers; for small models that answer without looking).",
+        valueName: "auto|required"))
+    var firstToolChoice: FirstToolChoice = .auto
+
+    @OptionGroup var llm: LLMOptions
     @OptionGroup var zones: TimeZoneOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
@@ -132,11 +138,13 @@ struct AssistCommand: AsyncParsableCommand {
                                   + "and `assist --show --user ID` prints them")
         }
         // No LLM configured: say so before connecting to anything.
-        _ = try ProviderFactory.resolve(.openai)
+        let environment = llm.environment()
+        _ = try ProviderFactory.resolve(.openai, environment: environment)
         let summary = try await database.withPool { pool in
             guard var service = try AssistantFactory.make(provider == .auto ? .openai : provider, pool: pool, promptsPath: prompts,
-                                                          modelOverride: model) else { throw ProviderNotConfigured() }
+                                                          modelOverride: model, environment: environment) else { throw ProviderNotConfigured() }
             service.limits.maxSteps = maxSteps
+            service.firstToolChoice = firstToolChoice.toolChoice
             service.proactive.travelGap = TimeInterval(travelGapMinutes * 60)
             return try await service.run(userID: id)
         }
@@ -156,9 +164,11 @@ struct AssistCommand: AsyncParsableCommand {
     static func pass(
         pool: PostgresPool, provider: ProviderChoice, model: String?, prompts: String, concurrency: Int,
         shard: (index: Int, count: Int), lease: Duration, maxSteps: Int = 5,
+        environment: [String: String] = ProcessInfo.processInfo.environment,
         wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
     ) throws -> ProactivePass {
-        var assistant = try AssistantFactory.make(provider, pool: pool, promptsPath: prompts, modelOverride: model, wrap: wrap)
+        var assistant = try AssistantFactory.make(provider, pool: pool, promptsPath: prompts, modelOverride: model,
+                                                  environment: environment, wrap: wrap)
         assistant?.limits.maxSteps = maxSteps
         var options = ProactivePass.Options()
         options.concurrency = concurrency

@@ -84,6 +84,7 @@ struct EvalRunCommand: AsyncParsableCommand {
             options.promptsPath = provider.prompts
             options.provider = provider.provider
             options.model = provider.model
+            options.environment = provider.llm.environment()
             options.windowing = Windowing(maxInputTokens: provider.windowTokens)
             options.promptVersions = try EvalSession.parseVersionPicks(promptVersions, option: "--prompt-version")
             options.compareVersions = try EvalSession.parseVersionPicks(compare.filter { $0 != "combined" }, option: "--compare")

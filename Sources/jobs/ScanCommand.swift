@@ -111,7 +111,7 @@ struct ScanCommand: AsyncParsableCommand {
     func rateLimitedEngine() throws -> ExtractionEngine {
         let limiter = RateLimiter(limits: try rateLimits())
         let (provider, notice) = try ProviderFactory.make(
-            providerOptions.provider, modelOverride: providerOptions.model, wrap: { RateLimitedClient(inner: $0, limiter: limiter) })
+            providerOptions.provider, modelOverride: providerOptions.model, environment: providerOptions.llm.environment(), wrap: { RateLimitedClient(inner: $0, limiter: limiter) })
         if let notice { Console.error(notice) }
         return try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: provider,
                                           windowing: Windowing(maxInputTokens: providerOptions.windowTokens))
@@ -150,6 +150,7 @@ struct ScanCommand: AsyncParsableCommand {
             service.proactive = noAssist ? nil : try AssistCommand.pass(
                 pool: pool, provider: providerOptions.provider, model: providerOptions.model, prompts: providerOptions.prompts,
                 concurrency: concurrency, shard: (options.shardIndex, options.shardCount), lease: options.lease,
+                environment: providerOptions.llm.environment(),
                 wrap: { RateLimitedClient(inner: $0, limiter: RateLimiter(limits: (try? rateLimits()) ?? RateLimits())) })
             let job = ScanJob(service, progress: { done, failed, total in
                 if showProgress { Console.progress("scan: \(done)/\(total) conversations" + (failed > 0 ? ", \(failed) failed" : "")) }

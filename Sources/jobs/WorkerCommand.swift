@@ -86,7 +86,7 @@ struct WorkerCommand: AsyncParsableCommand {
         options.lease = .seconds(leaseSeconds)
         options.once = once
         let engine = try providerOptions.engine()
-        let llm = providerOptions.provider == .rules ? nil : LLMConfiguration.fromEnvironment()
+        let llm = providerOptions.provider == .rules ? nil : try providerOptions.llm.configuration()
         if llm == nil {
             Console.error(providerOptions.provider == .rules
                 ? "--provider rules: assist requests will fail (the assistant needs an LLM)."
@@ -97,9 +97,11 @@ struct WorkerCommand: AsyncParsableCommand {
         let summary = try await database.withPool(maxConnections: concurrency + 2) { pool in
             let assist = llm.flatMap { configuration in
                 prompts.map {
-                    AssistService(pool: pool, client: OpenAIClient(configuration: configuration), prompts: $0,
-                                  structuredOutput: configuration.structuredOutput,
-                                  modelOverride: providerOptions.model ?? configuration.defaultModel)
+                    var service = AssistService(pool: pool, client: OpenAIClient(configuration: configuration), prompts: $0,
+                                                structuredOutput: configuration.structuredOutput,
+                                                modelOverride: providerOptions.model ?? configuration.defaultModel)
+                    service.configure(for: configuration)
+                    return service
                 }
             }
             let handler = JobRequestHandler(extract: ExtractService(pool: pool, engine: engine), features: chosen, assist: assist)

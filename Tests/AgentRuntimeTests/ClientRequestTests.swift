@@ -135,14 +135,14 @@ struct ClientRequestTests {
 @Suite("LLM configuration from the environment")
 struct LLMConfigurationTests {
     @Test("no key and no base URL means no LLM")
-    func nothingConfigured() {
-        #expect(LLMConfiguration.fromEnvironment([:]) == nil)
-        #expect(LLMConfiguration.fromEnvironment(["OPENAI_API_KEY": "  ", "OPENAI_MODEL": "gpt-x"]) == nil)
+    func nothingConfigured() throws {
+        #expect(try LLMConfiguration.fromEnvironment([:]) == nil)
+        #expect(try LLMConfiguration.fromEnvironment(["OPENAI_API_KEY": "  ", "OPENAI_MODEL": "gpt-x"]) == nil)
     }
 
     @Test("a key alone targets OpenAI with strict schemas")
     func keyOnly() throws {
-        let configuration = try #require(LLMConfiguration.fromEnvironment(["OPENAI_API_KEY": "sk-1", "OPENAI_MODEL": "gpt-x"]))
+        let configuration = try #require(try LLMConfiguration.fromEnvironment(["OPENAI_API_KEY": "sk-1", "OPENAI_MODEL": "gpt-x"]))
         #expect(configuration.apiKey == "sk-1")
         #expect(configuration.baseURL == LLMConfiguration.openAIBaseURL)
         #expect(configuration.defaultModel == "gpt-x")
@@ -152,7 +152,7 @@ struct LLMConfigurationTests {
 
     @Test("a local server needs only a base URL and can change provider quirks")
     func localServer() throws {
-        let configuration = try #require(LLMConfiguration.fromEnvironment([
+        let configuration = try #require(try LLMConfiguration.fromEnvironment([
             "OPENAI_BASE_URL": "http://127.0.0.1:8000/v1/",
             "OPENAI_STRUCTURED_OUTPUT": "json_object",
             "OPENAI_MAX_TOKENS_FIELD": "max_tokens",

@@ -173,9 +173,14 @@ struct RetryPolicyTests {
         #expect(RetryPolicy.retryAfter(headers: [:]) == nil)
     }
 
-    @Test("retryable statuses")
+    @Test("retryable statuses: timeouts, rate limits, unavailable servers; a 500 once; the caller's faults never")
     func statuses() {
-        #expect([408, 409, 429, 500, 502, 503, 504, 599].allSatisfy(RetryPolicy.isRetryable(status:)))
-        #expect(![400, 401, 403, 404, 422, 200, 301].contains(where: RetryPolicy.isRetryable(status:)))
+        #expect([408, 429, 502, 503, 504].allSatisfy(RetryPolicy.isRetryable(status:)))
+        #expect(![400, 401, 403, 404, 409, 422, 500, 599, 200, 301].contains(where: RetryPolicy.isRetryable(status:)))
+        #expect(LLMError.http(status: 500, message: "boom", requestID: nil).retryLimit == 1)
+        #expect(LLMError.http(status: 599, message: "odd", requestID: nil).retryLimit == 0)
+        #expect(LLMError.http(status: 400, message: "output does not match the expected format", requestID: nil).retryLimit == 1)
+        #expect(LLMError.http(status: 400, message: "unknown parameter", requestID: nil).retryLimit == 0)
+        #expect(LLMError.http(status: 503, message: "loading", requestID: nil).retryLimit == nil)
     }
 }

@@ -14,11 +14,15 @@ public struct AgentLimits: Sendable, Hashable {
     /// Bytes of one tool result (serialized JSON) sent back to the model; a larger result is replaced by an error
     /// that asks for less, so one tool cannot flood the context or the token bill.
     public var maxToolResultBytes: Int
+    /// Characters of a failed answer sent back in a re-ask (head and tail, the cut marked), so a re-ask never
+    /// carries a long wrong answer into a context it would overflow.
+    public var maxReaskEchoCharacters: Int
 
     public init(
         maxSteps: Int = 5, maxToolCallsPerStep: Int = 8, maxConcurrentToolCalls: Int = 4, tokenBudget: Int? = nil,
-        timeLimit: Duration? = nil, maxToolResultBytes: Int = 32 * 1024
+        timeLimit: Duration? = nil, maxToolResultBytes: Int = 32 * 1024, maxReaskEchoCharacters: Int = AnswerExcerpt.defaultLimit
     ) {
+        self.maxReaskEchoCharacters = max(64, maxReaskEchoCharacters)
         self.maxSteps = max(1, maxSteps)
         self.maxToolCallsPerStep = max(1, maxToolCallsPerStep)
         self.maxConcurrentToolCalls = max(1, maxConcurrentToolCalls)

@@ -72,6 +72,8 @@ public struct AgentRunResult: Sendable {
     /// Summed over all steps.
     public var usage: Usage
     public var duration: Duration
+    /// HTTP attempts made, retries and failed calls included (what the server was asked for, and may bill).
+    public var attempts: Int = 0
 
     /// Number of tool calls that ran (or were answered with an error) across the run.
     public var toolCallCount: Int { steps.reduce(0) { $0 + $1.toolCalls.count } }

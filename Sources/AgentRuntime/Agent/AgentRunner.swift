@@ -15,6 +15,11 @@ public struct AgentRunner: Sendable {
     public var temperature: Double?
     public var seed: Int?
     public var maxCompletionTokens: Int?
+    /// Whether a tool step may carry the output schema too (`LLMConfiguration.toolsWithSchema`). Without it, tool
+    /// steps go without `response_format` and the answer is a separate call with `tool_choice: "none"` and the schema.
+    public var toolsWithSchema = true
+    /// `tool_choice` of the first call: `.required` makes the model look something up before it answers.
+    public var firstToolChoice: ToolChoice = .auto
     private let client: any ChatCompleting
     private let logger: Logger
 
@@ -40,23 +45,27 @@ public struct AgentRunner: Sendable {
     }
 
     /// Runs one task. With `output`, the final answer must be JSON matching it: one re-ask if it does not (and the step
-    /// limit leaves room for it), then `.error`. At most `limits.maxSteps` model calls are made, re-asks included.
+    /// limit leaves room for it), then `.error`. When tool steps carry no schema, an answer on a tool step that does
+    /// not match it gets one forced answer step first. At most `limits.maxSteps` model calls are made, all included.
     public func run(system: String, user: String, output: AgentOutputSchema? = nil) async -> AgentRunResult {
         var run = RunState(messages: [.system(system), .user(user)], start: ContinuousClock.now, timeLimit: limits.timeLimit)
         let executor = ToolExecutor(
             tools: tools, maxCallsPerStep: limits.maxToolCallsPerStep, maxConcurrent: limits.maxConcurrentToolCalls,
             maxResultBytes: limits.maxToolResultBytes
         )
-        let requests = AgentRequests(
+        var requests = AgentRequests(
             model: model, tools: tools, temperature: temperature, seed: seed, maxCompletionTokens: maxCompletionTokens,
             singleToolCall: limits.maxToolCallsPerStep == 1
         )
+        requests.toolsWithSchema = toolsWithSchema
+        requests.firstToolChoice = firstToolChoice
+        let answersSeparately = requests.answersSeparately(output)
         while true {
             if let reason = run.stopBeforeCall(limits) { return run.finish(reason) }
             let isLast = run.nextCallIsLast(limits)
-            let forced = isLast || run.reasking
+            let forced = isLast || run.reasking || run.answering
             if isLast, run.steps.contains(where: { !$0.toolCalls.isEmpty }) { run.forcedByStepLimit = true }
-            let request = requests.make(run.messages, forceAnswer: forced, output: output)
+            let request = requests.make(run.messages, forceAnswer: forced, output: output, first: run.calls == 0)
             run.calls += 1
             var trace = AgentStepTrace(index: run.calls, request: requests.summary(of: request), toolCalls: [], latencyMs: 0)
 
@@ -66,6 +75,7 @@ public struct AgentRunner: Sendable {
                 let client = self.client
                 result = try await withDeadline(run.deadline) { try await client.complete(request) }
             } catch {
+                run.attempts += (error as? LLMError)?.attempts ?? 1
                 trace.latencyMs = (ContinuousClock.now - callStart).wholeMilliseconds
                 let reason = Self.stopReason(for: error)
                 trace.error = reason.description
@@ -104,6 +114,21 @@ public struct AgentRunner: Sendable {
                 continue
             }
 
+            if answersSeparately, !forced, case .answer(let text) = turn, let output, case .failure = output.check(text) {
+                // An answer (often prose) on a step whose request had no schema: one forced step asks for it in the schema.
+                guard run.calls < limits.maxSteps else {
+                    trace.error = "the answer came on a tool step and the step limit leaves no call to ask for it in the schema"
+                    run.steps.append(trace)
+                    return run.finish(.error("the answer does not match the output schema and the step limit leaves no call for the answer step"), text: text)
+                }
+                trace.error = "an answer on a tool step, not in the output schema: asking for the answer in it"
+                run.steps.append(trace)
+                run.answering = true
+                run.boundLastAnswer(limits.maxReaskEchoCharacters)
+                run.messages.append(.user("Give your final answer now: only the JSON object for the schema '\(output.name)', with no other text."))
+                continue
+            }
+
             let resolution = TurnResolution.resolve(
                 turn, output: output, reasking: run.reasking, canCallAgain: run.calls < limits.maxSteps,
                 completed: run.completedReason, finishReason: "\(result.response.firstChoice.finishReason)"
@@ -117,6 +142,7 @@ public struct AgentRunner: Sendable {
                 trace.error = "the answer does not match the output schema"
                 run.steps.append(trace)
                 run.reasking = true
+                run.boundLastAnswer(limits.maxReaskEchoCharacters)
                 run.messages.append(.user(correction))
             }
         }

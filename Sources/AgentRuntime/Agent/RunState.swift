@@ -8,6 +8,10 @@ struct RunState {
     var ledger = CallLedger()
     /// Model calls made so far (including failed ones).
     var calls = 0
+    /// HTTP attempts of those calls, retries and failed ones included: what the server was asked and may bill.
+    var attempts = 0
+    /// Set after an answer came on a tool step without the schema: the next call asks for it in the schema.
+    var answering = false
     /// Set after an answer broke the output schema: the next call is the one re-ask.
     var reasking = false
     /// Set when the step limit, not the model, ended the tool use.
@@ -38,6 +42,7 @@ struct RunState {
     mutating func record(_ result: ChatCompletionResult, into trace: inout AgentStepTrace, latency: Duration) {
         let choice = result.response.firstChoice
         if let used = result.response.usage { usage += used }
+        attempts += result.attempts
         trace.usage = result.response.usage
         trace.latencyMs = latency.wholeMilliseconds
         trace.finishReason = choice.finishReason.rawValue
@@ -46,10 +51,16 @@ struct RunState {
         trace.assistantText = (choice.message.content ?? choice.message.refusal).map { bounded($0) }
     }
 
+    /// Cuts the last assistant answer to `limit` characters (head and tail), before it is sent back in a re-ask.
+    mutating func boundLastAnswer(_ limit: Int) {
+        guard case .assistant(let content?, let toolCalls)? = messages.last else { return }
+        messages[messages.count - 1] = .assistant(content: AnswerExcerpt.cut(content, limit: limit), toolCalls: toolCalls)
+    }
+
     func finish(_ reason: AgentStopReason, text: String? = nil, output: JSONValue? = nil) -> AgentRunResult {
         AgentRunResult(
             finalText: text, output: output, stopReason: reason, messages: messages, steps: steps, usage: usage,
-            duration: ContinuousClock.now - start
+            duration: ContinuousClock.now - start, attempts: attempts
         )
     }
 }

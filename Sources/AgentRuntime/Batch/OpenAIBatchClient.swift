@@ -145,8 +145,19 @@ public struct OpenAIBatchClient: Sendable {
     /// One attempt: a 2xx response, or the failure with the server's retry hint.
     private func attempt(_ request: HTTPRequest) async throws -> AttemptOutcome<HTTPResponse> {
         do {
+            // The batch calls wait in the same line as chat requests to this server.
+            let limit = configuration.concurrencyLimit
+            try await limit.acquire()
+            let sent: HTTPResponse
+            do {
+                sent = try await transport.send(request)
+                await limit.release()
+            } catch {
+                await limit.release()
+                throw error
+            }
             // Batch output files carry model text too: the key is scrubbed from them as from chat answers.
-            let response = SecretScrubbing.scrub(try await transport.send(request), secret: configuration.apiKey)
+            let response = SecretScrubbing.scrub(sent, secret: configuration.apiKey)
             if (200..<300).contains(response.status) { return .success(response) }
             return .failure(httpError(response), retryAfter: RetryPolicy.retryAfter(headers: response.headers))
         } catch TransportError.timedOut(let limit) {

@@ -75,8 +75,31 @@ public struct ToolDefinition: Sendable, Hashable {
         var function: JSONObject = ["name": .string(name)]
         if !description.isEmpty { function["description"] = .string(description) }
         function["parameters"] = parameters
-        function["strict"] = .bool(strict)
+        // Absent means false; some servers take the key as a reason to skip building a tool-call grammar.
+        if strict { function["strict"] = true }
         return ["type": "function", "function": .object(function)]
+    }
+
+    /// This tool for a server without Structured Outputs for tools (llama.cpp): not strict, and without
+    /// `additionalProperties: false`, with which llama.cpp builds no tool-call grammar and the model cannot call it.
+    /// The arguments are still checked against the full schema when the call is run.
+    public var lenient: ToolDefinition {
+        ToolDefinition(name: name, description: description, parameters: Self.withoutClosedObjects(parameters), strict: false)
+    }
+
+    static func withoutClosedObjects(_ schema: JSONValue) -> JSONValue {
+        switch schema {
+        case .object(let object):
+            var copy = JSONObject()
+            for (key, value) in object where !(key == "additionalProperties" && value == .bool(false)) {
+                copy[key] = withoutClosedObjects(value)
+            }
+            return .object(copy)
+        case .array(let items):
+            return .array(items.map(withoutClosedObjects))
+        default:
+            return schema
+        }
     }
 }
 

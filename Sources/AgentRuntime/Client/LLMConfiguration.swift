@@ -14,6 +14,12 @@ public struct LLMConfiguration: Sendable {
     /// The limit for one HTTP attempt (not the whole call with its retries; see `RetryPolicy.totalBudget`).
     public var requestTimeout: Duration
     public var retryPolicy: RetryPolicy
+    /// Requests in flight to this server from the whole process (`ServerConcurrencyLimit`).
+    public var maxConcurrency: Int
+    /// Whether one request may carry both `tools` and a `response_format`. OpenAI can; llama.cpp then builds only
+    /// the response-format grammar and the model can never call a tool, so other servers get tool steps without a
+    /// format and a final step with `tool_choice: "none"` and the schema.
+    public var toolsWithSchema: Bool
 
     public static let openAIBaseURL = URL(string: "https://api.openai.com/v1")!
 
@@ -23,17 +29,28 @@ public struct LLMConfiguration: Sendable {
         defaultModel: String? = nil,
         structuredOutput: StructuredOutputMode = .jsonSchema,
         maxTokensField: MaxTokensField = .maxCompletionTokens,
-        requestTimeout: Duration = .seconds(60),
-        retryPolicy: RetryPolicy = RetryPolicy()
+        requestTimeout: Duration? = nil,
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        maxConcurrency: Int? = nil,
+        toolsWithSchema: Bool? = nil
     ) {
         self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
         self.baseURL = baseURL
         self.defaultModel = defaultModel
         self.structuredOutput = structuredOutput
         self.maxTokensField = maxTokensField
-        self.requestTimeout = requestTimeout
+        let openAI = Self.isOpenAI(baseURL)
+        self.requestTimeout = requestTimeout ?? (openAI ? .seconds(60) : .seconds(120))
         self.retryPolicy = retryPolicy
+        self.maxConcurrency = max(1, maxConcurrency ?? (openAI ? 16 : 1))
+        self.toolsWithSchema = toolsWithSchema ?? openAI
     }
+
+    /// True for OpenAI's own API, whose defaults differ (more concurrency, tools together with a schema).
+    public static func isOpenAI(_ url: URL) -> Bool { url.host?.lowercased() == "api.openai.com" }
+
+    /// The process's one concurrency limit for this server.
+    public var concurrencyLimit: ServerConcurrencyLimit { .shared(for: baseURL, limit: maxConcurrency) }
 
     /// `{baseURL}/chat/completions`, tolerating a trailing slash on the base.
     public var chatCompletionsURL: URL {
@@ -51,10 +68,18 @@ public struct LLMConfiguration: Sendable {
         }
     }
 
-    /// Reads `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL`, `OPENAI_STRUCTURED_OUTPUT` (json_schema|json_object)
-    /// and `OPENAI_MAX_TOKENS_FIELD` (max_completion_tokens|max_tokens). Returns nil when neither a key nor a base URL
-    /// is set, meaning no LLM is configured; unrecognised values fall back to OpenAI's behaviour.
-    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) -> LLMConfiguration? {
+    /// The settings `fromEnvironment` reads besides the key, base URL and model, for help texts and errors.
+    public static let timeoutSetting = "OPENAI_TIMEOUT_SECONDS"
+    public static let concurrencySetting = "OPENAI_MAX_CONCURRENCY"
+    public static let retryBudgetSetting = "OPENAI_RETRY_BUDGET_SECONDS"
+    public static let toolsWithSchemaSetting = "OPENAI_TOOLS_WITH_SCHEMA"
+
+    /// Reads `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL`, `OPENAI_STRUCTURED_OUTPUT` (json_schema|json_object),
+    /// `OPENAI_MAX_TOKENS_FIELD` (max_completion_tokens|max_tokens), `OPENAI_TIMEOUT_SECONDS` (one attempt),
+    /// `OPENAI_RETRY_BUDGET_SECONDS` (all attempts of one call), `OPENAI_MAX_CONCURRENCY` (requests in flight) and
+    /// `OPENAI_TOOLS_WITH_SCHEMA` (true|false). Returns nil when neither a key nor a base URL is set, meaning no LLM
+    /// is configured; unrecognised values fall back to the defaults for the base URL. Throws for a malformed number.
+    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws(LLMSettingError) -> LLMConfiguration? {
         func value(_ name: String) -> String? {
             guard let raw = env[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return nil }
             return raw
@@ -62,12 +87,33 @@ public struct LLMConfiguration: Sendable {
         let key = value("OPENAI_API_KEY")
         let base = value("OPENAI_BASE_URL").flatMap { URL(string: $0) }
         guard key != nil || base != nil else { return nil }
+        func number(_ name: String, in range: ClosedRange<Double>) throws(LLMSettingError) -> Double? {
+            guard let raw = value(name) else { return nil }
+            guard let parsed = Double(raw), range.contains(parsed) else {
+                throw LLMSettingError(name: name, value: raw, expected: "a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return parsed
+        }
+        var toolsWithSchema: Bool?
+        if let raw = value(toolsWithSchemaSetting) {
+            switch raw.lowercased() {
+            case "true", "1", "yes": toolsWithSchema = true
+            case "false", "0", "no": toolsWithSchema = false
+            default: throw LLMSettingError(name: toolsWithSchemaSetting, value: raw, expected: "true or false")
+            }
+        }
+        var retryPolicy = RetryPolicy()
+        if let budget = try number(retryBudgetSetting, in: 1...86_400) { retryPolicy.totalBudget = .milliseconds(Int64(budget * 1000)) }
         return LLMConfiguration(
             apiKey: key,
             baseURL: base ?? openAIBaseURL,
             defaultModel: value("OPENAI_MODEL"),
             structuredOutput: value("OPENAI_STRUCTURED_OUTPUT").flatMap(StructuredOutputMode.init(rawValue:)) ?? .jsonSchema,
-            maxTokensField: value("OPENAI_MAX_TOKENS_FIELD").flatMap(MaxTokensField.init(rawValue:)) ?? .maxCompletionTokens
+            maxTokensField: value("OPENAI_MAX_TOKENS_FIELD").flatMap(MaxTokensField.init(rawValue:)) ?? .maxCompletionTokens,
+            requestTimeout: try number(timeoutSetting, in: 1...3_600).map { .milliseconds(Int64($0 * 1000)) },
+            retryPolicy: retryPolicy,
+            maxConcurrency: try number(concurrencySetting, in: 1...1_024).map { Int($0) },
+            toolsWithSchema: toolsWithSchema
         )
     }
 }
@@ -77,7 +123,8 @@ extension LLMConfiguration: CustomStringConvertible, CustomDebugStringConvertibl
     public var description: String {
         "LLMConfiguration(baseURL: \(baseURL.absoluteString), apiKey: \(apiKey == nil ? "none" : "[redacted]"), "
             + "defaultModel: \(defaultModel ?? "none"), structuredOutput: \(structuredOutput.rawValue), "
-            + "maxTokensField: \(maxTokensField.rawValue), requestTimeout: \(requestTimeout))"
+            + "maxTokensField: \(maxTokensField.rawValue), requestTimeout: \(requestTimeout), maxConcurrency: \(maxConcurrency), "
+            + "toolsWithSchema: \(toolsWithSchema))"
     }
 
     public var debugDescription: String { description }
@@ -87,4 +134,13 @@ extension LLMConfiguration: CustomStringConvertible, CustomDebugStringConvertibl
 public enum StructuredOutputMode: String, Sendable, Hashable, CaseIterable {
     case jsonSchema = "json_schema"
     case jsonObject = "json_object"
+}
+
+/// A malformed LLM setting in the environment: which, what it was, what it must be.
+public struct LLMSettingError: Error, Sendable, CustomStringConvertible {
+    public let name: String
+    public let value: String
+    public let expected: String
+
+    public var description: String { "\(name)='\(value.prefix(40))' is not valid: expected \(expected)" }
 }

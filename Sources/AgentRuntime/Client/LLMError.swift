@@ -19,7 +19,9 @@ public indirect enum LLMError: Error, Sendable, CustomStringConvertible {
         case .http(let status, let message, let requestID):
             "HTTP \(status) from the LLM server: \(message)" + (requestID.map { " (request id \($0))" } ?? "")
         case .transport(let why): "LLM transport error: \(why)"
-        case .timeout(let limit): "LLM request timed out after \(limit)"
+        case .timeout(let limit):
+            "LLM request timed out after \(limit.seconds.formatted()) seconds (a slow or busy server: raise "
+                + "\(LLMConfiguration.timeoutSetting) or --llm-timeout, or lower \(LLMConfiguration.concurrencySetting))"
         case .decoding(let why, let excerpt): "LLM response could not be decoded: \(why); body starts: \(excerpt)"
         case .cancelled: "LLM request cancelled"
         case .retriesExhausted(let attempts, let last): "LLM request failed after \(attempts) attempts; last error: \(last)"
@@ -27,12 +29,40 @@ public indirect enum LLMError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether another attempt could succeed.
-    public var isRetryable: Bool {
+    /// Whether another attempt could succeed: timeouts, connection failures, 408, 429, 502, 503, 504, and (once,
+    /// see `retryLimit`) a 500 or a 400 that blames the output format.
+    public var isRetryable: Bool { retryLimit != 0 }
+
+    /// How many retries this kind of failure earns at most; nil means the policy's `maxAttempts` decides.
+    /// A timed-out request may still be running on the server, and a 500 or an output-format 400 usually comes
+    /// back the same: each gets one retry.
+    public var retryLimit: Int? {
         switch self {
-        case .http(let status, _, _): RetryPolicy.isRetryable(status: status)
-        case .transport, .timeout: true
-        case .decoding, .cancelled, .retriesExhausted, .invalidRequest: false
+        case .http(let status, let message, _):
+            if RetryPolicy.isRetryable(status: status) { return nil }
+            if status == 500 || (status == 400 && RetryPolicy.namesOutputFormat(message)) { return 1 }
+            return 0
+        case .timeout: return 1
+        case .transport: return nil
+        case .decoding, .cancelled, .retriesExhausted, .invalidRequest: return 0
+        }
+    }
+
+    /// Which class of failure this is, for counting retries per class.
+    var retryClass: String {
+        switch self {
+        case .http(let status, _, _): "http \(status)"
+        case .timeout: "timeout"
+        default: "other"
+        }
+    }
+
+    /// HTTP attempts this failed call made (and may be billed for): none when the request could not be built.
+    public var attempts: Int {
+        switch self {
+        case .retriesExhausted(let attempts, _): attempts
+        case .invalidRequest: 0
+        default: 1
         }
     }
 

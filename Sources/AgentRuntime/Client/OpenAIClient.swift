@@ -8,17 +8,23 @@ public struct OpenAIClient: ChatCompleting {
     private let transport: any HTTPTransport
     private let sleep: @Sendable (Duration) async throws -> Void
     private let logger: Logger
+    /// Every attempt holds a slot of this limit while it is on the wire (not while it waits to retry).
+    public let concurrency: ServerConcurrencyLimit
 
-    /// - Parameter sleep: waits between attempts; replaceable so tests can observe waits.
+    /// - Parameters:
+    ///   - sleep: waits between attempts; replaceable so tests can observe waits.
+    ///   - concurrency: nil shares the process's limit for the configuration's server.
     public init(
         configuration: LLMConfiguration,
         transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
         logger: Logger = Logger(label: "messageai.llm"),
+        concurrency: ServerConcurrencyLimit? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.configuration = configuration
         self.transport = transport
         self.logger = logger
+        self.concurrency = concurrency ?? configuration.concurrencyLimit
         self.sleep = sleep
     }
 
@@ -29,11 +35,36 @@ public struct OpenAIClient: ChatCompleting {
         let clock = ContinuousClock()
         let start = clock.now
         let loop = RetryLoop(policy: configuration.retryPolicy, sleep: sleep, logger: logger)
-        return try await loop.run("chat.completions") { attempt in
+        do {
+            let result = try await attempts(httpRequest, loop: loop, clock: clock, start: start)
+            LLMSpendMeter.current?.add(attempts: result.attempts, usage: result.response.usage)
+            return result
+        } catch {
+            LLMSpendMeter.current?.add(attempts: (error as? LLMError)?.attempts ?? 1, usage: nil)
+            throw error
+        }
+    }
+
+    private func attempts(_ httpRequest: HTTPRequest, loop: RetryLoop, clock: ContinuousClock,
+                          start: ContinuousClock.Instant) async throws -> ChatCompletionResult {
+        try await loop.run("chat.completions") { attempt in
+            do {
+                try await concurrency.acquire()
+            } catch {
+                return .failure(.cancelled, retryAfter: nil)
+            }
             let attemptStart = clock.now
             do {
+                let sent: HTTPResponse
+                do {
+                    sent = try await transport.send(httpRequest)
+                    await concurrency.release()
+                } catch {
+                    await concurrency.release()
+                    throw error
+                }
                 // Scrubbed once, here, so nothing downstream (rows, traces, reports, errors) can carry the key.
-                let response = SecretScrubbing.scrub(try await transport.send(httpRequest), secret: configuration.apiKey)
+                let response = SecretScrubbing.scrub(sent, secret: configuration.apiKey)
                 logger.debug("LLM attempt finished", metadata: [
                     "attempt": "\(attempt)", "status": "\(response.status)",
                     "latency_ms": "\((clock.now - attemptStart).wholeMilliseconds)",

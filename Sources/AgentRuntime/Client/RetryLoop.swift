@@ -25,6 +25,7 @@ struct RetryLoop: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         var number = 0
+        var retriesByClass: [String: Int] = [:]
         while true {
             number += 1
             if Task.isCancelled { throw LLMError.cancelled }
@@ -39,10 +40,15 @@ struct RetryLoop: Sendable {
             if case .cancelled = failure { throw failure }
             let exhausted = number == 1 ? failure : LLMError.retriesExhausted(attempts: number, last: failure)
             guard isRetryable(failure), number < policy.maxAttempts else { throw exhausted }
+            let retries = retriesByClass[failure.retryClass, default: 0]
+            if let limit = failure.retryLimit, retries >= limit { throw exhausted }
+            retriesByClass[failure.retryClass] = retries + 1
             let wait: Duration
             if let retryAfter {
                 guard retryAfter <= policy.maxRetryAfter else { throw exhausted }
                 wait = retryAfter
+            } else if case .timeout(let limit) = failure {
+                wait = policy.backoff(afterTimeout: limit, attempt: number)
             } else {
                 wait = policy.backoff(afterAttempt: number)
             }

@@ -28,9 +28,24 @@ public struct RetryPolicy: Sendable, Hashable {
     /// One attempt, no retries.
     public static let noRetries = RetryPolicy(maxAttempts: 1)
 
-    /// Statuses worth retrying: timeouts, conflicts, rate limits and server errors. 400/401/403/404/422 are the caller's fault.
+    /// Statuses worth retrying as often as the policy allows: a timeout, a rate limit, an unavailable or overloaded
+    /// server or gateway. A 500 gets one retry (`LLMError.retryLimit`); 400/401/403/404/422 are the caller's fault.
     public static func isRetryable(status: Int) -> Bool {
-        status == 408 || status == 409 || status == 429 || (500...599).contains(status)
+        [408, 429, 502, 503, 504].contains(status)
+    }
+
+    /// True when a server's error text says the model's output did not fit the requested format (llama.cpp:
+    /// "model produced output that does not match the expected format"); asking again usually gets the same.
+    public static func namesOutputFormat(_ message: String) -> Bool {
+        let text = message.lowercased()
+        return ["format", "grammar", "schema", "parse"].contains { text.contains($0) }
+    }
+
+    /// The wait after a timed-out attempt: the server may still be working on it (OpenAI keeps generating; a
+    /// queued local server may not have started it), so the retry waits half the attempt limit, at most 30 s,
+    /// and never less than the ordinary backoff.
+    public func backoff(afterTimeout limit: Duration, attempt: Int) -> Duration {
+        max(backoff(afterAttempt: attempt), min(limit / 2, .seconds(30)))
     }
 
     /// The wait before attempt `attempt + 1` after attempt `attempt` (1-based) failed: `random(0, min(max, base·2^(attempt-1)))`.

@@ -4,7 +4,8 @@ import Logging
 import PromptKit
 
 /// Asks an OpenAI-compatible model for a feature's answer in its schema, validates it locally, and re-asks
-/// once with only the last answer and its errors (never a growing history). A cut-off answer fails at once.
+/// once with only the last answer, cut to `AnswerExcerpt.defaultLimit` characters, and its errors (never a
+/// growing history). A cut-off answer fails at once.
 public struct LLMAnswerProvider: AnswerProvider {
     public let client: any ChatCompleting
     public let structuredOutput: StructuredOutputMode
@@ -44,7 +45,7 @@ public struct LLMAnswerProvider: AnswerProvider {
             "feature": "\(firstCheck.feature.rawValue)", "errors": "\(firstCheck.errors.count)"])
         var retry = base
         retry.messages += [
-            .assistant(content: first, toolCalls: []),
+            .assistant(content: AnswerExcerpt.cut(first), toolCalls: []),
             .user(Self.reaskText(firstCheck.errors)),
         ]
         answer.reasked = true
@@ -73,7 +74,7 @@ public struct LLMAnswerProvider: AnswerProvider {
 
     static func reaskText(_ problems: [String]) -> String {
         "Your answer is not valid for the required JSON schema:\n"
-            + problems.prefix(20).map { "- \($0)" }.joined(separator: "\n")
+            + problems.prefix(20).map { "- \($0.count > 300 ? String($0.prefix(300)) + "…" : $0)" }.joined(separator: "\n")
             + "\nReply again with only the corrected JSON object."
     }
 

@@ -24,4 +24,7 @@ public struct ExtractionNote: Sendable, Hashable, Codable, CustomStringConvertib
     public let message: String
 
     public var description: String { "\(feature.rawValue): \(kind.rawValue): \(message)" }
+
+    /// Whether the note's item was dropped (an `unknownSource` note may instead only have lost some of its ids).
+    public var droppedItem: Bool { message.hasPrefix("dropped ") }
 }

@@ -35,6 +35,8 @@ public struct AssistService: Sendable {
         public var codeFindings: [OpenFinding] = []
         /// Items of the model's answer that were dropped (an invented finding, an id no tool returned).
         public var dropped: [FindingCheck.Violation] = []
+        /// HTTP attempts to the model server, retries and failed calls included.
+        public var requests = 0
     }
 
     /// Who the run is for.
@@ -55,6 +57,10 @@ public struct AssistService: Sendable {
     public var limits = AgentLimits(maxSteps: 5, maxToolCallsPerStep: 6, maxConcurrentToolCalls: 4, tokenBudget: 60_000,
                                     timeLimit: .seconds(120))
     public var maxRemindersPerRun = 3
+    /// Whether a tool step may carry the output schema too (`LLMConfiguration.toolsWithSchema`).
+    public var toolsWithSchema = true
+    /// `tool_choice` of each run's first call (`--first-tool-choice required`: look before answering).
+    public var firstToolChoice: ToolChoice = .auto
     public var proactive = ProactiveOptions()
     let logger = Logger(label: "messageai.assist")
 
@@ -65,6 +71,13 @@ public struct AssistService: Sendable {
         self.prompts = prompts
         self.structuredOutput = structuredOutput
         self.modelOverride = modelOverride
+    }
+
+    /// Fits the runs to the model server: tools with or without the schema, and a run time limit that leaves
+    /// room for a few calls at the server's request timeout (a slow local server must not hit it on its first call).
+    public mutating func configure(for configuration: LLMConfiguration) {
+        toolsWithSchema = configuration.toolsWithSchema
+        limits.timeLimit = max(limits.timeLimit ?? .seconds(120), configuration.requestTimeout * 3)
     }
 
     /// The model the runs use.
@@ -88,7 +101,7 @@ public struct AssistService: Sendable {
             let open = try await pool.withConnection { try await OpenFinding.load([userID], on: $0) }[userID] ?? []
             let summary = try await narrate(person, findings: open, runID: runID, now: now)
             var outcome = JobRunRecorder.Outcome(status: summary.findings != nil ? .succeeded : .failed)
-            outcome.requests = summary.steps
+            outcome.requests = summary.requests
             outcome.usage = summary.usage
             outcome.itemCounts = ["reminders": summary.remindersCreated, "tool_calls": summary.toolCalls,
                                   "findings": open.count, "dropped": summary.dropped.count]
@@ -125,9 +138,11 @@ public struct AssistService: Sendable {
             userID: person.id, pool: pool, timeZone: person.zone, now: now,
             provenance: ToolProvenance(runID: runID, promptID: prompt.id, promptVersion: prompt.version, model: model),
             reminderBudget: ReminderBudget(limit: maxRemindersPerRun))
-        let runner = AgentRunner(
+        var runner = AgentRunner(
             client: client, model: model, tools: try AssistantTools.make(context: context), limits: limits,
             temperature: prompt.parameters.temperature, seed: prompt.parameters.seed, maxCompletionTokens: prompt.parameters.maxTokens)
+        runner.toolsWithSchema = toolsWithSchema
+        runner.firstToolChoice = firstToolChoice
         let name = prompt.outputName ?? "assistant_findings"
         let schema = prompt.outputSchema ?? .object([:])
         let output = try AgentOutputSchema(
@@ -160,11 +175,14 @@ public struct AssistService: Sendable {
                 explained[index].rank = accepted.rank
             }
         }
-        return Summary(
+        var summary = Summary(
             runID: runID, userID: person.id, userName: person.name, stopReason: result.stopReason, steps: result.steps.count,
-            toolCalls: result.toolCallCount, findings: checked?.output, finalText: result.finalText, remindersCreated: reminders,
-            usage: usage, cost: RunCost.estimate(usage, model: model, promptDirectory: RunCost.directory(of: prompt)),
+            toolCalls: result.toolCallCount, findings: checked?.output, finalText: result.finalText.map { AnswerExcerpt.cut($0) },
+            remindersCreated: reminders,
+            usage: usage, cost: RunCost.estimate(usage, model: model, promptDirectory: RunCost.directory(of: prompt), llm: true),
             seconds: Date().timeIntervalSince(started), codeFindings: explained, dropped: checked?.violations ?? [])
+        summary.requests = result.attempts
+        return summary
     }
 
     func prompt() throws -> Prompt {

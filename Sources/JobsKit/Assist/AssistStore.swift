@@ -44,9 +44,9 @@ enum AssistStore {
                     stop_reason = EXCLUDED.stop_reason, steps = EXCLUDED.steps, prompt_tokens = EXCLUDED.prompt_tokens,
                     completion_tokens = EXCLUDED.completion_tokens, findings_in = EXCLUDED.findings_in, dropped = EXCLUDED.dropped
                 """,
-                [runID, userID, (output?["summary"]?.stringValue ?? result.finalText ?? "(no answer)").withoutNULs,
+                [runID, userID, summaryText(output: output, stopReason: result.stopReason).withoutNULs,
                  output?["conflicts"] ?? .array([]), output?["pending_rsvps"] ?? .array([]), output?["near_deadlines"] ?? .array([]),
-                 output?["suggested_actions"] ?? .array([]), reminders, "\(result.stopReason)".withoutNULs, result.steps.count,
+                 output?["suggested_actions"] ?? .array([]), reminders, String("\(result.stopReason)".prefix(maxStopReasonCharacters)).withoutNULs, result.steps.count,
                  prompt.id, prompt.version, prompt.model, result.usage.promptTokens, result.usage.completionTokens, findingsIn, dropped])
             if let checked {
                 // The model's order and words for the findings it raised; the others lose a rank from an older run.
@@ -66,5 +66,16 @@ enum AssistStore {
             }
             return reminders
         }
+    }
+
+    /// Characters of `assistant_runs.summary`: the output schema's cap on the summary the user reads.
+    static let maxSummaryCharacters = 2_000
+    static let maxStopReasonCharacters = 1_000
+
+    /// The checked answer's summary; a run without a valid answer stores why, never the model's unchecked text
+    /// (it may be long, off-schema, or echo a hostile message into a row the user reads).
+    static func summaryText(output: JSONValue?, stopReason: AgentStopReason) -> String {
+        if let summary = output?["summary"]?.stringValue { return String(summary.prefix(maxSummaryCharacters)) }
+        return String("(no valid answer: \(stopReason))".prefix(maxSummaryCharacters))
     }
 }

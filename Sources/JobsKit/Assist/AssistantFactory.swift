@@ -19,8 +19,10 @@ public enum AssistantFactory {
         } catch {
             throw ExtractionError.promptProblem("the prompts do not load:\n\(error)")
         }
-        return AssistService(
+        var service = AssistService(
             pool: pool, client: wrap(OpenAIClient(configuration: configuration)), prompts: library,
             structuredOutput: configuration.structuredOutput, modelOverride: modelOverride ?? configuration.defaultModel)
+        service.configure(for: configuration)
+        return service
     }
 }

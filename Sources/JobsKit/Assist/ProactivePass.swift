@@ -88,10 +88,16 @@ public struct ProactivePass: Sendable {
             .assist, provider: assistant == nil ? "rules" : "openai", model: assistant?.model,
             options: ["mode": "proactive_pass", "shard": .string("\(options.shardIndex)/\(options.shardCount)")])
         var summary = Summary(runID: runID)
+        // Counts every model attempt and token of the pass, failed runs' included.
+        let meter = LLMSpendMeter()
         do {
-            try await passUsers(selection, runID: runID, now: now, summary: &summary)
+            try await LLMSpendMeter.$current.withValue(meter) {
+                try await passUsers(selection, runID: runID, now: now, summary: &summary)
+            }
         } catch {
             var outcome = JobRunRecorder.Outcome(status: .failed)
+            outcome.requests = meter.attempts
+            outcome.usage = TokenUsage(meter.usage)
             outcome.error = "\(error)"
             try? await recorder.finish(runID, outcome)
             throw error
@@ -99,8 +105,8 @@ public struct ProactivePass: Sendable {
         summary.seconds = Date().timeIntervalSince(started)
         var outcome = JobRunRecorder.Outcome(status: summary.usersFailed + summary.narrationFailed == 0 ? .succeeded
                                              : (summary.usersPassed > 0 ? .partial : .failed))
-        outcome.requests = summary.narrated + summary.narrationFailed
-        outcome.usage = summary.usage
+        outcome.requests = max(summary.narrated + summary.narrationFailed, meter.attempts)
+        outcome.usage = ExtractService.spent(summary.usage, meter)
         outcome.estimatedCostUSD = summary.costUSD
         outcome.itemCounts = summary.findings.merging([
             "users": summary.usersPassed, "users_failed": summary.usersFailed, "findings_new": summary.written.inserted,

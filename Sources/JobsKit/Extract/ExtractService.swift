@@ -1,3 +1,4 @@
+import AgentRuntime
 import Extractors
 import Foundation
 import Logging
@@ -49,10 +50,12 @@ public struct ExtractService: Sendable {
             options: ["conversation_id": .string(conversationID.postgresValue), "dry_run": .bool(dryRun),
                       "features": .array(features.map { .string($0.rawValue) })])
         var outcome = JobRunRecorder.Outcome(status: .failed)
+        // Counts every attempt and token, so a run that fails half-way still records what it spent.
+        let meter = LLMSpendMeter()
         do {
-            let run = try await engine.extract(input, features: features)
-            outcome.requests = run.requests
-            outcome.usage = run.usage
+            let run = try await LLMSpendMeter.$current.withValue(meter) { try await engine.extract(input, features: features) }
+            outcome.requests = max(run.requests, meter.attempts)
+            outcome.usage = Self.spent(run.usage, meter)
             outcome.estimatedCostUSD = RunCost.estimate(run.usage, engine: engine, features: features).usd
             for feature in features { outcome.itemCounts[feature.rawValue] = run.extraction.count(feature) }
             var written: ExtractionStore.WriteSummary?
@@ -78,10 +81,19 @@ public struct ExtractService: Sendable {
                 seconds: Date().timeIntervalSince(started),
                 extraction: run.extraction)
         } catch {
+            outcome.requests = meter.attempts
+            outcome.usage = TokenUsage(meter.usage)
+            outcome.estimatedCostUSD = RunCost.estimate(outcome.usage, engine: engine, features: features).usd
             outcome.conversationsFailed = 1
             outcome.error = "\(error)"
             try? await recorder.finish(runID, outcome)
             throw error
         }
+    }
+
+    /// The larger of what the engine counted and what the meter saw (which includes failed and retried attempts).
+    static func spent(_ counted: TokenUsage, _ meter: LLMSpendMeter) -> TokenUsage {
+        let metered = TokenUsage(meter.usage)
+        return metered.promptTokens + metered.completionTokens > counted.promptTokens + counted.completionTokens ? metered : counted
     }
 }

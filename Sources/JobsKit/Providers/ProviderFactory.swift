@@ -36,15 +36,21 @@ public enum ProviderFactory {
     public static func resolve(
         _ choice: ProviderChoice, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> Resolution {
-        switch (choice, LLMConfiguration.fromEnvironment(environment)) {
+        let configuration: LLMConfiguration?
+        do {
+            configuration = try LLMConfiguration.fromEnvironment(environment)
+        } catch {
+            throw ExtractionError.invalidInput(error.description)
+        }
+        switch (choice, configuration) {
         case (.rules, _):
-            .rules(notice: nil)
+            return .rules(notice: nil)
         case (.auto, nil):
-            .rules(notice: "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): using the rule-based provider.")
+            return .rules(notice: "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): using the rule-based provider.")
         case (.openai, nil):
             throw ProviderNotConfigured()
         case (_, let configuration?):
-            .llm(configuration)
+            return .llm(configuration)
         }
     }
 

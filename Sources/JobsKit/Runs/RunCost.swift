@@ -28,10 +28,13 @@ public struct RunCost: Sendable, Codable, Equatable {
     }
 
     /// Prices `usage` at `model` with the price file beside the prompts (`<prompts>/pricing/openai.yaml`).
-    /// Tokens that were never sent cost nothing, whatever the model (the rule-based provider).
-    public static func estimate(_ usage: TokenUsage, model: String?, promptDirectory: URL?, batch: Bool = false) -> RunCost {
+    /// Tokens that were never sent cost nothing when no model was asked (the rule-based provider); for a model
+    /// (`llm`), an unpriced one stays unknown even at zero tokens (e.g. an eval answered from its cache), so no
+    /// report shows $0 for a model whose price nobody knows.
+    public static func estimate(_ usage: TokenUsage, model: String?, promptDirectory: URL?, batch: Bool = false,
+                                llm: Bool = false) -> RunCost {
         var cost = RunCost(model: model, batch: batch)
-        if usage.promptTokens == 0, usage.completionTokens == 0 {
+        if usage.promptTokens == 0, usage.completionTokens == 0, !llm {
             cost.usd = 0
             return cost
         }
@@ -68,7 +71,8 @@ public struct RunCost: Sendable, Codable, Equatable {
         let prompts = features.compactMap { try? engine.prompt(for: $0) }
         let models = Set(prompts.map { engine.provider.modelName(for: $0) })
         return estimate(usage, model: models.count == 1 ? models.first : nil,
-                        promptDirectory: prompts.first.map { directory(of: $0) }, batch: batch)
+                        promptDirectory: prompts.first.map { directory(of: $0) }, batch: batch,
+                        llm: !(engine.provider is RulesAnswerProvider))
     }
 
     /// The folder a prompt was loaded from.

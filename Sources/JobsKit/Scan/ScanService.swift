@@ -1,3 +1,4 @@
+import AgentRuntime
 import Extractors
 import Foundation
 import JSONKit
@@ -123,15 +124,19 @@ public struct ScanService: Sendable {
         let shutdown = ShutdownFlag()
         let worker = Worker(runID: runID, now: now, queue: queue, state: state, shutdown: shutdown, progress: progress, total: total,
                             reader: ConversationReader(maxMessages: options.maxMessages, contextMessages: options.contextMessages))
-        await withGracefulShutdownHandler {
-            await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<max(1, options.concurrency) {
-                    group.addTask { await work(worker) }
+        // Counts every attempt and token of the extraction, failed conversations' included.
+        let meter = LLMSpendMeter()
+        await LLMSpendMeter.$current.withValue(meter) {
+            await withGracefulShutdownHandler {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<max(1, options.concurrency) {
+                        group.addTask { await work(worker) }
+                    }
                 }
+            } onGracefulShutdown: {
+                shutdown.set()
+                Task { await state.stop(Self.shutdownReason) }
             }
-        } onGracefulShutdown: {
-            shutdown.set()
-            Task { await state.stop(Self.shutdownReason) }
         }
         if shutdown.isSet { await state.stop(Self.shutdownReason) }
         let cancelled = Task.isCancelled
@@ -143,6 +148,8 @@ public struct ScanService: Sendable {
         summary = await state.finish()
         summary.quarantineReleased = released
         summary.quarantinedTotal = (try? await Self.uncancelled { try await Self.retrying { try await queue.quarantinedCount() } }) ?? 0
+        summary.requests = max(summary.requests, meter.attempts)
+        summary.usage = ExtractService.spent(summary.usage, meter)
         if summary.stoppedEarly == nil,
            let leased = try? await Self.retrying({ try await queue.leasedElsewhere() }) {
             (summary.leasedElsewhere, summary.leasedUntil) = (leased.count, leased.until)

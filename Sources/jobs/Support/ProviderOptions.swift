@@ -22,6 +22,8 @@ struct ProviderOptions: ParsableArguments {
     @Option(help: "Estimated input tokens per window; longer conversations are split into overlapping windows.")
     var windowTokens: Int = 6000
 
+    @OptionGroup var llm: LLMOptions
+
     func validate() throws {
         // Below ~1,000 tokens a window holds the fixed prompt and hardly a message: hundreds of requests per conversation.
         guard (1_000...1_000_000).contains(windowTokens) else {
@@ -31,7 +33,7 @@ struct ProviderOptions: ParsableArguments {
 
     /// The engine, with a notice on stderr when no LLM was configured.
     func engine() throws -> ExtractionEngine {
-        let (provider, notice) = try ProviderFactory.make(self.provider, modelOverride: model)
+        let (provider, notice) = try ProviderFactory.make(self.provider, modelOverride: model, environment: llm.environment())
         if let notice { Console.error(notice) }
         return try ProviderFactory.engine(promptsPath: prompts, provider: provider, windowing: Windowing(maxInputTokens: windowTokens))
     }

@@ -74,8 +74,10 @@ import TestSupport
             #expect(retry[firstCount + 1]["content"]?.stringValue?.contains("$.deadlines[0].deadline") == true)
             // Nothing was written for any feature, and the run is recorded as failed.
             #expect(try await h.snapshot().isEmpty)
-            let status = try await h.db.pool.query("SELECT status, error FROM job_runs")[0]
+            let status = try await h.db.pool.query("SELECT status, error, requests FROM job_runs")[0]
             #expect(try status.decode("status", as: String.self) == "failed")
+            // The requests it spent are recorded although the run failed: at least the two for deadlines.
+            #expect(try status.decode("requests", as: Int.self) >= 2)
         }
     }
 
@@ -99,6 +101,18 @@ import TestSupport
             let sent = try #require(h.server.requests.first?.json?["response_format"]?["json_schema"]?["schema"])
             #expect(!sent.serialized().contains("maxLength"))
             #expect(sent["properties"]?["events"]?["items"]?["properties"]?["evidence"] != nil)
+            // The re-ask sends the 100,000-character answer cut to its bound, head and tail, with a note of the cut.
+            let requests = h.server.requests
+            try #require(requests.count == 2)
+            let echoed = try #require(requests[1].json?["messages"]?.arrayValue?.last { $0["role"] == "assistant" }?["content"]?.stringValue)
+            #expect(echoed.count <= AnswerExcerpt.defaultLimit + 100)
+            #expect(echoed.contains("characters of this answer cut"))
+            #expect(requests[1].body.count < requests[0].body.count + 6_000)
+            // The failed run records both requests and their tokens.
+            let run = try await h.db.pool.query("SELECT status, requests, prompt_tokens FROM job_runs WHERE kind = 'extract'")[0]
+            #expect(try run.decode("status", as: String.self) == "failed")
+            #expect(try run.decode("requests", as: Int.self) == 2)
+            #expect(try run.decode("prompt_tokens", as: Int.self) > 0)
         }
     }
 

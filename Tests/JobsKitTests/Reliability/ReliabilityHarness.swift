@@ -26,7 +26,7 @@ enum Reliability {
                        timeout: Duration = .milliseconds(400)) -> OpenAIClient {
         OpenAIClient(configuration: LLMConfiguration(
             apiKey: apiKey, baseURL: server.baseURL, requestTimeout: timeout,
-            retryPolicy: RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))))
+            retryPolicy: RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)), maxConcurrency: 64))
     }
 
     static func engine(_ server: FakeOpenAIServer, attempts: Int = 3) throws -> ExtractionEngine {

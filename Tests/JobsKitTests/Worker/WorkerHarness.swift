@@ -39,7 +39,7 @@ enum WorkerHarness {
     static func llmHandler(_ pool: PostgresPool, server: FakeOpenAIServer) throws -> JobRequestHandler {
         let client = OpenAIClient(configuration: LLMConfiguration(
             apiKey: "sk-test-not-a-real-key", baseURL: server.baseURL, structuredOutput: .jsonSchema,
-            retryPolicy: RetryPolicy(maxAttempts: 1, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))))
+            retryPolicy: RetryPolicy(maxAttempts: 1, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)), maxConcurrency: 64))
         let engine = try ProviderFactory.engine(
             promptsPath: promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
         return JobRequestHandler(extract: ExtractService(pool: pool, engine: engine), assist: nil)

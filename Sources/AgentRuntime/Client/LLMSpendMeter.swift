@@ -1,0 +1,32 @@
+import NIOConcurrencyHelpers
+
+/// Counts what a job asked of the model server — every HTTP attempt, failed ones and retries included, and the
+/// tokens of every answer, rejected ones included — so its record is true even when the job fails half-way.
+/// `OpenAIClient` adds to the meter bound to the task (`LLMSpendMeter.$current`); child tasks share it.
+public final class LLMSpendMeter: Sendable {
+    @TaskLocal public static var current: LLMSpendMeter?
+
+    private let state = NIOLockedValueBox((attempts: 0, usage: Usage.zero))
+
+    public init() {}
+
+    /// Adds one call's attempts and, when it was answered, its usage.
+    public func add(attempts: Int, usage: Usage?) {
+        state.withLockedValue { state in
+            state.attempts += attempts
+            if let usage { state.usage += usage }
+        }
+    }
+
+    /// HTTP attempts so far.
+    public var attempts: Int { state.withLockedValue { $0.attempts } }
+    /// Tokens reported so far.
+    public var usage: Usage { state.withLockedValue { $0.usage } }
+
+    /// Runs `body` with a fresh meter bound to it and returns the meter with the body's result.
+    public static func measuring<T: Sendable>(_ body: () async throws -> T) async rethrows -> (value: T, meter: LLMSpendMeter) {
+        let meter = LLMSpendMeter()
+        let value = try await $current.withValue(meter) { try await body() }
+        return (value, meter)
+    }
+}

@@ -1,0 +1,49 @@
+import AgentRuntime
+import ArgumentParser
+import Foundation
+
+/// How hard to push the model server; each flag overrides its environment variable for this run.
+struct LLMOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Seconds one model request may take before it is abandoned (default: $OPENAI_TIMEOUT_SECONDS, else 60 for OpenAI, 120 for other servers).",
+        valueName: "seconds"))
+    var llmTimeout: Double?
+
+    @Option(help: ArgumentHelp(
+        "Model requests in flight at once from this process, all features, conversations and assistant runs together (default: $OPENAI_MAX_CONCURRENCY, else 16 for OpenAI, 1 for other servers).",
+        valueName: "n"))
+    var llmConcurrency: Int?
+
+    @Option(help: ArgumentHelp(
+        "Seconds one model call may spend on all its attempts and waits (default: $OPENAI_RETRY_BUDGET_SECONDS, else 180).",
+        valueName: "seconds"))
+    var llmRetryBudget: Double?
+
+    func validate() throws {
+        if let llmTimeout, !(1...3_600).contains(llmTimeout) { throw ValidationError("--llm-timeout must be between 1 and 3600 seconds") }
+        if let llmConcurrency, !(1...1_024).contains(llmConcurrency) { throw ValidationError("--llm-concurrency must be between 1 and 1024") }
+        if let llmRetryBudget, !(1...86_400).contains(llmRetryBudget) { throw ValidationError("--llm-retry-budget must be between 1 and 86400 seconds") }
+    }
+
+    /// The process environment with the flags given written over their variables.
+    func environment(_ base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        var environment = base
+        if let llmTimeout { environment[LLMConfiguration.timeoutSetting] = String(llmTimeout) }
+        if let llmConcurrency { environment[LLMConfiguration.concurrencySetting] = String(llmConcurrency) }
+        if let llmRetryBudget { environment[LLMConfiguration.retryBudgetSetting] = String(llmRetryBudget) }
+        return environment
+    }
+
+    /// The LLM configuration from the environment and these flags; nil when no LLM is configured.
+    func configuration() throws -> LLMConfiguration? {
+        try LLMConfiguration.fromEnvironment(environment())
+    }
+}
+
+/// `--first-tool-choice`: what the assistant's first model call may do.
+enum FirstToolChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto
+    case required
+
+    var toolChoice: ToolChoice { self == .required ? .required : .auto }
+}
