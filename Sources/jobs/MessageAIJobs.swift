@@ -1,4 +1,8 @@
 import ArgumentParser
+import BuildStamp
+import CLISupport
+import JobsKit
+import PromptKit
 
 @main
 struct MessageAIJobs: AsyncParsableCommand {
@@ -7,4 +11,27 @@ struct MessageAIJobs: AsyncParsableCommand {
         abstract: "MessageAI's AI back end: extractors, the proactive assistant and their batch jobs.",
         subcommands: [MigrateCommand.self, DemoCommand.self, ExtractCommand.self, ScanCommand.self, AssistCommand.self, PromptsCommand.self, EvalCommand.self, DatesCommand.self, WorkerCommand.self, RequestCommand.self, BatchCommand.self]
     )
+
+    // Not ArgumentParser's built-in version flag: that text is fixed at parse time, and this one names the prompt
+    // set in use (embedded, --prompts DIR or $MESSAGEAI_HOME), as recorded on every job_runs row.
+    @Flag(help: "Show the version, the git commit and the SHA-256 of the prompt set in use, and exit.")
+    var version = false
+
+    @Option(help: "Folder of YAML prompts whose hash --version shows (default: $MESSAGEAI_HOME/prompts, else the embedded set).")
+    var prompts: String?
+
+    func run() async throws {
+        guard version else { throw CleanExit.helpRequest(self) }
+        Console.print("messageai-jobs \(BuildInfo.version)")
+        Console.print("commit: \(BuildInfo.commit)")
+        let directory = try ProviderFactory.promptDirectory(prompts)
+        let source = ProviderFactory.describe(promptDirectory: directory)
+        do {
+            let library = try PromptLibrary.load(directory: directory)
+            Console.print("prompts: \(source), sha256 \(library.fingerprint ?? "-")")
+        } catch {
+            Console.error("prompts: \(source) do not load:\n\(error)")
+            throw ExitCode.failure
+        }
+    }
 }

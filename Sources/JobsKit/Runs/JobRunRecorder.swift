@@ -1,3 +1,4 @@
+import BuildStamp
 import Extractors
 import Foundation
 import JSONKit
@@ -26,10 +27,17 @@ public struct JobRunRecorder: Sendable {
 
     public init(pool: PostgresPool) { self.pool = pool }
 
-    public func start(_ kind: Kind, provider: String, model: String?, options: JSONValue = .object([:])) async throws -> UUID {
+    /// Every row names the build (`BuildInfo`) and `promptSet`, the SHA-256 of the prompt set the run uses
+    /// (`PromptLibrary.fingerprint`; nil when it uses none), so a night's rows trace back to what made them.
+    public func start(
+        _ kind: Kind, provider: String, model: String?, options: JSONValue = .object([:]), promptSet: String? = nil
+    ) async throws -> UUID {
         try await pool.query(
-            "INSERT INTO job_runs (kind, provider, model, options) VALUES ($1, $2, $3, $4::jsonb) RETURNING id",
-            [kind.rawValue, provider, model, options])[0].decode("id")
+            """
+            INSERT INTO job_runs (kind, provider, model, options, build_version, build_commit, prompt_set_sha256)
+            VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7) RETURNING id
+            """,
+            [kind.rawValue, provider, model, options, BuildInfo.version, BuildInfo.commit, promptSet])[0].decode("id")
     }
 
     /// Marks scan runs that were killed (SIGKILL, a lost machine) as `abandoned`: still `running`, no claim for
