@@ -13,18 +13,16 @@ struct MessageAIJobs: AsyncParsableCommand {
     )
 
     // Not ArgumentParser's built-in version flag: that text is fixed at parse time, and this one names the prompt
-    // set in use (embedded, --prompts DIR or $MESSAGEAI_HOME), as recorded on every job_runs row.
-    @Flag(help: "Show the version, the git commit and the SHA-256 of the prompt set in use, and exit.")
+    // set in use (embedded, or $MESSAGEAI_HOME/prompts), as recorded on job_runs rows. No --prompts here: an option
+    // of the root command would take the subcommands' own --prompts.
+    @Flag(help: "Show the version, the git commit and the SHA-256 of the prompt set in use ($MESSAGEAI_HOME/prompts, else embedded), and exit.")
     var version = false
-
-    @Option(help: "Folder of YAML prompts whose hash --version shows (default: $MESSAGEAI_HOME/prompts, else the embedded set).")
-    var prompts: String?
 
     func run() async throws {
         guard version else { throw CleanExit.helpRequest(self) }
         Console.print("messageai-jobs \(BuildInfo.version)")
         Console.print("commit: \(BuildInfo.commit)")
-        let directory = try ProviderFactory.promptDirectory(prompts)
+        let directory = try ProviderFactory.promptDirectory(nil)
         let source = ProviderFactory.describe(promptDirectory: directory)
         do {
             let library = try PromptLibrary.load(directory: directory)
