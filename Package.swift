@@ -18,6 +18,8 @@ let package = Package(
         // The production HTTP transport: one event-loop thread waits on every request in flight (issue 15).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // SHA-256 of the prompt set in use (`--version`, `job_runs`).
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         // Floor 1: libpq, the Postgres layer and the schema it owns.
@@ -27,6 +29,11 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
         .target(name: "Chrono", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // Floor 0: the shipped prompts, schemas and migrations, and the version and git commit, compiled in
+        // (Plugins/EmbedFiles).
+        .target(name: "Embedded", plugins: ["EmbedFiles"]),
+        .target(name: "BuildStamp", plugins: ["EmbedFiles"]),
+        .plugin(name: "EmbedFiles", capability: .buildTool()),
         // Floor 1: the one feature-id type, shared by the extractors and the scorer (which cannot see each other).
         .target(name: "FeatureKit"),
         .target(
@@ -35,8 +42,9 @@ let package = Package(
         ),
         .target(
             name: "Migrations",
-            dependencies: ["Postgres"],
-            resources: [.copy("SQL")]
+            dependencies: ["Postgres", "Embedded"],
+            // Embedded in the binary through the Embedded module.
+            exclude: ["SQL"]
         ),
         // Floor 1: JSON values, JSON Schema validation, the LLM client and the agent loop.
         .target(name: "JSONKit"),
@@ -54,7 +62,7 @@ let package = Package(
         // Floor 2: prompts from YAML; tools bound to one user over Postgres.
         .target(
             name: "PromptKit",
-            dependencies: ["JSONKit", .product(name: "Yams", package: "Yams")]
+            dependencies: ["JSONKit", "Embedded", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "Tools",
@@ -82,7 +90,7 @@ let package = Package(
         .target(
             name: "JobsKit",
             dependencies: [
-                "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Proactive", "Tools",
+                "AgentRuntime", "BuildStamp", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Proactive", "Tools",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -111,7 +119,7 @@ let package = Package(
             name: "jobs",
             // Exactly the modules its commands import.
             dependencies: [
-                "CLISupport", "JobsKit", "JobsEval", "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations",
+                "BuildStamp", "CLISupport", "JobsKit", "JobsEval", "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations",
                 "Postgres", "Proactive", "PromptKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -147,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "JobsKitTests",
             dependencies: [
-                "JobsKit", "JobsEval", "Bench", "Chrono", "Extractors", "Evals", "Postgres", "PromptKit", "Proactive", "TestSupport", "AgentRuntime", "JSONKit",
+                "JobsKit", "JobsEval", "Bench", "BuildStamp", "Chrono", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "Proactive", "TestSupport", "AgentRuntime", "JSONKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

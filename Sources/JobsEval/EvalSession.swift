@@ -10,7 +10,7 @@ import PromptKit
 public struct EvalRunOptions: Sendable {
     public var fixturesPath = "evals/fixtures"
     public var features: [ExtractionFeature] = ScoredFeature.ids
-    public var promptsPath = "prompts"
+    public var promptsPath: String?
     public var provider: ProviderChoice = .auto
     public var model: String?
     /// Prompt versions of the main variant (absent: the highest version).
@@ -159,7 +159,7 @@ public enum EvalSession {
         return picks
     }
 
-    static func loadPrompts(_ path: String) throws -> PromptLibrary {
+    static func loadPrompts(_ path: String?) throws -> PromptLibrary {
         let directory = try ProviderFactory.promptDirectory(path)
         do {
             return try PromptLibrary.load(directory: directory)

@@ -1,3 +1,4 @@
+import Embedded
 import Foundation
 import Postgres
 
@@ -23,36 +24,24 @@ public struct MigrationSet: Sendable {
         self.files = files.sorted { $0.name < $1.name }
     }
 
-    /// The sets shipped with the binary (resources of this module).
+    /// The sets shipped with the binary (compiled in, so `migrate` needs no file beside it).
     public static func bundled(_ name: String) throws -> MigrationSet {
-        guard let root = Bundle.module.url(forResource: "SQL", withExtension: nil) else {
-            throw MigrationError("the bundled SQL folder is missing from \(Bundle.module.bundlePath)")
+        let directory = "migrations/\(name)"
+        let names = EmbeddedFiles.names(in: directory).filter { $0.hasSuffix(".sql") }
+        guard !names.isEmpty else { throw MigrationError("no migration set '\(name)' is embedded in this binary") }
+        let files = try names.map { file in
+            guard let sql = EmbeddedFiles.all["\(directory)/\(file)"].flatMap({ String(data: $0, encoding: .utf8) }) else {
+                throw MigrationError("embedded migration \(directory)/\(file) is not UTF-8")
+            }
+            return File(name: file, sql: sql)
         }
-        return try load(name: name, directory: root.appendingPathComponent(name))
+        return MigrationSet(name: name, files: files)
     }
 
     /// Supabase's stand-ins and the app's schema, for a local database (a Supabase project already has them).
     public static func dev() throws -> MigrationSet { try bundled("dev") }
     /// The service's migrations: adopt the app's AI tables, create the service's own, row level security.
     public static func service() throws -> MigrationSet { try bundled("service") }
-
-    public static func load(name: String, directory: URL) throws -> MigrationSet {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".sql") }
-        } catch {
-            throw MigrationError("cannot read migration folder \(directory.path): \(error.localizedDescription)")
-        }
-        let files = try names.map { name in
-            let url = directory.appendingPathComponent(name)
-            do {
-                return File(name: name, sql: try String(contentsOf: url, encoding: .utf8))
-            } catch {
-                throw MigrationError("cannot read \(url.path): \(error.localizedDescription)")
-            }
-        }
-        return MigrationSet(name: name, files: files)
-    }
 }
 
 public struct MigrationError: Error, Sendable, CustomStringConvertible {

@@ -54,7 +54,7 @@ public struct PriceTable: Sendable, Hashable {
     /// Reads and checks a price file; every problem is reported with its line.
     public static func load(file url: URL) throws(PromptLoadError) -> PriceTable {
         let display = url.relativePath
-        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+        guard let text = PromptFiles.data(at: url).flatMap({ String(data: $0, encoding: .utf8) }) else {
             throw PromptLoadError(problems: [PromptProblem(file: display, line: 0, message: "cannot read the price table")])
         }
         let document: YAMLDocument

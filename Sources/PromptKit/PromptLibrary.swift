@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JSONKit
 
@@ -16,8 +17,12 @@ public struct PromptLibrary: Sendable {
     }
 
     private let prompts: [Key: Prompt]
+    /// SHA-256 (hex) of the files the set was loaded from: each prompt file and the schema files it names, in load
+    /// order with their names. The same files give the same hash whether embedded or in a directory; nil for a
+    /// library built in memory.
+    public let fingerprint: String?
 
-    public init(prompts: [Prompt]) throws(PromptLoadError) {
+    public init(prompts: [Prompt], fingerprint: String? = nil) throws(PromptLoadError) {
         var byKey: [Key: Prompt] = [:]
         var problems: [PromptProblem] = []
         for prompt in prompts {
@@ -33,6 +38,7 @@ public struct PromptLibrary: Sendable {
         }
         guard problems.isEmpty else { throw PromptLoadError(problems: problems) }
         self.prompts = byKey
+        self.fingerprint = fingerprint
     }
 
     /// Checks a few-shot output against the prompt's output schema; returns the violations.
@@ -60,7 +66,7 @@ public struct PromptLibrary: Sendable {
         let display = directory.relativePath.hasSuffix("/") ? String(directory.relativePath.dropLast()) : directory.relativePath
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            names = try PromptFiles.names(in: directory)
                 .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
                 .sorted()
         } catch {
@@ -69,10 +75,16 @@ public struct PromptLibrary: Sendable {
         var problems: [PromptProblem] = []
         var prompts: [Prompt] = []
         var lines: [String: Int] = [:]  // file → line of `version`, for duplicate reports
+        var digest = SHA256()
+        func hash(_ name: String, _ data: Data) {
+            digest.update(data: Data(name.utf8) + [0])
+            withUnsafeBytes(of: UInt64(data.count).bigEndian) { digest.update(bufferPointer: $0) }
+            digest.update(data: data)
+        }
         for name in names {
             let url = directory.appendingPathComponent(name)
             let file = display + "/" + name
-            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            guard let data = PromptFiles.data(at: url), let text = String(data: data, encoding: .utf8) else {
                 problems.append(PromptProblem(file: file, line: 0, message: "cannot read file as UTF-8"))
                 continue
             }
@@ -83,8 +95,11 @@ public struct PromptLibrary: Sendable {
                 problems.append(PromptProblem(file: file, line: error.line, message: error.message))
                 continue
             }
+            hash(name, data)
             var parser = PromptParser(document: document, fileURL: url, allowedVariables: allowedVariables, validateOutput: validateExample)
-            if let prompt = parser.parse() {
+            let parsed = parser.parse()
+            for (path, schema) in parser.schemaFiles { hash(path, schema) }
+            if let prompt = parsed {
                 prompts.append(prompt)
                 lines[file] = document.line(at: [.key("version")])
             }
@@ -92,7 +107,7 @@ public struct PromptLibrary: Sendable {
         }
         let library: PromptLibrary
         do {
-            library = try PromptLibrary(prompts: prompts)
+            library = try PromptLibrary(prompts: prompts, fingerprint: digest.finalize().map { String(format: "%02x", $0) }.joined())
         } catch {
             // Duplicates point at the `version` line of the later file.
             let located = error.problems.map { PromptProblem(file: $0.file, line: lines[$0.file] ?? $0.line, message: $0.message) }

@@ -13,6 +13,8 @@ struct PromptParser {
     let allowedVariables: Set<String>
     let validateOutput: OutputValidator?
     private(set) var problems: [PromptProblem] = []
+    /// The schema files read, as named in the YAML, with their bytes (for the library's fingerprint).
+    private(set) var schemaFiles: [(path: String, data: Data)] = []
 
     init(document: YAMLDocument, fileURL: URL, allowedVariables: Set<String>, validateOutput: OutputValidator?) {
         self.document = document
@@ -142,10 +144,11 @@ struct PromptParser {
         guard let path = string("schema", in: object, required: true, path: base), let name else { return nil }
         let schemaPath = base + [.key("schema")]
         let url = URL(fileURLWithPath: path, relativeTo: fileURL.deletingLastPathComponent()).standardizedFileURL
-        guard let data = try? Data(contentsOf: url) else {
+        guard let data = PromptFiles.data(at: url) else {
             problem(schemaPath, "schema file '\(path)' not found (looked at \(url.path))")
             return nil
         }
+        schemaFiles.append((path, data))
         let schema: JSONValue
         do {
             schema = try JSONValue.parse(data)

@@ -11,7 +11,7 @@ public enum SchemaFileLint {
         let display = directory.relativePath.hasSuffix("/") ? String(directory.relativePath.dropLast()) : directory.relativePath
         let names: [String]
         do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            names = try PromptFiles.names(in: directory)
                 .filter { $0.hasSuffix(".json") && !skipping.contains($0) }
                 .sorted()
         } catch {
@@ -26,7 +26,7 @@ public enum SchemaFileLint {
 
     /// Problems of one schema file: unreadable, not JSON, not a compilable JSON Schema, or not strict-compatible.
     public static func lintFile(_ url: URL, displayName: String) -> [PromptProblem] {
-        guard let data = try? Data(contentsOf: url), let text = String(data: data, encoding: .utf8) else {
+        guard let data = PromptFiles.data(at: url), let text = String(data: data, encoding: .utf8) else {
             return [PromptProblem(file: displayName, line: 0, message: "cannot read file as UTF-8")]
         }
         let schema: JSONValue

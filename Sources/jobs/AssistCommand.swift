@@ -58,8 +58,8 @@ struct AssistCommand: AsyncParsableCommand {
     @Option(help: "Model (default: the assistant prompt's model, or $OPENAI_MODEL).")
     var model: String?
 
-    @Option(help: "Folder of YAML prompts (default: prompts, else $MESSAGEAI_HOME/prompts).")
-    var prompts: String = "prompts"
+    @Option(help: "Folder of YAML prompts (default: $MESSAGEAI_HOME/prompts, else the set embedded in this binary).")
+    var prompts: String?
 
     @Option(help: "Minutes needed to travel between back-to-back events at different places.")
     var travelGapMinutes: Int = Int(ProactiveOptions.defaultTravelGap / 60)
@@ -162,7 +162,7 @@ struct AssistCommand: AsyncParsableCommand {
 
     /// The proactive pass for a provider choice (also what `scan` runs after extraction).
     static func pass(
-        pool: PostgresPool, provider: ProviderChoice, model: String?, prompts: String, concurrency: Int,
+        pool: PostgresPool, provider: ProviderChoice, model: String?, prompts: String?, concurrency: Int,
         shard: (index: Int, count: Int), lease: Duration, maxSteps: Int = 5,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         wrap: (OpenAIClient) -> any ChatCompleting = { $0 }

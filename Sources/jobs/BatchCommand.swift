@@ -57,8 +57,8 @@ struct BatchCollectCommand: AsyncParsableCommand {
     @Option(name: .customLong("batch"), help: "Only this batch (its id in llm_batches).")
     var batchID: UUID?
 
-    @Option(help: "Folder of YAML prompts (default: prompts, else $MESSAGEAI_HOME/prompts).")
-    var prompts: String = "prompts"
+    @Option(help: "Folder of YAML prompts (default: $MESSAGEAI_HOME/prompts, else the set embedded in this binary).")
+    var prompts: String?
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions

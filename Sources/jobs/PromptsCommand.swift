@@ -15,14 +15,26 @@ struct PromptsCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List every prompt version: id, version, model, output schema and file.",
-            discussion: "Example: messageai-jobs prompts list --json"
+            discussion: """
+                The first line says which prompt set is in use: the one embedded in this binary, or a directory
+                (--prompts DIR, or $MESSAGEAI_HOME/prompts), with its SHA-256 as recorded in job_runs.
+
+                Example: messageai-jobs prompts list --json
+                """
         )
 
-        @Option(help: "Directory of prompt YAML files.")
-        var prompts = "prompts"
+        @Option(help: "Folder of YAML prompts (default: $MESSAGEAI_HOME/prompts, else the set embedded in this binary).")
+        var prompts: String?
 
         @Flag(help: "Print machine-readable JSON on stdout instead of text.")
         var json = false
+
+        struct Listing: Encodable {
+            /// `embedded`, or the directory's path.
+            let source: String
+            let sha256: String?
+            let prompts: [Row]
+        }
 
         struct Row: Encodable {
             let id: String
@@ -34,14 +46,17 @@ struct PromptsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let library = try PromptLibrary.load(directory: try ProviderFactory.promptDirectory(prompts))
+            let directory = try ProviderFactory.promptDirectory(prompts)
+            let library = try PromptLibrary.load(directory: directory)
             let rows = library.all.map {
                 Row(id: $0.id, version: $0.version, model: $0.model, outputName: $0.outputName, schema: $0.schemaPath, file: $0.sourceFile)
             }
+            let source = ProviderFactory.describe(promptDirectory: directory)
             if json {
-                try Console.printJSON(rows)
+                try Console.printJSON(Listing(source: source, sha256: library.fingerprint, prompts: rows))
                 return
             }
+            Console.print("Prompt set: \(source) (sha256 \(library.fingerprint ?? "-"))")
             let table = [["ID", "VERSION", "MODEL", "SCHEMA", "FILE"]]
                 + rows.map { [$0.id, String($0.version), $0.model, $0.schema ?? "-", $0.file] }
             let widths = (0..<5).map { column in table.map { $0[column].count }.max() ?? 0 }
@@ -65,11 +80,11 @@ struct PromptsCommand: AsyncParsableCommand {
                 """
         )
 
-        @Option(help: "Directory of prompt YAML files.")
-        var prompts = "prompts"
+        @Option(help: "Folder of YAML prompts (default: $MESSAGEAI_HOME/prompts, else the set embedded in this binary).")
+        var prompts: String?
 
-        @Option(help: "Directory of output JSON Schemas.")
-        var schemas = "schemas"
+        @Option(help: "Directory of output JSON Schemas (default: schemas beside the prompt folder).")
+        var schemas: String?
 
         func run() async throws {
             var problems: [PromptProblem] = []
@@ -81,7 +96,8 @@ struct PromptsCommand: AsyncParsableCommand {
                 problems += error.problems
             }
             // Relative folders are found under MESSAGEAI_HOME too, as for every other command.
-            let schemaDirectory = (try? ProviderFactory.promptDirectory(schemas)) ?? URL(fileURLWithPath: schemas)
+            let schemaDirectory = schemas.map { (try? ProviderFactory.promptDirectory($0)) ?? URL(fileURLWithPath: $0) }
+                ?? promptDirectory.deletingLastPathComponent().appendingPathComponent("schemas")
             let schemaLint = SchemaFileLint.lintDirectory(schemaDirectory, skipping: ["eval-fixture.schema.json"])
             problems += schemaLint.problems
             for problem in problems { Console.print(problem.description) }

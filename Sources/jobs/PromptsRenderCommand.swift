@@ -30,8 +30,8 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     @Option(help: "A fixture YAML file or a directory of them.")
     var fixtures: String = "evals/fixtures"
 
-    @Option(help: "Directory of prompt YAML files.")
-    var prompts: String = "prompts"
+    @Option(help: "Folder of YAML prompts (default: $MESSAGEAI_HOME/prompts, else the set embedded in this binary).")
+    var prompts: String?
 
     @Option(name: .customLong("structured-output"), help: "json_schema or json_object (default: $OPENAI_STRUCTURED_OUTPUT, else json_schema).")
     var structuredOutput: String?

@@ -91,7 +91,7 @@ public struct AssistService: Sendable {
         _ = try prompt()
         let recorder = JobRunRecorder(pool: pool)
         let runID = try await recorder.start(.assist, provider: "openai", model: model,
-                                             options: ["user_id": .string(userID.postgresValue)])
+                                             options: ["user_id": .string(userID.postgresValue)], promptSet: prompts.fingerprint)
         do {
             let options = proactive
             try await pool.transaction { db in

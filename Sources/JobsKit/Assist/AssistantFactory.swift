@@ -8,7 +8,7 @@ import PromptKit
 /// provider (the proactive pass then keeps the code's template suggestions).
 public enum AssistantFactory {
     public static func make(
-        _ choice: ProviderChoice, pool: PostgresPool, promptsPath: String, modelOverride: String? = nil,
+        _ choice: ProviderChoice, pool: PostgresPool, promptsPath: String?, modelOverride: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
     ) throws -> AssistService? {

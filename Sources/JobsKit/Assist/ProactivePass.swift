@@ -86,7 +86,8 @@ public struct ProactivePass: Sendable {
         let recorder = JobRunRecorder(pool: pool)
         let runID = try await recorder.start(
             .assist, provider: assistant == nil ? "rules" : "openai", model: assistant?.model,
-            options: ["mode": "proactive_pass", "shard": .string("\(options.shardIndex)/\(options.shardCount)")])
+            options: ["mode": "proactive_pass", "shard": .string("\(options.shardIndex)/\(options.shardCount)")],
+            promptSet: assistant?.prompts.fingerprint)
         var summary = Summary(runID: runID)
         // Counts every model attempt and token of the pass, failed runs' included.
         let meter = LLMSpendMeter()

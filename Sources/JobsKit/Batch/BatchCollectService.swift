@@ -80,7 +80,8 @@ public struct BatchCollectService: Sendable {
         if let existing = record.runID {
             runID = existing
         } else {
-            runID = try await JobRunRecorder(pool: pool).start(.batch, provider: "openai-batch", model: record.prompts.values.first?.model)
+            runID = try await JobRunRecorder(pool: pool).start(
+                .batch, provider: "openai-batch", model: record.prompts.values.first?.model, promptSet: engine.prompts.fingerprint)
         }
         var pinned = engine
         pinned.promptVersions = record.prompts.mapValues(\.version)

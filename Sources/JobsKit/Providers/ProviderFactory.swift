@@ -79,22 +79,38 @@ public enum ProviderFactory {
         }
     }
 
-    /// Finds the prompt directory: the given path, else `$MESSAGEAI_HOME/prompts`.
-    public static func promptDirectory(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+    /// The one prompt-set lookup: `--prompts DIR` (a relative DIR is also looked for under `$MESSAGEAI_HOME`), else
+    /// `$MESSAGEAI_HOME/prompts`, else the set embedded in the binary. A directory is for prompt work; servers run
+    /// the embedded set, whatever their working directory holds.
+    public static func promptDirectory(_ path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+        let home = environment["MESSAGEAI_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let path else {
+            guard let home else { return PromptFiles.embeddedPrompts }
+            let directory = URL(fileURLWithPath: home).appendingPathComponent("prompts")
+            guard PromptFiles.isDirectory(directory) else {
+                throw ExtractionError.invalidInput(
+                    "prompt directory '\(directory.path)' not found: MESSAGEAI_HOME must be a folder holding prompts/ and schemas/ "
+                        + "(unset it to use the prompts embedded in this binary)")
+            }
+            return directory
+        }
         var candidates = [URL(fileURLWithPath: path)]
-        if let home = environment["MESSAGEAI_HOME"], !path.hasPrefix("/") {
+        if let home, !path.hasPrefix("/") {
             candidates.append(URL(fileURLWithPath: home).appendingPathComponent(path))
         }
-        for candidate in candidates {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue { return candidate }
-        }
+        for candidate in candidates where PromptFiles.isDirectory(candidate) { return candidate }
         throw ExtractionError.invalidInput(
-            "prompt directory '\(path)' not found: run from the repository root, pass --prompts DIR, or set MESSAGEAI_HOME to the repository")
+            "prompt directory '\(path)' not found: pass an existing --prompts DIR, set MESSAGEAI_HOME to a folder holding "
+                + "prompts/, or pass neither to use the prompts embedded in this binary")
+    }
+
+    /// How a prompt directory is shown to operators: `embedded` or its path.
+    public static func describe(promptDirectory directory: URL) -> String {
+        PromptFiles.isEmbedded(directory) ? "embedded" : directory.path
     }
 
     /// Loads the prompt library and builds the engine.
-    public static func engine(promptsPath: String, provider: any AnswerProvider, windowing: Windowing = Windowing()) throws -> ExtractionEngine {
+    public static func engine(promptsPath: String?, provider: any AnswerProvider, windowing: Windowing = Windowing()) throws -> ExtractionEngine {
         let directory = try promptDirectory(promptsPath)
         let library: PromptLibrary
         do {

@@ -1,3 +1,4 @@
+import BuildStamp
 import Extractors
 import Foundation
 import JSONKit
@@ -53,14 +54,18 @@ public struct JobRunRecorder: Sendable {
     private var leaseSeconds: Double { Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18 }
 
     /// Opens the run's row and starts its heartbeat; then marks runs found dead as `abandoned` (a scan does that
-    /// itself, to report how many).
-    public func start(_ kind: Kind, provider: String, model: String?, options: JSONValue = .object([:])) async throws -> UUID {
+    /// itself, to report how many). Every row names the build (`BuildInfo`) and `promptSet`, the SHA-256 of the
+    /// prompt set the run uses (`PromptLibrary.fingerprint`; nil when it uses none), so a night's rows trace back
+    /// to what made them.
+    public func start(
+        _ kind: Kind, provider: String, model: String?, options: JSONValue = .object([:]), promptSet: String? = nil
+    ) async throws -> UUID {
         let id: UUID = try await pool.query(
             """
-            INSERT INTO job_runs (kind, provider, model, options, alive_until)
-            VALUES ($1, $2, $3, $4::jsonb, now() + make_interval(secs => $5)) RETURNING id
+            INSERT INTO job_runs (kind, provider, model, options, alive_until, build_version, build_commit, prompt_set_sha256)
+            VALUES ($1, $2, $3, $4::jsonb, now() + make_interval(secs => $5), $6, $7, $8) RETURNING id
             """,
-            [kind.rawValue, provider, model, options, leaseSeconds])[0].decode("id")
+            [kind.rawValue, provider, model, options, leaseSeconds, BuildInfo.version, BuildInfo.commit, promptSet])[0].decode("id")
         OpenRuns.shared.open(id, heartbeat: heartbeat(id), configuration: pool.configuration)
         if kind != .scan { _ = try? await markAbandoned(except: id) }
         return id

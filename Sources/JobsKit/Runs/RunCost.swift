@@ -47,7 +47,7 @@ public struct RunCost: Sendable, Codable, Equatable {
             return cost
         }
         let file = PriceTable.file(inPromptDirectory: directory)
-        guard FileManager.default.fileExists(atPath: file.path) else {
+        guard PromptFiles.data(at: file) != nil else {
             cost.unknownReason = "no price file at \(file.relativePath)"
             return cost
         }

@@ -16,8 +16,8 @@ struct ProviderOptions: ParsableArguments {
     @Option(help: "Model for every prompt (default: each prompt's model, or $OPENAI_MODEL).")
     var model: String?
 
-    @Option(help: "Folder of YAML prompts (default: prompts, else $MESSAGEAI_HOME/prompts).")
-    var prompts: String = "prompts"
+    @Option(help: "Folder of YAML prompts (default: $MESSAGEAI_HOME/prompts, else the set embedded in this binary).")
+    var prompts: String?
 
     @Option(help: "Estimated input tokens per window; longer conversations are split into overlapping windows.")
     var windowTokens: Int = 6000
