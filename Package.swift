@@ -18,6 +18,8 @@ let package = Package(
         // The production HTTP transport: one event-loop thread waits on every request in flight (issue 15).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // SHA-256 of the prompts a run used (already in the graph through async-http-client's TLS stack).
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
     ],
     targets: [
         // Floor 1: libpq, the Postgres layer and the schema it owns.
@@ -54,7 +56,7 @@ let package = Package(
         // Floor 2: prompts from YAML; tools bound to one user over Postgres.
         .target(
             name: "PromptKit",
-            dependencies: ["JSONKit", .product(name: "Yams", package: "Yams")]
+            dependencies: ["JSONKit", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "Tools",

@@ -83,7 +83,8 @@ public struct ProactivePass: Sendable {
         let recorder = JobRunRecorder(pool: pool)
         let runID = try await recorder.start(
             .assist, provider: assistant == nil ? "rules" : "openai", model: assistant?.model,
-            options: ["mode": "proactive_pass", "shard": .string("\(options.shardIndex)/\(options.shardCount)")])
+            options: ["mode": "proactive_pass", "shard": .string("\(options.shardIndex)/\(options.shardCount)")],
+            prompts: assistant?.promptFingerprint.map { [$0] } ?? [])
         var summary = Summary(runID: runID)
         do {
             try await passUsers(selection, runID: runID, now: now, summary: &summary)

@@ -65,7 +65,8 @@ public struct BatchSubmitService: Sendable {
             .batch, provider: "openai-batch", model: models.first,
             options: ["batch_id": .string(batchID.uuidString.lowercased()),
                       "shard": .string("\(scanOptions.shardIndex)/\(scanOptions.shardCount)"),
-                      "features": .array(features.map { .string($0.rawValue) })])
+                      "features": .array(features.map { .string($0.rawValue) })],
+            prompts: engine.fingerprints(features))
         try await store.create(batchID, runID: runID, features: features, prompts: prompts)
         var summary = Summary(batchID: batchID, runID: runID, status: .preparing)
 

@@ -46,7 +46,8 @@ public struct ExtractService: Sendable {
             .extract, provider: engine.provider.name,
             model: features.first.flatMap { try? engine.prompt(for: $0) }.map { engine.provider.modelName(for: $0) },
             options: ["conversation_id": .string(conversationID.postgresValue), "dry_run": .bool(dryRun),
-                      "features": .array(features.map { .string($0.rawValue) })])
+                      "features": .array(features.map { .string($0.rawValue) })],
+            prompts: engine.fingerprints(features))
         var outcome = JobRunRecorder.Outcome(status: .failed)
         do {
             let run = try await engine.extract(input, features: features)

@@ -2,6 +2,7 @@ import Extractors
 import Foundation
 import JSONKit
 import Postgres
+import PromptKit
 
 /// Records a job in `job_runs`: a row when it starts, its counts and outcome when it ends. The row is
 /// written outside the job's own transactions, so a failed job still leaves its record.
@@ -26,10 +27,20 @@ public struct JobRunRecorder: Sendable {
 
     public init(pool: PostgresPool) { self.pool = pool }
 
-    public func start(_ kind: Kind, provider: String, model: String?, options: JSONValue = .object([:])) async throws -> UUID {
+    /// - Parameter prompts: every prompt the run may send, with its content hash (`job_runs.prompts`).
+    public func start(_ kind: Kind, provider: String, model: String?, options: JSONValue = .object([:]),
+                      prompts: [PromptFingerprint] = []) async throws -> UUID {
         try await pool.query(
-            "INSERT INTO job_runs (kind, provider, model, options) VALUES ($1, $2, $3, $4::jsonb) RETURNING id",
-            [kind.rawValue, provider, model, options])[0].decode("id")
+            "INSERT INTO job_runs (kind, provider, model, options, prompts) VALUES ($1, $2, $3, $4::jsonb, $5::jsonb) RETURNING id",
+            [kind.rawValue, provider, model, options, Self.json(prompts)])[0].decode("id")
+    }
+
+    /// `[{"id": …, "version": …, "sha256": …}]`, sorted by id, as `job_runs.prompts` and `assistant_runs.prompts` hold it.
+    public static func json(_ prompts: [PromptFingerprint]) -> JSONValue {
+        var seen = Set<PromptFingerprint>()
+        return .array(prompts.filter { seen.insert($0).inserted }.sorted { ($0.id, $0.version) < ($1.id, $1.version) }.map {
+            .object(JSONObject([("id", .string($0.id)), ("version", .integer(Int64($0.version))), ("sha256", .string($0.sha256))]))
+        })
     }
 
     /// Marks scan runs that were killed (SIGKILL, a lost machine) as `abandoned`: still `running`, no claim for

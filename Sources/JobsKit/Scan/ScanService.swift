@@ -93,7 +93,8 @@ public struct ScanService: Sendable {
             "combined": .bool(engine.combined),
         ]
         let provider = engine.provider.name
-        let runID = try await Self.retrying { try await recorder.start(.scan, provider: provider, model: nil, options: runOptions) }
+        let prompts = engine.fingerprints(options.features) + (proactive?.assistant?.promptFingerprint.map { [$0] } ?? [])
+        let runID = try await Self.retrying { try await recorder.start(.scan, provider: provider, model: nil, options: runOptions, prompts: prompts) }
         var summary = Summary(runID: runID, provider: engine.provider.name)
         summary.abandonedRuns = (try? await Self.retrying { try await recorder.markAbandonedScans(except: runID) }) ?? 0
         let state = ScanState(summary: summary)

@@ -137,13 +137,19 @@ struct EvalRunTests {
         let report = try await EvalSession.run(options).report
         #expect(report.variants.map(\.id) == ["llm", "llm-compare", "rules"])
         let main = try #require(report.variants.first), compare = try #require(report.variants.dropFirst().first)
-        #expect(main.prompts[.calendarEvents]?.version == 2, "without --prompt-version the highest version is the main one")
+        #expect(main.prompts[.calendarEvents]?.version == 1, "the main variant runs the pinned version (active.yaml), not the newest")
+        #expect(compare.prompts[.calendarEvents]?.version == 2)
         #expect(compare.role == .compare)
         #expect(compare.ranFeatures == [.calendarEvents])
         #expect(compare.prompts[.rsvps]?.version == 1)
+        let hashes = (main.prompts[.calendarEvents]?.sha256, compare.prompts[.calendarEvents]?.sha256)
+        #expect(hashes.0?.count == 64 && hashes.1?.count == 64 && hashes.0 != hashes.1, "each version's content hash is in the report")
+        #expect(main.score.features[.calendarEvents]?.f1 == 1 && compare.score.features[.calendarEvents]?.recall == 0)
 
-        // Identical requests across variants share the cache: the compare variant cost nothing here.
-        #expect(compare.cache?.hits == compare.requests && compare.requests > 0)
+        // The same run again: identical requests are served from the cache, so the variants cost nothing.
+        let cached = try await EvalSession.run(options).report
+        let again = try #require(cached.variants.dropFirst().first)
+        #expect(again.cache?.hits == again.requests && again.requests > 0)
 
         // Pin the main run to version 1 and compare against 2 (fresh cache, so every request is counted).
         options.promptVersions = [.calendarEvents: 1]
