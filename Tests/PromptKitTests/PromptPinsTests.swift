@@ -10,9 +10,15 @@ struct PromptPinsTests {
         return try temporaryDirectory(all).appendingPathComponent("p")
     }
 
+    /// A prompt file for `directory`'s layout (its schema one folder up).
+    private func yaml(id: String = "demo", version: Int) -> String {
+        promptYAML(id: id, version: version).replacingOccurrences(of: "schemas/", with: "../schemas/")
+    }
+
     private func loadProblems(_ files: [String: String]) throws -> [String] {
+        let dir = try directory(files)
         do {
-            _ = try PromptLibrary.load(directory: try directory(files))
+            _ = try PromptLibrary.load(directory: dir)
             Issue.record("loading should have failed")
             return []
         } catch {
@@ -23,7 +29,7 @@ struct PromptPinsTests {
     @Test func aNewVersionChangesNothingUntilItsPinMoves() throws {
         let dir = try directory(["demo.yaml": promptYAML(version: 1), "active.yaml": "demo: 1\n"])
         let before = try PromptLibrary.load(directory: dir)
-        try promptYAML(version: 2).replacingOccurrences(of: "Be brief.", with: "Be very brief.")
+        try yaml(version: 2).replacingOccurrences(of: "Be brief.", with: "Be very brief.")
             .write(to: dir.appendingPathComponent("demo.v2.yaml"), atomically: true, encoding: .utf8)
         let after = try PromptLibrary.load(directory: dir)
         #expect(after.latest(id: "demo")?.version == 2)
@@ -77,7 +83,7 @@ struct PromptPinsTests {
         #expect(try PromptLibrary.load(directory: dir).active(id: "demo")?.fingerprint == print, "same files, same hash")
         #expect(library.active(id: "other")?.fingerprint.sha256 != print.sha256)
 
-        try promptYAML(version: 1).replacingOccurrences(of: "Be brief.", with: "Be brief!")
+        try yaml(version: 1).replacingOccurrences(of: "Be brief.", with: "Be brief!")
             .write(to: dir.appendingPathComponent("demo.yaml"), atomically: true, encoding: .utf8)
         let edited = try #require(try PromptLibrary.load(directory: dir).active(id: "demo")?.fingerprint)
         #expect(edited.version == 1 && edited.sha256 != print.sha256, "same id and version, different text: different hash")
