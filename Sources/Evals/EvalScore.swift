@@ -20,7 +20,8 @@ public struct FeatureScore: Sendable, Hashable, Codable {
     public let tp: Int
     public let fp: Int
     public let fn: Int
-    public let precision: Double
+    /// Nil when nothing was predicted.
+    public let precision: Double?
     public let recall: Double
     public let f1: Double
     /// False positives that cite an acceptable source of some expected item but carry another key date.
@@ -45,6 +46,26 @@ public struct FeatureScore: Sendable, Hashable, Codable {
         case tp, fp, fn, precision, recall, f1
         case dateMistakes = "date_mistakes"
         case fieldAccuracy = "field_accuracy"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let metrics = Metrics(tp: try c.decode(Int.self, forKey: .tp), fp: try c.decode(Int.self, forKey: .fp), fn: try c.decode(Int.self, forKey: .fn))
+        self.init(metrics: metrics, dateMistakes: try c.decode(Int.self, forKey: .dateMistakes),
+                  fieldAccuracy: try c.decode([String: FieldAccuracy].self, forKey: .fieldAccuracy))
+    }
+
+    /// `precision: null` when nothing was predicted, never a missing key.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(tp, forKey: .tp)
+        try c.encode(fp, forKey: .fp)
+        try c.encode(fn, forKey: .fn)
+        try c.encode(precision, forKey: .precision)
+        try c.encode(recall, forKey: .recall)
+        try c.encode(f1, forKey: .f1)
+        try c.encode(dateMistakes, forKey: .dateMistakes)
+        try c.encode(fieldAccuracy, forKey: .fieldAccuracy)
     }
 }
 

@@ -1,14 +1,16 @@
 /// Counts and the rates derived from them.
 ///
-/// Empty denominators are defined, not NaN: precision is 1 when nothing was predicted (no false
-/// claims were made), recall is 1 when nothing was expected (nothing was missed), and F1 is 0 when
-/// precision + recall is 0. So a feature with nothing expected and nothing predicted scores 1/1/1,
-/// and one with only misses (or only false alarms) scores F1 = 0.
+/// Precision with nothing predicted is undefined (nil, `null` in JSON): a model that answered nothing, or
+/// never answered, made no claim that could be right, and must not show a perfect score. Recall is 1 when
+/// nothing was expected (nothing was missed). F1 counts an undefined precision as 1, so a feature with
+/// nothing expected and nothing predicted scores F1 = 1 (correct silence), one with only misses F1 = 0,
+/// and F1 is 0 when precision + recall is 0.
 public struct Metrics: Sendable, Hashable, Codable {
     public let tp: Int
     public let fp: Int
     public let fn: Int
-    public let precision: Double
+    /// Nil when nothing was predicted (`tp + fp == 0`).
+    public let precision: Double?
     public let recall: Double
     public let f1: Double
 
@@ -16,11 +18,12 @@ public struct Metrics: Sendable, Hashable, Codable {
         self.tp = tp
         self.fp = fp
         self.fn = fn
-        let p = tp + fp == 0 ? 1.0 : Double(tp) / Double(tp + fp)
+        let p: Double? = tp + fp == 0 ? nil : Double(tp) / Double(tp + fp)
         let r = tp + fn == 0 ? 1.0 : Double(tp) / Double(tp + fn)
         precision = p
         recall = r
-        f1 = p + r == 0 ? 0 : 2 * p * r / (p + r)
+        let pf = p ?? 1
+        f1 = pf + r == 0 ? 0 : 2 * pf * r / (pf + r)
     }
 
     /// Counts added, rates recomputed (micro-averaging).
@@ -29,6 +32,24 @@ public struct Metrics: Sendable, Hashable, Codable {
     }
 
     public static let zero = Metrics(tp: 0, fp: 0, fn: 0)
+
+    /// Encoded with `precision: null` when undefined (the synthesized coder would drop the key).
+    enum CodingKeys: String, CodingKey { case tp, fp, fn, precision, recall, f1 }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(tp: try c.decode(Int.self, forKey: .tp), fp: try c.decode(Int.self, forKey: .fp), fn: try c.decode(Int.self, forKey: .fn))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(tp, forKey: .tp)
+        try c.encode(fp, forKey: .fp)
+        try c.encode(fn, forKey: .fn)
+        try c.encode(precision, forKey: .precision)
+        try c.encode(recall, forKey: .recall)
+        try c.encode(f1, forKey: .f1)
+    }
 }
 
 /// Share of matched pairs that got one field right; `accuracy` is nil when no pair was compared.

@@ -8,9 +8,10 @@ extension EvalScore {
             return left ? s + fill : fill + s
         }
         func rate(_ x: Double) -> String { String(format: "%.3f", x) }
+        func rateOrDash(_ x: Double?) -> String { x.map(rate) ?? "—" }
         func row(_ name: String, _ m: Metrics, _ dateMistakes: String) -> String {
             pad(name, 18, left: true) + pad(String(m.tp), 5) + pad(String(m.fp), 5) + pad(String(m.fn), 5)
-                + pad(rate(m.precision), 11) + pad(rate(m.recall), 8) + pad(rate(m.f1), 7) + pad(dateMistakes, 14)
+                + pad(rateOrDash(m.precision), 11) + pad(rate(m.recall), 8) + pad(rate(m.f1), 7) + pad(dateMistakes, 14)
         }
         var lines = [pad("feature", 18, left: true) + pad("TP", 5) + pad("FP", 5) + pad("FN", 5)
             + pad("precision", 11) + pad("recall", 8) + pad("F1", 7) + pad("date mistakes", 14)]

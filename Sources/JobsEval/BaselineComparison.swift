@@ -78,7 +78,11 @@ public struct FeatureDelta: Sendable, Hashable, Codable {
         self.current = current
     }
 
-    public var precisionDelta: Double { current.precision - baseline.precision }
+    /// Nil when either side predicted nothing: an undefined precision is not compared against a number.
+    public var precisionDelta: Double? {
+        guard let now = current.precision, let then = baseline.precision else { return nil }
+        return now - then
+    }
     public var recallDelta: Double { current.recall - baseline.recall }
     public var f1Delta: Double { current.f1 - baseline.f1 }
 
@@ -124,13 +128,25 @@ public struct FixtureRegression: Sendable, Hashable, Codable {
 public enum EvalGates {
     /// One line per failed gate; empty when the run passes.
     /// - Parameters:
-    ///   - failUnder: the main variant's micro F1 must be at least this.
+    ///   - failUnder: the main variant's micro F1 must be at least this, and its precision defined (it predicted
+    ///     something) wherever items were expected.
     ///   - maxRegression: micro F1 may drop at most this much below the baseline's (needs `report.baseline`).
-    public static func failures(_ report: EvalReport, failUnder: Double?, maxRegression: Double?) -> [String] {
+    ///   - maxFailures: failed extractions allowed per variant. A failed extraction counts as predicting nothing, so
+    ///     without this gate a dead model or a wrong key could still pass.
+    public static func failures(_ report: EvalReport, failUnder: Double?, maxRegression: Double?, maxFailures: Int = 0) -> [String] {
         var failures: [String] = []
+        for variant in report.variants where variant.errors.count > max(0, maxFailures) {
+            failures.append(failedExtractions(variant) + " (more than --max-failures \(max(0, maxFailures)))")
+        }
         let micro = report.main?.score.micro.f1 ?? 0
         if let failUnder, micro < failUnder {
             failures.append(String(format: "micro F1 %.4f is below --fail-under %.4f", micro, failUnder))
+        }
+        if failUnder != nil, let main = report.main {
+            for feature in report.features {
+                guard let score = main.score.features[feature], score.precision == nil, score.fn > 0 else { continue }
+                failures.append("\(feature.rawValue): \(main.id) predicted nothing for \(score.fn) expected items (precision undefined)")
+            }
         }
         if let maxRegression {
             if let baseline = report.baseline {
@@ -145,5 +161,15 @@ public enum EvalGates {
             }
         }
         return failures
+    }
+
+    /// `llm: 25 of 25 extractions failed; first: class-picnic calendar_events: …`, the line the report's banner shows too.
+    public static func failedExtractions(_ variant: EvalVariantReport) -> String {
+        let total = variant.ranFeatures.count * max(1, variant.score.fixtures.count)
+        var line = "\(variant.id): \(variant.errors.count) of \(total) extractions failed"
+        if let first = variant.errors.first {
+            line += "; first: \(first.fixture) \(first.feature.rawValue): \(first.message.prefix(300))"
+        }
+        return line
     }
 }

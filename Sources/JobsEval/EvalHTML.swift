@@ -3,8 +3,9 @@ import Foundation
 import JobsKit
 import JSONKit
 
-/// `report.html`: one self-contained page (inline CSS, inline SVG, no script, no external resource) that
-/// opens from disk or a CI artifact. Fixture text is untrusted, so every text node and attribute is escaped.
+/// `report.html`: one self-contained page (inline CSS, inline SVG, a few lines of inline script to sort and filter
+/// the fixture index, no external resource) that opens from disk or a CI artifact. Fixture text is untrusted, so
+/// every text node and attribute is escaped; the script reads only the page's own data attributes.
 public enum EvalHTML {
     public static func render(_ report: EvalReport, fixtures: [Fixture]) -> String {
         var html = """
@@ -14,18 +15,32 @@ public enum EvalHTML {
             <style>\(css)</style></head><body>
             <h1>Extractor eval</h1>
             <p>\(report.fixtureCount) fixtures from <code>\(escape(report.fixturesPath))</code>, run \(escape(report.createdAt)).
-            Features: \(escape(report.features.map(\.rawValue).joined(separator: ", "))).</p>
+            Features: \(escape(report.features.map(\.rawValue).joined(separator: ", "))).\(report.gitCommit.map { " Commit <code>\(escape($0))</code>." } ?? "")</p>
 
             """
+        html += promptHeader(report)
+        html += failureBanner(report)
         html += charts(report)
         html += scoreTable(report)
+        html += fixtureIndex(report)
         html += variantTable(report)
         html += groundingSection(report)
+        html += fieldTable(report)
         html += preFilterSection(report)
         if let baseline = report.baseline { html += baselineSection(baseline, features: report.features) }
         html += fixtureSections(report, fixtures: fixtures)
         html += "</body></html>\n"
         return html
+    }
+
+    /// A red banner over everything else when a variant's extractions failed: its numbers then measure the failure,
+    /// not the prompt.
+    static func failureBanner(_ report: EvalReport) -> String {
+        let failed = report.variants.filter { !$0.errors.isEmpty }
+        guard !failed.isEmpty else { return "" }
+        return "<div class=\"banner\" role=\"alert\"><strong>Extractions failed: these numbers do not measure the prompts.</strong><ul>"
+            + failed.map { "<li>\(escape(EvalGates.failedExtractions($0)))</li>" }.joined()
+            + "</ul></div>\n"
     }
 
     /// Escapes `& < > " '` so text is safe in element content and in quoted attributes.
@@ -53,6 +68,11 @@ public enum EvalHTML {
         .tp{background:#e6f4ea}.fp{background:#fdecea}.fn{background:#fff4e5}.bad{color:#b00020;font-weight:600}
         .mark{font-weight:700;text-align:center}details{margin:.3em 0;border:1px solid #ddd;padding:.3em .6em}
         summary{cursor:pointer}.msg td:nth-child(4){white-space:pre-wrap}.good{color:#137333}
+        .banner{background:#fdecea;border:2px solid #b00020;color:#5f0010;padding:.6em 1em;margin:0 0 1em}
+        .banner ul{margin:.3em 0 0;padding-left:1.2em}.prompts{font-size:12px;color:#444}.prompts code{font-size:11px}
+        .filters button{margin-right:4px}.filters button.on{background:#222;color:#fff}th.sort{cursor:pointer;text-decoration:underline dotted}
+        td.up{color:#137333;font-weight:600}td.down{color:#b00020;font-weight:600}tr.failed td:first-child{border-left:4px solid #b00020}
+        .index{max-height:32em;overflow:auto;display:inline-block;border:1px solid #ddd}.index table{margin:0}
         """
 
     static let colors = ["#4e79a7", "#f28e2b", "#59a14f"]
@@ -85,8 +105,13 @@ public enum EvalHTML {
         }
         for (index, (name, metrics)) in groups.enumerated() {
             let x0 = left + 8 + Double(index) * (groupWidth + groupGap)
-            for (k, value) in [metrics.precision, metrics.recall, metrics.f1].enumerated() {
+            for (k, rate) in [metrics.precision, metrics.recall, metrics.f1].enumerated() {
                 let x = x0 + Double(k) * (bar + gap)
+                guard let value = rate else {
+                    // Nothing predicted: no bar, a dash where it would stand.
+                    svg += "<text x=\"\(x + bar / 2)\" y=\"\(top + plot - 3)\" font-size=\"12\" text-anchor=\"middle\" fill=\"\(colors[k])\"><title>\(escape(name)) precision undefined: nothing predicted</title>—</text>"
+                    continue
+                }
                 let h = plot * min(1, max(0, value))
                 svg += "<rect x=\"\(x)\" y=\"\(y(value))\" width=\"\(bar)\" height=\"\(h)\" fill=\"\(colors[k])\"><title>\(escape(name)) \(["precision", "recall", "F1"][k]) \(EvalFormat.rate(value))</title></rect>"
             }
@@ -99,18 +124,114 @@ public enum EvalHTML {
     // MARK: Tables
 
     static func scoreTable(_ report: EvalReport) -> String {
+        let compares = report.main == nil ? [] : report.variants.filter { $0.role == .compare }
         var out = "<h2>Scores</h2>\n<table><tr><th rowspan=\"2\">feature</th>"
         for v in report.variants { out += "<th colspan=\"6\">\(escape(v.id))</th>" }
+        for v in compares { out += "<th rowspan=\"2\" title=\"F1 of \(escape(v.id)) minus F1 of the main variant\">ΔF1<br>\(escape(v.id))</th>" }
         out += "</tr><tr>" + report.variants.map { _ in "<th>TP</th><th>FP</th><th>FN</th><th>P</th><th>R</th><th>F1</th>" }.joined() + "</tr>\n"
         func row(_ name: String, _ metrics: (EvalVariantReport) -> Metrics?) -> String {
             "<tr><th>\(escape(name))</th>" + report.variants.map { v in
                 guard let m = metrics(v) else { return "<td colspan=\"6\">-</td>" }
                 return [String(m.tp), String(m.fp), String(m.fn), EvalFormat.rate(m.precision), EvalFormat.rate(m.recall), EvalFormat.rate(m.f1)]
                     .map { "<td class=\"n\">\($0)</td>" }.joined()
+            }.joined() + compares.map { v in
+                guard let main = report.main, let a = metrics(main), let b = metrics(v) else { return "<td class=\"n\">-</td>" }
+                return deltaCell(b.f1 - a.f1)
             }.joined() + "</tr>\n"
         }
         for feature in report.features { out += row(feature.rawValue) { $0.score.features[feature]?.metrics } }
         out += row("micro") { $0.score.micro }
+        return out + "</table>\n"
+    }
+
+    /// A signed change, green when up and red when down.
+    static func deltaCell(_ delta: Double) -> String {
+        let rounded = (delta * 1000).rounded() / 1000
+        return "<td class=\"n\(rounded > 0 ? " up" : rounded < 0 ? " down" : "")\">\(EvalFormat.delta(delta))</td>"
+    }
+
+    /// Every prompt each variant sent, with the start of its SHA-256: two runs of the same id and version with
+    /// different text differ here.
+    static func promptHeader(_ report: EvalReport) -> String {
+        var seen = Set<String>()
+        var items: [String] = []
+        for variant in report.variants where variant.provider != "rules" {
+            for feature in report.features {
+                guard let ref = variant.prompts[feature], let sha = ref.sha256, seen.insert("\(ref.id)@\(ref.version)").inserted else { continue }
+                items.append("<code title=\"sha256 \(escape(sha))\">\(escape(ref.id))@\(ref.version) \(escape(String(sha.prefix(12))))</code>")
+            }
+        }
+        guard !items.isEmpty else { return "" }
+        return "<p class=\"prompts\">Prompts (id@version sha256): \(items.joined(separator: " "))</p>\n"
+    }
+
+    /// One row per fixture: F1 of each variant, the change from main to the first compare variant, and whether it
+    /// failed or regressed; sortable by that change and filterable with a few lines of script.
+    static func fixtureIndex(_ report: EvalReport) -> String {
+        let compare = report.main == nil ? nil : report.variants.first { $0.role == .compare }
+        let scored = report.variants.map { v in (v, Dictionary(v.score.fixtures.map { ($0.fixture, $0) }, uniquingKeysWith: { a, _ in a })) }
+        let regressed = Set(report.baseline?.regressions.map(\.fixture) ?? [])
+        let ids = report.main?.score.fixtures.map(\.fixture) ?? report.variants.first?.score.fixtures.map(\.fixture) ?? []
+        var out = "<h2>Fixtures at a glance</h2>\n<p class=\"filters\">Show: "
+        for (filter, label) in [("all", "all"), ("changed", "changed"), ("failed", "failed"), ("regressed", "regressed")] {
+            out += "<button type=\"button\" data-filter=\"\(filter)\"\(filter == "all" ? " class=\"on\"" : "")>\(label)</button>"
+        }
+        out += " <span id=\"fx-count\"></span></p>\n<div class=\"index\"><table id=\"fx-index\"><thead><tr><th>fixture</th>"
+        out += report.variants.map { "<th>F1 \(escape($0.id))</th>" }.joined()
+        if let compare { out += "<th class=\"sort\" data-sort=\"delta\" title=\"sort\">ΔF1 \(escape(compare.id)) − main</th>" }
+        out += "<th>failed</th></tr></thead><tbody>\n"
+        for id in ids {
+            let f1s = scored.map { _, byFixture in byFixture[id].map { EvalFormat.metrics($0, report.features).f1 } }
+            var delta: Double?
+            if let compare, let main = report.main, let a = scored.first(where: { $0.0.id == main.id })?.1[id],
+               let b = scored.first(where: { $0.0.id == compare.id })?.1[id] {
+                delta = EvalFormat.metrics(b, report.features).f1 - EvalFormat.metrics(a, report.features).f1
+            }
+            let failed = report.variants.flatMap { v in v.errors.filter { $0.fixture == id }.map { "\(v.id) \($0.feature.rawValue)" } }
+            let changed = delta.map { abs($0) >= 0.0005 } ?? false
+            out += "<tr data-delta=\"\(delta.map { String(format: "%.4f", $0) } ?? "0")\" data-changed=\"\(changed)\" "
+                + "data-failed=\"\(!failed.isEmpty)\" data-regressed=\"\(regressed.contains(id))\"\(failed.isEmpty ? "" : " class=\"failed\"")>"
+            out += "<td><a href=\"#fx-\(escape(id))\">\(escape(id))</a>\(regressed.contains(id) ? " <span class=\"bad\">regressed</span>" : "")</td>"
+            out += f1s.map { "<td class=\"n\">\($0.map { EvalFormat.rate($0) } ?? "-")</td>" }.joined()
+            if compare != nil { out += delta.map { deltaCell($0) } ?? "<td class=\"n\">-</td>" }
+            out += "<td>\(escape(failed.joined(separator: ", ")))</td></tr>\n"
+        }
+        out += "</tbody></table></div>\n"
+        // Filters hide rows by their data attributes; the Δ header sorts by the change, largest drop first, then back.
+        out += """
+            <script>
+            (function(){var t=document.getElementById('fx-index');if(!t)return;var b=t.tBodies[0],n=document.getElementById('fx-count');
+            function show(f){var k=0;for(var r of b.rows){var v=f==='all'||r.dataset[f]==='true';r.hidden=!v;if(v)k++;}n.textContent=k+' of '+b.rows.length+' fixtures';
+            for(var x of document.querySelectorAll('[data-filter]'))x.classList.toggle('on',x.dataset.filter===f);}
+            for(var x of document.querySelectorAll('[data-filter]'))x.onclick=function(){show(this.dataset.filter);};
+            var h=t.querySelector('[data-sort]'),up=true;if(h)h.onclick=function(){var rs=Array.from(b.rows);
+            rs.sort(function(p,q){return up?p.dataset.delta-q.dataset.delta:q.dataset.delta-p.dataset.delta;});up=!up;rs.forEach(function(r){b.appendChild(r);});};
+            show('all');})();
+            </script>
+
+            """
+        return out
+    }
+
+    /// Field accuracy on matched pairs, and latency, per variant.
+    static func fieldTable(_ report: EvalReport) -> String {
+        var out = "<h2>Field accuracy and latency</h2>\n<table><tr><th>field</th>" + report.variants.map { "<th>\(escape($0.id))</th>" }.joined() + "</tr>\n"
+        var any = false
+        for feature in report.features {
+            let fields = Set(report.variants.flatMap { $0.score.features[feature]?.fieldAccuracy.keys.map { $0 } ?? [] }).sorted()
+            for field in fields {
+                any = true
+                out += "<tr><td>\(feature.rawValue).\(escape(field))</td>" + report.variants.map { v in
+                    guard let a = v.score.features[feature]?.fieldAccuracy[field], a.total > 0 else { return "<td class=\"n\">-</td>" }
+                    return "<td class=\"n\(a.correct < a.total ? " bad" : "")\">\(a.accuracy.map { EvalFormat.rate($0) } ?? "-") (\(a.correct)/\(a.total))</td>"
+                }.joined() + "</tr>\n"
+            }
+        }
+        if !any { out += "<tr><td colspan=\"\(report.variants.count + 1)\">no matched pairs to judge</td></tr>\n" }
+        out += "<tr><td>latency p50 / p95 / max per extraction</td>" + report.variants.map { v in
+            guard let l = v.latency else { return "<td class=\"n\">-</td>" }
+            return "<td class=\"n\">" + String(format: "%.0f / %.0f / %.0f ms", l.p50Ms, l.p95Ms, l.maxMs) + "</td>"
+        }.joined() + "</tr>\n"
         return out + "</table>\n"
     }
 

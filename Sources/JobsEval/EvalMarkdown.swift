@@ -7,17 +7,36 @@ extension EvalReport {
     /// `report.md`: the numbers as tables for a pull request, then the main variant's misses per fixture.
     public func markdown() -> String {
         var out: [String] = ["# Extractor eval", ""]
-        out.append("\(fixtureCount) fixtures from `\(Self.md(fixturesPath))`, run \(createdAt). Features: \(features.map(\.rawValue).joined(separator: ", ")).")
+        out.append("\(fixtureCount) fixtures from \(Self.code(fixturesPath)), run \(createdAt). Features: \(features.map(\.rawValue).joined(separator: ", ")).")
+        let prompts = variants.filter { $0.provider != "rules" }.flatMap { v in features.compactMap { v.prompts[$0] } }
+        var seen = Set<String>()
+        let shown = prompts.filter { $0.sha256 != nil && seen.insert("\($0.id)@\($0.version)").inserted }
+        if !shown.isEmpty || gitCommit != nil {
+            out.append("")
+            out.append((gitCommit.map { "Commit \(Self.code($0)). " } ?? "")
+                       + (shown.isEmpty ? "" : "Prompts: " + shown.map { Self.code("\($0.id)@\($0.version) \(($0.sha256 ?? "").prefix(12))") }.joined(separator: ", ") + "."))
+        }
+        let failed = variants.filter { !$0.errors.isEmpty }
+        if !failed.isEmpty {
+            out.append("")
+            out.append("> **Extractions failed: these numbers do not measure the prompts.**")
+            for variant in failed { out.append("> - \(Self.md(EvalGates.failedExtractions(variant)))") }
+        }
         out.append("")
         out.append("## Scores")
         out.append("")
-        out.append("| feature | " + variants.map { "\(Self.md($0.id)) P | R | F1" }.joined(separator: " | ") + " |")
-        out.append("|---|" + variants.map { _ in "---:|---:|---:" }.joined(separator: "|") + "|")
+        let compares = main == nil ? [] : variants.filter { $0.role == .compare }
+        out.append("| feature | " + variants.map { "\(Self.md($0.id)) P | R | F1" }.joined(separator: " | ")
+                   + compares.map { " | ΔF1 \(Self.md($0.id))" }.joined() + " |")
+        out.append("|---|" + variants.map { _ in "---:|---:|---:" }.joined(separator: "|") + compares.map { _ in "|---:" }.joined() + "|")
         func row(_ name: String, _ metrics: (EvalVariantReport) -> Metrics?) -> String {
             "| \(name) | " + variants.map { variant in
                 guard let m = metrics(variant) else { return "- | - | -" }
                 return "\(EvalFormat.rate(m.precision)) | \(EvalFormat.rate(m.recall)) | \(EvalFormat.rate(m.f1))"
-            }.joined(separator: " | ") + " |"
+            }.joined(separator: " | ") + compares.map { variant in
+                guard let main, let a = metrics(main), let b = metrics(variant) else { return " | -" }
+                return " | \(EvalFormat.delta(b.f1 - a.f1))"
+            }.joined() + " |"
         }
         for feature in features { out.append(row(feature.rawValue) { $0.score.features[feature]?.metrics }) }
         out.append(row("**micro**") { $0.score.micro })
@@ -36,7 +55,7 @@ extension EvalReport {
             out.append("Failed extractions (counted as predicting nothing):")
             out.append("")
             for (variant, error) in errors {
-                out.append("- `\(Self.md(variant))` \(Self.md(error.fixture)) / \(error.feature.rawValue): \(Self.md(String(error.message.prefix(400))))")
+                out.append("- \(Self.code(variant)) \(Self.md(error.fixture)) / \(error.feature.rawValue): \(Self.md(String(error.message.prefix(400))))")
             }
         }
         out.append("")
@@ -59,7 +78,7 @@ extension EvalReport {
             out.append("")
             out.append("## Versus baseline")
             out.append("")
-            out.append("Main variant against `\(Self.md(baseline.path))`.")
+            out.append("Main variant against \(Self.code(baseline.path)).")
             out.append("")
             out.append("| feature | F1 before | F1 now | ΔF1 | ΔP | ΔR |")
             out.append("|---|---:|---:|---:|---:|---:|")
@@ -85,7 +104,7 @@ extension EvalReport {
         }
         if let main {
             out.append("")
-            out.append("## Misses of `\(Self.md(main.id))`")
+            out.append("## Misses of \(Self.code(main.id))")
             out.append("")
             var any = false
             for fixture in main.score.fixtures {
@@ -105,13 +124,24 @@ extension EvalReport {
         return out.joined(separator: "\n")
     }
 
-    /// Text safe in Markdown and its inline HTML: no tags, no table breaks, one line.
+    /// Text shown literally in Markdown, one line: CommonMark backslash-escapes every character that could start
+    /// markup (emphasis, links, code, inline HTML, entities, table cells), so `Sal's <b>` reads as written.
     static func md(_ text: String) -> String {
-        EvalHTML.escape(text)
-            .replacingOccurrences(of: "|", with: "\\|")
-            .replacingOccurrences(of: "`", with: "'")
-            .replacingOccurrences(of: "\r", with: " ")
-            .replacingOccurrences(of: "\n", with: " ")
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "\\", "`", "*", "_", "[", "]", "<", ">", "|", "&", "#", "~", "!", "{", "}": out += "\\" + String(character)
+            case "\r", "\n", "\r\n": out += " "
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// A code span: backslashes are literal there, so only backticks and line breaks are replaced.
+    static func code(_ text: String) -> String {
+        "`" + text.replacingOccurrences(of: "`", with: "'").split(whereSeparator: \.isNewline).joined(separator: " ") + "`"
     }
 
     /// Fields in reading order: what, when, where, how, then the cited messages.

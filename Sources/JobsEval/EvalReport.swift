@@ -17,6 +17,8 @@ public struct EvalReport: Sendable, Codable {
     public var variants: [EvalVariantReport]
     public var preFilter: PreFilterAudit
     public var baseline: BaselineComparison?
+    /// The commit the run was made from (`git rev-parse`), when it ran in a git checkout.
+    public var gitCommit: String?
 
     public static let currentFormat = 1
 
@@ -40,6 +42,7 @@ public struct EvalReport: Sendable, Codable {
         case fixturesPath = "fixtures_path"
         case fixtureCount = "fixture_count"
         case preFilter = "pre_filter"
+        case gitCommit = "git_commit"
     }
 }
 
@@ -77,6 +80,8 @@ public struct EvalVariantReport: Sendable, Codable {
     public var grounding: [ExtractionFeature: GroundingCounts]?
     /// The tokens this run paid for (the network's when answers are cached) at list prices.
     public var cost: RunCost?
+    /// Time per extraction (absent in reports written before it was measured).
+    public var latency: EvalLatency?
 
     public init(id: String, role: VariantRole, label: String, provider: String, model: String, prompts: [ExtractionFeature: PromptRef],
                 ranFeatures: [ExtractionFeature], usage: TokenUsage, requests: Int, reasks: Int, cache: CacheSummary?,
@@ -98,8 +103,33 @@ public struct EvalVariantReport: Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, role, label, provider, model, prompts, usage, requests, reasks, cache, errors, score, grounding, cost
+        case id, role, label, provider, model, prompts, usage, requests, reasks, cache, errors, score, grounding, cost, latency
         case ranFeatures = "ran_features"
+    }
+}
+
+/// Wall-clock time of one variant's extractions, cache hits included (a cached run measures the pipeline, not the model).
+public struct EvalLatency: Sendable, Hashable, Codable {
+    public var count: Int
+    public var p50Ms: Double
+    public var p95Ms: Double
+    public var maxMs: Double
+
+    public init?(_ samples: [Double]) {
+        guard !samples.isEmpty else { return nil }
+        let sorted = samples.sorted()
+        func quantile(_ q: Double) -> Double { sorted[min(sorted.count - 1, Int((q * Double(sorted.count - 1)).rounded()))] }
+        count = sorted.count
+        p50Ms = quantile(0.5)
+        p95Ms = quantile(0.95)
+        maxMs = sorted[sorted.count - 1]
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case count
+        case p50Ms = "p50_ms"
+        case p95Ms = "p95_ms"
+        case maxMs = "max_ms"
     }
 }
 

@@ -35,6 +35,8 @@ public struct EvalVariantOutcome: Sendable {
     public var errors: [EvalUnitError] = []
     /// Per feature: items re-cited or dropped by the evidence check, model dates kept unconfirmed.
     public var grounding: [ExtractionFeature: GroundingCounts] = [:]
+    /// Wall-clock milliseconds of each extraction (one feature, or one combined unit), cache hits included.
+    public var latenciesMs: [Double] = []
 
     public init() {}
 }
@@ -78,6 +80,7 @@ public struct EvalRunner: Sendable {
                 outcome.reasks += result.reasks
                 outcome.errors += result.errors
                 outcome.grounding.merge(result.grounding, uniquingKeysWith: +)
+                outcome.latenciesMs += result.latenciesMs
                 done += 1
                 progress?(EvalProgress(variant: variant.id, done: done, total: fixtures.count))
                 startNext()
@@ -98,6 +101,7 @@ public struct EvalRunner: Sendable {
         var reasks = 0
         var errors: [EvalUnitError] = []
         var grounding: [ExtractionFeature: GroundingCounts] = [:]
+        var latenciesMs: [Double] = []
     }
 
     static func run(_ fixture: Fixture, variant: EvalVariantSpec) async -> FixtureOutcome {
@@ -114,22 +118,30 @@ public struct EvalRunner: Sendable {
         // A unit is what one extraction answers: each feature alone, or all of them when the engine is combined (one
         // request per window; when it fails, every feature of the fixture fails with it, and that cost is counted).
         let units: [[ExtractionFeature]] = engine.combined ? [variant.features] : variant.features.map { [$0] }
-        let results = await withTaskGroup(of: (Int, Result<ExtractionRun, any Error>).self) { group in
+        let results = await withTaskGroup(of: (Int, Result<ExtractionRun, any Error>, Double).self) { group in
             for (index, features) in units.enumerated() {
                 group.addTask {
+                    let clock = ContinuousClock()
+                    let start = clock.now
+                    func elapsed() -> Double { Double((clock.now - start).components.attoseconds) / 1e15 + Double((clock.now - start).components.seconds) * 1000 }
                     do {
                         // Await into a local before building the tuple: Swift 6.3.1's optimizer drops the tuple's first
                         // element when it is built around the `try await` inside this do/catch in a task, so the index
                         // came back as garbage and release builds crashed (Tests/Reproducers/TaskTupleMiscompile).
                         let run = try await engine.extract(input, features: features)
-                        return (index, .success(run))
+                        let ms = elapsed()
+                        return (index, .success(run), ms)
                     } catch {
-                        return (index, .failure(error))
+                        let ms = elapsed()
+                        return (index, .failure(error), ms)
                     }
                 }
             }
             var collected: [Int: Result<ExtractionRun, any Error>] = [:]
-            for await (index, result) in group { collected[index] = result }
+            for await (index, result, ms) in group {
+                collected[index] = result
+                outcome.latenciesMs.append(ms)
+            }
             return collected
         }
         for (index, features) in units.enumerated() {

@@ -13,8 +13,10 @@ public struct EvalRunOptions: Sendable {
     public var promptsPath: String?
     public var provider: ProviderChoice = .auto
     public var model: String?
-    /// Prompt versions of the main variant (absent: the highest version).
+    /// Prompt versions of the main variant (absent: the version pinned in `active.yaml`).
     public var promptVersions: [ExtractionFeature: Int] = [:]
+    /// `id=N` pins for prompts that are not one feature's (`combined=2`), applied to the library of every variant.
+    public var promptPins: [String] = []
     /// Versions of a second LLM variant, run beside the main one.
     public var compareVersions: [ExtractionFeature: Int] = [:]
     /// Every variant makes one combined request per fixture window (`ExtractionEngine.combined`).
@@ -45,13 +47,13 @@ public enum EvalSession {
                            progress: (@Sendable (EvalProgress) -> Void)? = nil) async throws -> EvalRun {
         let fixtures: [Fixture]
         do {
-            fixtures = try FixtureLoader.load(path: options.fixturesPath)
+            fixtures = try FixtureLoader.load(path: ProviderFactory.homePath(options.fixturesPath, environment: options.environment))
         } catch {
             throw EvalRunError("the fixtures do not load:\n\(error)")
         }
         let features = ScoredFeature.ids.filter(options.features.contains)
         guard !features.isEmpty else { throw EvalRunError("--features names no feature") }
-        let library = try loadPrompts(options.promptsPath)
+        let library = try loadPrompts(options.promptsPath, pins: options.promptPins, environment: options.environment)
         try checkVersions(options, features: features, library: library)
 
         var notice: String?
@@ -138,10 +140,31 @@ public enum EvalSession {
             variants.append(try await variantReport(spec, outcome: outcome, score: score, features: features))
         }
 
-        let report = EvalReport(
+        var report = EvalReport(
             createdAt: ISO8601Instant.string(now), fixturesPath: options.fixturesPath, fixtureCount: fixtures.count,
             features: features, variants: variants, preFilter: PreFilterAudit.audit(fixtures, features: features))
+        report.gitCommit = gitCommit()
         return EvalRun(report: report, fixtures: fixtures, notice: notice)
+    }
+
+    /// The checkout's commit, `-dirty` when files differ from it; nil outside a git checkout or without git.
+    static func gitCommit() -> String? {
+        func git(_ arguments: [String]) -> String? {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["git"] + arguments
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = FileHandle.nullDevice
+            do { try process.run() } catch { return nil }
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else { return nil }
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        guard let commit = git(["rev-parse", "--short=12", "HEAD"]), !commit.isEmpty else { return nil }
+        let dirty = git(["status", "--porcelain", "--untracked-files=no"]).map { !$0.isEmpty } ?? false
+        return commit + (dirty ? "-dirty" : "")
     }
 
     /// `feature=N` pairs from repeated options (`calendar_events=4`), naming the bad one.
@@ -159,12 +182,12 @@ public enum EvalSession {
         return picks
     }
 
-    static func loadPrompts(_ path: String?) throws -> PromptLibrary {
-        let directory = try ProviderFactory.promptDirectory(path)
+    /// The library with its pins, as production loads it (`MESSAGEAI_PROMPT_VERSIONS` included).
+    static func loadPrompts(_ path: String?, pins: [String], environment: [String: String]) throws -> PromptLibrary {
         do {
-            return try PromptLibrary.load(directory: directory)
-        } catch {
-            throw EvalRunError("the prompts do not load:\n\(error)")
+            return try ProviderFactory.library(promptsPath: path, versions: pins, environment: environment)
+        } catch let error as ExtractionError {
+            throw EvalRunError(error.description)
         }
     }
 
@@ -197,7 +220,8 @@ public enum EvalSession {
         for feature in features {
             // A combined engine asks every feature with the combined prompt (one feature alone still goes per feature).
             let prompt = engine.combined && features.count > 1 ? try engine.combinedPrompt() : try engine.prompt(for: feature)
-            refs[feature] = PromptRef(id: prompt.id, version: prompt.version, model: engine.provider.modelName(for: prompt))
+            refs[feature] = PromptRef(id: prompt.id, version: prompt.version, model: engine.provider.modelName(for: prompt),
+                                      sha256: prompt.fingerprint.sha256)
         }
         return refs
     }
@@ -224,6 +248,7 @@ public enum EvalSession {
         let paid = cache?.networkUsage ?? outcome.usage
         report.cost = RunCost.estimate(paid,
                                        engine: spec.engine, features: spec.features)
+        report.latency = EvalLatency(outcome.latenciesMs)
         return report
     }
 }

@@ -7,10 +7,16 @@ import JobsKit
 enum EvalFormat {
     static func rate(_ x: Double) -> String { String(format: "%.3f", x) }
 
+    /// An undefined rate (precision with nothing predicted) is a dash, never a number.
+    static func rate(_ x: Double?) -> String { x.map { String(format: "%.3f", $0) } ?? "—" }
+
     static func delta(_ x: Double) -> String {
         let rounded = (x * 1000).rounded() / 1000
         return rounded == 0 ? "±0.000" : String(format: "%+.3f", rounded)
     }
+
+    /// A change between two rates, a dash when either is undefined.
+    static func delta(_ x: Double?) -> String { x.map { delta($0) } ?? "—" }
 
     static func usage(_ u: TokenUsage) -> String {
         "prompt \(u.promptTokens), completion \(u.completionTokens), cached \(u.cachedPromptTokens)"

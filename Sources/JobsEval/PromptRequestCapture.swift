@@ -33,6 +33,28 @@ public enum PromptRequestCapture {
         return request.body(tokenField: tokenField)
     }
 
+    /// The combined request (`prompts/combined.yaml`, the pinned version unless `prompts` was re-pinned) for all
+    /// five features over the fixture's first window, as `scan --combined` sends it.
+    public static func combinedBody(
+        fixture: Fixture, prompts: PromptLibrary, structuredOutput: StructuredOutputMode, modelOverride: String? = nil,
+        tokenField: MaxTokensField = .maxCompletionTokens, windowing: Windowing = Windowing()
+    ) async throws -> JSONValue {
+        let client = CapturingClient()
+        let provider = LLMAnswerProvider(client: client, structuredOutput: structuredOutput, modelOverride: modelOverride)
+        var engine = try ExtractionEngine(prompts: prompts, provider: provider, windowing: windowing)
+        engine.combined = true
+        _ = try engine.combinedPrompt()
+        do {
+            _ = try await engine.extract(try FixtureConversation.input(fixture), features: ScoredFeature.ids)
+        } catch is CapturedRequest {
+            // Expected, as above.
+        }
+        guard let request = await client.first else {
+            throw EvalRunError("fixture '\(fixture.id)' has no messages, so no request would be sent")
+        }
+        return request.body(tokenField: tokenField)
+    }
+
     private struct CapturedRequest: Error {}
 
     private actor CapturingClient: ChatCompleting {

@@ -17,12 +17,20 @@ public struct PromptLibrary: Sendable {
     }
 
     private let prompts: [Key: Prompt]
-    /// SHA-256 (hex) of the files the set was loaded from: each prompt file and the schema files it names, in load
-    /// order with their names. The same files give the same hash whether embedded or in a directory; nil for a
-    /// library built in memory.
+    /// SHA-256 (hex) of the files the set was loaded from: each prompt file, the schema files it names and the pins
+    /// file, in load order with their names. The same files give the same hash whether embedded or in a directory;
+    /// nil for a library built in memory. Pins moved for one run (`pinning`) are recorded per prompt instead.
     public let fingerprint: String?
+    /// The version each id runs with (`active.yaml` and any overrides); ids with a single version need none.
+    public private(set) var pins: PromptPins
 
-    public init(prompts: [Prompt], fingerprint: String? = nil) throws(PromptLoadError) {
+    /// - Parameter pins: must name existing versions, and pin every id that has more than one.
+    public init(prompts: [Prompt], pins: PromptPins = PromptPins(), pinsFile: String = PromptPins.fileName,
+                fingerprint: String? = nil) throws(PromptLoadError) {
+        try self.init(prompts: prompts, pins: pins, pinsFile: pinsFile, checkPins: true, fingerprint: fingerprint)
+    }
+
+    init(prompts: [Prompt], pins: PromptPins, pinsFile: String, checkPins: Bool, fingerprint: String?) throws(PromptLoadError) {
         var byKey: [Key: Prompt] = [:]
         var problems: [PromptProblem] = []
         for prompt in prompts {
@@ -39,6 +47,38 @@ public struct PromptLibrary: Sendable {
         guard problems.isEmpty else { throw PromptLoadError(problems: problems) }
         self.prompts = byKey
         self.fingerprint = fingerprint
+        self.pins = pins
+        let pinProblems = checkPins ? Self.check(pins, prompts: byKey, file: pinsFile) : []
+        guard pinProblems.isEmpty else { throw PromptLoadError(problems: pinProblems) }
+    }
+
+    /// Pins that name no prompt file, and ids with several versions but no pin: either would leave the choice of
+    /// a production prompt to the order files happen to land in.
+    private static func check(_ pins: PromptPins, prompts: [Key: Prompt], file: String) -> [PromptProblem] {
+        var versions: [String: [Int]] = [:]
+        for key in prompts.keys { versions[key.id, default: []].append(key.version) }
+        var problems: [PromptProblem] = []
+        for (id, version) in pins.versions.sorted(by: { $0.key < $1.key }) where prompts[Key(id: id, version: version)] == nil {
+            let known = versions[id]?.sorted().map(String.init).joined(separator: ", ")
+            problems.append(PromptProblem(file: file, line: pins.lines[id] ?? 0,
+                                          message: "\(id): no prompt version \(version) (known: \(known ?? "none, no prompt has this id"))"))
+        }
+        for (id, known) in versions.sorted(by: { $0.key < $1.key }) where known.count > 1 && pins.versions[id] == nil {
+            problems.append(PromptProblem(
+                file: file, line: 0,
+                message: "\(id) has versions \(known.sorted().map(String.init).joined(separator: ", ")): pin the one production uses (`\(id): \(known.min() ?? 1)`)"))
+        }
+        return problems
+    }
+
+    /// This library with some pins moved for one run (`--prompt-version`, `MESSAGEAI_PROMPT_VERSIONS`); each must
+    /// name an existing version.
+    public func pinning(_ overrides: PromptPins, source: String = "--prompt-version") throws(PromptLoadError) -> PromptLibrary {
+        guard !overrides.versions.isEmpty else { return self }
+        var merged = pins
+        merged.versions.merge(overrides.versions) { _, override in override }
+        for id in overrides.versions.keys { merged.lines[id] = nil }
+        return try PromptLibrary(prompts: Array(prompts.values), pins: merged, pinsFile: source, fingerprint: fingerprint)
     }
 
     /// Checks a few-shot output against the prompt's output schema; returns the violations.
@@ -53,7 +93,8 @@ public struct PromptLibrary: Sendable {
         }
     }
 
-    /// Loads every `*.yaml`/`*.yml` file of `directory` (not recursive), in name order.
+    /// Loads every `*.yaml`/`*.yml` file of `directory` (not recursive), in name order, and the pins of its
+    /// `active.yaml`.
     ///
     /// - Parameter validateExample: checks few-shot outputs against the output schema, so an
     ///   example never teaches the model an answer the schema rejects; with nil only the
@@ -81,11 +122,19 @@ public struct PromptLibrary: Sendable {
             withUnsafeBytes(of: UInt64(data.count).bigEndian) { digest.update(bufferPointer: $0) }
             digest.update(data: data)
         }
+        var pins = PromptPins()
         for name in names {
             let url = directory.appendingPathComponent(name)
             let file = display + "/" + name
             guard let data = PromptFiles.data(at: url), let text = String(data: data, encoding: .utf8) else {
                 problems.append(PromptProblem(file: file, line: 0, message: "cannot read file as UTF-8"))
+                continue
+            }
+            if name == PromptPins.fileName {
+                hash(name, data)
+                let parsed = PromptPins.parse(text, file: file)
+                pins = parsed.pins
+                problems += parsed.problems
                 continue
             }
             let document: YAMLDocument
@@ -107,7 +156,9 @@ public struct PromptLibrary: Sendable {
         }
         let library: PromptLibrary
         do {
-            library = try PromptLibrary(prompts: prompts, fingerprint: digest.finalize().map { String(format: "%02x", $0) }.joined())
+            // Pins are checked only when every file loaded: a version whose file is broken is reported once, there.
+            library = try PromptLibrary(prompts: prompts, pins: pins, pinsFile: display + "/" + PromptPins.fileName, checkPins: problems.isEmpty,
+                                        fingerprint: digest.finalize().map { String(format: "%02x", $0) }.joined())
         } catch {
             // Duplicates point at the `version` line of the later file.
             let located = error.problems.map { PromptProblem(file: $0.file, line: lines[$0.file] ?? $0.line, message: $0.message) }
@@ -119,9 +170,16 @@ public struct PromptLibrary: Sendable {
 
     public func prompt(id: String, version: Int) -> Prompt? { prompts[Key(id: id, version: version)] }
 
-    /// The highest version of `id`: new versions win as soon as their file lands.
+    /// The highest version of `id`, pinned or not (for listings; runs use `active(id:)`).
     public func latest(id: String) -> Prompt? {
         prompts.values.filter { $0.id == id }.max { $0.version < $1.version }
+    }
+
+    /// The version runs use: the pinned one, or the only one. A new version changes nothing until its pin moves.
+    public func active(id: String) -> Prompt? {
+        if let version = pins.versions[id] { return prompt(id: id, version: version) }
+        let versions = prompts.values.filter { $0.id == id }
+        return versions.count == 1 ? versions.first : nil
     }
 
     /// Every prompt, sorted by id then version.

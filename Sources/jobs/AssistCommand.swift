@@ -61,6 +61,12 @@ struct AssistCommand: AsyncParsableCommand {
     @Option(help: "Folder of YAML prompts (default: $MESSAGEAI_HOME/prompts, else the set embedded in this binary).")
     var prompts: String?
 
+    @Option(name: .customLong("prompt-version"), help: """
+        ID=VERSION: run this prompt version instead of the one pinned in prompts/active.yaml, for this run only \
+        (repeatable; also $MESSAGEAI_PROMPT_VERSIONS=id=N,id=N; the option wins).
+        """)
+    var promptVersions: [String] = []
+
     @Option(help: "Minutes needed to travel between back-to-back events at different places.")
     var travelGapMinutes: Int = Int(ProactiveOptions.defaultTravelGap / 60)
 
@@ -104,7 +110,8 @@ struct AssistCommand: AsyncParsableCommand {
         if let user { return try await runOne(user.id) }
         let shard = try Self.resolveShard(shard)
         let summary = try await database.withPool(maxConnections: concurrency + 1) { pool in
-            var pass = try Self.pass(pool: pool, provider: provider, model: model, prompts: prompts, concurrency: concurrency,
+            var pass = try Self.pass(pool: pool, provider: provider, model: model, prompts: prompts, promptVersions: promptVersions,
+                                     concurrency: concurrency,
                                      shard: shard, lease: .seconds(leaseSeconds), maxSteps: maxSteps)
             pass = ProactivePass(pool: pool, options: withCLIOptions(pass.options), assistant: pass.assistant)
             return try await pass.run(all ? .all : .changed)
@@ -142,7 +149,7 @@ struct AssistCommand: AsyncParsableCommand {
         _ = try ProviderFactory.resolve(.openai, environment: environment)
         let summary = try await database.withPool { pool in
             guard var service = try AssistantFactory.make(provider == .auto ? .openai : provider, pool: pool, promptsPath: prompts,
-                                                          modelOverride: model, environment: environment) else { throw ProviderNotConfigured() }
+                                                          promptVersions: promptVersions, modelOverride: model, environment: environment) else { throw ProviderNotConfigured() }
             service.limits.maxSteps = maxSteps
             service.firstToolChoice = firstToolChoice.toolChoice
             service.proactive.travelGap = TimeInterval(travelGapMinutes * 60)
@@ -162,13 +169,13 @@ struct AssistCommand: AsyncParsableCommand {
 
     /// The proactive pass for a provider choice (also what `scan` runs after extraction).
     static func pass(
-        pool: PostgresPool, provider: ProviderChoice, model: String?, prompts: String?, concurrency: Int,
+        pool: PostgresPool, provider: ProviderChoice, model: String?, prompts: String?, promptVersions: [String] = [], concurrency: Int,
         shard: (index: Int, count: Int), lease: Duration, maxSteps: Int = 5,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
     ) throws -> ProactivePass {
-        var assistant = try AssistantFactory.make(provider, pool: pool, promptsPath: prompts, modelOverride: model,
-                                                  environment: environment, wrap: wrap)
+        var assistant = try AssistantFactory.make(provider, pool: pool, promptsPath: prompts, promptVersions: promptVersions,
+                                                  modelOverride: model, environment: environment, wrap: wrap)
         assistant?.limits.maxSteps = maxSteps
         var options = ProactivePass.Options()
         options.concurrency = concurrency

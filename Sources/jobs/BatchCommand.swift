@@ -38,7 +38,8 @@ struct BatchCommand: AsyncParsableCommand {
         let configuration = try clientConfiguration()
         let (provider, _) = try ProviderFactory.make(.openai, modelOverride: providerOptions.model)
         let engine = try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: provider,
-                                                windowing: Windowing(maxInputTokens: providerOptions.windowTokens))
+                                                windowing: Windowing(maxInputTokens: providerOptions.windowTokens),
+                                                versions: providerOptions.promptVersions)
         var options = BatchOptions()
         options.scan = scan
         let summary = try await database.withPool(maxConnections: 2) { pool in

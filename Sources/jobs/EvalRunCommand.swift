@@ -18,7 +18,7 @@ struct EvalRunCommand: AsyncParsableCommand {
 
             Examples:
               messageai-jobs eval --report out/
-              messageai-jobs eval --compare calendar_events=4 --report out/
+              messageai-jobs eval --compare calendar_events=2 --report out/
               messageai-jobs eval --compare combined   # per-feature requests against one combined request
               messageai-jobs eval --baseline old/report.json --max-regression 0.02
               messageai-jobs eval --provider rules --fail-under 0.5
@@ -32,9 +32,6 @@ struct EvalRunCommand: AsyncParsableCommand {
     var features: String?
 
     @OptionGroup var provider: ProviderOptions
-
-    @Option(name: .customLong("prompt-version"), help: "FEATURE=VERSION: the prompt version of the main run (repeatable; default: highest).")
-    var promptVersions: [String] = []
 
     @Option(help: "FEATURE=VERSION: also run a second LLM variant with this prompt version, side by side (repeatable); or `combined`: the same prompts in one combined request per fixture (prompts/combined.yaml).")
     var compare: [String] = []
@@ -54,6 +51,9 @@ struct EvalRunCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-regression"), help: "Exit non-zero when micro F1 dropped more than this versus --baseline.")
     var maxRegression: Double?
 
+    @Option(name: .customLong("max-failures"), help: "Failed extractions allowed per variant before the run fails (a failure predicts nothing, so a dead model would otherwise pass).")
+    var maxFailures: Int = 0
+
     @Flag(name: .customLong("no-cache"), help: "Ask the model again even for cached requests (answers are still stored).")
     var noCache = false
 
@@ -71,6 +71,7 @@ struct EvalRunCommand: AsyncParsableCommand {
         if maxRegression != nil, baseline == nil { throw ValidationError("--max-regression needs --baseline") }
         if let failUnder, !(0...1).contains(failUnder) { throw ValidationError("--fail-under is an F1 between 0 and 1") }
         if let maxRegression, maxRegression < 0 { throw ValidationError("--max-regression must be 0 or more") }
+        if maxFailures < 0 { throw ValidationError("--max-failures must be 0 or more") }
     }
 
     func run() async throws {
@@ -86,7 +87,11 @@ struct EvalRunCommand: AsyncParsableCommand {
             options.model = provider.model
             options.environment = provider.llm.environment()
             options.windowing = Windowing(maxInputTokens: provider.windowTokens)
-            options.promptVersions = try EvalSession.parseVersionPicks(promptVersions, option: "--prompt-version")
+            // Feature picks choose the main variant's extractor prompts; `combined=N` re-pins the combined prompt.
+            let picks = provider.promptVersions.flatMap { $0.split(separator: ",").map(String.init) }
+            let isCombined = { (pick: String) in pick.hasPrefix(CombinedSchema.promptID + "=") }
+            options.promptVersions = try EvalSession.parseVersionPicks(picks.filter { !isCombined($0) }, option: "--prompt-version")
+            options.promptPins = picks.filter(isCombined)
             options.compareVersions = try EvalSession.parseVersionPicks(compare.filter { $0 != "combined" }, option: "--compare")
             options.compareCombined = compare.contains("combined")
             options.combined = combined
@@ -122,7 +127,7 @@ struct EvalRunCommand: AsyncParsableCommand {
         } else {
             Console.print(result.summaryText())
         }
-        let failures = EvalGates.failures(result, failUnder: failUnder, maxRegression: maxRegression)
+        let failures = EvalGates.failures(result, failUnder: failUnder, maxRegression: maxRegression, maxFailures: maxFailures)
         guard failures.isEmpty else {
             for failure in failures { Console.error("FAIL: \(failure)") }
             throw ExitCode.failure

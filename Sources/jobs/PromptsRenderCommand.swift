@@ -6,22 +6,27 @@ import Extractors
 import Foundation
 import JobsEval
 import JobsKit
+import JSONKit
 import PromptKit
 
 /// Prints the exact request body the eval runner (and production) would send for one prompt and fixture.
 struct PromptsRenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Print the Chat Completions request body for one extractor prompt over one fixture's first window.",
+        abstract: "Print the Chat Completions request body for one extractor prompt (or `combined`) over one fixture's first window.",
         discussion: """
             The body comes from running the real engine with a client that records the first request, so it is
             exactly what would be sent (model, messages, response_format, token limit), minus the HTTP headers.
 
-            Example: messageai-jobs prompts render --prompt calendar_events@1 --fixture class-picnic
+            Without @VERSION the version pinned in prompts/active.yaml is rendered, as production would send it.
+
+            Examples:
+              messageai-jobs prompts render --prompt calendar_events@1 --fixture class-picnic
+              messageai-jobs prompts render --prompt combined --fixture class-picnic
             """
     )
 
-    @Option(help: "An extractor prompt id, optionally with @VERSION (default: the highest version).")
+    @Option(help: "An extractor prompt id or `combined`, optionally with @VERSION (default: the pinned version).")
     var prompt: String
 
     @Option(help: "The id of the fixture whose messages fill the prompt.")
@@ -42,7 +47,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         do {
-            let (feature, version) = try Self.parsePrompt(prompt)
+            let (id, version) = try Self.parsePrompt(prompt)
             let modeName = structuredOutput ?? environment["OPENAI_STRUCTURED_OUTPUT"] ?? StructuredOutputMode.jsonSchema.rawValue
             guard let mode = StructuredOutputMode(rawValue: modeName) else {
                 throw EvalRunError("--structured-output '\(modeName)': expected json_schema or json_object")
@@ -50,22 +55,26 @@ struct PromptsRenderCommand: AsyncParsableCommand {
             let tokenField = environment["OPENAI_MAX_TOKENS_FIELD"].flatMap(MaxTokensField.init(rawValue:)) ?? .maxCompletionTokens
             let loaded: [Fixture]
             do {
-                loaded = try FixtureLoader.load(path: fixtures)
+                loaded = try FixtureLoader.load(path: ProviderFactory.homePath(fixtures))
             } catch {
                 throw EvalRunError("the fixtures do not load:\n\(error)")
             }
             guard let chosen = loaded.first(where: { $0.id == fixture }) else {
                 throw EvalRunError("no fixture '\(fixture)' in \(fixtures) (\(loaded.count) fixtures, e.g. \(loaded.prefix(3).map(\.id).joined(separator: ", ")))")
             }
-            let library: PromptLibrary
-            do {
-                library = try PromptLibrary.load(directory: try ProviderFactory.promptDirectory(prompts))
-            } catch let error as PromptLoadError {
-                throw EvalRunError("the prompts do not load:\n\(error)")
+            let library = try ProviderFactory.library(promptsPath: prompts)
+            let modelOverride = model ?? environment["OPENAI_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
+            let body: JSONValue
+            if let feature = id {
+                body = try await PromptRequestCapture.body(
+                    feature: feature, version: version, fixture: chosen, prompts: library, structuredOutput: mode,
+                    modelOverride: modelOverride, tokenField: tokenField)
+            } else {
+                var pinned = library
+                if let version { pinned = try library.pinning(PromptPins([CombinedSchema.promptID: version]), source: "--prompt") }
+                body = try await PromptRequestCapture.combinedBody(
+                    fixture: chosen, prompts: pinned, structuredOutput: mode, modelOverride: modelOverride, tokenField: tokenField)
             }
-            let body = try await PromptRequestCapture.body(
-                feature: feature, version: version, fixture: chosen, prompts: library, structuredOutput: mode,
-                modelOverride: model ?? environment["OPENAI_MODEL"].flatMap { $0.isEmpty ? nil : $0 }, tokenField: tokenField)
             Console.print(body.serialized(pretty: true))
         } catch {
             Console.error("\(error)")
@@ -73,11 +82,13 @@ struct PromptsRenderCommand: AsyncParsableCommand {
         }
     }
 
-    /// `calendar_events` or `calendar_events@2`.
-    static func parsePrompt(_ text: String) throws -> (ExtractionFeature, Int?) {
+    /// `calendar_events` or `calendar_events@2`; a nil feature is the combined prompt.
+    static func parsePrompt(_ text: String) throws -> (ExtractionFeature?, Int?) {
         let parts = text.split(separator: "@", maxSplits: 1).map(String.init)
-        guard let feature = parts.first.flatMap(ExtractionFeature.named) else {
-            throw EvalRunError("--prompt '\(text)': not an extractor prompt (known: \(ExtractionFeature.allCases.map(\.rawValue).joined(separator: ", ")))")
+        let feature = parts.first.flatMap(ExtractionFeature.named)
+        guard feature != nil || parts.first == CombinedSchema.promptID else {
+            throw EvalRunError("--prompt '\(text)': not an extractor prompt (known: "
+                               + "\((ExtractionFeature.allCases.map(\.rawValue) + [CombinedSchema.promptID]).joined(separator: ", ")))")
         }
         guard parts.count == 2 else { return (feature, nil) }
         guard let version = Int(parts[1]), version > 0 else {

@@ -114,7 +114,8 @@ struct ScanCommand: AsyncParsableCommand {
             providerOptions.provider, modelOverride: providerOptions.model, environment: providerOptions.llm.environment(), wrap: { RateLimitedClient(inner: $0, limiter: limiter) })
         if let notice { Console.error(notice) }
         return try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: provider,
-                                          windowing: Windowing(maxInputTokens: providerOptions.windowTokens))
+                                          windowing: Windowing(maxInputTokens: providerOptions.windowTokens),
+                                          versions: providerOptions.promptVersions)
     }
 
     func resolvedShard() throws -> (index: Int, count: Int) {
@@ -149,7 +150,7 @@ struct ScanCommand: AsyncParsableCommand {
             var service = ScanService(pool: pool, engine: engine, options: options)
             service.proactive = noAssist ? nil : try AssistCommand.pass(
                 pool: pool, provider: providerOptions.provider, model: providerOptions.model, prompts: providerOptions.prompts,
-                concurrency: concurrency, shard: (options.shardIndex, options.shardCount), lease: options.lease,
+                promptVersions: providerOptions.promptVersions, concurrency: concurrency, shard: (options.shardIndex, options.shardCount), lease: options.lease,
                 environment: providerOptions.llm.environment(),
                 wrap: { RateLimitedClient(inner: $0, limiter: RateLimiter(limits: (try? rateLimits()) ?? RateLimits())) })
             let job = ScanJob(service, progress: { done, failed, total in

@@ -128,7 +128,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     private func loadPrompts() throws -> PromptLibrary {
         do {
-            return try PromptLibrary.load(directory: try ProviderFactory.promptDirectory(providerOptions.prompts))
+            return try ProviderFactory.library(promptsPath: providerOptions.prompts, versions: providerOptions.promptVersions)
         } catch let error as ExtractionError {
             throw error
         } catch {

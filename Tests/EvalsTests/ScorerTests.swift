@@ -6,12 +6,17 @@ import Testing
 struct ScorerTests {
     let fixture = Make.fixture("f1", expected: Make.standardExpected)
 
-    private func expectMetrics(_ m: Metrics, tp: Int, fp: Int, fn: Int, p: Double, r: Double, f1: Double,
+    /// `p: nil` when nothing was predicted: precision is undefined, never a perfect 1.
+    private func expectMetrics(_ m: Metrics, tp: Int, fp: Int, fn: Int, p: Double?, r: Double, f1: Double,
                                sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(m.tp == tp, sourceLocation: sourceLocation)
         #expect(m.fp == fp, sourceLocation: sourceLocation)
         #expect(m.fn == fn, sourceLocation: sourceLocation)
-        #expect(abs(m.precision - p) < 1e-9, "precision \(m.precision)", sourceLocation: sourceLocation)
+        if let p {
+            #expect(m.precision.map { abs($0 - p) < 1e-9 } == true, "precision \(String(describing: m.precision))", sourceLocation: sourceLocation)
+        } else {
+            #expect(m.precision == nil, "precision \(String(describing: m.precision))", sourceLocation: sourceLocation)
+        }
         #expect(abs(m.recall - r) < 1e-9, "recall \(m.recall)", sourceLocation: sourceLocation)
         #expect(abs(m.f1 - f1) < 1e-9, "f1 \(m.f1)", sourceLocation: sourceLocation)
     }
@@ -80,19 +85,19 @@ struct ScorerTests {
         let empty = Make.fixture("empty", expected: ExtractionSet())
         let nothing = Scorer.score(fixtures: [empty], predictions: [:])
         for f in ScoredFeature.ids {
-            expectMetrics(feature(nothing, f).metrics, tp: 0, fp: 0, fn: 0, p: 1, r: 1, f1: 1)
+            expectMetrics(feature(nothing, f).metrics, tp: 0, fp: 0, fn: 0, p: nil, r: 1, f1: 1)
         }
-        expectMetrics(nothing.micro, tp: 0, fp: 0, fn: 0, p: 1, r: 1, f1: 1)
+        expectMetrics(nothing.micro, tp: 0, fp: 0, fn: 0, p: nil, r: 1, f1: 1)
 
         let falseAlarm = Scorer.score(fixtures: [empty], predictions: ["empty": ExtractionSet(decisions: [Make.decision(["m1"])])])
         expectMetrics(feature(falseAlarm, .decisions).metrics, tp: 0, fp: 1, fn: 0, p: 0, r: 1, f1: 0)
-        expectMetrics(feature(falseAlarm, .rsvps).metrics, tp: 0, fp: 0, fn: 0, p: 1, r: 1, f1: 1)
+        expectMetrics(feature(falseAlarm, .rsvps).metrics, tp: 0, fp: 0, fn: 0, p: nil, r: 1, f1: 1)
     }
 
     @Test func missingPredictionsAreAllFalseNegatives() {
         let other = Make.fixture("f2", expected: ExtractionSet(deadlines: [Make.deadline("2026-03-10", ["m1"])]))
         let score = Scorer.score(fixtures: [fixture, other], predictions: ["f2": other.expected])
-        expectMetrics(feature(score, .calendarEvents).metrics, tp: 0, fp: 0, fn: 2, p: 1, r: 0, f1: 0)
+        expectMetrics(feature(score, .calendarEvents).metrics, tp: 0, fp: 0, fn: 2, p: nil, r: 0, f1: 0)
         expectMetrics(feature(score, .deadlines).metrics, tp: 1, fp: 0, fn: 1, p: 1, r: 0.5, f1: 2.0 / 3)
         expectMetrics(score.micro, tp: 1, fp: 0, fn: 6, p: 1, r: 1.0 / 7, f1: 0.25)
     }

@@ -45,9 +45,11 @@ struct PromptLibraryTests {
             "p/demo.yaml": promptYAML(version: 3).replacingOccurrences(of: "schemas/", with: "../schemas/"),
             "p/demo.v10.yaml": promptYAML(version: 10).replacingOccurrences(of: "schemas/", with: "../schemas/"),
             "p/demo.v4.yaml": promptYAML(version: 4).replacingOccurrences(of: "schemas/", with: "../schemas/"),
+            "p/active.yaml": "demo: 4\n",
         ])
         let library = try PromptLibrary.load(directory: dir.appendingPathComponent("p"))
         #expect(library.latest(id: "demo")?.version == 10)
+        #expect(library.active(id: "demo")?.version == 4, "runs use the pinned version, not the newest")
         #expect(library.prompt(id: "demo", version: 4)?.sourceFile.hasSuffix("demo.v4.yaml") == true)
         #expect(library.prompt(id: "demo", version: 5) == nil)
         #expect(library.latest(id: "missing") == nil)

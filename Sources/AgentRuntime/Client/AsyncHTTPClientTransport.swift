@@ -170,7 +170,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             default: return .other("HTTP client error: \(error)")
             }
         case let error as IOError:
-            return .connectionFailed(error.description)
+            return .connectionFailed(TransportErrorText.describe(error))
         case let error as ChannelError:
             return .connectionFailed("channel error: \(error)")
         default:

@@ -132,10 +132,13 @@ public struct OpenAIClient: ChatCompleting {
         case TransportError.cancelled, is CancellationError: .cancelled
         // Not worth retrying: the same server would send the same oversized answer again.
         case TransportError.responseTooLarge: .decoding(String(describing: error), bodyExcerpt: "")
-        case let error as TransportError: .transport(LLMError.excerpt(error.description, hiding: configuration.apiKey))
-        default: .transport(LLMError.excerpt(String(describing: error), hiding: configuration.apiKey))
+        case let error as TransportError: .transport(LLMError.excerpt(error.description + serverNote, hiding: configuration.apiKey))
+        default: .transport(LLMError.excerpt(String(describing: error) + serverNote, hiding: configuration.apiKey))
         }
     }
+
+    /// Names the server in transport errors, so a wrong OPENAI_BASE_URL is seen at once.
+    private var serverNote: String { " (server \(TransportErrorText.server(configuration.baseURL)))" }
 
     private func excerpt(_ body: Data) -> String {
         LLMError.excerpt(String(decoding: body, as: UTF8.self), hiding: configuration.apiKey)

@@ -7,13 +7,20 @@ import PromptKit
 /// evidence, dates). The messages are sent once instead of once per feature; the price is one prompt that must do
 /// five jobs, so it stays off until an eval with a real model says quality holds.
 extension ExtractionEngine {
-    /// The highest version of the combined prompt (`prompts/combined.yaml`).
+    /// The active (pinned) version of the combined prompt (`prompts/combined.yaml`).
     public func combinedPrompt() throws -> Prompt {
-        guard let found = prompts.latest(id: CombinedSchema.promptID) else {
+        guard let found = prompts.active(id: CombinedSchema.promptID) else {
             throw ExtractionError.promptProblem(
                 "no prompt '\(CombinedSchema.promptID)' in the prompt library: combined requests need prompts/combined.yaml")
         }
         return found
+    }
+
+    /// The prompts a run of `features` sends, with their content hashes, for `job_runs.prompts` and eval reports.
+    public func fingerprints(_ features: [ExtractionFeature]) -> [PromptFingerprint] {
+        var prompts = features.compactMap { try? prompt(for: $0) }
+        if combined, let combinedPrompt = try? combinedPrompt() { prompts.append(combinedPrompt) }
+        return prompts.map(\.fingerprint)
     }
 
     /// The strict schema a combined request for `features` sends: each feature's schema from its chosen prompt version.

@@ -8,11 +8,14 @@ public struct PromptRef: Sendable, Hashable, Codable {
     public let id: String
     public let version: Int
     public let model: String
+    /// The prompt's content hash (`Prompt.fingerprint`), where a report records it.
+    public let sha256: String?
 
-    public init(id: String, version: Int, model: String) {
+    public init(id: String, version: Int, model: String, sha256: String? = nil) {
         self.id = id
         self.version = version
         self.model = model
+        self.sha256 = sha256
     }
 }
 
@@ -63,7 +66,7 @@ public struct ExtractionEngine: Sendable {
     }
 
     public func prompt(for feature: ExtractionFeature) throws -> Prompt {
-        let found = promptVersions[feature].map { prompts.prompt(id: feature.promptID, version: $0) } ?? prompts.latest(id: feature.promptID)
+        let found = promptVersions[feature].map { prompts.prompt(id: feature.promptID, version: $0) } ?? prompts.active(id: feature.promptID)
         guard let found else {
             let version = promptVersions[feature].map { " version \($0)" } ?? ""
             throw ExtractionError.promptProblem("no prompt '\(feature.promptID)'\(version) in the prompt library")

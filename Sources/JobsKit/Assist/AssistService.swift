@@ -80,8 +80,11 @@ public struct AssistService: Sendable {
         limits.timeLimit = max(limits.timeLimit ?? .seconds(120), configuration.requestTimeout * 3)
     }
 
+    /// The assistant prompt runs send, with its content hash (`job_runs.prompts`).
+    public var promptFingerprint: PromptFingerprint? { prompts.active(id: "assistant")?.fingerprint }
+
     /// The model the runs use.
-    public var model: String { modelOverride ?? prompts.latest(id: "assistant")?.model ?? "gpt-4o-mini" }
+    public var model: String { modelOverride ?? prompts.active(id: "assistant")?.model ?? "gpt-4o-mini" }
 
     /// One user on demand (`assist --user`, a worker request): refresh the user's findings by code, then one
     /// bounded agent run over them, recorded as its own job run.
@@ -91,7 +94,8 @@ public struct AssistService: Sendable {
         _ = try prompt()
         let recorder = JobRunRecorder(pool: pool)
         let runID = try await recorder.start(.assist, provider: "openai", model: model,
-                                             options: ["user_id": .string(userID.postgresValue)], promptSet: prompts.fingerprint)
+                                             options: ["user_id": .string(userID.postgresValue)], promptSet: prompts.fingerprint,
+                                             prompts: promptFingerprint.map { [$0] } ?? [])
         do {
             let options = proactive
             try await pool.transaction { db in
@@ -167,7 +171,7 @@ public struct AssistService: Sendable {
         let usage = TokenUsage(result.usage)
         let reminders = try await AssistStore.save(
             result, checked: checked, findingsIn: findings.count, runID: runID, userID: person.id,
-            prompt: PromptRef(id: prompt.id, version: prompt.version, model: model), pool: pool)
+            prompt: PromptRef(id: prompt.id, version: prompt.version, model: model, sha256: prompt.fingerprint.sha256), pool: pool)
         var explained = findings
         for accepted in checked?.accepted ?? [] {
             if let index = explained.firstIndex(where: { $0.subjectKey == accepted.subjectKey && $0.kind == accepted.kind }) {
@@ -186,7 +190,7 @@ public struct AssistService: Sendable {
     }
 
     func prompt() throws -> Prompt {
-        guard let prompt = prompts.latest(id: "assistant"), prompt.outputSchema != nil else {
+        guard let prompt = prompts.active(id: "assistant"), prompt.outputSchema != nil else {
             throw ExtractionError.promptProblem("no 'assistant' prompt with an output schema in the prompt library")
         }
         return prompt

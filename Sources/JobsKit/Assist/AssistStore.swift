@@ -3,6 +3,7 @@ import Extractors
 import Foundation
 import JSONKit
 import Postgres
+import PromptKit
 
 /// Writes an assistant run in one transaction: its steps (`agent_traces`), its checked answer, tokens and dropped
 /// items (`assistant_runs`), and the explanations and ranks it gave the user's findings (`assistant_findings`).
@@ -36,18 +37,20 @@ enum AssistStore {
                 """
                 INSERT INTO assistant_runs (run_id, user_id, summary, conflicts, pending_rsvps, near_deadlines,
                     suggested_actions, reminders_created, stop_reason, steps, prompt_id, prompt_version, model,
-                    prompt_tokens, completion_tokens, findings_in, dropped)
-                VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb)
+                    prompt_tokens, completion_tokens, findings_in, dropped, prompts)
+                VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18::jsonb)
                 ON CONFLICT (run_id, user_id) DO UPDATE SET summary = EXCLUDED.summary, conflicts = EXCLUDED.conflicts,
                     pending_rsvps = EXCLUDED.pending_rsvps, near_deadlines = EXCLUDED.near_deadlines,
                     suggested_actions = EXCLUDED.suggested_actions, reminders_created = EXCLUDED.reminders_created,
                     stop_reason = EXCLUDED.stop_reason, steps = EXCLUDED.steps, prompt_tokens = EXCLUDED.prompt_tokens,
-                    completion_tokens = EXCLUDED.completion_tokens, findings_in = EXCLUDED.findings_in, dropped = EXCLUDED.dropped
+                    completion_tokens = EXCLUDED.completion_tokens, findings_in = EXCLUDED.findings_in, dropped = EXCLUDED.dropped,
+                    prompts = EXCLUDED.prompts
                 """,
                 [runID, userID, summaryText(output: output, stopReason: result.stopReason).withoutNULs,
                  output?["conflicts"] ?? .array([]), output?["pending_rsvps"] ?? .array([]), output?["near_deadlines"] ?? .array([]),
                  output?["suggested_actions"] ?? .array([]), reminders, String("\(result.stopReason)".prefix(maxStopReasonCharacters)).withoutNULs, result.steps.count,
-                 prompt.id, prompt.version, prompt.model, result.usage.promptTokens, result.usage.completionTokens, findingsIn, dropped])
+                 prompt.id, prompt.version, prompt.model, result.usage.promptTokens, result.usage.completionTokens, findingsIn, dropped,
+                 JobRunRecorder.json(prompt.sha256.map { [PromptFingerprint(id: prompt.id, version: prompt.version, sha256: $0)] } ?? [])])
             if let checked {
                 // The model's order and words for the findings it raised; the others lose a rank from an older run.
                 let accepted = JSONValue.array(checked.accepted.map {

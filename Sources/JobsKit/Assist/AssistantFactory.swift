@@ -8,17 +8,12 @@ import PromptKit
 /// provider (the proactive pass then keeps the code's template suggestions).
 public enum AssistantFactory {
     public static func make(
-        _ choice: ProviderChoice, pool: PostgresPool, promptsPath: String?, modelOverride: String? = nil,
+        _ choice: ProviderChoice, pool: PostgresPool, promptsPath: String?, promptVersions: [String] = [], modelOverride: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
     ) throws -> AssistService? {
         guard case .llm(let configuration) = try ProviderFactory.resolve(choice, environment: environment) else { return nil }
-        let library: PromptLibrary
-        do {
-            library = try PromptLibrary.load(directory: try ProviderFactory.promptDirectory(promptsPath, environment: environment))
-        } catch {
-            throw ExtractionError.promptProblem("the prompts do not load:\n\(error)")
-        }
+        let library = try ProviderFactory.library(promptsPath: promptsPath, versions: promptVersions, environment: environment)
         var service = AssistService(
             pool: pool, client: wrap(OpenAIClient(configuration: configuration)), prompts: library,
             structuredOutput: configuration.structuredOutput, modelOverride: modelOverride ?? configuration.defaultModel)

@@ -87,7 +87,7 @@ public struct ProactivePass: Sendable {
         let runID = try await recorder.start(
             .assist, provider: assistant == nil ? "rules" : "openai", model: assistant?.model,
             options: ["mode": "proactive_pass", "shard": .string("\(options.shardIndex)/\(options.shardCount)")],
-            promptSet: assistant?.prompts.fingerprint)
+            promptSet: assistant?.prompts.fingerprint, prompts: assistant?.promptFingerprint.map { [$0] } ?? [])
         var summary = Summary(runID: runID)
         // Counts every model attempt and token of the pass, failed runs' included.
         let meter = LLMSpendMeter()

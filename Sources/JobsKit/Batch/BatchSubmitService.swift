@@ -66,7 +66,7 @@ public struct BatchSubmitService: Sendable {
             options: ["batch_id": .string(batchID.uuidString.lowercased()),
                       "shard": .string("\(scanOptions.shardIndex)/\(scanOptions.shardCount)"),
                       "features": .array(features.map { .string($0.rawValue) })],
-            promptSet: engine.prompts.fingerprint)
+            promptSet: engine.prompts.fingerprint, prompts: engine.fingerprints(features))
         try await store.create(batchID, runID: runID, features: features, prompts: prompts)
         var summary = Summary(batchID: batchID, runID: runID, status: .preparing)
 

@@ -49,7 +49,7 @@ public struct ExtractService: Sendable {
             model: features.first.flatMap { try? engine.prompt(for: $0) }.map { engine.provider.modelName(for: $0) },
             options: ["conversation_id": .string(conversationID.postgresValue), "dry_run": .bool(dryRun),
                       "features": .array(features.map { .string($0.rawValue) })],
-            promptSet: engine.prompts.fingerprint)
+            promptSet: engine.prompts.fingerprint, prompts: engine.fingerprints(features))
         var outcome = JobRunRecorder.Outcome(status: .failed)
         // Counts every attempt and token, so a run that fails half-way still records what it spent.
         let meter = LLMSpendMeter()

@@ -79,6 +79,16 @@ public enum ProviderFactory {
         }
     }
 
+    /// A relative path that does not exist here, found under `$MESSAGEAI_HOME` when it exists there (the fixtures,
+    /// from any directory); otherwise the path unchanged, so errors name what was asked for.
+    public static func homePath(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        guard !path.hasPrefix("/"), !FileManager.default.fileExists(atPath: path), let home = environment["MESSAGEAI_HOME"], !home.isEmpty else {
+            return path
+        }
+        let candidate = URL(fileURLWithPath: home).appendingPathComponent(path).path
+        return FileManager.default.fileExists(atPath: candidate) ? candidate : path
+    }
+
     /// The one prompt-set lookup: `--prompts DIR` (a relative DIR is also looked for under `$MESSAGEAI_HOME`), else
     /// `$MESSAGEAI_HOME/prompts`, else the set embedded in the binary. A directory is for prompt work; servers run
     /// the embedded set, whatever their working directory holds.
@@ -109,15 +119,24 @@ public enum ProviderFactory {
         PromptFiles.isEmbedded(directory) ? "embedded" : directory.path
     }
 
-    /// Loads the prompt library and builds the engine.
-    public static func engine(promptsPath: String?, provider: any AnswerProvider, windowing: Windowing = Windowing()) throws -> ExtractionEngine {
-        let directory = try promptDirectory(promptsPath)
-        let library: PromptLibrary
+    /// Loads the prompt library with its pins (`active.yaml`), moved for this run by `MESSAGEAI_PROMPT_VERSIONS` and
+    /// then by `versions` (`--prompt-version id=N` options).
+    public static func library(
+        promptsPath: String?, versions: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws -> PromptLibrary {
+        let directory = try promptDirectory(promptsPath, environment: environment)
         do {
-            library = try PromptLibrary.load(directory: directory)
+            let overrides = try PromptPins.overrides(options: versions, environment: environment)
+            return try PromptLibrary.load(directory: directory).pinning(overrides, source: "--prompt-version / \(PromptPins.environmentVariable)")
         } catch {
             throw ExtractionError.promptProblem("the prompts do not load:\n\(error)")
         }
+    }
+
+    /// Loads the prompt library and builds the engine.
+    public static func engine(promptsPath: String?, provider: any AnswerProvider, windowing: Windowing = Windowing(),
+                              versions: [String] = []) throws -> ExtractionEngine {
+        let library = try library(promptsPath: promptsPath, versions: versions)
         return try ExtractionEngine(prompts: library, provider: provider, windowing: windowing)
     }
 }

@@ -3,6 +3,7 @@ import Extractors
 import Foundation
 import JSONKit
 import Postgres
+import PromptKit
 import Synchronization
 
 /// Records a job in `job_runs`: a row when it starts, its counts and outcome when it ends. The row is
@@ -42,6 +43,14 @@ public struct JobRunRecorder: Sendable {
         self.lease = lease
     }
 
+    /// `[{"id": …, "version": …, "sha256": …}]`, sorted by id, as `job_runs.prompts` and `assistant_runs.prompts` hold it.
+    public static func json(_ prompts: [PromptFingerprint]) -> JSONValue {
+        var seen = Set<PromptFingerprint>()
+        return .array(prompts.filter { seen.insert($0).inserted }.sorted { ($0.id, $0.version) < ($1.id, $1.version) }.map {
+            .object(JSONObject([("id", .string($0.id)), ("version", .integer(Int64($0.version))), ("sha256", .string($0.sha256))]))
+        })
+    }
+
     /// 300 s, or `MESSAGEAI_RUN_LEASE_SECONDS` (2 to 86400): how soon the next run may call a silent run abandoned.
     public static var defaultLease: Duration {
         if let text = ProcessInfo.processInfo.environment["MESSAGEAI_RUN_LEASE_SECONDS"], let seconds = Int(text),
@@ -55,17 +64,19 @@ public struct JobRunRecorder: Sendable {
 
     /// Opens the run's row and starts its heartbeat; then marks runs found dead as `abandoned` (a scan does that
     /// itself, to report how many). Every row names the build (`BuildInfo`) and `promptSet`, the SHA-256 of the
-    /// prompt set the run uses (`PromptLibrary.fingerprint`; nil when it uses none), so a night's rows trace back
-    /// to what made them.
+    /// prompt set the run uses (`PromptLibrary.fingerprint`; nil when it uses none), and `prompts` every prompt the
+    /// run may send with its content hash (`job_runs.prompts`), so a night's rows trace back to what made them.
     public func start(
-        _ kind: Kind, provider: String, model: String?, options: JSONValue = .object([:]), promptSet: String? = nil
+        _ kind: Kind, provider: String, model: String?, options: JSONValue = .object([:]), promptSet: String? = nil,
+        prompts: [PromptFingerprint] = []
     ) async throws -> UUID {
         let id: UUID = try await pool.query(
             """
-            INSERT INTO job_runs (kind, provider, model, options, alive_until, build_version, build_commit, prompt_set_sha256)
-            VALUES ($1, $2, $3, $4::jsonb, now() + make_interval(secs => $5), $6, $7, $8) RETURNING id
+            INSERT INTO job_runs (kind, provider, model, options, alive_until, build_version, build_commit, prompt_set_sha256, prompts)
+            VALUES ($1, $2, $3, $4::jsonb, now() + make_interval(secs => $5), $6, $7, $8, $9::jsonb) RETURNING id
             """,
-            [kind.rawValue, provider, model, options, leaseSeconds, BuildInfo.version, BuildInfo.commit, promptSet])[0].decode("id")
+            [kind.rawValue, provider, model, options, leaseSeconds, BuildInfo.version, BuildInfo.commit, promptSet,
+             Self.json(prompts)])[0].decode("id")
         OpenRuns.shared.open(id, heartbeat: heartbeat(id), configuration: pool.configuration)
         if kind != .scan { _ = try? await markAbandoned(except: id) }
         return id

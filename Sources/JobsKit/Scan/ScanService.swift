@@ -114,8 +114,9 @@ public struct ScanService: Sendable {
             "combined": .bool(engine.combined),
         ]
         let provider = engine.provider.name
+        let prompts = engine.fingerprints(options.features) + (proactive?.assistant?.promptFingerprint.map { [$0] } ?? [])
         let runID = try await Self.retrying { try await recorder.start(
-            .scan, provider: provider, model: nil, options: runOptions, promptSet: engine.prompts.fingerprint) }
+            .scan, provider: provider, model: nil, options: runOptions, promptSet: engine.prompts.fingerprint, prompts: prompts) }
         var summary = Summary(runID: runID, provider: engine.provider.name)
         if options.retryQuarantined { summary.quarantineReleased = try await Self.retrying { try await queue.releaseQuarantine() } }
         summary.abandonedRuns = (try? await Self.retrying { try await recorder.markAbandonedScans(except: runID) }) ?? 0

@@ -19,6 +19,12 @@ struct ProviderOptions: ParsableArguments {
     @Option(help: "Folder of YAML prompts (default: $MESSAGEAI_HOME/prompts, else the set embedded in this binary).")
     var prompts: String?
 
+    @Option(name: .customLong("prompt-version"), help: """
+        ID=VERSION: run this prompt version instead of the one pinned in prompts/active.yaml, for this run only \
+        (repeatable; also $MESSAGEAI_PROMPT_VERSIONS=id=N,id=N; the option wins).
+        """)
+    var promptVersions: [String] = []
+
     @Option(help: "Estimated input tokens per window; longer conversations are split into overlapping windows.")
     var windowTokens: Int = 6000
 
@@ -35,6 +41,7 @@ struct ProviderOptions: ParsableArguments {
     func engine() throws -> ExtractionEngine {
         let (provider, notice) = try ProviderFactory.make(self.provider, modelOverride: model, environment: llm.environment())
         if let notice { Console.error(notice) }
-        return try ProviderFactory.engine(promptsPath: prompts, provider: provider, windowing: Windowing(maxInputTokens: windowTokens))
+        return try ProviderFactory.engine(promptsPath: prompts, provider: provider, windowing: Windowing(maxInputTokens: windowTokens),
+                                          versions: promptVersions)
     }
 }

@@ -32,7 +32,7 @@ import TestSupport
             let g = outcome.grounding[feature] ?? GroundingCounts()
             return "\(feature.rawValue) F1 \(String(format: "%.3f", m?.f1 ?? 0)) (\(g.line))"
         }.joined(separator: "; ")
-        print("oracle \(noise.rawValue): micro P \(String(format: "%.3f", score.micro.precision)) R \(String(format: "%.3f", score.micro.recall)) "
+        print("oracle \(noise.rawValue): micro P \(score.micro.precision.map { String(format: "%.3f", $0) } ?? "—") R \(String(format: "%.3f", score.micro.recall)) "
               + "F1 \(String(format: "%.3f", score.micro.f1)); \(perFeature)")
         for fixture in score.fixtures {
             for (feature, detail) in fixture.features where !detail.falseNegatives.isEmpty || !detail.falsePositives.isEmpty {

@@ -19,7 +19,7 @@ import TestSupport
         let score = Scorer.score(fixtures: fixtures, predictions: outcome.predictions)
         for feature in [ExtractionFeature.decisions, .priorityMessages] {
             let m = try #require(score.features[feature]?.metrics)
-            #expect(m.f1 >= 0.70 && m.precision >= 0.75, "\(feature.rawValue): P \(m.precision) F1 \(m.f1)")
+            #expect(m.f1 >= 0.70 && (m.precision ?? 0) >= 0.75, "\(feature.rawValue): P \(String(describing: m.precision)) F1 \(m.f1)")
         }
         let grounding = outcome.grounding.filter { $0.value.recited > 0 || $0.value.dropped > 0 }
         #expect(grounding.isEmpty, "the rules quote evidence from the message they cite: \(grounding)")

@@ -82,10 +82,13 @@ struct EvalRunTests {
         #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"))
         #expect(html.contains("&lt;b&gt;Bake sale&lt;/b&gt;"))
         #expect(html.contains("&amp; bring &quot;cookies&quot;"))
-        #expect(!html.contains("<script"))
+        #expect(html.components(separatedBy: "<script").count == 2, "only the report's own index script")
+        #expect(!html.contains("<script>alert"))
         #expect(!html.contains("<b>Bake"))
         let markdown = try String(contentsOf: out.appendingPathComponent("report.md"), encoding: .utf8)
         #expect(!markdown.contains("<script"))
+        #expect(markdown.contains("the model's answer does not match the schema"), "escaped as Markdown, not as HTML")
+        #expect(!markdown.contains("&#39;") && !markdown.contains("&lt;"))
 
         // The API key travels in a header only: never in a cache file.
         let cached = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".json") }
@@ -95,8 +98,13 @@ struct EvalRunTests {
         }
 
         // The gate: micro F1 below --fail-under fails the run, at or above passes.
-        #expect(EvalGates.failures(report, failUnder: 0.99, maxRegression: nil).count == 1)
-        #expect(EvalGates.failures(report, failUnder: main.score.micro.f1, maxRegression: nil).isEmpty)
+        // One extraction failed: the run fails unless --max-failures allows it.
+        #expect(EvalGates.failures(report, failUnder: nil, maxRegression: nil).count == 1)
+        #expect(EvalGates.failures(report, failUnder: nil, maxRegression: nil, maxFailures: 1).isEmpty)
+        // With --fail-under, a feature that predicted nothing where items were expected fails too.
+        #expect(EvalGates.failures(report, failUnder: 0.99, maxRegression: nil, maxFailures: 1).count == 2)
+        #expect(EvalGates.failures(report, failUnder: main.score.micro.f1, maxRegression: nil, maxFailures: 1)
+                == ["priority_messages: llm predicted nothing for \(priority.fn) expected items (precision undefined)"])
 
         // Second run: same requests, all from the cache, same numbers.
         let second = try await EvalSession.run(options)
@@ -137,13 +145,19 @@ struct EvalRunTests {
         let report = try await EvalSession.run(options).report
         #expect(report.variants.map(\.id) == ["llm", "llm-compare", "rules"])
         let main = try #require(report.variants.first), compare = try #require(report.variants.dropFirst().first)
-        #expect(main.prompts[.calendarEvents]?.version == 2, "without --prompt-version the highest version is the main one")
+        #expect(main.prompts[.calendarEvents]?.version == 1, "the main variant runs the pinned version (active.yaml), not the newest")
+        #expect(compare.prompts[.calendarEvents]?.version == 2)
         #expect(compare.role == .compare)
         #expect(compare.ranFeatures == [.calendarEvents])
         #expect(compare.prompts[.rsvps]?.version == 1)
+        let hashes = (main.prompts[.calendarEvents]?.sha256, compare.prompts[.calendarEvents]?.sha256)
+        #expect(hashes.0?.count == 64 && hashes.1?.count == 64 && hashes.0 != hashes.1, "each version's content hash is in the report")
+        #expect(main.score.features[.calendarEvents]?.f1 == 1 && compare.score.features[.calendarEvents]?.recall == 0)
 
-        // Identical requests across variants share the cache: the compare variant cost nothing here.
-        #expect(compare.cache?.hits == compare.requests && compare.requests > 0)
+        // The same run again: identical requests are served from the cache, so the variants cost nothing.
+        let cached = try await EvalSession.run(options).report
+        let again = try #require(cached.variants.dropFirst().first)
+        #expect(again.cache?.hits == again.requests && again.requests > 0)
 
         // Pin the main run to version 1 and compare against 2 (fresh cache, so every request is counted).
         options.promptVersions = [.calendarEvents: 1]

@@ -1,0 +1,34 @@
+import Foundation
+import JSONKit
+import TestSupport
+import Testing
+
+/// `prompts render` outside the repository: MESSAGEAI_HOME finds the prompts and the fixtures, and the combined
+/// prompt renders like the extractor prompts.
+@Suite("prompts render from anywhere", .serialized)
+struct PromptsRenderCombinedTests {
+    static func render(_ arguments: String) async throws -> BatchCLITests.Finished {
+        let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+        let child = try SpawnedProcess(
+            URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "cd / && messageai-jobs prompts render \(arguments)"],
+            adding: ["MESSAGEAI_HOME": EvalTestSupport.repositoryRoot.path, "PATH": binaries + ":/usr/bin:/bin"])
+        let end = try await child.waitForExit(timeout: 60)
+        return BatchCLITests.Finished(code: end.code, stdout: child.stdout, stderr: child.stderr)
+    }
+
+    @Test func combinedRendersWithFixturesFoundUnderTheHome() async throws {
+        let combined = try await Self.render("--prompt combined --fixture class-picnic")
+        #expect(combined.code == 0, "\(combined.stderr)")
+        let body = try JSONValue.parse(Data(combined.stdout.utf8))
+        #expect(body["response_format"]?["json_schema"]?["name"]?.stringValue == "combined")
+        let properties = body["response_format"]?["json_schema"]?["schema"]?["properties"]?.objectValue?.keys ?? []
+        #expect(properties.count == 5, "one part per feature: \(properties)")
+
+        let pinned = try await Self.render("--prompt combined@1 --fixture class-picnic")
+        #expect(pinned.code == 0 && pinned.stdout == combined.stdout, "@1 is the pinned version")
+        let missing = try await Self.render("--prompt combined@7 --fixture class-picnic")
+        #expect(missing.code != 0 && missing.stderr.contains("combined: no prompt version 7 (known: 1)"), "\(missing.stderr)")
+        let unknown = try await Self.render("--prompt nonsense --fixture class-picnic")
+        #expect(unknown.code != 0 && unknown.stderr.contains("combined"), "the error lists combined among the known prompts")
+    }
+}
