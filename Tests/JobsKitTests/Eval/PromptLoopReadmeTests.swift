@@ -41,7 +41,7 @@ struct PromptLoopReadmeTests {
         var exports: [String] = []
         for command in commands {
             if command.hasPrefix("export ") { exports.append(command) }
-            let script = (["cd '\(root.path)'"] + exports + [command]).joined(separator: " && ")
+            let script = (["set -e", "cd '\(root.path)'"] + exports + [command]).joined(separator: "\n")
             let child = try SpawnedProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], adding: env)
             let end = try await child.waitForExit(timeout: 300)
             #expect(end.code == 0, "`\(command)` exited \(end.code): \(child.stderr)")
