@@ -132,17 +132,33 @@ struct ReleaseBinaryTests {
         let lint = try await run(["prompts", "lint"])
         #expect(lint.termination == .exit(0) && lint.stdout.contains("schemas OK"), "\(lint.stdout)\(lint.stderr)")
 
-        try await TestDatabase.with(migrate: false) { db in
+        // A database of its own: `migrate` takes a database-wide advisory lock that the suite's other migrations
+        // queue on, and the operator's flow starts from an empty database anyway.
+        let base = try TestDatabase.baseConfiguration()
+        let name = "messageai_release_\(UUID().uuidString.prefix(8).lowercased())"
+        let admin = try await PostgresConnection.connect(base)
+        defer { admin.close() }
+        try await admin.query("CREATE DATABASE \(name)")
+        do {
+            let url = URL(string: base.connectionString)
+            try #require(url?.scheme?.hasPrefix("postgres") == true, "DATABASE_URL must be a postgres:// URL for this test")
+            let databaseURL = base.connectionString.replacingOccurrences(of: "/" + (url?.lastPathComponent ?? ""), with: "/" + name)
             for step in [["migrate", "--dev"], ["demo", "load"], ["scan", "--provider", "rules"]] {
-                let result = try await run(step, databaseURL: db.connectionURL)
+                let result = try await run(step, databaseURL: databaseURL)
                 #expect(result.termination == .exit(0), "\(step): \(result.stderr)")
             }
-            let rows = try await db.pool.query(
+            let database = try await PostgresConnection.connect(PostgresConfiguration(connectionString: databaseURL))
+            defer { database.close() }
+            let rows = try await database.query(
                 "SELECT build_version, build_commit, prompt_set_sha256 FROM job_runs WHERE kind = 'scan'")
             #expect(rows.count == 1)
             #expect(try rows[0].decode("build_version", as: String.self) == BuildInfo.version)
             #expect(try rows[0].decode("build_commit", as: String.self) == BuildInfo.commit)
             #expect(try rows[0].decode("prompt_set_sha256", as: String.self) == expected)
+        } catch {
+            _ = try? await admin.query("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+            throw error
         }
+        _ = try? await admin.query("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
     }
 }
