@@ -13,6 +13,11 @@ import Darwin
 /// alive, as OpenAI's API does (the transport's pool reuses them); one thread per connection. Shipping code cannot
 /// link the test target's `FakeOpenAIServer`, and this needs none of its scripting.
 public final class BenchOpenAIServer: Sendable {
+    /// Requests in flight a benchmark client may send it: it answers every request at once, as OpenAI's API does,
+    /// so the client's per-server line (`LLMConfiguration.maxConcurrency`, 1 by default for a loopback URL) must
+    /// not be what a benchmark measures.
+    public static let clientConcurrency = 1_024
+
     public let port: UInt16
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/v1")! }
     private let listenFD: Int32

@@ -119,7 +119,8 @@ public struct ScanBenchmark: Sendable {
         let transport: any HTTPTransport = ownTransport ?? AsyncHTTPClientTransport.shared
         let engineProvider = { (server: BenchOpenAIServer) throws -> ExtractionEngine in
             let client = OpenAIClient(
-                configuration: LLMConfiguration(baseURL: server.baseURL, defaultModel: "bench-model", retryPolicy: .noRetries),
+                configuration: LLMConfiguration(baseURL: server.baseURL, defaultModel: "bench-model", retryPolicy: .noRetries,
+                                                 maxConcurrency: BenchOpenAIServer.clientConcurrency),
                 transport: transport)
             return try ProviderFactory.engine(promptsPath: options.promptsPath,
                                               provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))

@@ -153,7 +153,8 @@ public struct TokenCostBenchmark: Sendable {
         let now = workload.spec.now
         let server = try AgentBenchmarkServer(latency: .zero, steps: 1)
         defer { server.stop() }
-        let configuration = LLMConfiguration(baseURL: server.baseURL, defaultModel: "bench-model", retryPolicy: .noRetries)
+        let configuration = LLMConfiguration(baseURL: server.baseURL, defaultModel: "bench-model", retryPolicy: .noRetries,
+                                                 maxConcurrency: BenchOpenAIServer.clientConcurrency)
         // One meter (and one emulated prompt cache) per side: each design runs its own night.
         let ourMeter = TokenCostMeter()
         let seedMeter = TokenCostMeter()

@@ -78,7 +78,7 @@ struct ClientRetryClassTests {
         #expect(local.toolsWithSchema == false)
         #expect(local.requestTimeout == .seconds(120))
         let openAI = try #require(try LLMConfiguration.fromEnvironment(["OPENAI_API_KEY": "sk-1"]))
-        #expect(openAI.maxConcurrency == 16)
+        #expect(openAI.maxConcurrency == LLMConfiguration.openAIDefaultConcurrency && openAI.maxConcurrency >= 64 * 5)
         #expect(openAI.toolsWithSchema)
         #expect(openAI.requestTimeout == .seconds(60))
         let set = try #require(try LLMConfiguration.fromEnvironment([

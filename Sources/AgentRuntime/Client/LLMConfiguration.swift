@@ -42,9 +42,13 @@ public struct LLMConfiguration: Sendable {
         let openAI = Self.isOpenAI(baseURL)
         self.requestTimeout = requestTimeout ?? (openAI ? .seconds(60) : .seconds(120))
         self.retryPolicy = retryPolicy
-        self.maxConcurrency = max(1, maxConcurrency ?? (openAI ? 16 : 1))
+        self.maxConcurrency = max(1, maxConcurrency ?? (openAI ? Self.openAIDefaultConcurrency : 1))
         self.toolsWithSchema = toolsWithSchema ?? openAI
     }
+
+    /// OpenAI's default: room for the widest scan (64 conversations, five feature requests each) and its assistant
+    /// runs, so an OpenAI run is paced by `--concurrency` and the rate limiter (`--rpm`, `--tpm`), not by this line.
+    public static let openAIDefaultConcurrency = 352
 
     /// True for OpenAI's own API, whose defaults differ (more concurrency, tools together with a schema).
     public static func isOpenAI(_ url: URL) -> Bool { url.host?.lowercased() == "api.openai.com" }
