@@ -55,15 +55,10 @@ public struct FeatureScore: Sendable, Hashable, Codable {
                   fieldAccuracy: try c.decode([String: FieldAccuracy].self, forKey: .fieldAccuracy))
     }
 
-    /// `precision: null` when nothing was predicted, never a missing key.
+    /// The counts and rates as `Metrics` writes them (`precision: null` when nothing was predicted), then the rest.
     public func encode(to encoder: any Encoder) throws {
+        try metrics.encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(tp, forKey: .tp)
-        try c.encode(fp, forKey: .fp)
-        try c.encode(fn, forKey: .fn)
-        try c.encode(precision, forKey: .precision)
-        try c.encode(recall, forKey: .recall)
-        try c.encode(f1, forKey: .f1)
         try c.encode(dateMistakes, forKey: .dateMistakes)
         try c.encode(fieldAccuracy, forKey: .fieldAccuracy)
     }

@@ -58,14 +58,9 @@ struct AssistCommand: AsyncParsableCommand {
     @Option(help: "Model (default: the assistant prompt's model, or $OPENAI_MODEL).")
     var model: String?
 
-    @Option(help: "Folder of YAML prompts (default: $MESSAGEAI_HOME/prompts, else the set embedded in this binary).")
-    var prompts: String?
-
-    @Option(name: .customLong("prompt-version"), help: """
-        ID=VERSION: run this prompt version instead of the one pinned in prompts/active.yaml, for this run only \
-        (repeatable; also $MESSAGEAI_PROMPT_VERSIONS=id=N,id=N; the option wins).
-        """)
-    var promptVersions: [String] = []
+    @OptionGroup var promptOptions: PromptOptions
+    var prompts: String? { promptOptions.prompts }
+    var promptVersions: [String] { promptOptions.promptVersions }
 
     @Option(help: "Minutes needed to travel between back-to-back events at different places.")
     var travelGapMinutes: Int = Int(ProactiveOptions.defaultTravelGap / 60)

@@ -16,14 +16,9 @@ struct ProviderOptions: ParsableArguments {
     @Option(help: "Model for every prompt (default: each prompt's model, or $OPENAI_MODEL).")
     var model: String?
 
-    @Option(help: "Folder of YAML prompts (default: $MESSAGEAI_HOME/prompts, else the set embedded in this binary).")
-    var prompts: String?
-
-    @Option(name: .customLong("prompt-version"), help: """
-        ID=VERSION: run this prompt version instead of the one pinned in prompts/active.yaml, for this run only \
-        (repeatable; also $MESSAGEAI_PROMPT_VERSIONS=id=N,id=N; the option wins).
-        """)
-    var promptVersions: [String] = []
+    @OptionGroup var promptOptions: PromptOptions
+    var prompts: String? { promptOptions.prompts }
+    var promptVersions: [String] { promptOptions.promptVersions }
 
     @Option(help: "Estimated input tokens per window; longer conversations are split into overlapping windows.")
     var windowTokens: Int = 6000
