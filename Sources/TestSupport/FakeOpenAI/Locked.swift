@@ -1,15 +1,21 @@
 import Foundation
 
 /// A value behind a lock, for state the server's threads share with tests.
-final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
-    private var value: Value
+    private var stored: Value
 
-    init(_ value: Value) { self.value = value }
+    public init(_ value: Value) { stored = value }
 
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
-        return try body(&value)
+        return try body(&stored)
+    }
+
+    /// The value, read or replaced whole under the lock.
+    public var value: Value {
+        get { withLock { $0 } }
+        set { withLock { $0 = newValue } }
     }
 }

@@ -232,16 +232,6 @@ import TestSupport
     }
 }
 
-/// A value shared with the fake server's handler thread.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-}
 
 @Suite struct DecisionAndPriorityRowsTests {
     static let decisions: JSONValue = ["decisions": [[

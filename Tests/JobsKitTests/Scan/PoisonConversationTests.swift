@@ -78,7 +78,7 @@ struct PoisonConversationTests {
     func aReDatedRSVPUpdatesItsRow() async throws {
         try await TestDatabase.with { db in
             let party = try await Party.make(db)
-            let date = Shared("2026-03-07")
+            let date = Locked("2026-03-07")
             let server = try FakeOpenAIServer { Self.rsvpAnswer($0, date: date.value) }
             defer { server.stop() }
             let engine = try ScanHarness.engine(server)
@@ -138,7 +138,7 @@ struct PoisonConversationTests {
             let workload = try ScanHarness.workload(conversations: 5, active: 5, newMessages: 3, seed: 71)
             try await ScanHarness.load(workload, into: db)
             let poison = workload.conversations[1], flaky = workload.conversations[3]
-            let outage = Shared(true)
+            let outage = Locked(true)
             let server = try FakeOpenAIServer { request in
                 switch ScanRequests.conversation(request) {
                 case poison.name: return .error(status: 400, message: "this conversation's request is refused by the test")
@@ -217,16 +217,5 @@ struct PoisonConversationTests {
                 "SELECT (details->>'messages_over_cap')::int AS n FROM job_runs WHERE id = $1", [summary.runID])[0].decode("n")
             #expect(recorded == 15)
         }
-    }
-}
-
-/// A value a fake server's handler reads while the test changes it.
-final class Shared<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-    init(_ value: Value) { stored = value }
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }
