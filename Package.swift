@@ -84,7 +84,7 @@ let package = Package(
         // Floor 3: labelled fixtures and the scorer (no LLM, no database).
         .target(
             name: "Evals",
-            dependencies: ["Chrono", "FeatureKit", "JSONKit", "PromptKit", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Chrono", "Embedded", "FeatureKit", "JSONKit", "PromptKit", .product(name: "Yams", package: "Yams")]
         ),
         // Floor 4: orchestration (demo data, extract, assist, scan, eval runs).
         .target(

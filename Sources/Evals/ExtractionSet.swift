@@ -2,14 +2,14 @@
 ///
 /// One type for both sides so the eval runner can hand extractor output to the scorer unchanged.
 public struct ExtractionSet: Sendable, Hashable, Codable {
-    public var calendarEvents: [CalendarEventItem]
-    public var decisions: [DecisionItem]
-    public var priorityMessages: [PriorityMessageItem]
-    public var rsvps: [RSVPItem]
-    public var deadlines: [DeadlineItem]
+    public var calendarEvents: [ScoredEvent]
+    public var decisions: [ScoredDecision]
+    public var priorityMessages: [ScoredPriorityMessage]
+    public var rsvps: [ScoredRSVP]
+    public var deadlines: [ScoredDeadline]
 
-    public init(calendarEvents: [CalendarEventItem] = [], decisions: [DecisionItem] = [],
-                priorityMessages: [PriorityMessageItem] = [], rsvps: [RSVPItem] = [], deadlines: [DeadlineItem] = []) {
+    public init(calendarEvents: [ScoredEvent] = [], decisions: [ScoredDecision] = [],
+                priorityMessages: [ScoredPriorityMessage] = [], rsvps: [ScoredRSVP] = [], deadlines: [ScoredDeadline] = []) {
         self.calendarEvents = calendarEvents
         self.decisions = decisions
         self.priorityMessages = priorityMessages
@@ -34,11 +34,11 @@ public struct ExtractionSet: Sendable, Hashable, Codable {
     /// Missing lists decode as empty (a prediction may omit a feature); fixtures require all five through their schema.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        calendarEvents = try c.decodeIfPresent([CalendarEventItem].self, forKey: .calendarEvents) ?? []
-        decisions = try c.decodeIfPresent([DecisionItem].self, forKey: .decisions) ?? []
-        priorityMessages = try c.decodeIfPresent([PriorityMessageItem].self, forKey: .priorityMessages) ?? []
-        rsvps = try c.decodeIfPresent([RSVPItem].self, forKey: .rsvps) ?? []
-        deadlines = try c.decodeIfPresent([DeadlineItem].self, forKey: .deadlines) ?? []
+        calendarEvents = try c.decodeIfPresent([ScoredEvent].self, forKey: .calendarEvents) ?? []
+        decisions = try c.decodeIfPresent([ScoredDecision].self, forKey: .decisions) ?? []
+        priorityMessages = try c.decodeIfPresent([ScoredPriorityMessage].self, forKey: .priorityMessages) ?? []
+        rsvps = try c.decodeIfPresent([ScoredRSVP].self, forKey: .rsvps) ?? []
+        deadlines = try c.decodeIfPresent([ScoredDeadline].self, forKey: .deadlines) ?? []
     }
 }
 

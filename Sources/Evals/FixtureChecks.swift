@@ -39,25 +39,16 @@ enum FixtureChecks {
             }
         }
 
-        func checkSources(_ feature: ExtractionFeature, _ index: Int, _ ids: [String]) {
-            for (j, id) in ids.enumerated() where messages[id] == nil {
-                out.append(([.key("expected"), .key(feature.rawValue), .index(index), .key("source"), .index(j)],
-                            "'\(id)' is not a message id"))
-            }
-        }
-        let expected = fixture.expected
-        for (i, item) in expected.calendarEvents.enumerated() { checkSources(.calendarEvents, i, item.source) }
-        for (i, item) in expected.decisions.enumerated() { checkSources(.decisions, i, item.source) }
-        for (i, item) in expected.deadlines.enumerated() { checkSources(.deadlines, i, item.source) }
-        for (i, item) in expected.priorityMessages.enumerated() where messages[item.message] == nil {
-            out.append(([.key("expected"), .key(ExtractionFeature.priorityMessages.rawValue), .index(i), .key("message")],
-                        "'\(item.message)' is not a message id"))
-        }
-        for (i, item) in expected.rsvps.enumerated() {
-            checkSources(.rsvps, i, item.source)
-            if participants[item.requestedBy] == nil {
-                out.append(([.key("expected"), .key(ExtractionFeature.rsvps.rawValue), .index(i), .key("requested_by")],
-                            "'\(item.requestedBy)' is not a participant"))
+        // Every id a label names, in each scored feature's own places (`ScoredItem`).
+        for feature in ScoredFeature.all {
+            for (i, item) in feature.references(in: fixture.expected).enumerated() {
+                let base: [JSONPathComponent] = [.key("expected"), .key(feature.id.rawValue), .index(i)]
+                for (path, id) in item.messages where messages[id] == nil {
+                    out.append((base + path, "'\(id)' is not a message id"))
+                }
+                for (path, id) in item.participants where participants[id] == nil {
+                    out.append((base + path, "'\(id)' is not a participant"))
+                }
             }
         }
         return out

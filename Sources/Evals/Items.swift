@@ -1,10 +1,12 @@
 import Chrono
 
-// The five item shapes. Expected items (in fixtures) and predicted items (from an extractor) share
-// them: in a fixture `source` lists every acceptable message id, in a prediction the ids it cites.
+// The scorer's item shapes, one per scored feature: only what a label holds, named apart from the extractors'
+// richer items (`DecisionItem`, ...), which `PredictionMapping` maps to these. Expected items (in fixtures) and
+// predicted items (from an extractor) share them: in a fixture `source` lists every acceptable message id, in a
+// prediction the ids it cites.
 // Optional fields are encoded as explicit `null` so written items have the fixture's shape.
 
-public struct CalendarEventItem: Sendable, Hashable, Codable {
+public struct ScoredEvent: Sendable, Hashable, Codable {
     public var title: String
     public var date: LocalDate
     public var time: LocalTime?
@@ -35,7 +37,7 @@ public struct CalendarEventItem: Sendable, Hashable, Codable {
     }
 }
 
-public struct DecisionItem: Sendable, Hashable, Codable {
+public struct ScoredDecision: Sendable, Hashable, Codable {
     public var decision: String
     public var category: DecisionCategory
     public var source: [String]
@@ -47,7 +49,7 @@ public struct DecisionItem: Sendable, Hashable, Codable {
     }
 }
 
-public struct PriorityMessageItem: Sendable, Hashable, Codable {
+public struct ScoredPriorityMessage: Sendable, Hashable, Codable {
     /// The id of the flagged message.
     public var message: String
     public var priority: PriorityLevel
@@ -65,7 +67,7 @@ public struct PriorityMessageItem: Sendable, Hashable, Codable {
     }
 }
 
-public struct RSVPItem: Sendable, Hashable, Codable {
+public struct ScoredRSVP: Sendable, Hashable, Codable {
     public var event: String
     public var eventDate: LocalDate
     public var deadline: LocalDate?
@@ -105,7 +107,7 @@ public struct RSVPItem: Sendable, Hashable, Codable {
     }
 }
 
-public struct DeadlineItem: Sendable, Hashable, Codable {
+public struct ScoredDeadline: Sendable, Hashable, Codable {
     public var task: String
     public var deadline: LocalDate
     public var category: DeadlineCategory

@@ -1,5 +1,6 @@
 @_exported import FeatureKit
 import JSONKit
+import PromptKit
 
 /// What the scorer knows of one feature: where its items are in an `ExtractionSet`. This table is the one place
 /// in Evals that lists the features (the extractors' own types live in Extractors, which Evals cannot see);
@@ -12,6 +13,13 @@ public struct ScoredFeature: Sendable {
     private let decodeInto: @Sendable (JSONValue, inout ExtractionSet) throws -> Void
     private let copyInto: @Sendable (ExtractionSet, inout ExtractionSet) -> Void
     private let scoreIn: @Sendable (_ expected: ExtractionSet, _ predicted: ExtractionSet) -> FeatureDetail
+    private let referencesIn: @Sendable (ExtractionSet) -> [References]
+
+    /// What one labelled item names: message ids and participant ids, each with its place in the item.
+    struct References: Sendable {
+        let messages: [(path: [JSONPathComponent], id: String)]
+        let participants: [(path: [JSONPathComponent], id: String)]
+    }
 
     init<Item: ScoredItem>(_ id: ExtractionFeature, _ list: WritableKeyPath<ExtractionSet, [Item]> & Sendable) {
         self.id = id
@@ -21,6 +29,7 @@ public struct ScoredFeature: Sendable {
         decodeInto = { items, set in set[keyPath: list] = try items.decode([Item].self) }
         copyInto = { other, set in set[keyPath: list] = other[keyPath: list] }
         scoreIn = { expected, predicted in Scorer.scoreFeature(expected: expected[keyPath: list], predicted: predicted[keyPath: list]) }
+        referencesIn = { $0[keyPath: list].map { References(messages: $0.messageReferences, participants: $0.participantReferences) } }
     }
 
     /// The scored features, in report order.
@@ -54,4 +63,7 @@ public struct ScoredFeature: Sendable {
     public func copy(from other: ExtractionSet, into set: inout ExtractionSet) { copyInto(other, &set) }
 
     func score(expected: ExtractionSet, predicted: ExtractionSet) -> FeatureDetail { scoreIn(expected, predicted) }
+
+    /// Each item's references, in order (the fixture checks).
+    func references(in set: ExtractionSet) -> [References] { referencesIn(set) }
 }

@@ -1,5 +1,6 @@
 import Chrono
 import Foundation
+import PromptKit
 
 /// How one feature's items are paired and compared; the five item types conform.
 ///
@@ -12,46 +13,61 @@ protocol ScoredItem: Codable, Sendable {
     var keyDate: LocalDate? { get }
     /// Field name and whether `predicted` gets it right, with `self` as the expected item.
     func fieldResults(predicted: Self) -> [(field: String, correct: Bool)]
+    /// The message ids a labelled item names, each with its place in the item; each must be a message of the fixture
+    /// (`FixtureChecks`). By default each of `source`.
+    var messageReferences: [(path: [JSONPathComponent], id: String)] { get }
+    /// The participant ids it names, each with its place; each must be a participant. By default none.
+    var participantReferences: [(path: [JSONPathComponent], id: String)] { get }
 }
 
-extension CalendarEventItem: ScoredItem {
+extension ScoredItem {
+    var messageReferences: [(path: [JSONPathComponent], id: String)] {
+        sources.enumerated().map { ([.key("source"), .index($0.offset)], $0.element) }
+    }
+
+    var participantReferences: [(path: [JSONPathComponent], id: String)] { [] }
+}
+
+extension ScoredEvent: ScoredItem {
     var sources: [String] { source }
     var keyDate: LocalDate? { date }
-    func fieldResults(predicted p: CalendarEventItem) -> [(field: String, correct: Bool)] {
+    func fieldResults(predicted p: ScoredEvent) -> [(field: String, correct: Bool)] {
         [("time", time == p.time),
          ("location", FieldComparison.sameLocation(location, p.location)),
          ("category", category == p.category)]
     }
 }
 
-extension DecisionItem: ScoredItem {
+extension ScoredDecision: ScoredItem {
     var sources: [String] { source }
     var keyDate: LocalDate? { nil }
-    func fieldResults(predicted p: DecisionItem) -> [(field: String, correct: Bool)] {
+    func fieldResults(predicted p: ScoredDecision) -> [(field: String, correct: Bool)] {
         [("category", category == p.category)]
     }
 }
 
-extension PriorityMessageItem: ScoredItem {
+extension ScoredPriorityMessage: ScoredItem {
     var sources: [String] { [message] }
     var keyDate: LocalDate? { nil }
-    func fieldResults(predicted p: PriorityMessageItem) -> [(field: String, correct: Bool)] {
+    var messageReferences: [(path: [JSONPathComponent], id: String)] { [([.key("message")], message)] }
+    func fieldResults(predicted p: ScoredPriorityMessage) -> [(field: String, correct: Bool)] {
         [("priority", priority == p.priority), ("action_required", actionRequired == p.actionRequired)]
     }
 }
 
-extension RSVPItem: ScoredItem {
+extension ScoredRSVP: ScoredItem {
     var sources: [String] { source }
     var keyDate: LocalDate? { eventDate }
-    func fieldResults(predicted p: RSVPItem) -> [(field: String, correct: Bool)] {
+    var participantReferences: [(path: [JSONPathComponent], id: String)] { [([.key("requested_by")], requestedBy)] }
+    func fieldResults(predicted p: ScoredRSVP) -> [(field: String, correct: Bool)] {
         [("status", status == p.status), ("response", response == p.response)]
     }
 }
 
-extension DeadlineItem: ScoredItem {
+extension ScoredDeadline: ScoredItem {
     var sources: [String] { source }
     var keyDate: LocalDate? { deadline }
-    func fieldResults(predicted p: DeadlineItem) -> [(field: String, correct: Bool)] {
+    func fieldResults(predicted p: ScoredDeadline) -> [(field: String, correct: Bool)] {
         [("category", category == p.category)]
     }
 }

@@ -17,30 +17,30 @@ public enum PredictionMapping {
             deadlines: extraction.deadlines.map(deadline))
     }
 
-    static func event(_ item: EventItem) -> CalendarEventItem {
-        CalendarEventItem(title: item.title, date: item.date, time: item.time, location: item.location,
+    static func event(_ item: EventItem) -> ScoredEvent {
+        ScoredEvent(title: item.title, date: item.date, time: item.time, location: item.location,
                           category: item.category, source: item.sources)
     }
 
-    static func decision(_ item: Extractors.DecisionItem) -> Evals.DecisionItem {
-        Evals.DecisionItem(decision: item.decision, category: item.category, source: item.sources)
+    static func decision(_ item: Extractors.DecisionItem) -> ScoredDecision {
+        ScoredDecision(decision: item.decision, category: item.category, source: item.sources)
     }
 
-    static func priority(_ item: PriorityItem) -> PriorityMessageItem {
-        PriorityMessageItem(message: item.messageID, priority: PriorityLevel(rawValue: item.priority) ?? .medium,
+    static func priority(_ item: PriorityItem) -> ScoredPriorityMessage {
+        ScoredPriorityMessage(message: item.messageID, priority: PriorityLevel(rawValue: item.priority) ?? .medium,
                             actionRequired: item.actionRequired)
     }
 
-    static func rsvp(_ item: Extractors.RSVPItem, user: String) -> Evals.RSVPItem {
+    static func rsvp(_ item: Extractors.RSVPItem, user: String) -> ScoredRSVP {
         let answer = item.response(of: user)
-        return Evals.RSVPItem(
+        return ScoredRSVP(
             event: item.event, eventDate: item.eventDate, deadline: item.deadline, requestedBy: item.requestedBy ?? "",
             source: item.sources, status: answer == nil ? .pending : .responded,
             response: answer.flatMap { Evals.RSVPResponse(rawValue: $0.response) })
     }
 
-    static func deadline(_ item: Extractors.DeadlineItem) -> Evals.DeadlineItem {
-        Evals.DeadlineItem(task: item.task, deadline: item.deadline, category: item.category,
+    static func deadline(_ item: Extractors.DeadlineItem) -> ScoredDeadline {
+        ScoredDeadline(task: item.task, deadline: item.deadline, category: item.category,
                            source: item.sources)
     }
 }

@@ -7,27 +7,27 @@ enum Make {
     static func time(_ iso: String) -> LocalTime { LocalTime(iso: iso)! }
 
     static func event(_ day: String, _ source: [String], time: String? = nil, location: String? = nil,
-                      category: EventCategory = .school) -> CalendarEventItem {
-        CalendarEventItem(title: "event", date: date(day), time: time.map(Make.time), location: location,
+                      category: EventCategory = .school) -> ScoredEvent {
+        ScoredEvent(title: "event", date: date(day), time: time.map(Make.time), location: location,
                           category: category, source: source)
     }
 
-    static func decision(_ source: [String], category: DecisionCategory = .food) -> DecisionItem {
-        DecisionItem(decision: "decision", category: category, source: source)
+    static func decision(_ source: [String], category: DecisionCategory = .food) -> ScoredDecision {
+        ScoredDecision(decision: "decision", category: category, source: source)
     }
 
-    static func priority(_ message: String, _ level: PriorityLevel = .urgent, action: Bool = true) -> PriorityMessageItem {
-        PriorityMessageItem(message: message, priority: level, actionRequired: action)
+    static func priority(_ message: String, _ level: PriorityLevel = .urgent, action: Bool = true) -> ScoredPriorityMessage {
+        ScoredPriorityMessage(message: message, priority: level, actionRequired: action)
     }
 
     static func rsvp(_ day: String, _ source: [String], status: RSVPStatus = .pending,
-                     response: RSVPResponse? = nil) -> RSVPItem {
-        RSVPItem(event: "party", eventDate: date(day), deadline: nil, requestedBy: "dan", source: source,
+                     response: RSVPResponse? = nil) -> ScoredRSVP {
+        ScoredRSVP(event: "party", eventDate: date(day), deadline: nil, requestedBy: "dan", source: source,
                  status: status, response: response)
     }
 
-    static func deadline(_ day: String, _ source: [String], category: DeadlineCategory = .school) -> DeadlineItem {
-        DeadlineItem(task: "task", deadline: date(day), category: category, source: source)
+    static func deadline(_ day: String, _ source: [String], category: DeadlineCategory = .school) -> ScoredDeadline {
+        ScoredDeadline(task: "task", deadline: date(day), category: category, source: source)
     }
 
     static func fixture(_ id: String, expected: ExtractionSet) -> Fixture {

@@ -9,7 +9,7 @@ import Testing
 /// Baseline deltas, regressions and gates on small hand-made reports.
 @Suite("Eval baseline comparison")
 struct EvalBaselineTests {
-    static func fixture(_ id: String, events: [CalendarEventItem], deadlines: [Evals.DeadlineItem] = []) -> Fixture {
+    static func fixture(_ id: String, events: [ScoredEvent], deadlines: [ScoredDeadline] = []) -> Fixture {
         let at = Timestamp(iso: "2026-03-02T08:00:00-05:00")!
         return Fixture(
             id: id, description: id, reference: FixtureReference(now: at, timezone: "America/New_York", user: "a"),
@@ -18,12 +18,12 @@ struct EvalBaselineTests {
             expected: ExtractionSet(calendarEvents: events, deadlines: deadlines))
     }
 
-    static func event(_ day: String, _ source: String) -> CalendarEventItem {
-        CalendarEventItem(title: "Event \(source)", date: LocalDate(iso: day)!, category: .school, source: [source])
+    static func event(_ day: String, _ source: String) -> ScoredEvent {
+        ScoredEvent(title: "Event \(source)", date: LocalDate(iso: day)!, category: .school, source: [source])
     }
 
-    static func deadline(_ day: String, _ source: String) -> Evals.DeadlineItem {
-        Evals.DeadlineItem(task: "Task \(source)", deadline: LocalDate(iso: day)!, category: .school, source: [source])
+    static func deadline(_ day: String, _ source: String) -> ScoredDeadline {
+        ScoredDeadline(task: "Task \(source)", deadline: LocalDate(iso: day)!, category: .school, source: [source])
     }
 
     static func report(_ fixtures: [Fixture], _ predictions: [String: PredictedItems], features: [ExtractionFeature] = [.calendarEvents, .deadlines]) -> EvalReport {

@@ -37,10 +37,10 @@ struct PredictionMappingTests {
     func mapping() throws {
         let extraction = try Self.extraction.decode(Extraction.self)
         let forAna = PredictionMapping.predicted(extraction, user: "ana")
-        #expect(forAna.calendarEvents == [CalendarEventItem(title: "Party", date: LocalDate(iso: "2026-03-07")!, time: LocalTime(iso: "11:00")!,
+        #expect(forAna.calendarEvents == [ScoredEvent(title: "Party", date: LocalDate(iso: "2026-03-07")!, time: LocalTime(iso: "11:00")!,
                                                            location: "Park", category: .social, source: ["m1", "m2"])])
         #expect(forAna.decisions.map(\.category) == [.food])
-        #expect(forAna.priorityMessages == [PriorityMessageItem(message: "m2", priority: .medium, actionRequired: true)])
+        #expect(forAna.priorityMessages == [ScoredPriorityMessage(message: "m2", priority: .medium, actionRequired: true)])
         #expect(forAna.deadlines.map(\.category) == [.school])
         let rsvp = try #require(forAna.rsvps.first)
         #expect(rsvp.status == .responded && rsvp.response == .yes, "the latest of Ana's answers")
