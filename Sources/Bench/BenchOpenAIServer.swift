@@ -104,11 +104,13 @@ public final class BenchOpenAIServer: Sendable {
             let properties = request?["response_format"]?["json_schema"]?["schema"]?["properties"]?.objectValue ?? JSONObject()
             for name in properties.keys {
                 var single = request?.objectValue ?? JSONObject()
-                single["response_format"] = ["json_schema": ["name": .string(name)]]
+                single["response_format"] = ["json_schema": ["name": .string(name), "schema": properties[name] ?? [:]]]
                 parts[name] = answer(for: .object(single))
             }
             return .object(parts)
-        default: return [:]
+        default:
+            // Any other feature: the answer that finds nothing, in the shape its schema asks for.
+            return CombinedSchema.emptyAnswer(request?["response_format"]?["json_schema"]?["schema"] ?? [:])
         }
     }
 

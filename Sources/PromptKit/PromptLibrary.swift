@@ -9,6 +9,8 @@ public struct PromptLibrary: Sendable {
         "messages", "today", "now", "timezone", "user_name", "conversation_name", "weekday", "participants", "user_id",
         // The proactive assistant: the findings code computed for the user, as JSON.
         "findings",
+        // The combined prompt's list of features, filled from the extractors' registry when it is loaded.
+        "feature_count", "feature_rules",
     ]
 
     public struct Key: Sendable, Hashable {

@@ -22,7 +22,7 @@ struct ExtractCommand: AsyncParsableCommand {
     @Option(help: "The conversation's id (a UUID).")
     var conversation: UUID
 
-    @Option(help: "Comma-separated features: calendar_events, decisions, priority_messages, rsvps, deadlines (default: all).")
+    @Option(help: ArgumentHelp("Comma-separated features: \(ExtractionFeature.allCases.map(\.rawValue).joined(separator: ", ")) (default: all)."))
     var features: String = ExtractionFeature.allCases.map(\.rawValue).joined(separator: ",")
 
     @Flag(help: "Extract and print, but write nothing.")

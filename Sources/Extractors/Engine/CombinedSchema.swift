@@ -34,4 +34,25 @@ public enum CombinedSchema {
         for feature in features { if let part = object[feature.rawValue] { kept[feature.rawValue] = part } }
         return .object(kept)
     }
+
+    /// The answer that finds nothing, in `schema`'s shape: every required array empty, every nullable value null
+    /// (`{"events": []}` for calendar events). A combined prompt's example shows it for a feature it has no example of,
+    /// and test doubles answer it for a feature they do not know.
+    public static func emptyAnswer(_ schema: JSONValue) -> JSONValue {
+        let types: [String] = schema["type"]?.stringValue.map { [$0] } ?? schema["type"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        if types.contains("null") { return .null }
+        switch types.first ?? "" {
+        case "array": return .array([])
+        case "object":
+            var object = JSONObject()
+            for key in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+                object[key] = emptyAnswer(schema["properties"]?[key] ?? .object([:]))
+            }
+            return .object(object)
+        case "string": return .string("")
+        case "number", "integer": return .integer(0)
+        case "boolean": return .bool(false)
+        default: return .null
+        }
+    }
 }

@@ -7,13 +7,16 @@ import PromptKit
 /// evidence, dates). The messages are sent once instead of once per feature; the price is one prompt that must do
 /// five jobs, so it stays off until an eval with a real model says quality holds.
 extension ExtractionEngine {
-    /// The active (pinned) version of the combined prompt (`prompts/combined.yaml`).
+    /// The active (pinned) version of the combined prompt (`prompts/combined.yaml`), its list of features, example and
+    /// schema filled from the registry (`CombinedPrompt`).
     public func combinedPrompt() throws -> Prompt {
         guard let found = prompts.active(id: CombinedSchema.promptID) else {
             throw ExtractionError.promptProblem(
                 "no prompt '\(CombinedSchema.promptID)' in the prompt library: combined requests need prompts/combined.yaml")
         }
-        return found
+        var schemas: [ExtractionFeature: JSONValue] = [:]
+        for feature in registry.features { schemas[feature.id] = (try? prompt(for: feature.id))?.outputSchema }
+        return CombinedPrompt.expand(found, features: registry.features, schemas: schemas)
     }
 
     /// The prompts a run of `features` sends, with their content hashes, for `job_runs.prompts` and eval reports.
@@ -42,7 +45,8 @@ extension ExtractionEngine {
             compiled[feature] = schema
         }
         let schemaJSON = try combinedSchema(features)
-        let prompt = Self.restrictExamples(try combinedPrompt(), to: features)
+        let full = try combinedPrompt()
+        let prompt = features.count < registry.features.count ? Self.restrictExamples(full, to: features) : full
         let model = provider.modelName(for: prompt)
         var run = initial
         for feature in features { run.prompts[feature] = PromptRef(id: prompt.id, version: prompt.version, model: model) }
@@ -80,8 +84,7 @@ extension ExtractionEngine {
 
     /// The prompt with its examples' answers cut to `features`, so an example never shows a property the schema lacks.
     static func restrictExamples(_ prompt: Prompt, to features: [ExtractionFeature]) -> Prompt {
-        guard features.count < ExtractionFeature.allCases.count else { return prompt }
-        return Prompt(
+        Prompt(
             id: prompt.id, version: prompt.version, description: prompt.description, model: prompt.model,
             parameters: prompt.parameters, outputName: prompt.outputName, outputSchema: prompt.outputSchema,
             schemaPath: prompt.schemaPath, variables: prompt.variables, system: prompt.system, user: prompt.user,

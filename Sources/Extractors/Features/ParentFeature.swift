@@ -6,7 +6,7 @@ import Postgres
 ///
 /// Everything that differs between features is a requirement here, so a new feature is one type conforming to
 /// this protocol (in `Features/Parents/`), its prompt `prompts/<id>.yaml` and its schema `schemas/<id>.schema.json`,
-/// plus one entry in `FeatureRegistry.parents`; the compiler names any requirement left to write. The engine,
+/// its table's migration, plus one entry in `FeatureRegistry.parents`; the compiler names any requirement left to write. The engine,
 /// the store, the batch path and the reports only ever go through this protocol.
 public protocol ParentFeature: Sendable {
     /// One found item, with the input's real ids (never the prompt's aliases).
@@ -16,6 +16,9 @@ public protocol ParentFeature: Sendable {
     var id: ExtractionFeature { get }
     /// The key of this feature's list in `Extraction`'s JSON (`extract --json`); the id unless it says otherwise.
     var itemsKey: String { get }
+    /// This feature's line in the combined prompt's list of features (`- <id>: <rule>`): what to find and how, in one
+    /// sentence or three. The combined prompt (`prompts/combined.yaml`) is filled from the registry's rules in order.
+    var combinedRule: String { get }
 
     /// Turns a schema-valid answer (aliases, model dates) into items. Every item goes through the checks in
     /// `context`: cited ids exist (`sources`), the quoted evidence is in a cited message (`ground`), dates are real

@@ -4,7 +4,7 @@ import Postgres
 
 /// Writes one conversation's extraction idempotently, inside the caller's transaction, into the app's tables
 /// (MessageAI PRD section 7) the way its Edge Functions filled them: `message_id` is the item's first source
-/// message, a deadline's reminder is "Reminder: <task>" at 18:00 the evening before, `created_by` is 'ai'.
+/// message, a deadline's reminder is "Reminder: <task>" at 18:00 the evening before (`Deadlines`), `created_by` is 'ai'.
 ///
 /// Each row's `idempotency_key` comes from the item's identity (first source message and key date), so a
 /// re-run updates rows instead of adding them, and rows whose content did not change are not touched at all.
@@ -101,49 +101,6 @@ public struct RowWriter {
     mutating func write(_ feature: any ParentFeature, _ extraction: Extraction) async throws {
         guard let prompt = provenance.prompts[feature.id] else { return }
         try await feature.write(extraction, prompt: prompt, to: &self)
-    }
-
-    /// "Reminder: <task>" at 18:00 the evening before the deadline, in the user's zone, and only while that is still
-    /// ahead. created_by is 'ai' (the app's word for reminders it did not write); origin 'extractor' is the service's.
-    /// A reminder the PRD's Edge Function wrote for the same deadline (same user and title, that evening) is adopted.
-    mutating func remind(_ userID: String, of item: DeadlineItem, deadlineKey: String, zone: TimeZone, prompt: PromptRef) async throws {
-        let rows = try await db.query(
-            """
-            SELECT id, (($1::date - 1) + $2::time) AT TIME ZONE $3 AS at FROM deadlines WHERE idempotency_key = $4
-            """, [item.deadline, ExtractionStore.reminderTime, zone.identifier, deadlineKey])
-        guard let row = rows.first else { return }
-        let at: Date = try row.decode("at")
-        guard at > now else { return }
-        let key = "reminder:\(deadlineKey)"
-        let title = ExtractionStore.reminderTitle(task: item.task)
-        // The Edge Function wrote 18:00 in its own zone (UTC): anything on the evening before, give or take a day.
-        try await claim(
-            """
-            UPDATE reminders SET idempotency_key = $1, item_key = $1
-            WHERE id = (SELECT id FROM reminders
-                        WHERE idempotency_key IS NULL AND user_id = $2::uuid AND created_by = 'ai' AND title = $3
-                          AND messageai_utc(reminder_time) > $4::timestamptz - interval '1 day'
-                          AND messageai_utc(reminder_time) < $4::timestamptz + interval '1 day'
-                        ORDER BY created_at, id LIMIT 1)
-              AND NOT EXISTS (SELECT 1 FROM reminders WHERE idempotency_key = $1)
-            """, [key, userID, title, at])
-        let result = try await db.query(
-            """
-            INSERT INTO reminders (user_id, title, reminder_time, priority, status, created_by, origin, idempotency_key, item_key,
-                                   deadline_id, conversation_id, run_id, prompt_id, prompt_version, model)
-            VALUES ($1, $2, $3, $4, 'pending', 'ai', 'extractor', $5, $5, $6, $7, $8, $9, $10, $11)
-            ON CONFLICT (idempotency_key) DO UPDATE SET title = EXCLUDED.title, reminder_time = EXCLUDED.reminder_time,
-                priority = EXCLUDED.priority, origin = EXCLUDED.origin, deadline_id = EXCLUDED.deadline_id,
-                conversation_id = EXCLUDED.conversation_id, run_id = EXCLUDED.run_id, prompt_id = EXCLUDED.prompt_id,
-                prompt_version = EXCLUDED.prompt_version, model = EXCLUDED.model, updated_at = now()
-            WHERE reminders.status = 'pending'
-              AND (reminders.title, reminders.reminder_time, reminders.priority, reminders.deadline_id, reminders.prompt_id)
-                  IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.reminder_time, EXCLUDED.priority, EXCLUDED.deadline_id, EXCLUDED.prompt_id)
-            RETURNING (xmax = 0) AS inserted
-            """,
-            [userID, title, at, item.priority, key,
-             try row.decode("id", as: UUID.self), conversationID, provenance.runID, prompt.id, prompt.version, prompt.model])
-        if try result.first?.decode("inserted", as: Bool.self) == true { summary.remindersCreated += 1 }
     }
 
     /// Gives the app's row for this item (no idempotency key yet) the item's key, so the upsert that follows updates

@@ -139,7 +139,7 @@ public struct BatchCollectService: Sendable {
             let run = try decode(conversation, input: input, record: record, answers: answers, remote: remote, engine: engine)
             let written: ExtractionStore.WriteSummary? = try await pool.transaction { db in
                 guard try await store.lockPending(record.id, id, on: db) else { return nil }
-                let written = try await ExtractionStore().write(
+                let written = try await ExtractionStore(registry: engine.registry).write(
                     run.extraction, input: input, features: record.features,
                     provenance: .init(runID: runID, prompts: record.prompts), replace: false, now: now, on: db)
                 try await ScanQueue.advance(id, to: conversation.watermark, runID: runID, owner: BatchOptions.owner(record.id), on: db)

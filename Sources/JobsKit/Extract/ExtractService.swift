@@ -66,7 +66,7 @@ public struct ExtractService: Sendable {
                 written = try await pool.transaction { db in
                     // A row lock held elsewhere fails this run after the bound instead of stalling a worker.
                     if let lockTimeout { try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout]) }
-                    return try await ExtractionStore().write(
+                    return try await ExtractionStore(registry: engine.registry).write(
                         run.extraction, input: input, features: features,
                         provenance: .init(runID: runID, prompts: run.prompts), replace: complete, now: now, on: db)
                 }

@@ -87,6 +87,10 @@ public struct OracleAnswerProvider: AnswerProvider {
         guard let oracle = fixtures[request.input.conversationID] else {
             throw ExtractionError.invalidInput("the oracle has no fixture '\(request.input.conversationID)'")
         }
+        // A feature the fixtures have no labels for: the answer that finds nothing, in its schema's shape.
+        guard OracleWriter.answers[request.feature] != nil else {
+            return ProviderAnswer(json: CombinedSchema.emptyAnswer(request.prompt.outputSchema ?? [:]), requests: 1)
+        }
         let writer = OracleWriter(oracle: oracle, window: request.window, noise: noise, sentences: sentences)
         let (json, invented) = try writer.noisyAnswer(request.feature)
         if invented > 0 { await log.add(invented: invented) }

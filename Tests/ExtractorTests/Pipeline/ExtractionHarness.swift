@@ -108,7 +108,7 @@ enum BirthdayAnswers {
         case "calendar_events": events
         case "rsvps": rsvps
         case "deadlines": deadlines
-        default: empty[feature] ?? ["unknown": true]
+        default: empty[feature] ?? [feature: []]
         }
     }
 

@@ -130,8 +130,9 @@ struct BatchHarness {
 
 /// Valid answers for any demo conversation: each cites m1 (every window has it), so every feature writes rows.
 enum GenericAnswers {
-    /// `evidence`: words copied from the window's m1, as the extractors require.
-    static func answer(_ feature: String, evidence: String = "m1") -> JSONValue {
+    /// `evidence`: words copied from the window's m1, as the extractors require. Another feature gets the answer that
+    /// finds nothing in the shape of `schema` (its schema in the request).
+    static func answer(_ feature: String, evidence: String = "m1", schema: JSONValue = [:]) -> JSONValue {
         let evidence = JSONValue.string(evidence)
         return switch feature {
         case "calendar_events":
@@ -151,13 +152,14 @@ enum GenericAnswers {
             ["deadlines": [["task": "Send the form", "deadline": "2026-03-05", "time": nil, "category": "other", "priority": "medium",
                             "details": nil, "date_phrase": nil, "evidence": evidence, "source_message_ids": ["m1"]]]]
         default:
-            ["unknown": true]
+            CombinedSchema.emptyAnswer(schema)
         }
     }
 
     @Sendable static func reply(_ request: RecordedRequest) -> ScriptedReply {
         let m1 = ScanRequests.messageLines(request).first { $0["id"]?.stringValue == "m1" }?["text"]?.stringValue ?? "m1"
-        return .chat(content: answer(BatchHarness.feature(of: request), evidence: String(m1.prefix(40))).serialized(),
+        let schema = request.json?["response_format"]?["json_schema"]?["schema"] ?? [:]
+        return .chat(content: answer(BatchHarness.feature(of: request), evidence: String(m1.prefix(40)), schema: schema).serialized(),
                      usage: FakeUsage(prompt: 200, completion: 30))
     }
 }

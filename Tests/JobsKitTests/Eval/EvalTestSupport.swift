@@ -149,7 +149,7 @@ struct LabelledAnswers: Sendable {
                  "evidence": quote(item.source), "source_message_ids": m(item.source)]
             })]
         default:
-            return ["unknown_feature": true]
+            return empty(feature)
         }
     }
 }

@@ -198,7 +198,7 @@ struct HostileInputTests {
                  "priority": "urgent", "details": nil, "date_phrase": nil, "evidence": m2Quote, "source_message_ids": ["m2"]]
             })]
         default:
-            return .error(status: 400, message: "unknown feature")
+            return .chat(content: CombinedSchema.emptyAnswer(request.json?["response_format"]?["json_schema"]?["schema"] ?? [:]).serialized())
         }
         return .chat(content: answer.serialized())
     }

@@ -37,7 +37,7 @@ struct KeyScrubbingTests {
         case "decisions": return .chat(content: #"{"decisions": []}"#)
         case "rsvps": return .chat(content: #"{"rsvps": []}"#)
         case "deadlines": return .chat(content: #"{"deadlines": []}"#)
-        default: return .error(status: 400, message: "unknown feature")
+        default: return .chat(content: CombinedSchema.emptyAnswer(request.json?["response_format"]?["json_schema"]?["schema"] ?? [:]).serialized())
         }
     }
 

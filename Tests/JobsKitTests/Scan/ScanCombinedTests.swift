@@ -173,11 +173,12 @@ struct ScanCombinedTests {
     }
 
     /// `schemas/combined.schema.json` (what `prompts lint` checks the combined example against) is the five feature
-    /// schemas side by side, exactly as the engine composes them.
+    /// schemas side by side, exactly as the engine composes them from the registry.
     @Test func theCombinedSchemaFileIsTheCompositionOfTheFeatureSchemas() throws {
         let library = try PromptLibrary.load(directory: ScanHarness.repositoryRoot.appendingPathComponent("prompts"))
         let engine = try ExtractionEngine(prompts: library, provider: RulesAnswerProvider())
-        let file = try #require(try engine.combinedPrompt().outputSchema)
+        let file = try #require(library.active(id: CombinedSchema.promptID)?.outputSchema)
+        #expect(try engine.combinedPrompt().outputSchema == file, "the prompt as sent carries the composed schema")
         var composed = try engine.combinedSchema(ExtractionFeature.allCases).objectValue ?? JSONObject()
         composed["description"] = file["description"]
         var fileObject = file.objectValue ?? JSONObject()

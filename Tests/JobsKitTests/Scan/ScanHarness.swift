@@ -124,7 +124,8 @@ enum ScanRequests {
         return .chat(content: answer.serialized(), usage: FakeUsage(prompt: 200, completion: 30))
     }
 
-    /// The answer `answer(_:)` gives for one feature, nil for an unknown feature.
+    /// The answer `answer(_:)` gives for one feature: for a feature it has no answer of its own for, the answer that
+    /// finds nothing in the shape of the feature's schema in the request; nil without messages.
     static func featureAnswer(_ feature: String, _ request: RecordedRequest) -> JSONValue? {
         let lines = messageLines(request)
         guard let newest = lines.last?["id"], let oldest = lines.first?["id"] else { return nil }
@@ -149,8 +150,15 @@ enum ScanRequests {
             ]]]
         case "decisions": return ["decisions": []]
         case "rsvps": return ["rsvps": []]
-        default: return nil
+        default: return CombinedSchema.emptyAnswer(schema(of: feature, request))
         }
+    }
+
+    /// The schema `request` asks `feature` to answer in: the request's own, or its part of a combined schema.
+    static func schema(of feature: String, _ request: RecordedRequest) -> JSONValue {
+        let format = request.json?["response_format"]?["json_schema"]
+        if format?["name"]?.stringValue == feature { return format?["schema"] ?? [:] }
+        return format?["schema"]?["properties"]?[feature] ?? [:]
     }
 }
 

@@ -30,6 +30,10 @@ extension Extraction {
 /// Calendar events: dated plans with a time and place, written to `calendar_events`.
 public struct CalendarEvents: ParentFeature {
     public var id: ExtractionFeature { .calendarEvents }
+
+    public var combinedRule: String {
+        #"school, medical, activity and social events with a specific date; not vague, unconfirmed, cancelled or past ones. One per event, latest details; cite each message adding a detail. confidence 0 to 1."#
+    }
     public var itemsKey: String { "events" }
 
     public func mergeKey(_ item: EventItem) -> String { item.mergeKey }

@@ -23,9 +23,13 @@ extension Extraction {
 }
 
 /// Deadlines: tasks due by a date, written to `deadlines` for each person who must act, each with a reminder the
-/// evening before (`RowWriter.remind`).
+/// evening before (`remind`).
 public struct Deadlines: ParentFeature {
     public var id: ExtractionFeature { .deadlines }
+
+    public var combinedRule: String {
+        #"things a parent must do by a date (slip, payment, registration, sign-up, bring something); not undated or done tasks. priority by days left from now: urgent 1, high 3, medium 14, low later. details: amount, form or place, or null."#
+    }
 
     public func mergeKey(_ item: DeadlineItem) -> String { item.mergeKey }
 
@@ -66,7 +70,7 @@ public struct Deadlines: ParentFeature {
                     key, itemKey, rows.conversationID, item.sources.first, person.id, item.task, item.deadline, item.time,
                     zone.identifier, item.category.rawValue, item.priority, item.details, item.datePhrase, item.modelDate,
                 ])
-                try await rows.remind(person.id, of: item, deadlineKey: key, zone: zone, prompt: prompt)
+                try await Self.remind(person.id, of: item, deadlineKey: key, zone: zone, prompt: prompt, rows: &rows)
             }
         }
     }
@@ -101,6 +105,58 @@ public struct Deadlines: ParentFeature {
             IS DISTINCT FROM (EXCLUDED.task, EXCLUDED.deadline_time, EXCLUDED.due_at, EXCLUDED.category, EXCLUDED.priority,
                EXCLUDED.details, EXCLUDED.date_phrase, EXCLUDED.model_date, EXCLUDED.prompt_id, EXCLUDED.prompt_version,
                EXCLUDED.model)
+        RETURNING (xmax = 0) AS inserted
+        """
+
+    /// "Reminder: <task>" at 18:00 the evening before the deadline, in the user's zone, and only while that is still
+    /// ahead. created_by is 'ai' (the app's word for reminders it did not write); origin 'extractor' is the service's.
+    /// A reminder the PRD's Edge Function wrote for the same deadline (same user and title, that evening) is adopted.
+    static func remind(_ userID: String, of item: DeadlineItem, deadlineKey: String, zone: TimeZone, prompt: PromptRef,
+                       rows: inout RowWriter) async throws {
+        let found = try await rows.db.query(reminderAtSQL, [item.deadline, ExtractionStore.reminderTime, zone.identifier, deadlineKey])
+        guard let row = found.first else { return }
+        let at: Date = try row.decode("at")
+        guard at > rows.now else { return }
+        let key = "reminder:\(deadlineKey)"
+        let title = ExtractionStore.reminderTitle(task: item.task)
+        try await rows.claim(reminderClaimSQL, [key, userID, title, at])
+        let result = try await rows.db.query(reminderUpsertSQL, [
+            userID, title, at, item.priority, key, try row.decode("id", as: UUID.self), rows.conversationID,
+            rows.provenance.runID, prompt.id, prompt.version, prompt.model,
+        ])
+        if try result.first?.decode("inserted", as: Bool.self) == true { rows.summary.remindersCreated += 1 }
+    }
+
+    /// The deadline row's id and its reminder's instant: $1 the date, $2 the reminder's local time, $3 the zone, $4 the row's key.
+    static let reminderAtSQL = """
+        SELECT id, (($1::date - 1) + $2::time) AT TIME ZONE $3 AS at FROM deadlines WHERE idempotency_key = $4
+        """
+
+    /// Claims the Edge Function's reminder: $1 the key, $2 the user, $3 the title, $4 the instant. It wrote 18:00 in
+    /// its own zone (UTC): anything on the evening before, give or take a day.
+    static let reminderClaimSQL = """
+        UPDATE reminders SET idempotency_key = $1, item_key = $1
+        WHERE id = (SELECT id FROM reminders
+                    WHERE idempotency_key IS NULL AND user_id = $2::uuid AND created_by = 'ai' AND title = $3
+                      AND messageai_utc(reminder_time) > $4::timestamptz - interval '1 day'
+                      AND messageai_utc(reminder_time) < $4::timestamptz + interval '1 day'
+                    ORDER BY created_at, id LIMIT 1)
+          AND NOT EXISTS (SELECT 1 FROM reminders WHERE idempotency_key = $1)
+        """
+
+    /// Binds: $1 user, $2 title, $3 instant, $4 priority, $5 key, $6 deadline id, $7 conversation, then run_id, prompt_id,
+    /// prompt_version and model.
+    static let reminderUpsertSQL = """
+        INSERT INTO reminders (user_id, title, reminder_time, priority, status, created_by, origin, idempotency_key, item_key,
+                               deadline_id, conversation_id, run_id, prompt_id, prompt_version, model)
+        VALUES ($1, $2, $3, $4, 'pending', 'ai', 'extractor', $5, $5, $6, $7, $8, $9, $10, $11)
+        ON CONFLICT (idempotency_key) DO UPDATE SET title = EXCLUDED.title, reminder_time = EXCLUDED.reminder_time,
+            priority = EXCLUDED.priority, origin = EXCLUDED.origin, deadline_id = EXCLUDED.deadline_id,
+            conversation_id = EXCLUDED.conversation_id, run_id = EXCLUDED.run_id, prompt_id = EXCLUDED.prompt_id,
+            prompt_version = EXCLUDED.prompt_version, model = EXCLUDED.model, updated_at = now()
+        WHERE reminders.status = 'pending'
+          AND (reminders.title, reminders.reminder_time, reminders.priority, reminders.deadline_id, reminders.prompt_id)
+              IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.reminder_time, EXCLUDED.priority, EXCLUDED.deadline_id, EXCLUDED.prompt_id)
         RETURNING (xmax = 0) AS inserted
         """
 }

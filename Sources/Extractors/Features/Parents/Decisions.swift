@@ -25,6 +25,10 @@ extension Extraction {
 public struct Decisions: ParentFeature {
     public var id: ExtractionFeature { .decisions }
 
+    public var combinedRule: String {
+        #"settled choices or assignments (a plan plus agreement, someone taking a task); not open questions, unagreed proposals or reversed plans. decided_by: sender alias, null for the group. Cite the proposal and the agreement."#
+    }
+
     public func mergeKey(_ item: DecisionItem) -> String { item.mergeKey }
 
     public func rulesAnswer(_ scan: RuleScan) -> JSONValue { DecisionRules.answer(scan) }

@@ -17,6 +17,10 @@ extension Extraction {
 /// Priority messages: messages a parent must not miss, written to `priority_messages` (one row per message).
 public struct PriorityMessages: ParentFeature {
     public var id: ExtractionFeature { .priorityMessages }
+
+    public var combinedRule: String {
+        #"what the user must not miss, one item per message, never the user's own. urgent: closures, emergencies, safety, same-day changes or pick-up, requests expiring within a day. high: RSVPs or forms with a deadline, direct questions to the user, conflicts, key school news. medium: useful reminders, upcoming events. Not chat, thanks, resolved or stale news."#
+    }
     public var itemsKey: String { "priorities" }
 
     /// One item per message.

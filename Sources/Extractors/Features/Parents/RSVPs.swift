@@ -37,6 +37,10 @@ extension Extraction {
 public struct RSVPs: ParentFeature {
     public var id: ExtractionFeature { .rsvps }
 
+    public var combinedRule: String {
+        #"requests asking who will attend. requested_by: sender alias. responses: each participant's latest yes, no or maybe with its message_id; leave out non-answers. Cite the request messages."#
+    }
+
     public func mergeKey(_ item: RSVPItem) -> String { item.mergeKey }
 
     /// A later window may see answers the earlier one did not: they are added to the request already found.
