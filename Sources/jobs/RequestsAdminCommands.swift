@@ -58,7 +58,7 @@ struct RequestsRetryCommand: AsyncParsableCommand {
         commandName: "retry",
         abstract: "Send requests back to the queue: pending, attempts reset, due now (a worker takes them at once).",
         discussion: """
-            Takes failed, cancelled or pending requests (a pending one waiting out its backoff becomes due now); \\
+            Takes failed, cancelled or pending requests (a pending one waiting out its backoff becomes due now); \
             running and done ones are refused. The error and attempts each had are kept in job_request_events.
 
             Examples:

@@ -9,8 +9,8 @@ struct RunsCommand: AsyncParsableCommand {
         commandName: "runs",
         abstract: "What ran (scans, extracts, assistant passes, batches), newest first, from job_runs.",
         discussion: """
-            Each run with its status, start, duration, conversations or users, items, failures, model tokens, estimated \\
-            cost ("unknown" when the model has no price) and the build and prompt set it ran with. `runs show ID` lists \\
+            Each run with its status, start, duration, conversations or users, items, failures, model tokens, estimated \
+            cost ("unknown" when the model has no price) and the build and prompt set it ran with. `runs show ID` lists \
             that run's failures with conversation, feature and error.
 
             Examples:
