@@ -112,7 +112,7 @@ let package = Package(
         // Floor 5: options and console output shared by the two executables.
         .target(
             name: "CLISupport",
-            dependencies: ["Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Migrations", "Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")]
         ),
         // Floor 5: the CLI.
         .executableTarget(

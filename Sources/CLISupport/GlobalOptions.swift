@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Migrations
 import Postgres
 import Synchronization
 #if canImport(Glibc)
@@ -33,10 +34,14 @@ public struct DatabaseOptions: ParsableArguments, Sendable {
         }
     }
 
-    /// Lends a pool to `body` and shuts it down afterwards.
-    public func withPool<T: Sendable>(maxConnections: Int = 4, _ body: (PostgresPool) async throws -> T) async throws -> T {
+    /// Lends a pool to `body` and shuts it down afterwards. Unless `requireMigrated` is false (`migrate` itself), the
+    /// database must have every service migration this binary carries: otherwise `NotMigrated` ("run `messageai-jobs
+    /// migrate`") is thrown before `body` does anything.
+    public func withPool<T: Sendable>(maxConnections: Int = 4, requireMigrated: Bool = true,
+                                      _ body: (PostgresPool) async throws -> T) async throws -> T {
         let pool = PostgresPool(configuration: try configuration, maxConnections: maxConnections, logger: CLILogging.logger("messageai.postgres"))
         do {
+            if requireMigrated { try await Migrator(pool: pool).requireMigrated() }
             let value = try await body(pool)
             await pool.shutdown()
             return value

@@ -106,6 +106,14 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Where this connection goes, without credentials.
     public var target: String { queue.sync { Self.describeTarget(handle) } }
 
+    /// "host:port/database" (a socket directory in place of the host), without credentials: for one-line messages.
+    public var address: String {
+        queue.sync {
+            func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "?" }
+            return "\(text(PQhost(handle))):\(text(PQport(handle)))/\(text(PQdb(handle)))"
+        }
+    }
+
     /// The server process id serving this connection (for pg_terminate_backend in tests and diagnostics).
     public var backendPID: Int32 { queue.sync { PQbackendPID(handle) } }
 

@@ -33,7 +33,7 @@ struct MigrateCommand: AsyncParsableCommand {
         output.bootstrap()
         var sets = [try MigrationSet.service()]
         if dev { sets.insert(try MigrationSet.dev(), at: 0) }
-        let report = try await database.withPool(maxConnections: 1) { try await Migrator(pool: $0).migrate(sets) }
+        let report = try await database.withPool(maxConnections: 1, requireMigrated: false) { try await Migrator(pool: $0).migrate(sets) }
         if output.json {
             try Console.printJSON(report)
         } else if report.applied.isEmpty {

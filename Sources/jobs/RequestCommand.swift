@@ -5,9 +5,23 @@ import JobsKit
 
 struct RequestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "request",
-        abstract: "Ask the worker for on-demand work (what the app does by inserting into job_requests).",
-        subcommands: [RequestExtractCommand.self, RequestAssistCommand.self]
+        commandName: "requests",
+        abstract: "The worker's queue (job_requests): enqueue work, list requests, retry or cancel them.",
+        discussion: """
+            extract and assist enqueue what the app enqueues by inserting into job_requests. list shows the queue; \
+            retry sends failed (or cancelled) requests back to it with their attempts reset; cancel takes pending or \
+            running ones out. Every retry and cancel is recorded in job_request_events with the status, attempts and \
+            error the request had. `request` is the same command.
+
+            Examples:
+              messageai-jobs requests extract --conversation 00000000-de02-4000-8000-000000000003
+              messageai-jobs requests list --status failed
+              messageai-jobs requests retry --failed
+              messageai-jobs requests cancel 42
+            """,
+        subcommands: [RequestExtractCommand.self, RequestAssistCommand.self, RequestsListCommand.self, RequestsRetryCommand.self,
+                      RequestsCancelCommand.self],
+        aliases: ["request"]
     )
 }
 

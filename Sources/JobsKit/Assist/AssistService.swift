@@ -110,12 +110,16 @@ public struct AssistService: Sendable {
             outcome.itemCounts = ["reminders": summary.remindersCreated, "tool_calls": summary.toolCalls,
                                   "findings": open.count, "dropped": summary.dropped.count]
             outcome.estimatedCostUSD = summary.cost.usd
-            if summary.findings == nil { outcome.error = "the assistant gave no valid answer: \(summary.stopReason)" }
+            if summary.findings == nil {
+                outcome.error = "the assistant gave no valid answer: \(summary.stopReason)"
+                outcome.failures = [RunFailure(userID: userID, error: outcome.error ?? "")]
+            }
             try await recorder.finish(runID, outcome)
             return summary
         } catch {
             var outcome = JobRunRecorder.Outcome(status: .failed)
             outcome.error = "\(error)"
+            outcome.failures = [RunFailure(userID: userID, error: error)]
             try? await recorder.finish(runID, outcome)
             throw error
         }

@@ -115,6 +115,7 @@ public struct ProactivePass: Sendable {
             "narration_skipped": summary.narrationSkipped,
         ]) { $1 }
         outcome.error = summary.errors.first
+        outcome.failures = summary.errors.map { RunFailure(error: $0) }
         try await recorder.finish(runID, outcome)
         return summary
     }

@@ -87,6 +87,7 @@ public struct ExtractService: Sendable {
             outcome.estimatedCostUSD = RunCost.estimate(outcome.usage, engine: engine, features: features).usd
             outcome.conversationsFailed = 1
             outcome.error = "\(error)"
+            outcome.failures = [RunFailure(conversationID: conversationID, error: error)]
             try? await recorder.finish(runID, outcome)
             throw error
         }

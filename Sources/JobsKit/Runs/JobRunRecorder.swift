@@ -30,6 +30,8 @@ public struct JobRunRecorder: Sendable {
         public var error: String?
         /// Facts about the run beyond the counts (e.g. messages skipped by the read cap), merged into `job_runs.details`.
         public var details: JSONValue = .object([:])
+        /// What failed (the first `RunFailure.recordedLimit`), written under `details.failures` for `runs show`.
+        public var failures: [RunFailure] = []
 
         public init(status: Status) { self.status = status }
     }
@@ -142,10 +144,20 @@ public struct JobRunRecorder: Sendable {
             entries.append(("grounding", .object(JSONObject(outcome.grounding.sorted { $0.key < $1.key }.map { ($0.key, object($0.value.json)) }))))
         }
         let counts = JSONValue.object(JSONObject(entries))
+        var details = outcome.details
+        if !outcome.failures.isEmpty, case .object(var object) = details {
+            let kept = outcome.failures.prefix(RunFailure.recordedLimit).map {
+                var failure = $0
+                failure.error = String(failure.error.withoutNULs.prefix(RunFailure.maxErrorLength))
+                return failure
+            }
+            object["failures"] = (try? JSONValue.encode(Array(kept))) ?? .array([])
+            details = .object(object)
+        }
         let binds: [any PostgresEncodable] = [
             id, outcome.status.rawValue, outcome.conversationsProcessed, outcome.conversationsFailed, counts, outcome.requests,
             outcome.usage.promptTokens, outcome.usage.completionTokens, outcome.usage.cachedPromptTokens,
-            outcome.estimatedCostUSD, outcome.error.map { String($0.withoutNULs.prefix(2000)) }, outcome.details]
+            outcome.estimatedCostUSD, outcome.error.map { String($0.withoutNULs.prefix(2000)) }, details]
         let sql = """
             UPDATE job_runs SET finished_at = now(), status = $2, conversations_processed = $3, conversations_failed = $4,
                 item_counts = $5::jsonb, requests = $6, prompt_tokens = $7, completion_tokens = $8, cached_prompt_tokens = $9,

@@ -203,7 +203,7 @@ extension ScanService {
             logger.error("recording the failure failed", metadata: ["conversation": "\(id)", "error": "\(recordError)"])
             unrecorded = "\(recordError)"
         }
-        await worker.state.record(failure: id, error: "\(error)", unrecorded: unrecorded)
+        await worker.state.record(failure: id, error: "\(error)", feature: RunFailure.feature(of: error), unrecorded: unrecorded)
         await reportProgress(worker)
     }
 

@@ -13,6 +13,14 @@ public struct ScanService: Sendable {
     public struct Failure: Sendable, Codable {
         public let conversationID: UUID
         public let error: String
+        /// The feature whose answer failed, when the error names one.
+        public var feature: String?
+
+        init(conversationID: UUID, error: String, feature: String? = nil) {
+            self.conversationID = conversationID
+            self.error = error
+            self.feature = feature
+        }
     }
 
     public struct Summary: Sendable, Codable {
@@ -177,6 +185,7 @@ public struct ScanService: Sendable {
             "quarantined": .array(summary.quarantined.map { .string($0.conversationID.uuidString.lowercased()) }),
             "quarantined_total": .integer(Int64(summary.quarantinedTotal)),
         ]
+        outcome.failures = summary.failures.map { RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error) }
         outcome.error = summary.stoppedEarly
             ?? summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
         let finished = outcome
@@ -303,9 +312,9 @@ actor ScanState {
         if summary.quarantined.count < 50 { summary.quarantined.append(.init(conversationID: id, error: error)) }
     }
 
-    func record(failure id: UUID, error: String, unrecorded: String? = nil) {
+    func record(failure id: UUID, error: String, feature: String? = nil, unrecorded: String? = nil) {
         summary.failed += 1
-        if summary.failures.count < 50 { summary.failures.append(.init(conversationID: id, error: error)) }
+        if summary.failures.count < 50 { summary.failures.append(.init(conversationID: id, error: error, feature: feature)) }
         if let unrecorded, summary.unrecordedFailures.count < 50 {
             summary.unrecordedFailures.append(.init(conversationID: id, error: unrecorded))
         }

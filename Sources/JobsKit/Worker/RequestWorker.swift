@@ -150,7 +150,9 @@ public struct RequestWorker: Sendable {
                     switch try await queue.fail(request, owner: options.owner, error: "\(error)", permanent: permanent,
                                                 maxAttempts: options.maxAttempts, backoff: options.backoff) {
                     case .retryScheduled: result = .retryScheduled
-                    case .failed: result = .failed
+                    case .failed:
+                        result = .failed
+                        logger.warning("\(request.label) failed for good; `messageai-jobs requests retry \(request.id)` sends it back to the queue")
                     case .leaseLost: result = .leaseLost
                     }
                 } catch {

@@ -15,7 +15,7 @@ public enum WorkerError: Error, Sendable, CustomStringConvertible {
         case .unknownUser(let id): "no user with id \(id.uuidString.lowercased())"
         case .noLLMConfigured(let id):
             "assist request \(id) needs an LLM, but no LLM is configured for this worker: start it with OPENAI_API_KEY "
-                + "(OpenAI) or OPENAI_BASE_URL (an OpenAI-compatible server) set, then reset the request to pending"
+                + "(OpenAI) or OPENAI_BASE_URL (an OpenAI-compatible server) set, then run `messageai-jobs requests retry \(id)`"
         case .assistantGaveNoAnswer(let reason, let runID):
             "the assistant gave no valid answer (stop reason \(reason); see job_runs \(runID.uuidString.lowercased()))"
         }

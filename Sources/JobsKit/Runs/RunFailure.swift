@@ -1,0 +1,52 @@
+import Extractors
+import Foundation
+
+/// One thing a run failed at: a conversation (and the feature, when the error names one), or a user. Runs keep their
+/// first `RunFailure.recordedLimit` in `job_runs.details.failures` (the count of all is `conversations_failed`), which
+/// `messageai-jobs runs show` lists.
+public struct RunFailure: Sendable, Codable, Equatable {
+    public var conversationID: UUID?
+    public var userID: UUID?
+    public var feature: String?
+    public var error: String
+
+    enum CodingKeys: String, CodingKey {
+        case conversationID = "conversation_id"
+        case userID = "user_id"
+        case feature, error
+    }
+
+    /// Ids in lower case, as every other id in `job_runs` and the CLI's output.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(conversationID?.uuidString.lowercased(), forKey: .conversationID)
+        try container.encodeIfPresent(userID?.uuidString.lowercased(), forKey: .userID)
+        try container.encodeIfPresent(feature, forKey: .feature)
+        try container.encode(error, forKey: .error)
+    }
+
+    public init(conversationID: UUID? = nil, userID: UUID? = nil, feature: String? = nil, error: String) {
+        self.conversationID = conversationID
+        self.userID = userID
+        self.feature = feature
+        self.error = error
+    }
+
+    /// A failure of `error`, with the feature when the error is an extraction error that names one.
+    public init(conversationID: UUID? = nil, userID: UUID? = nil, error: any Error) {
+        self.init(conversationID: conversationID, userID: userID, feature: Self.feature(of: error), error: "\(error)")
+    }
+
+    /// Failures a run's row keeps; a run lists at most this many.
+    public static let recordedLimit = 50
+
+    /// Errors in a run's row are cut to this many characters each.
+    static let maxErrorLength = 1000
+
+    static func feature(of error: any Error) -> String? {
+        switch error as? ExtractionError {
+        case .invalidOutput(let feature, _), .truncated(let feature, _), .refused(let feature, _): feature.rawValue
+        default: nil
+        }
+    }
+}

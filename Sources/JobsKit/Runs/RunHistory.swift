@@ -1,0 +1,185 @@
+import Chrono
+import Foundation
+import JSONKit
+import Postgres
+
+/// What ran, from `job_runs`, for `messageai-jobs runs`: the newest runs first, each with its counts, tokens, cost
+/// and the build and prompts it ran with; one run's failures for `runs show`.
+public struct RunHistory: Sendable {
+    public let pool: PostgresPool
+
+    public init(pool: PostgresPool) { self.pool = pool }
+
+    /// One `job_runs` row as an operator reads it.
+    public struct Run: Sendable, Codable, Equatable {
+        public var id: UUID
+        public var kind: String
+        public var status: String
+        public var startedAt: Date
+        public var finishedAt: Date?
+        /// Finished minus started; for a run still open, so far.
+        public var seconds: Double
+        public var provider: String?
+        public var model: String?
+        public var conversations: Int
+        public var conversationsFailed: Int
+        /// Users a proactive pass looked at, and those it failed for (nil for other kinds).
+        public var users: Int?
+        public var usersFailed: Int?
+        /// What the run counted per feature or table (`job_runs.item_counts`, without the grounding tallies).
+        public var items: [String: Int]
+        public var modelRequests: Int
+        public var promptTokens: Int64
+        public var completionTokens: Int64
+        public var cachedPromptTokens: Int64
+        /// At list prices; nil when unknown (an unpriced model, or a run that ended before it was priced).
+        public var costUSD: Double?
+        public var buildVersion: String?
+        public var buildCommit: String?
+        public var promptSetSHA256: String?
+        public var prompts: [Prompt]
+        public var error: String?
+
+        public struct Prompt: Sendable, Codable, Equatable {
+            public var id: String
+            public var version: Int
+            public var sha256: String
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case id, kind, status, seconds, provider, model, conversations, users, items, prompts, error
+            case usersFailed = "users_failed"
+            case startedAt = "started_at", finishedAt = "finished_at", conversationsFailed = "conversations_failed"
+            case modelRequests = "model_requests", promptTokens = "prompt_tokens", completionTokens = "completion_tokens"
+            case cachedPromptTokens = "cached_prompt_tokens", costUSD = "cost_usd", buildVersion = "build_version"
+            case buildCommit = "build_commit", promptSetSHA256 = "prompt_set_sha256"
+        }
+
+        /// `$0.0123`, or `unknown`.
+        public var costText: String { costUSD.map { String(format: "$%.4f", $0) } ?? "unknown" }
+        public var itemsTotal: Int { items.values.reduce(0, +) }
+    }
+
+    /// Which runs to list.
+    public struct Filter: Sendable {
+        public var since: Date?
+        /// Only runs that did not succeed fully: failed, partial, abandoned, or with a failed conversation.
+        public var failedOnly = false
+        public var kind: String?
+        public var limit = 20
+
+        public init(since: Date? = nil, failedOnly: Bool = false, kind: String? = nil, limit: Int = 20) {
+            self.since = since
+            self.failedOnly = failedOnly
+            self.kind = kind
+            self.limit = limit
+        }
+    }
+
+    /// A run with what it failed at.
+    public struct Detail: Sendable, Codable {
+        public var run: Run
+        /// The failures the run recorded (its first `RunFailure.recordedLimit`); for a run that recorded none but
+        /// ended with an error, that error, against the conversation or user the run was for.
+        public var failures: [RunFailure]
+        /// How many of the run's failures are not listed.
+        public var unlisted: Int
+        /// The `job_requests` this run served (worker runs).
+        public var requests: [Int64]
+    }
+
+    static let columns = """
+        id, kind, status, started_at, finished_at,
+        EXTRACT(EPOCH FROM (COALESCE(finished_at, now()) - started_at))::float8 AS seconds,
+        provider, model, conversations_processed, conversations_failed, item_counts, requests,
+        prompt_tokens, completion_tokens, cached_prompt_tokens, estimated_cost_usd::float8 AS cost,
+        build_version, build_commit, prompt_set_sha256, prompts, error
+        """
+
+    /// The newest runs matching `filter`, newest first.
+    public func list(_ filter: Filter = Filter()) async throws -> [Run] {
+        let rows = try await pool.query(
+            """
+            SELECT \(Self.columns) FROM job_runs
+            WHERE ($1::timestamptz IS NULL OR started_at >= $1::timestamptz)
+              AND (NOT $2::boolean OR status IN ('failed', 'partial', 'abandoned') OR conversations_failed > 0)
+              AND ($3::text IS NULL OR kind = $3::text)
+            ORDER BY started_at DESC, id
+            LIMIT $4
+            """, [filter.since, filter.failedOnly, filter.kind, filter.limit])
+        return try rows.map(Self.run)
+    }
+
+    /// One run and its failures; nil when there is no run with that id.
+    public func show(_ id: UUID) async throws -> Detail? {
+        let rows = try await pool.query("SELECT \(Self.columns), options, details FROM job_runs WHERE id = $1", [id])
+        guard let row = rows.first else { return nil }
+        let run = try Self.run(row)
+        let details: JSONValue = try row.decode("details")
+        var failures: [RunFailure] = []
+        if let recorded = details["failures"], let decoded = try? recorded.decode([RunFailure].self) { failures = decoded }
+        if failures.isEmpty, let error = run.error, run.status != "succeeded" {
+            let options: JSONValue = try row.decode("options")
+            failures = [RunFailure(conversationID: options["conversation_id"]?.stringValue.flatMap(UUID.init(uuidString:)),
+                                   userID: options["user_id"]?.stringValue.flatMap(UUID.init(uuidString:)), error: error)]
+        }
+        let requests = try await pool.query("SELECT id FROM job_requests WHERE run_id = $1 ORDER BY id", [id])
+            .map { try $0.decode("id", as: Int64.self) }
+        return Detail(run: run, failures: failures, unlisted: max(0, run.conversationsFailed + (run.usersFailed ?? 0) - failures.count),
+                      requests: requests)
+    }
+
+    static func run(_ row: PostgresRow) throws -> Run {
+        let counts: JSONValue = try row.decode("item_counts")
+        var items: [String: Int] = [:]
+        var users: Int?
+        var usersFailed: Int?
+        for (key, value) in counts.objectValue ?? JSONObject() {
+            guard let count = value.integerValue else { continue }  // e.g. the grounding tallies
+            switch key {
+            case "users": users = Int(count)
+            case "users_failed": usersFailed = Int(count)
+            default: items[key] = Int(count)
+            }
+        }
+        let prompts: JSONValue = try row.decode("prompts")
+        return Run(
+            id: try row.decode("id"), kind: try row.decode("kind"), status: try row.decode("status"),
+            startedAt: try row.decode("started_at"), finishedAt: try row.decode("finished_at"),
+            seconds: try row.decode("seconds"), provider: try row.decode("provider"), model: try row.decode("model"),
+            conversations: try row.decode("conversations_processed"), conversationsFailed: try row.decode("conversations_failed"),
+            users: users, usersFailed: usersFailed, items: items, modelRequests: try row.decode("requests"),
+            promptTokens: try row.decode("prompt_tokens"), completionTokens: try row.decode("completion_tokens"),
+            cachedPromptTokens: try row.decode("cached_prompt_tokens"), costUSD: try row.decode("cost"),
+            buildVersion: try row.decode("build_version"), buildCommit: try row.decode("build_commit"),
+            promptSetSHA256: try row.decode("prompt_set_sha256"),
+            prompts: (try? prompts.decode([Run.Prompt].self)) ?? [], error: try row.decode("error"))
+    }
+
+    /// `--since`: an ISO 8601 date (midnight UTC), an ISO 8601 timestamp with its offset, or a duration back from
+    /// `now` such as `90m`, `24h`, `7d`.
+    public static func since(_ text: String, now: Date = Date()) throws -> Date {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let unit = trimmed.last, let amount = Double(trimmed.dropLast()), amount >= 0, amount.isFinite {
+            let seconds: Double? = switch unit {
+            case "s": 1
+            case "m": 60
+            case "h": 3600
+            case "d": 86_400
+            case "w": 604_800
+            default: nil
+            }
+            if let seconds { return now.addingTimeInterval(-amount * seconds) }
+        }
+        if let instant = ISO8601Instant.parse(trimmed) { return instant }
+        if let day = LocalDate(iso: trimmed) { return Date(timeIntervalSince1970: Double(day.daysSinceEpoch) * 86_400) }
+        throw SinceError(text: text)
+    }
+
+    public struct SinceError: Error, Sendable, CustomStringConvertible {
+        public let text: String
+        public var description: String {
+            "'\(text)' is neither a date (2026-11-24), a timestamp (2026-11-24T06:00:00Z) nor a duration (90m, 24h, 7d)"
+        }
+    }
+}

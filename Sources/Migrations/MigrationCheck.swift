@@ -1,0 +1,44 @@
+import Postgres
+
+/// Refuses to run a job on a database whose schema is older than this binary: a command that needs the service's
+/// tables checks `messageai_migrations` first, so an unmigrated database gets one clear sentence instead of a raw
+/// `relation ... does not exist` from the middle of a job.
+public struct NotMigrated: Error, Sendable, CustomStringConvertible {
+    /// "host:port/database", never credentials.
+    public let database: String
+    /// Service migrations this binary carries that the database has not applied, in order.
+    public let pending: [String]
+
+    public var description: String {
+        "the database at \(database) is not migrated (\(pending.count) pending): run `messageai-jobs migrate`"
+    }
+}
+
+extension Migrator {
+    /// The files of `sets` not yet recorded in `messageai_migrations` (all of them when the ledger does not exist).
+    public func pending(_ sets: [MigrationSet]) async throws -> [String] {
+        try await pool.withConnection { connection in
+            try await Self.pending(sets, on: connection)
+        }
+    }
+
+    /// Throws `NotMigrated` unless every service migration this binary carries is applied. One query; read-only.
+    public func requireMigrated() async throws {
+        try await pool.withConnection { connection in
+            let pending = try await Self.pending([try MigrationSet.service()], on: connection)
+            guard pending.isEmpty else { throw NotMigrated(database: connection.address, pending: pending) }
+        }
+    }
+
+    static func pending(_ sets: [MigrationSet], on connection: PostgresConnection) async throws -> [String] {
+        let ledger: String? = try await connection.query(
+            "SELECT to_regclass('messageai_migrations')::text AS ledger")[0].decode("ledger")
+        var applied = Set<String>()
+        if ledger != nil {
+            for row in try await connection.query("SELECT set_name, name FROM messageai_migrations") {
+                applied.insert("\(try row.decode("set_name", as: String.self))/\(try row.decode("name", as: String.self))")
+            }
+        }
+        return sets.flatMap { set in set.files.map { "\(set.name)/\($0.name)" } }.filter { !applied.contains($0) }
+    }
+}

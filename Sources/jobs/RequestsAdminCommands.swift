@@ -1,0 +1,123 @@
+import ArgumentParser
+import CLISupport
+import Chrono
+import Foundation
+import JobsKit
+
+/// `--status`: the statuses a request can have.
+enum RequestStatusArgument: String, ExpressibleByArgument, CaseIterable {
+    case pending, running, done, failed, cancelled
+
+    var status: JobRequestAdmin.Status { JobRequestAdmin.Status(rawValue: rawValue)! }
+}
+
+struct RequestsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List job requests (the newest --limit, oldest first), with their attempts and last error.",
+        discussion: "Example: messageai-jobs requests list --status failed --json"
+    )
+
+    @Option(help: "Only requests with this status.")
+    var status: RequestStatusArgument?
+
+    @Option(help: "How many requests at most (the newest).")
+    var limit: Int = 100
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard (1...100_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 100000") }
+    }
+
+    func run() async throws {
+        output.bootstrap()
+        let requests = try await database.withPool(maxConnections: 1) { pool in
+            try await JobRequestAdmin(pool: pool).list(status: status?.status, limit: limit)
+        }
+        if output.json { return try Console.printJSON(requests) }
+        guard !requests.isEmpty else {
+            return Console.print(status.map { "No \($0.rawValue) requests." } ?? "No requests.")
+        }
+        for request in requests {
+            var line = "\(request.id)  \(request.kind)  \(request.status)  \(request.target)  attempts \(request.attempts)"
+            if request.retries > 0 { line += ", retried \(request.retries)×" }
+            line += "  created \(ISO8601Instant.string(request.createdAt))"
+            if let run = request.runID { line += "  run \(run.uuidString.lowercased())" }
+            Console.print(line)
+            if let error = request.error { Console.print("    error: \(error.prefix(500))") }
+        }
+        let failed = requests.filter { $0.status == "failed" }.count
+        if failed > 0 { Console.print("\(failed) failed: `messageai-jobs requests retry --failed` sends them back to the queue.") }
+    }
+}
+
+struct RequestsRetryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "retry",
+        abstract: "Send requests back to the queue: pending, attempts reset, due now (a worker takes them at once).",
+        discussion: """
+            Takes failed, cancelled or pending requests (a pending one waiting out its backoff becomes due now); \
+            running and done ones are refused. The error and attempts each had are kept in job_request_events.
+
+            Examples:
+              messageai-jobs requests retry 42 43
+              messageai-jobs requests retry --failed
+            """
+    )
+
+    @Argument(help: "The requests' ids.")
+    var ids: [Int64] = []
+
+    @Flag(help: "Every failed request.")
+    var failed = false
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard failed ? ids.isEmpty : !ids.isEmpty else { throw ValidationError("give request ids or --failed (one of them)") }
+    }
+
+    func run() async throws {
+        output.bootstrap()
+        let retried = try await database.withPool(maxConnections: 1) { pool in
+            try await JobRequestAdmin(pool: pool).retry(failed ? nil : ids)
+        }
+        try RequestsAdminPrinter.report("retried", retried, output: output)
+    }
+}
+
+struct RequestsCancelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel",
+        abstract: "Take pending or running requests out of the queue (status cancelled; `requests retry` brings them back).",
+        discussion: "Example: messageai-jobs requests cancel 42"
+    )
+
+    @Argument(help: "The requests' ids.")
+    var ids: [Int64]
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        output.bootstrap()
+        let cancelled = try await database.withPool(maxConnections: 1) { pool in try await JobRequestAdmin(pool: pool).cancel(ids) }
+        try RequestsAdminPrinter.report("cancelled", cancelled, output: output)
+    }
+}
+
+private enum RequestsAdminPrinter {
+    struct Changed: Encodable {
+        let action: String
+        let ids: [Int64]
+    }
+
+    static func report(_ action: String, _ ids: [Int64], output: OutputOptions) throws {
+        if output.json { return try Console.printJSON(Changed(action: action, ids: ids)) }
+        Console.print(ids.isEmpty ? "Nothing to do: no request was \(action)."
+                      : "\(ids.count) request(s) \(action): \(ids.map(String.init).joined(separator: ", ")).")
+    }
+}

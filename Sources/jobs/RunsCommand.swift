@@ -1,0 +1,138 @@
+import ArgumentParser
+import CLISupport
+import Chrono
+import Foundation
+import JobsKit
+
+struct RunsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "runs",
+        abstract: "What ran (scans, extracts, assistant passes, batches), newest first, from job_runs.",
+        discussion: """
+            Each run with its status, start, duration, conversations or users, items, failures, model tokens, estimated \
+            cost ("unknown" when the model has no price) and the build and prompt set it ran with. `runs show ID` lists \
+            that run's failures with conversation, feature and error.
+
+            Examples:
+              messageai-jobs runs --since 24h
+              messageai-jobs runs --failed --json
+              messageai-jobs runs show 6f1c0d2e-...
+            """,
+        subcommands: [RunsListCommand.self, RunsShowCommand.self],
+        defaultSubcommand: RunsListCommand.self
+    )
+}
+
+struct RunsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "The last runs, newest first (the default `runs` subcommand)."
+    )
+
+    @Option(help: "Only runs started since then: a date (2026-11-24, midnight UTC), a timestamp (2026-11-24T06:00:00Z) or a duration back from now (90m, 24h, 7d).")
+    var since: String?
+
+    @Flag(help: "Only runs that failed, were partial or abandoned, or had a failed conversation.")
+    var failed = false
+
+    @Option(help: "Only runs of this kind: scan, extract, assist, eval, worker or batch.")
+    var kind: String?
+
+    @Option(help: "How many runs at most.")
+    var limit: Int = 20
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000") }
+        if let since { _ = try sinceDate(since) }
+        if let kind, !["extract", "scan", "assist", "eval", "worker", "batch"].contains(kind) {
+            throw ValidationError("--kind '\(kind)' is not one of scan, extract, assist, eval, worker, batch")
+        }
+    }
+
+    private func sinceDate(_ text: String) throws -> Date {
+        do {
+            return try RunHistory.since(text)
+        } catch {
+            throw ValidationError("--since \(error)")
+        }
+    }
+
+    func run() async throws {
+        output.bootstrap()
+        let filter = RunHistory.Filter(since: try since.map(sinceDate), failedOnly: failed, kind: kind, limit: limit)
+        let runs = try await database.withPool(maxConnections: 1) { try await RunHistory(pool: $0).list(filter) }
+        if output.json { return try Console.printJSON(runs) }
+        guard !runs.isEmpty else { return Console.print("No runs" + (failed ? " that failed" : "") + (since.map { " since \($0)" } ?? "") + ".") }
+        for run in runs { RunText.print(run) }
+    }
+}
+
+struct RunsShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "One run: its figures, the prompts it used, and its failures with conversation, feature and error."
+    )
+
+    @Argument(help: "The run's id (a UUID, as `runs` prints it).")
+    var id: UUID
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        output.bootstrap()
+        let detail = try await database.withPool(maxConnections: 1) { try await RunHistory(pool: $0).show(id) }
+        guard let detail else { throw RunNotFound(id: id) }
+        if output.json { return try Console.printJSON(detail) }
+        RunText.print(detail.run)
+        if !detail.run.prompts.isEmpty {
+            Console.print("  prompts: " + detail.run.prompts.map { "\($0.id)@\($0.version) \($0.sha256.prefix(12))" }.joined(separator: ", "))
+        }
+        if !detail.requests.isEmpty { Console.print("  served requests: " + detail.requests.map(String.init).joined(separator: ", ")) }
+        guard !detail.failures.isEmpty else { return Console.print("  no failures recorded") }
+        Console.print("  failures:")
+        for failure in detail.failures {
+            let subject = [failure.conversationID.map { "conversation \($0.uuidString.lowercased())" },
+                           failure.userID.map { "user \($0.uuidString.lowercased())" },
+                           failure.feature.map { "feature \($0)" }].compactMap { $0 }
+            Console.print("  - " + (subject.isEmpty ? "" : subject.joined(separator: ", ") + ": ") + failure.error)
+        }
+        if detail.unlisted > 0 { Console.print("  … and \(detail.unlisted) more failed conversation(s) not listed (a run keeps its first \(RunFailure.recordedLimit))") }
+    }
+}
+
+struct RunNotFound: Error, CustomStringConvertible {
+    let id: UUID
+    var description: String { "no run with id \(id.uuidString.lowercased()) in job_runs" }
+}
+
+/// A run in two or three lines of text.
+private enum RunText {
+    static func print(_ run: RunHistory.Run) {
+        let duration = run.finishedAt == nil ? "running for \(seconds(run.seconds))" : seconds(run.seconds)
+        Console.print("\(run.id.uuidString.lowercased())  \(run.kind)  \(run.status)  \(ISO8601Instant.string(run.startedAt))  \(duration)")
+        var figures: [String] = []
+        if let users = run.users {
+            figures.append("\(users) user(s)" + ((run.usersFailed ?? 0) > 0 ? ", \(run.usersFailed ?? 0) failed" : ""))
+        } else {
+            figures.append("\(run.conversations) conversation(s)" + (run.conversationsFailed > 0 ? ", \(run.conversationsFailed) failed" : ""))
+        }
+        let counted = run.items.sorted { $0.key < $1.key }.filter { $0.value > 0 }.map { "\($0.key) \($0.value)" }
+        figures.append("items: " + (counted.isEmpty ? "none" : counted.joined(separator: ", ")))
+        figures.append("\(run.modelRequests) model request(s), \(run.promptTokens + run.completionTokens) tokens")
+        figures.append("cost \(run.costText)")
+        Console.print("    " + figures.joined(separator: "; "))
+        let build = [run.buildVersion.map { "build \($0)" }, run.buildCommit.map { "commit \($0.prefix(12))" },
+                     run.promptSetSHA256.map { "prompts \($0.prefix(12))" }, run.provider.map { "provider \($0)" },
+                     run.model.map { "model \($0)" }].compactMap { $0 }
+        if !build.isEmpty { Console.print("    " + build.joined(separator: ", ")) }
+        if let error = run.error, run.status != "succeeded" { Console.print("    error: \(error.prefix(300))") }
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value < 120 ? String(format: "%.1f s", value) : String(format: "%.1f min", value / 60)
+    }
+}
