@@ -1,4 +1,5 @@
 import Chrono
+import FeatureKit
 
 // The five item shapes. Expected items (in fixtures) and predicted items (from an extractor) share
 // them: in a fixture `source` lists every acceptable message id, in a prediction the ids it cites.

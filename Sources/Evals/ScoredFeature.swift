@@ -1,4 +1,4 @@
-@_exported import FeatureKit
+import FeatureKit
 import JSONKit
 
 /// What the scorer knows of one feature: where its items are in an `ExtractionSet`. This table is the one place

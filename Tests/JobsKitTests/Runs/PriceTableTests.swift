@@ -1,5 +1,6 @@
 import Foundation
 import PromptKit
+import Providers
 import Testing
 
 @Suite("Price table")
