@@ -5,10 +5,7 @@ import Testing
 
 @Suite("Price table")
 struct PriceTableTests {
-    static var repositoryPrompts: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("prompts")
-    }
+    static var repositoryPrompts: URL { ScanHarness.repositoryRoot.appendingPathComponent("prompts") }
 
     func write(_ text: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("prices-\(UUID().uuidString).yaml")
