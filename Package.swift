@@ -59,9 +59,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        // Floor 2: prompts from YAML; tools bound to one user over Postgres.
         // Floor 2: YAML read into JSON values with each node's line (prompts, fixtures, the price table).
         .target(name: "YAMLKit", dependencies: ["JSONKit", .product(name: "Yams", package: "Yams")]),
+        // Floor 2: prompts from YAML; tools bound to one user over Postgres.
         .target(
             name: "PromptKit",
             dependencies: ["JSONKit", "Embedded", "YAMLKit", .product(name: "Crypto", package: "swift-crypto")]
