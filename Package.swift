@@ -47,7 +47,7 @@ let package = Package(
             exclude: ["SQL"]
         ),
         // Floor 1: JSON values, JSON Schema validation, the LLM client and the agent loop.
-        .target(name: "JSONKit"),
+        .target(name: "JSONKit", dependencies: ["Chrono"]),
         .target(
             name: "AgentRuntime",
             dependencies: [
@@ -59,10 +59,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // Floor 2: YAML read into JSON values with each node's line (prompts, fixtures, the price table).
+        .target(name: "YAMLKit", dependencies: ["JSONKit", .product(name: "Yams", package: "Yams")]),
         // Floor 2: prompts from YAML; tools bound to one user over Postgres.
         .target(
             name: "PromptKit",
-            dependencies: ["JSONKit", "Embedded", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["JSONKit", "Embedded", "YAMLKit", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "Tools",
@@ -71,7 +73,7 @@ let package = Package(
         // Floor 3: the proactive pass's findings computed by code (conflicts, RSVPs, deadlines, reminders).
         .target(
             name: "Proactive",
-            dependencies: ["Chrono", "JSONKit", "Postgres", "Tools"]
+            dependencies: ["Chrono", "JSONKit", "Postgres"]
         ),
         // Floor 3: the five extractors, the date resolver and the rule-based provider.
         .target(
@@ -84,13 +86,18 @@ let package = Package(
         // Floor 3: labelled fixtures and the scorer (no LLM, no database).
         .target(
             name: "Evals",
-            dependencies: ["Chrono", "Embedded", "FeatureKit", "JSONKit", "PromptKit", .product(name: "Yams", package: "Yams")]
+            dependencies: ["Chrono", "Embedded", "FeatureKit", "JSONKit", "YAMLKit"]
+        ),
+        // Floor 4: which answer provider a run uses, and what its tokens cost (the price table).
+        .target(
+            name: "Providers",
+            dependencies: ["AgentRuntime", "Extractors", "JSONKit", "PromptKit", "YAMLKit"]
         ),
         // Floor 4: orchestration (demo data, extract, assist, scan, eval runs).
         .target(
             name: "JobsKit",
             dependencies: [
-                "AgentRuntime", "BuildStamp", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Proactive", "Tools",
+                "AgentRuntime", "BuildStamp", "Chrono", "Extractors", "JSONKit", "Postgres", "PromptKit", "Proactive", "Providers", "Tools",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -98,21 +105,20 @@ let package = Package(
         // Floor 4: the eval runner and its reports (fixtures through the real engine, cache, baselines, HTML/Markdown).
         .target(
             name: "JobsEval",
-            dependencies: ["JobsKit", "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "PromptKit"]
+            dependencies: ["Providers", "AgentRuntime", "Chrono", "Evals", "Extractors", "FeatureKit", "JSONKit", "PromptKit", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Floor 4: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation).
         .target(
             name: "Bench",
             dependencies: [
-                "JobsKit", "AgentRuntime", "Chrono", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Proactive",
-                // The seeded generator (SplitMix64); never linked into messageai-jobs.
-                "TestSupport",
+                "JobsKit", "AgentRuntime", "Chrono", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Proactive", "Providers",
+                "SeededRandom",
             ]
         ),
         // Floor 5: options and console output shared by the two executables.
         .target(
             name: "CLISupport",
-            dependencies: ["Migrations", "Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Chrono", "Migrations", "Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")]
         ),
         // Floor 5: the CLI.
         .executableTarget(
@@ -120,7 +126,7 @@ let package = Package(
             // Exactly the modules its commands import.
             dependencies: [
                 "BuildStamp", "CLISupport", "JobsKit", "JobsEval", "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations",
-                "Postgres", "Proactive", "PromptKit",
+                "Postgres", "Proactive", "PromptKit", "Providers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -129,10 +135,12 @@ let package = Package(
         .executableTarget(
             name: "messageai-bench",
             dependencies: [
-                "Bench", "CLISupport", "JobsKit", "Extractors", "AgentRuntime",
+                "Bench", "CLISupport", "Chrono", "JobsKit", "Extractors", "AgentRuntime", "Providers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The seeded generator (SplitMix64) of the benchmarks' workloads and the tests' noise; never linked into messageai-jobs.
+        .target(name: "SeededRandom"),
         // Test support: a scripted OpenAI-compatible server on loopback and per-test databases.
         .target(
             name: "TestSupport",
@@ -141,21 +149,21 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
         .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "JSONKit", "TestSupport"]),
-        .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "JSONKit"]),
+        .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "JSONKit", "YAMLKit"]),
         .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Chrono", "JSONKit", "Postgres", "TestSupport"]),
         .testTarget(
             name: "ExtractorTests",
-            dependencies: ["Extractors", "AgentRuntime", "Chrono", "JSONKit", "JobsEval", "JobsKit", "PromptKit", "Postgres", "TestSupport"],
+            dependencies: ["Extractors", "AgentRuntime", "Chrono", "JSONKit", "JobsEval", "JobsKit", "PromptKit", "Postgres", "SeededRandom", "TestSupport"],
             // The dummy sixth feature's prompt and schema (Features/SixthFeatureTests.swift).
             resources: [.copy("Resources/SixthFeature")]
         ),
-        .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "JSONKit"]),
+        .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "FeatureKit", "JSONKit"]),
         .testTarget(name: "ChronoTests", dependencies: ["Chrono"]),
         .testTarget(name: "ProactiveTests", dependencies: ["Proactive", "Chrono", "JSONKit", "Migrations", "Postgres", "TestSupport"]),
         .testTarget(
             name: "JobsKitTests",
             dependencies: [
-                "JobsKit", "JobsEval", "Bench", "BuildStamp", "Chrono", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "Proactive", "TestSupport", "AgentRuntime", "JSONKit",
+                "JobsKit", "JobsEval", "Bench", "BuildStamp", "Chrono", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "Proactive", "Providers", "SeededRandom", "TestSupport", "AgentRuntime", "JSONKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

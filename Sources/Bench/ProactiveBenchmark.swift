@@ -7,6 +7,7 @@ import Migrations
 import Postgres
 import Proactive
 import PromptKit
+import Providers
 
 /// The proactive pass on the generated workload, in a scratch schema: the whole history is extracted by the
 /// rules (so every user has events, RSVPs and deadlines), then the pass runs for every user offline (users per

@@ -4,6 +4,7 @@ import Foundation
 import JobsKit
 import Migrations
 import Postgres
+import Providers
 
 /// Measures the nightly scan end to end against `BenchOpenAIServer` at a fixed latency: a fresh schema, a
 /// generated workload, the real scan (pool, reader, engine, HTTP client, store) — everything but the model.

@@ -125,7 +125,7 @@ public struct SeedDesignSimulation: Sendable {
             let text = window.map { message in
                 switch feature {
                 case .calendar:
-                    let stamp = ISO8601Instant.string(message.sentAt).replacingOccurrences(of: "Z", with: "+00:00")
+                    let stamp = ISO8601Instant.string(message.sentAt, style: .numericOffset)
                     return "[\(stamp)] \(message.senderName): \(message.text)"
                 case .decisions, .priority, .rsvps: return "[\(message.id.uuidString.lowercased())] \(message.senderName): \(message.text)"
                 case .deadlines: return "[\(message.id.uuidString.lowercased())] \(message.text)"

@@ -5,6 +5,7 @@ import JobsKit
 import Migrations
 import Postgres
 import PromptKit
+import Providers
 
 /// The tokens of one night, our design against the seed's, on the same generated data and billed by the same
 /// server rule (`TokenCostRule`): ours is the real nightly scan (`ScanService` with the openai provider and the real

@@ -1,6 +1,6 @@
 import Chrono
 import Foundation
-import TestSupport
+import SeededRandom
 
 /// Builds a realistic, reproducible scan workload: parent group chats (3 to 8 people) and 1:1 chats with a few
 /// messages a day of history, and about a tenth of the conversations busy on the last day (about 20 new messages

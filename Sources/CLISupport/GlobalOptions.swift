@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chrono
 import Foundation
 import Logging
 import Migrations
@@ -142,7 +143,10 @@ public enum Console {
     public static func printJSON<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ISO8601Instant.string(date))
+        }
         print(String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 }

@@ -72,7 +72,10 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     /// Days since 1970-01-01 (proleptic Gregorian), for arithmetic without a calendar object.
-    public var daysSinceEpoch: Int {
+    public var daysSinceEpoch: Int { Self.daysSinceEpoch(year: year, month: month, day: day) }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date given as numbers (year 0 included), unchecked.
+    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         // Howard Hinnant's days_from_civil.
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -106,6 +109,11 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     public var isoWeekday: Int {
         let w = (daysSinceEpoch + 3) % 7  // 1970-01-01 was a Thursday (ISO 4)
         return (w < 0 ? w + 7 : w) + 1
+    }
+
+    /// The English weekday name ("Monday"), as prompts show it.
+    public var weekdayName: String {
+        ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][isoWeekday - 1]
     }
 
     public init(from decoder: any Decoder) throws {

@@ -30,6 +30,9 @@ public struct LocalTime: Sendable, Hashable, Comparable, Codable, CustomStringCo
         zeroPadded(hour, 2) + ":" + zeroPadded(minute, 2) + (second == 0 ? "" : ":" + zeroPadded(second, 2))
     }
 
+    /// `HH:MM`, seconds dropped, as messages and reminders show a time.
+    public var hourMinute: String { zeroPadded(hour, 2) + ":" + zeroPadded(minute, 2) }
+
     public var description: String { iso }
     public var secondsSinceMidnight: Int { hour * 3600 + minute * 60 + second }
 

@@ -1,8 +1,11 @@
 import Foundation
+import Logging
+import Synchronization
 
 /// The one rule for a user's time zone, used by every job: her `user_settings.time_zone` row, else the
 /// deployment's default (`--timezone` / `MESSAGEAI_TIMEZONE`), else UTC. The app sets a user's zone by upserting
-/// her own `user_settings` row (row level security lets her write only that row).
+/// her own `user_settings` row (row level security lets her write only that row). The commands build the policy
+/// once and hand it to the services as a value.
 public struct UserTimeZonePolicy: Sendable, Hashable {
     /// The environment variable holding the default zone (an IANA name such as America/New_York).
     public static let environmentVariable = "MESSAGEAI_TIMEZONE"
@@ -17,36 +20,38 @@ public struct UserTimeZonePolicy: Sendable, Hashable {
     /// UTC for users without a setting.
     public static let utc = UserTimeZonePolicy(fallback: TimeZone(identifier: "UTC")!)
 
-    /// The default from `MESSAGEAI_TIMEZONE` (UTC when unset or empty). The CLI checks the variable at start, so
-    /// an unknown name stops it there; here an unknown name falls back to UTC.
-    public static var environment: UserTimeZonePolicy {
-        // getenv, not `ProcessInfo.environment`, which copies the whole environment into a dictionary on every call
-        // (1% of a scan's CPU, once per conversation read).
-        guard let value = getenv(environmentVariable), case let name = String(cString: value), !name.isEmpty,
-              let zone = try? zone(named: name, source: environmentVariable) else { return .utc }
-        return UserTimeZonePolicy(fallback: zone)
+    /// The deployment's default: `option` (`--timezone`), else `MESSAGEAI_TIMEZONE` in `environment`, else UTC.
+    /// Throws on an unknown name, naming where it came from, so a typo stops a job before it writes anything.
+    public static func deployment(option: String?, environment: [String: String]) throws(UnknownTimeZone) -> UserTimeZonePolicy {
+        if let option { return UserTimeZonePolicy(fallback: try zone(named: option, source: "--timezone")) }
+        guard let name = environment[environmentVariable], !name.isEmpty else { return .utc }
+        return UserTimeZonePolicy(fallback: try zone(named: name, source: environmentVariable))
     }
 
-    /// The user's zone from her setting (nil: no row).
-    public func zone(setting: String?) throws -> TimeZone {
-        guard let setting else { return fallback }
-        return try Self.zone(named: setting, source: "user_settings.time_zone")
-    }
-
-    /// The user's zone, or the default zone when her setting is not a valid zone (a row written before the database
-    /// refused such names): one bad row must not fail every conversation she is in. `rejected` says why, for a warning.
-    public func zoneOrFallback(setting: String?) -> (zone: TimeZone, rejected: UnknownTimeZone?) {
+    /// The zone to use for `user` given her setting (nil: no row); `valid` is false when her setting was refused.
+    ///
+    /// A setting that is not a valid zone falls back to the default zone, with one warning per process and user,
+    /// rather than failing: such a row predates the database's check (or was written around it), and failing would
+    /// stop every conversation she is in, every night, while the default only misplaces her local day by a few hours.
+    public func zone(user: String, setting: String?) -> (zone: TimeZone, valid: Bool) {
+        guard let setting else { return (fallback, true) }
         do {
-            return (try zone(setting: setting), nil)
-        } catch let error as UnknownTimeZone {
-            return (fallback, error)
+            return (try Self.zone(named: setting, source: "user_settings.time_zone"), true)
         } catch {
-            return (fallback, UnknownTimeZone(name: setting ?? "", source: "user_settings.time_zone"))
+            if Self.warned.withLock({ $0.insert(user).inserted }) {
+                Self.logger.warning(
+                    "a stored time zone is not valid; the default zone is used for this user",
+                    metadata: ["user": "\(user)", "time_zone": "\(setting.prefix(80))", "default": "\(fallback.identifier)"])
+            }
+            return (fallback, false)
         }
     }
 
+    private static let logger = Logger(label: "messageai.timezones")
+    private static let warned = Mutex<Set<String>>([])
+
     /// A zone by IANA name, or an error naming where the name came from.
-    public static func zone(named name: String, source: String) throws -> TimeZone {
+    public static func zone(named name: String, source: String) throws(UnknownTimeZone) -> TimeZone {
         guard isValidName(name), let zone = TimeZone(identifier: name) else { throw UnknownTimeZone(name: name, source: source) }
         return zone
     }

@@ -45,14 +45,7 @@ public struct WallClock: Sendable {
     }
 
     /// ISO 8601 with the zone's offset at that instant, e.g. `2026-03-08T16:00:00-04:00`.
-    public func iso(_ instant: Date) -> String {
-        let (date, time) = wallTime(of: instant)
-        let offsetSeconds = offset(at: instant)
-        let sign = offsetSeconds < 0 ? "-" : "+"
-        let magnitude = abs(offsetSeconds)
-        return date.iso + "T" + zeroPadded(time.hour, 2) + ":" + zeroPadded(time.minute, 2) + ":" + zeroPadded(time.second, 2)
-            + sign + zeroPadded(magnitude / 3600, 2) + ":" + zeroPadded(magnitude % 3600 / 60, 2)
-    }
+    public func iso(_ instant: Date) -> String { ISO8601Instant.string(instant, in: timeZone, style: .numericOffset) }
 
     public func offset(at instant: Date) -> Int { timeZone.secondsFromGMT(for: instant) }
 

@@ -1,4 +1,4 @@
-import PromptKit
+import YAMLKit
 
 /// Turns a `DecodingError` into the path of the offending field and a sentence about it.
 enum DecodingFailure {

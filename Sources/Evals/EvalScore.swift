@@ -1,3 +1,4 @@
+import FeatureKit
 import JSONKit
 
 /// The result of scoring predictions against fixtures: per-feature and micro-averaged metrics, plus

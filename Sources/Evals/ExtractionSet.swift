@@ -1,3 +1,4 @@
+import FeatureKit
 /// All five item lists of one chat: a fixture's `expected` block, or what an extractor predicted for it.
 ///
 /// One type for both sides so the eval runner can hand extractor output to the scorer unchanged.

@@ -1,5 +1,6 @@
+import FeatureKit
 import Foundation
-import PromptKit
+import YAMLKit
 
 /// Consistency rules a schema cannot express: ids refer to things that exist, the time zone is real,
 /// the fixture is named after its file.

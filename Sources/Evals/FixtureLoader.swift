@@ -1,10 +1,10 @@
 import Foundation
 import JSONKit
-import PromptKit
+import YAMLKit
 
 /// Reads fixture YAML into typed `Fixture`s, refusing anything malformed with `file:line: field: message`.
 ///
-/// YAML goes through PromptKit's `YAMLJSON` (never untyped `Yams.load`, which turns `17:30` into 1050),
+/// YAML goes through YAMLKit's `YAMLJSON` (never untyped `Yams.load`, which turns `17:30` into 1050),
 /// then the JSON Schema, then typed decoding, then cross-reference checks — each stage only runs on
 /// what the previous one accepted, so one mistake yields one clear message.
 public enum FixtureLoader {

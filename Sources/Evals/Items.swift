@@ -1,4 +1,5 @@
 import Chrono
+import FeatureKit
 
 // The scorer's item shapes, one per scored feature: only what a label holds, named apart from the extractors'
 // richer items (`DecisionItem`, ...), which `PredictionMapping` maps to these. Expected items (in fixtures) and

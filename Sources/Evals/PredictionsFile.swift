@@ -1,6 +1,7 @@
+import FeatureKit
 import Foundation
 import JSONKit
-import PromptKit
+import YAMLKit
 
 /// A line-numbered problem in a predictions file: `predictions.jsonl:7: items[2].date: ...`.
 public struct PredictionsFileError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,6 +1,6 @@
-@_exported import FeatureKit
+import FeatureKit
 import JSONKit
-import PromptKit
+import YAMLKit
 
 /// What the scorer knows of one feature: where its items are in an `ExtractionSet`. This table is the one place
 /// in Evals that lists the features (the extractors' own types live in Extractors, which Evals cannot see);

@@ -1,6 +1,6 @@
 import Chrono
 import Foundation
-import PromptKit
+import YAMLKit
 
 /// How one feature's items are paired and compared; the five item types conform.
 ///

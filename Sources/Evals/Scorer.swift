@@ -1,3 +1,4 @@
+import FeatureKit
 import JSONKit
 
 /// Compares predicted extractions with fixture labels.

@@ -1,6 +1,6 @@
 import Evals
+import FeatureKit
 import Foundation
-import JobsKit
 
 /// The main variant of this run against the main variant of an earlier `report.json`.
 public struct BaselineComparison: Sendable, Codable {

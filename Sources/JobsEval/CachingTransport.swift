@@ -1,7 +1,7 @@
 import AgentRuntime
+import Crypto
 import Extractors
 import Foundation
-import JobsKit
 import JSONKit
 
 /// Hits, misses and the tokens actually sent over the network, counted across concurrent requests.
@@ -25,7 +25,7 @@ public actor CacheStats {
 
 /// An `HTTPTransport` that answers repeated requests from disk, so re-running an unchanged prompt costs nothing.
 ///
-/// The key is a 128-bit hash of method, URL and body — never headers, so the API key is neither part of the
+/// The key is the SHA-256 of method, URL and body — never headers, so the API key is neither part of the
 /// key nor written to the file. Each file also holds the request body, compared on read, so a hash collision
 /// can only cost a miss. Only 2xx answers are stored: a 429 or 500 must be retried, not replayed.
 /// Files are written to a temporary name and renamed, so a concurrent reader never sees half a file.
@@ -58,7 +58,7 @@ public struct CachingTransport: HTTPTransport {
         return response
     }
 
-    /// `<directory>/<32 hex digits>.json`.
+    /// `<directory>/<64 hex digits>.json`. (Entries named by the earlier 32-digit key are never looked up: misses.)
     public func fileURL(for request: HTTPRequest) -> URL {
         directory.appendingPathComponent(Self.key(for: request) + ".json")
     }
@@ -69,7 +69,10 @@ public struct CachingTransport: HTTPTransport {
         bytes += Array(request.url.absoluteString.utf8)
         bytes.append(0)
         bytes += Array(request.body)
-        return ContentHash.hex(bytes)
+        return SHA256.hash(data: bytes).map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
     }
 
     static func read(_ file: URL, matching request: HTTPRequest) -> HTTPResponse? {

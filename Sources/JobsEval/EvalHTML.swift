@@ -1,6 +1,6 @@
 import Evals
+import FeatureKit
 import Foundation
-import JobsKit
 import JSONKit
 
 /// `report.html`: one self-contained page (inline CSS, inline SVG, a few lines of inline script to sort and filter

@@ -1,6 +1,5 @@
 import Evals
 import Foundation
-import JobsKit
 import JSONKit
 
 extension EvalReport {

@@ -1,7 +1,8 @@
+import AgentRuntime
 import Evals
 import Extractors
 import Foundation
-import JobsKit
+import Providers
 
 /// Everything one `eval` run measured: written as `report.json`, rendered as Markdown and HTML, and read back
 /// as the `--baseline` of a later run.

@@ -1,6 +1,5 @@
 import Evals
 import Foundation
-import JobsKit
 
 /// Writes `report.json`, `report.md` and `report.html` into one directory.
 public enum EvalReportWriter {

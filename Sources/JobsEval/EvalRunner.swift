@@ -1,7 +1,7 @@
+import AgentRuntime
 import Evals
 import Extractors
 import Foundation
-import JobsKit
 
 /// One provider and prompt-version choice to run over the fixtures.
 public struct EvalVariantSpec: Sendable {

@@ -3,8 +3,8 @@ import AgentRuntime
 import Evals
 import Extractors
 import Foundation
-import JobsKit
 import PromptKit
+import Providers
 
 /// What `messageai-jobs eval` was asked to do.
 public struct EvalRunOptions: Sendable {

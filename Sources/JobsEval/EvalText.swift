@@ -1,7 +1,7 @@
+import AgentRuntime
 import Evals
 import Extractors
 import Foundation
-import JobsKit
 
 /// Number formatting shared by the terminal, Markdown and HTML reports.
 enum EvalFormat {

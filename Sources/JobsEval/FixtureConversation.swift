@@ -1,7 +1,6 @@
 import Evals
 import Extractors
 import Foundation
-import JobsKit
 
 /// Turns a labelled fixture into the input production extraction reads, so an eval exercises the same code.
 public enum FixtureConversation {

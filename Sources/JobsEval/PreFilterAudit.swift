@@ -1,7 +1,6 @@
 import Evals
 import Extractors
 import Foundation
-import JobsKit
 
 /// How many expected items cite only messages the scan's `PreFilter` would drop before asking a model.
 ///

@@ -1,4 +1,3 @@
-import JobsKit
 import Evals
 import Extractors
 

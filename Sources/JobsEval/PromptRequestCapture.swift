@@ -2,7 +2,6 @@ import AgentRuntime
 import Evals
 import Extractors
 import Foundation
-import JobsKit
 import JSONKit
 import PromptKit
 

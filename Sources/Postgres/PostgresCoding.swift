@@ -184,10 +184,10 @@ extension LocalTime: PostgresTextCodable {
 extension Date: PostgresTextCodable {
     public static var postgresTypeName: String { "timestamptz" }
     public init?(postgresValue: String) {
-        guard let date = PostgresTimestamp.parse(postgresValue) else { return nil }
-        self = date
+        guard case .success(let instant) = ISO8601Instant.parse(postgresValue, grammar: .postgres) else { return nil }
+        self = instant.date
     }
-    public var postgresValue: String { PostgresTimestamp.format(self) }
+    public var postgresValue: String { ISO8601Instant.string(self, style: .microseconds) }
 }
 
 extension JSONValue: PostgresTextCodable {
@@ -197,25 +197,4 @@ extension JSONValue: PostgresTextCodable {
         self = value
     }
     public var postgresValue: String { serialized() }
-}
-
-/// A Codable value stored in a json/jsonb column.
-public struct PostgresJSON<Value: Codable & Sendable>: PostgresEncodable, PostgresDecodable {
-    public var value: Value
-    public init(_ value: Value) { self.value = value }
-
-    public var postgresText: String? {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    public init(postgresText text: String?) throws(PostgresDecodingFailure) {
-        guard let text else { throw PostgresDecodingFailure("unexpected NULL for jsonb") }
-        do {
-            value = try JSONDecoder().decode(Value.self, from: Data(text.utf8))
-        } catch {
-            throw PostgresDecodingFailure("jsonb does not decode as \(Value.self): \(error)")
-        }
-    }
 }

@@ -18,11 +18,6 @@ extension PostgresConnection {
         try await query("LISTEN \(quoted)")
     }
 
-    public func unlisten(_ channel: String) async throws {
-        let quoted = try await quoteIdentifier(channel)
-        try await query("UNLISTEN \(quoted)")
-    }
-
     /// Sends a notification (any connection may send).
     public func notify(_ channel: String, payload: String = "") async throws {
         try await query("SELECT pg_notify($1, $2)", [channel, payload])

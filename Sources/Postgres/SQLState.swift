@@ -19,7 +19,6 @@ public struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConver
     /// A byte sequence is not valid in the database encoding (e.g. a NUL in text).
     public static let characterNotInRepertoire = SQLState("22021")
     // Class 23: integrity constraint violation.
-    public static let foreignKeyViolation = SQLState("23503")
     public static let uniqueViolation = SQLState("23505")
     public static let checkViolation = SQLState("23514")
     // Class 40: transaction rollback; the transaction may be retried as a whole.

@@ -43,7 +43,7 @@ public struct AttentionRules: Sendable {
         guard (0...options.deadlineDays).contains(days) else { return nil }
         let due = d.dueAt ?? d.time.map { WallClock.instant(d.deadline, $0, in: zone) } ?? WallClock.startOfDay(d.deadline.adding(days: 1), in: zone)
         guard due > now else { return nil }
-        let at = d.time.map { " at " + String(format: "%02d:%02d", $0.hour, $0.minute) } ?? ""
+        let at = d.time.map { " at " + $0.hourMinute } ?? ""
         return Finding(
             userID: d.userID, kind: .deadline, subjectKey: "deadline:\(d.id.uuidString.lowercased())",
             fingerprint: Fingerprint.of([d.task, d.deadline.iso, d.time?.iso ?? "-"]), severity: days <= 1 ? .high : .medium,

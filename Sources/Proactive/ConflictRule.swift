@@ -1,7 +1,6 @@
 import Chrono
 import Foundation
 import JSONKit
-import Tools
 
 /// Schedule conflicts among one user's events, on real instants in the user's zone:
 /// - **overlap**: two timed events share some time (half-open intervals: 10:00-11:00 and 11:00-12:00 do not);

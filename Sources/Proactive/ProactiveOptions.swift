@@ -20,7 +20,7 @@ public struct ProactiveOptions: Sendable, Hashable {
     /// Most events read per user in the conflict window (a bound on one user's work).
     public var maxEventsPerUser: Int = 500
     /// Users' zones: `user_settings`, else `--timezone` / MESSAGEAI_TIMEZONE, else UTC.
-    public var zones = UserTimeZonePolicy.environment
+    public var zones = UserTimeZonePolicy.utc
 
     public init() {}
 

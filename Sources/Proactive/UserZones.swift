@@ -21,7 +21,7 @@ public enum UserZones {
         for row in rows {
             let id: UUID = try row.decode("id")
             let name = try row.decode("time_zone", as: String?.self)
-            let (zone, valid) = TimeZoneWarnings.zone(user: id.uuidString.lowercased(), setting: name, policy: policy)
+            let (zone, valid) = policy.zone(user: id.uuidString.lowercased(), setting: name)
             zones[id] = zone
             if !valid { invalid.append(id) }
         }

@@ -23,7 +23,7 @@ enum Wording {
     /// "10:00" on the user's wall clock.
     static func clock(_ instant: Date, in zone: TimeZone) -> String {
         let time = WallClock(timeZone: zone).wallTime(of: instant).time
-        return String(format: "%02d:%02d", time.hour, time.minute)
+        return time.hourMinute
     }
 
     /// Untrusted text (titles, places) cut to a line's length, on one line.

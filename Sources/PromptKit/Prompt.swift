@@ -1,5 +1,6 @@
 import Foundation
 import JSONKit
+import YAMLKit
 
 // # Prompt files (`prompts/*.yaml`)
 //

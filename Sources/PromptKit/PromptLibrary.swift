@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JSONKit
+import YAMLKit
 
 /// All prompt versions of a directory, keyed by (id, version).
 public struct PromptLibrary: Sendable {

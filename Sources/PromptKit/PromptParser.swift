@@ -1,5 +1,6 @@
 import Foundation
 import JSONKit
+import YAMLKit
 
 /// Checks one parsed YAML prompt file and builds a `Prompt`, collecting every problem on the way.
 struct PromptParser {

@@ -1,5 +1,6 @@
 import Foundation
 import JSONKit
+import YAMLKit
 
 /// Which version of each prompt production uses: `prompts/active.yaml`, one `id: version` line per prompt.
 ///

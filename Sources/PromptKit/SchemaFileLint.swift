@@ -1,5 +1,6 @@
 import Foundation
 import JSONKit
+import YAMLKit
 
 /// Lints the output-schema files of a directory with `StrictSchemaLint`, reporting `file:line`.
 ///

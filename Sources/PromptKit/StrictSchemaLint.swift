@@ -1,5 +1,6 @@
 import Foundation
 import JSONKit
+import YAMLKit
 
 /// Checks a JSON Schema against OpenAI Structured Outputs' strict-mode rules before a request is
 /// ever sent: a schema that breaks them is rejected with a 400 at run time, every night.

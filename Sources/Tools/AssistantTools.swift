@@ -9,7 +9,7 @@ public enum AssistantTools {
     /// does not exist, so a run for a deleted user stops before the model is called.
     public static func make(
         userID: UUID, pool: PostgresPool, runID: UUID?, promptID: String, promptVersion: Int, model: String,
-        now: Date = Date(), maxRemindersPerRun: Int = 3, zones: UserTimeZonePolicy = .environment
+        now: Date = Date(), maxRemindersPerRun: Int = 3, zones: UserTimeZonePolicy = .utc
     ) async throws -> [AnyAgentTool] {
         let context = try await ToolContext.load(
             userID: userID, pool: pool,

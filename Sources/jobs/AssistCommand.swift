@@ -1,12 +1,14 @@
 import AgentRuntime
 import ArgumentParser
 import CLISupport
+import Chrono
 import Extractors
 import Foundation
 import JobsKit
 import Postgres
 import Proactive
 import PromptKit
+import Providers
 
 struct AssistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -100,14 +102,14 @@ struct AssistCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        try zones.apply()
-        if let user, show { return try await showFindings(user.id) }
-        if let user { return try await runOne(user.id) }
+        let zones = try self.zones.policy()
+        if let user, show { return try await showFindings(user.id, zones: zones) }
+        if let user { return try await runOne(user.id, zones: zones) }
         let shard = try Self.resolveShard(shard)
         let summary = try await database.withPool(maxConnections: concurrency + 1) { pool in
             var pass = try Self.pass(pool: pool, provider: provider, model: model, prompts: prompts, promptVersions: promptVersions,
                                      concurrency: concurrency,
-                                     shard: shard, lease: .seconds(leaseSeconds), maxSteps: maxSteps)
+                                     shard: shard, lease: .seconds(leaseSeconds), zones: zones, maxSteps: maxSteps)
             pass = ProactivePass(pool: pool, options: withCLIOptions(pass.options), assistant: pass.assistant)
             return try await pass.run(all ? .all : .changed)
         }
@@ -119,8 +121,8 @@ struct AssistCommand: AsyncParsableCommand {
         if summary.usersFailed > 0 || summary.narrationFailed > 0 { throw ExitCode(2) }
     }
 
-    private func showFindings(_ id: UUID) async throws {
-        let shown = try await database.withPool(maxConnections: 1) { try await OpenFinding.shown(for: id, pool: $0) }
+    private func showFindings(_ id: UUID, zones: UserTimeZonePolicy) async throws {
+        let shown = try await database.withPool(maxConnections: 1) { try await OpenFinding.shown(for: id, zones: zones, pool: $0) }
         guard let shown else { throw ExtractionError.invalidInput("no user with id \(id.uuidString.lowercased())") }
         if output.json { return try Console.printJSON(shown.findings) }
         Console.print(shown.findings.isEmpty ? "Nothing needs \(shown.name)'s attention."
@@ -134,7 +136,7 @@ struct AssistCommand: AsyncParsableCommand {
         return options
     }
 
-    private func runOne(_ id: UUID) async throws {
+    private func runOne(_ id: UUID, zones: UserTimeZonePolicy) async throws {
         guard provider != .rules else {
             throw ValidationError("--user runs the LLM assistant; offline, `assist --all --provider rules` computes every user's findings "
                                   + "and `assist --show --user ID` prints them")
@@ -148,6 +150,7 @@ struct AssistCommand: AsyncParsableCommand {
             service.limits.maxSteps = maxSteps
             service.firstToolChoice = firstToolChoice.toolChoice
             service.proactive.travelGap = TimeInterval(travelGapMinutes * 60)
+            service.proactive.zones = zones
             return try await service.run(userID: id)
         }
         if output.json {
@@ -165,14 +168,16 @@ struct AssistCommand: AsyncParsableCommand {
     /// The proactive pass for a provider choice (also what `scan` runs after extraction).
     static func pass(
         pool: PostgresPool, provider: ProviderChoice, model: String?, prompts: String?, promptVersions: [String] = [], concurrency: Int,
-        shard: (index: Int, count: Int), lease: Duration, maxSteps: Int = 5,
+        shard: (index: Int, count: Int), lease: Duration, zones: UserTimeZonePolicy, maxSteps: Int = 5,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
     ) throws -> ProactivePass {
         var assistant = try AssistantFactory.make(provider, pool: pool, promptsPath: prompts, promptVersions: promptVersions,
                                                   modelOverride: model, environment: environment, wrap: wrap)
         assistant?.limits.maxSteps = maxSteps
+        assistant?.proactive.zones = zones
         var options = ProactivePass.Options()
+        options.proactive.zones = zones
         options.concurrency = concurrency
         (options.shardIndex, options.shardCount) = shard
         options.lease = lease

@@ -4,6 +4,7 @@ import CLISupport
 import Extractors
 import Foundation
 import JobsKit
+import Providers
 
 /// `batch collect` and `batch status`; submitting is `scan --batch`.
 struct BatchCommand: AsyncParsableCommand {
@@ -70,8 +71,9 @@ struct BatchCollectCommand: AsyncParsableCommand {
         // Collect only decodes: the provider is never asked anything.
         let engine = try ProviderFactory.engine(promptsPath: prompts, provider: RulesAnswerProvider())
         let summaries = try await database.withPool(maxConnections: 2) { pool in
-            try await BatchCollectService(pool: pool, engine: engine, client: OpenAIBatchClient(configuration: configuration))
-                .run(batchID: batchID)
+            var service = BatchCollectService(pool: pool, engine: engine, client: OpenAIBatchClient(configuration: configuration))
+            service.zones = TimeZoneOptions.environmentPolicy()
+            return try await service.run(batchID: batchID)
         }
         if output.json { try Console.printJSON(summaries) } else { Console.print(BatchReport.text(summaries)) }
         if summaries.contains(where: { $0.failed > 0 }) { throw ExitCode(2) }

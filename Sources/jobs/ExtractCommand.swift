@@ -42,12 +42,14 @@ struct ExtractCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        try zones.apply()
+        let zones = try self.zones.policy()
         let chosen = try ExtractionFeature.parseList(features)
         var engine = try providerOptions.engine()
         engine.combined = combined
         let summary = try await database.withPool { pool in
-            try await ExtractService(pool: pool, engine: engine).run(conversationID: conversation, features: chosen, dryRun: dryRun)
+            var service = ExtractService(pool: pool, engine: engine)
+            service.reader.zones = zones
+            return try await service.run(conversationID: conversation, features: chosen, dryRun: dryRun)
         }
         if output.json {
             try Console.printJSON(summary)

@@ -4,6 +4,7 @@ import CLISupport
 import Foundation
 import JobsKit
 import PromptKit
+import Providers
 
 @main
 struct MessageAIJobs: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import CLISupport
 import Foundation
 import JobsKit
 import PromptKit
+import Providers
 
 /// `messageai-jobs prompts`: inspect and check the prompt library before anything is sent to a model.
 struct PromptsCommand: AsyncParsableCommand {

@@ -8,6 +8,7 @@ import JobsEval
 import JobsKit
 import JSONKit
 import PromptKit
+import Providers
 
 /// Prints the exact request body the eval runner (and production) would send for one prompt and fixture.
 struct PromptsRenderCommand: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import Extractors
 import Foundation
 import JobsKit
 import Logging
+import Providers
 import ServiceLifecycle
 
 struct ScanCommand: AsyncParsableCommand {
@@ -130,8 +131,8 @@ struct ScanCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        try zones.apply()
         var options = ScanOptions()
+        options.zones = try zones.policy()
         options.concurrency = concurrency
         (options.shardIndex, options.shardCount) = try resolvedShard()
         options.features = try ExtractionFeature.parseList(features)
@@ -151,7 +152,7 @@ struct ScanCommand: AsyncParsableCommand {
             service.proactive = noAssist ? nil : try AssistCommand.pass(
                 pool: pool, provider: providerOptions.provider, model: providerOptions.model, prompts: providerOptions.prompts,
                 promptVersions: providerOptions.promptVersions, concurrency: concurrency, shard: (options.shardIndex, options.shardCount), lease: options.lease,
-                environment: providerOptions.llm.environment(),
+                zones: options.zones, environment: providerOptions.llm.environment(),
                 wrap: { RateLimitedClient(inner: $0, limiter: RateLimiter(limits: (try? rateLimits()) ?? RateLimits())) })
             let job = ScanJob(service, progress: { done, failed, total in
                 if showProgress { Console.progress("scan: \(done)/\(total) conversations" + (failed > 0 ? ", \(failed) failed" : "")) }

@@ -6,6 +6,7 @@ import Foundation
 import JobsKit
 import Logging
 import PromptKit
+import Providers
 import ServiceLifecycle
 
 struct WorkerCommand: AsyncParsableCommand {
@@ -94,6 +95,7 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         let prompts = llm == nil ? nil : try loadPrompts()
         let chosen = try ExtractionFeature.parseList(features)
+        let zones = TimeZoneOptions.environmentPolicy()
         let summary = try await database.withPool(maxConnections: concurrency + 2) { pool in
             let assist = llm.flatMap { configuration in
                 prompts.map {
@@ -101,10 +103,13 @@ struct WorkerCommand: AsyncParsableCommand {
                                                 structuredOutput: configuration.structuredOutput,
                                                 modelOverride: providerOptions.model ?? configuration.defaultModel)
                     service.configure(for: configuration)
+                    service.proactive.zones = zones
                     return service
                 }
             }
-            let handler = JobRequestHandler(extract: ExtractService(pool: pool, engine: engine), features: chosen, assist: assist)
+            var extract = ExtractService(pool: pool, engine: engine)
+            extract.reader.zones = zones
+            let handler = JobRequestHandler(extract: extract, features: chosen, assist: assist)
             let service = WorkerService(RequestWorker(pool: pool, handler: handler, options: options)) {
                 Console.error("shutting down: finishing in-flight requests (up to \(graceSeconds) s), then exiting")
             }

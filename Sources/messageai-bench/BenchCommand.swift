@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chrono
 import Extractors
 import Foundation
 import Bench
@@ -54,7 +55,7 @@ struct BenchWorkloadCommand: AsyncParsableCommand {
         output.bootstrap()
         var end = Date()
         if let now {
-            guard let parsed = ISOTime.parse(now) else { throw ValidationError("--now '\(now)' is not an ISO 8601 timestamp such as 2026-03-04T12:00:00Z") }
+            guard let parsed = ISO8601Instant.parse(now) else { throw ValidationError("--now '\(now)' is not an ISO 8601 timestamp such as 2026-03-04T12:00:00Z") }
             end = parsed
         }
         let workload = try WorkloadGenerator.make(WorkloadSpec(conversations: conversations, days: days, seed: seed, now: end))

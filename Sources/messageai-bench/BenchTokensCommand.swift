@@ -1,4 +1,5 @@
 import ArgumentParser
+import Chrono
 import Extractors
 import Foundation
 import Bench
@@ -68,7 +69,7 @@ struct BenchTokensCommand: AsyncParsableCommand {
         options.skipEmptySeedWindows = !includeEmptySeedWindows
         options.combined = combined
         if let now {
-            guard let parsed = ISOTime.parse(now) else { throw ValidationError("--now '\(now)' is not an ISO 8601 timestamp such as 2026-03-04T12:00:00Z") }
+            guard let parsed = ISO8601Instant.parse(now) else { throw ValidationError("--now '\(now)' is not an ISO 8601 timestamp such as 2026-03-04T12:00:00Z") }
             options.now = parsed
         }
         let quiet = output.json

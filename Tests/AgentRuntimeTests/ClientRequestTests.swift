@@ -79,9 +79,10 @@ struct ClientRequestTests {
     @Test("json_object providers get the schema inside response_format")
     func responseFormatPerProvider() {
         let schema: JSONValue = ["type": "object"]
-        let strict = LLMConfiguration(structuredOutput: .jsonSchema).responseFormat(for: schema, name: "events")
-        let loose = LLMConfiguration(structuredOutput: .jsonObject).responseFormat(for: schema, name: "events")
-        #expect(strict.json == ["type": "json_schema", "json_schema": ["name": "events", "schema": schema, "strict": true]])
+        let wire: JSONValue = ["type": "object", "additionalProperties": false]
+        let strict = StructuredOutputMode.jsonSchema.responseFormat(name: "events", schema: schema, wireSchema: wire)
+        let loose = StructuredOutputMode.jsonObject.responseFormat(name: "events", schema: schema, wireSchema: wire)
+        #expect(strict.json == ["type": "json_schema", "json_schema": ["name": "events", "schema": wire, "strict": true]])
         #expect(loose.json == ["type": "json_object", "schema": schema])
         #expect(ResponseFormat.jsonObject(schema: nil).json == ["type": "json_object"])
         #expect(ResponseFormat.text.json == ["type": "text"])

@@ -1,4 +1,5 @@
 import Chrono
+import FeatureKit
 @testable import Evals
 
 /// Hand-made fixture and item builders for scorer tests.

@@ -1,3 +1,4 @@
+import FeatureKit
 import JSONKit
 import Testing
 @testable import Evals

@@ -1,5 +1,6 @@
 import JSONKit
 import Testing
+import YAMLKit
 @testable import PromptKit
 
 @Suite("YAML → JSON")

@@ -1,6 +1,7 @@
 import Foundation
 import JSONKit
 import Testing
+import YAMLKit
 @testable import PromptKit
 
 /// Reading YAML is bounded: an alias bomb, a huge expansion or a deep nesting is refused with the file and line,

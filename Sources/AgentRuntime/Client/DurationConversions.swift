@@ -1,6 +1,7 @@
 extension Duration {
-    /// The duration in seconds, for APIs that take `TimeInterval`.
-    var seconds: Double {
+    /// The duration in (fractional) seconds, for APIs that take `TimeInterval` and SQL binds such as
+    /// `make_interval(secs => $n)`; the package's one definition.
+    package var seconds: Double {
         let (s, attoseconds) = components
         return Double(s) + Double(attoseconds) / 1e18
     }

@@ -63,15 +63,6 @@ public struct LLMConfiguration: Sendable {
         return URL(string: base + "/chat/completions")!
     }
 
-    /// The response format that asks this provider for JSON matching `schema`.
-    /// With `.jsonObject` the server may not enforce the schema: the caller must also describe it in the prompt.
-    public func responseFormat(for schema: JSONValue, name: String) -> ResponseFormat {
-        switch structuredOutput {
-        case .jsonSchema: .jsonSchema(name: name, schema: schema, strict: true)
-        case .jsonObject: .jsonObject(schema: schema)
-        }
-    }
-
     /// The settings `fromEnvironment` reads besides the key, base URL and model, for help texts and errors.
     public static let timeoutSetting = "OPENAI_TIMEOUT_SECONDS"
     public static let concurrencySetting = "OPENAI_MAX_CONCURRENCY"
@@ -138,6 +129,17 @@ extension LLMConfiguration: CustomStringConvertible, CustomDebugStringConvertibl
 public enum StructuredOutputMode: String, Sendable, Hashable, CaseIterable {
     case jsonSchema = "json_schema"
     case jsonObject = "json_object"
+
+    /// The response format that asks for JSON matching `schema`. Strict `json_schema` refuses some keywords (such
+    /// as `maxLength`), so it carries `wireSchema`, the schema without them; the answer is still validated against
+    /// the full one. With `json_object` the server may not enforce the schema: the caller must also describe it in
+    /// the prompt.
+    public func responseFormat(name: String, schema: JSONValue, wireSchema: @autoclosure () -> JSONValue) -> ResponseFormat {
+        switch self {
+        case .jsonSchema: .jsonSchema(name: name, schema: wireSchema(), strict: true)
+        case .jsonObject: .jsonObject(schema: schema)
+        }
+    }
 }
 
 /// A malformed LLM setting in the environment: which, what it was, what it must be.

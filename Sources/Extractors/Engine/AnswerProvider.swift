@@ -1,3 +1,4 @@
+import AgentRuntime
 import JSONKit
 import PromptKit
 
@@ -33,26 +34,4 @@ public struct ProviderAnswer: Sendable {
         self.requests = requests
         self.reasked = reasked
     }
-}
-
-/// Tokens as the server reported them, summed over requests.
-public struct TokenUsage: Sendable, Hashable, Codable {
-    public var promptTokens = 0
-    public var completionTokens = 0
-    public var cachedPromptTokens = 0
-
-    public init(promptTokens: Int = 0, completionTokens: Int = 0, cachedPromptTokens: Int = 0) {
-        self.promptTokens = promptTokens
-        self.completionTokens = completionTokens
-        self.cachedPromptTokens = cachedPromptTokens
-    }
-
-    public var totalTokens: Int { promptTokens + completionTokens }
-
-    public static func + (a: TokenUsage, b: TokenUsage) -> TokenUsage {
-        TokenUsage(promptTokens: a.promptTokens + b.promptTokens, completionTokens: a.completionTokens + b.completionTokens,
-                   cachedPromptTokens: a.cachedPromptTokens + b.cachedPromptTokens)
-    }
-
-    public static func += (a: inout TokenUsage, b: TokenUsage) { a = a + b }
 }

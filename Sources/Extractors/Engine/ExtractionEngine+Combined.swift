@@ -1,3 +1,4 @@
+import AgentRuntime
 import JSONKit
 import PromptKit
 

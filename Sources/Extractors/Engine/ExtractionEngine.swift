@@ -1,3 +1,4 @@
+import AgentRuntime
 import Chrono
 import Foundation
 import JSONKit
@@ -170,8 +171,8 @@ public struct ExtractionEngine: Sendable {
         return [
             "messages": window.renderMessages(participants: input.participants, timeZone: input.timeZone),
             "today": today.iso,
-            "weekday": ISOTime.weekdayName(today),
-            "now": ISOTime.string(input.now, in: input.timeZone),
+            "weekday": today.weekdayName,
+            "now": ISO8601Instant.string(input.now, in: input.timeZone),
             "timezone": input.timeZone.identifier,
             "user_name": input.viewer.map { MessageWindow.escapeAngles($0.name) } ?? "(all participants)",
             "user_id": input.viewer.flatMap { window.alias(ofParticipant: $0.id) } ?? "",

@@ -97,12 +97,9 @@ public struct LLMAnswerProvider: AnswerProvider {
         if structuredOutput == .jsonObject, case .system(let text)? = messages.first {
             messages[0] = .system(text + "\n\nAnswer with one JSON object that matches this JSON Schema:\n" + schema.serialized())
         }
-        let format: ResponseFormat = switch structuredOutput {
-        // Strict mode rejects maxLength; the caps stay in the schema the answer is validated against. The prompts say
-        // what the fields mean, so the descriptions stay home too.
-        case .jsonSchema: .jsonSchema(name: name, schema: wireSchema ?? StrictSchemaLint.compactWireSchema(schema), strict: true)
-        case .jsonObject: .jsonObject(schema: schema)
-        }
+        // The prompts say what the fields mean, so the strict wire schema leaves the descriptions home too.
+        let format = structuredOutput.responseFormat(
+            name: name, schema: schema, wireSchema: wireSchema ?? StrictSchemaLint.compactWireSchema(schema))
         return ChatCompletionRequest(
             model: modelOverride ?? rendered.model,
             messages: messages,

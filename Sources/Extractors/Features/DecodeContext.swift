@@ -99,7 +99,7 @@ public struct DecodeContext {
             ?? evidenceMessage.flatMap { input.message($0) } ?? cited.first
         guard let anchor else { return result }
         let reading = resolver.read(phrase, reference: anchor.sentAt, deadline: deadline)
-        let sent = ISOTime.string(anchor.sentAt, in: input.timeZone)
+        let sent = ISO8601Instant.string(anchor.sentAt, in: input.timeZone)
         let anchorDay = LocalDate(anchor.sentAt, in: input.timeZone)
         let plausible = abs(anchorDay.days(until: modelDate)) <= Self.plausibleDays
         guard let expression = reading.expression, reading.isComplete || !plausible else {

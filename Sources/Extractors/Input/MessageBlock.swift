@@ -46,7 +46,7 @@ public enum MessageBlock {
         for message in window.messages {
             let day = LocalDate(message.sentAt, in: timeZone)
             if day != currentDay {
-                lines.append("## \(ISOTime.weekdayName(day).prefix(3)) \(day.iso)")
+                lines.append("## \(day.weekdayName.prefix(3)) \(day.iso)")
                 currentDay = day
             }
             let alias = window.alias(ofMessage: message.id) ?? "?"

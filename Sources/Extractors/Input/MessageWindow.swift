@@ -73,20 +73,3 @@ public struct MessageWindow: Sendable {
         return result
     }
 }
-
-/// ISO 8601 text for instants in a given zone, as prompts and reports show them. Backed by Chrono's
-/// `ISO8601Instant`: a new `ISO8601DateFormatter` per message cost 150-177 µs, and one cannot be shared (not Sendable).
-public enum ISOTime {
-    public static func string(_ date: Date, in timeZone: TimeZone) -> String {
-        ISO8601Instant.string(date, in: timeZone)
-    }
-
-    /// RFC 3339 with `Z` or an offset, with or without fractional seconds.
-    public static func parse(_ text: String) -> Date? {
-        ISO8601Instant.parse(text)
-    }
-
-    public static func weekdayName(_ day: LocalDate) -> String {
-        ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][day.isoWeekday - 1]
-    }
-}

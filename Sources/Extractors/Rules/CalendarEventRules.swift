@@ -133,7 +133,7 @@ enum CalendarEventRules {
 enum RuleJSON {
     static func time(_ time: LocalTime?) -> JSONValue {
         guard let time else { return .null }
-        return .string(String(format: "%02d:%02d", time.hour, time.minute))
+        return .string(time.hourMinute)
     }
 
     static func string(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }

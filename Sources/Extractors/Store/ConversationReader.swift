@@ -28,7 +28,7 @@ public struct ConversationReader: Sendable {
     public var zones: UserTimeZonePolicy
 
     public init(maxMessages: Int = Self.defaultMaxMessages, contextMessages: Int = 20, maxMessageCharacters: Int = 8000,
-                zones: UserTimeZonePolicy = .environment) {
+                zones: UserTimeZonePolicy = .utc) {
         self.zones = zones
         self.maxMessages = maxMessages
         self.contextMessages = contextMessages
@@ -53,12 +53,17 @@ public struct ConversationReader: Sendable {
             """, [conversationID])
         var people: [Participant] = []
         var zones: [String: Int] = [:]
+        var zoneNamed: [String: TimeZone] = [:]
         for row in participants {
             let id: String = try row.decode("id")
             people.append(Participant(id: id, name: try row.decode("name")))
             // A setting that is not a valid zone counts as none (the default zone), with a warning.
             if let setting = try row.decode("time_zone", as: String?.self) {
-                if TimeZoneWarnings.zone(user: id, setting: setting, policy: self.zones).valid { zones[setting, default: 0] += 1 }
+                let (zone, valid) = self.zones.zone(user: id, setting: setting)
+                if valid {
+                    zones[setting, default: 0] += 1
+                    zoneNamed[setting] = zone
+                }
             }
         }
         let messages: [InputMessage]
@@ -99,7 +104,7 @@ public struct ConversationReader: Sendable {
             name: try head.decode("name", as: String?.self) ?? "Conversation",
             isGroup: try head.decode("is_group"),
             participants: people, messages: messages, firstNewIndex: firstNew,
-            timeZone: try self.zones.zone(setting: zoneName), now: now)
+            timeZone: zoneName.flatMap { zoneNamed[$0] } ?? self.zones.fallback, now: now)
     }
 
     /// Messages of the conversation older than `message` (the oldest one read): on a first read of more than

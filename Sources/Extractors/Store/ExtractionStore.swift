@@ -42,7 +42,7 @@ public struct ExtractionStore: Sendable {
     /// The features whose rows this store writes.
     public var registry: FeatureRegistry
 
-    public init(zones: UserTimeZonePolicy = .environment, registry: FeatureRegistry = .parents) {
+    public init(zones: UserTimeZonePolicy = .utc, registry: FeatureRegistry = .parents) {
         self.zones = zones
         self.registry = registry
     }
@@ -74,7 +74,7 @@ public struct ExtractionStore: Sendable {
         var zones: [String: TimeZone] = [:]
         for row in try await db.query("SELECT user_id::text AS id, time_zone FROM user_settings WHERE user_id = ANY($1::uuid[])", [ids]) {
             let id: String = try row.decode("id")
-            zones[id] = TimeZoneWarnings.zone(user: id, setting: try row.decode("time_zone", as: String.self), policy: self.zones).zone
+            zones[id] = self.zones.zone(user: id, setting: try row.decode("time_zone", as: String.self)).zone
         }
         for id in ids where zones[id.postgresValue] == nil { zones[id.postgresValue] = self.zones.fallback }
         return zones

@@ -7,6 +7,7 @@ import Logging
 import Postgres
 import Proactive
 import PromptKit
+import Providers
 import Tools
 
 /// The proactive assistant with an LLM. Code computes the findings (`Proactive`); the agent loop starts from them,
@@ -135,7 +136,7 @@ public struct AssistService: Sendable {
         let rendered: RenderedPrompt
         do {
             rendered = try prompt.render([
-                "today": today.iso, "weekday": ISOTime.weekdayName(today), "now": ISOTime.string(now, in: person.zone),
+                "today": today.iso, "weekday": today.weekdayName, "now": ISO8601Instant.string(now, in: person.zone),
                 "timezone": person.zone.identifier, "user_name": person.name, "user_id": "me",
                 "findings": JSONValue.array(findings.map(\.promptJSON)).serialized(),
             ], model: model)
@@ -155,10 +156,7 @@ public struct AssistService: Sendable {
         let schema = prompt.outputSchema ?? .object([:])
         let output = try AgentOutputSchema(
             name: name, schema: schema,
-            // The answer is checked against the full schema (with its maxLength caps); strict mode refuses those
-            // keywords, so the request carries the schema without them.
-            responseFormat: structuredOutput == .jsonSchema
-                ? .jsonSchema(name: name, schema: StrictSchemaLint.wireSchema(schema), strict: true) : .jsonObject(schema: schema))
+            responseFormat: structuredOutput.responseFormat(name: name, schema: schema, wireSchema: StrictSchemaLint.wireSchema(schema)))
         let system = rendered.messages.first { $0.role == .system }?.content ?? ""
         let userText = rendered.messages.last { $0.role == .user }?.content ?? ""
         let result = await runner.run(system: system, user: userText, output: output)

@@ -1,8 +1,8 @@
 import AgentRuntime
-import Extractors
 import Foundation
 import Postgres
 import PromptKit
+import Providers
 
 /// Builds the assistant for a provider choice: an `AssistService` when it comes to an LLM, nil for the rule-based
 /// provider (the proactive pass then keeps the code's template suggestions).

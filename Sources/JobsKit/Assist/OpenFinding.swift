@@ -1,3 +1,4 @@
+import Chrono
 import Foundation
 import JSONKit
 import Postgres
@@ -44,8 +45,8 @@ public struct OpenFinding: Sendable, Hashable, Codable {
     }
 
     /// One user's name and open, undismissed findings (what the app would show), or nil when no such user exists.
-    public static func shown(for user: UUID, pool: PostgresPool) async throws -> (name: String, findings: [OpenFinding])? {
-        guard let person = try await AssistService.people([user], zones: .environment, pool: pool)[user] else { return nil }
+    public static func shown(for user: UUID, zones: UserTimeZonePolicy, pool: PostgresPool) async throws -> (name: String, findings: [OpenFinding])? {
+        guard let person = try await AssistService.people([user], zones: zones, pool: pool)[user] else { return nil }
         return (person.name, try await pool.withConnection { try await load([user], on: $0) }[user] ?? [])
     }
 

@@ -1,5 +1,4 @@
 import AgentRuntime
-import Extractors
 import Foundation
 import Logging
 import Postgres

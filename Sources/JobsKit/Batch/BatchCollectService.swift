@@ -1,4 +1,5 @@
 import AgentRuntime
+import Chrono
 import Extractors
 import Foundation
 import JSONKit
@@ -35,6 +36,8 @@ public struct BatchCollectService: Sendable {
     /// Supplies the prompts (pinned to the versions the batch was rendered with) and the decoders; its provider is unused.
     public let engine: ExtractionEngine
     public let client: OpenAIBatchClient
+    /// Users' zones for the rows written (deadline reminders).
+    public var zones: UserTimeZonePolicy = .utc
     let logger = Logger(label: "messageai.batch")
 
     public init(pool: PostgresPool, engine: ExtractionEngine, client: OpenAIBatchClient) {
@@ -139,7 +142,7 @@ public struct BatchCollectService: Sendable {
             let run = try decode(conversation, input: input, record: record, answers: answers, remote: remote, engine: engine)
             let written: ExtractionStore.WriteSummary? = try await pool.transaction { db in
                 guard try await store.lockPending(record.id, id, on: db) else { return nil }
-                let written = try await ExtractionStore(registry: engine.registry).write(
+                let written = try await ExtractionStore(zones: zones, registry: engine.registry).write(
                     run.extraction, input: input, features: record.features,
                     provenance: .init(runID: runID, prompts: record.prompts), replace: false, now: now, on: db)
                 try await ScanQueue.advance(id, to: conversation.watermark, runID: runID, owner: BatchOptions.owner(record.id), on: db)

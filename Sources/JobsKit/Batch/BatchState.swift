@@ -13,7 +13,4 @@ public enum BatchState: String, PostgresEnum, Codable, Sendable {
     case cancelled
     /// Nothing needed the model.
     case empty
-
-    /// No further work: the conversations were applied or released.
-    public var isFinished: Bool { self != .preparing && self != .submitted }
 }

@@ -114,7 +114,7 @@ public struct BatchSubmitService: Sendable {
     /// Loads and renders one claimed conversation and records it; no lines when nothing needs the model.
     private func prepare(_ claim: ScanQueue.Claim, batchID: UUID, runID: UUID, features: [ExtractionFeature], now: Date,
                          summary: inout Summary) async throws -> [BatchInputLine] {
-        let reader = ConversationReader(contextMessages: options.scan.contextMessages)
+        let reader = ConversationReader(contextMessages: options.scan.contextMessages, zones: options.scan.zones)
         guard let loaded = try await pool.withConnection({ try await reader.load(claim.conversationID, since: claim.watermark, now: now, on: $0) }) else {
             return []
         }

@@ -3,6 +3,7 @@ import Extractors
 import Foundation
 import Logging
 import Postgres
+import Providers
 
 /// On-demand extraction of one conversation: read it, run the extractors, write every feature's rows in
 /// one transaction, and record the run. A failure leaves the stored rows exactly as they were.
@@ -66,7 +67,7 @@ public struct ExtractService: Sendable {
                 written = try await pool.transaction { db in
                     // A row lock held elsewhere fails this run after the bound instead of stalling a worker.
                     if let lockTimeout { try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout]) }
-                    return try await ExtractionStore(registry: engine.registry).write(
+                    return try await ExtractionStore(zones: reader.zones, registry: engine.registry).write(
                         run.extraction, input: input, features: features,
                         provenance: .init(runID: runID, prompts: run.prompts), replace: complete, now: now, on: db)
                 }

@@ -1,3 +1,4 @@
+import AgentRuntime
 import BuildStamp
 import Extractors
 import Foundation

@@ -1,3 +1,4 @@
+import Chrono
 import Extractors
 import Foundation
 
@@ -31,6 +32,8 @@ public struct ScanOptions: Sendable {
     public var quarantineAfter: Int = 3
     /// Take this shard's quarantined conversations out of quarantine before scanning (`--retry-quarantined`).
     public var retryQuarantined = false
+    /// Users' zones (`--timezone` / MESSAGEAI_TIMEZONE for users without a setting), for reading and writing.
+    public var zones: UserTimeZonePolicy = .utc
 
     public init() {}
 

@@ -141,7 +141,7 @@ extension ScanService {
                     // unless the options set one) instead of stalling the scan.
                     if let lockTimeout { try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout]) }
                     let written = loaded.hasNew
-                        ? try await ExtractionStore(registry: engine.registry).write(
+                        ? try await ExtractionStore(zones: options.zones, registry: engine.registry).write(
                             run.extraction, input: loaded.input, features: features,
                             provenance: .init(runID: runID, prompts: run.prompts), replace: false, now: now, on: db)
                         : ExtractionStore.WriteSummary()

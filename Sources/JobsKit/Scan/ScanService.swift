@@ -4,6 +4,7 @@ import Foundation
 import JSONKit
 import Logging
 import Postgres
+import Providers
 import ServiceLifecycle
 
 /// The nightly scan: every conversation with messages newer than its watermark gets the new messages (plus
@@ -133,7 +134,7 @@ public struct ScanService: Sendable {
         // the conversations in flight, so nothing of this run commits after `run()` returns.
         let shutdown = ShutdownFlag()
         let worker = Worker(runID: runID, now: now, queue: queue, state: state, shutdown: shutdown, progress: progress, total: total,
-                            reader: ConversationReader(maxMessages: options.maxMessages, contextMessages: options.contextMessages))
+                            reader: ConversationReader(maxMessages: options.maxMessages, contextMessages: options.contextMessages, zones: options.zones))
         // Counts every attempt and token of the extraction, failed conversations' included.
         let meter = LLMSpendMeter()
         await LLMSpendMeter.$current.withValue(meter) {

@@ -1,10 +1,6 @@
-extension Duration {
-    /// The duration in (fractional) seconds, for SQL binds such as `make_interval(secs => $n)`.
-    var seconds: Double {
-        let (whole, attoseconds) = components
-        return Double(whole) + Double(attoseconds) / 1e18
-    }
+import AgentRuntime
 
+extension Duration {
     /// Whole seconds (the fraction dropped), for binds and reports that have always been integers.
     var wholeSeconds: Int { Int(components.seconds) }
 

@@ -197,7 +197,7 @@ struct OracleWriter {
 
     private func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
 
-    private func clock(_ time: LocalTime) -> String { String(format: "%02d:%02d", time.hour, time.minute) }
+    private func clock(_ time: LocalTime) -> String { time.hourMinute }
 
     /// `dates` noise: one day late.
     private func shift(_ date: LocalDate) -> LocalDate { noise == .dates ? date.adding(days: 1) : date }

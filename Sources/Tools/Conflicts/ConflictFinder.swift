@@ -1,3 +1,4 @@
+import Chrono
 import Foundation
 
 /// Finds overlapping events. Pure (no database, no clock), so the rules can be tested on their own.

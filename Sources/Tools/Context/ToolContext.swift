@@ -30,7 +30,7 @@ public struct ToolContext: Sendable {
     /// Checks that the user exists and reads their time zone (``UserTimeZonePolicy``).
     public static func load(
         userID: UUID, pool: PostgresPool, provenance: ToolProvenance, now: Date = Date(), maxRemindersPerRun: Int = 3,
-        zones: UserTimeZonePolicy = .environment
+        zones: UserTimeZonePolicy = .utc
     ) async throws -> ToolContext {
         let timeZone = try await userTimeZone(userID, pool: pool, zones: zones)
         return ToolContext(
@@ -40,14 +40,14 @@ public struct ToolContext: Sendable {
 
     /// The user's zone: her `user_settings` row, else (no row, or not a valid zone: a warning) the policy's default.
     /// Throws when the user does not exist. Every job that needs one user's zone asks here.
-    public static func userTimeZone(_ userID: UUID, pool: PostgresPool, zones: UserTimeZonePolicy = .environment) async throws -> TimeZone {
+    public static func userTimeZone(_ userID: UUID, pool: PostgresPool, zones: UserTimeZonePolicy = .utc) async throws -> TimeZone {
         let rows = try await pool.query(
             """
             SELECT s.time_zone FROM users u LEFT JOIN user_settings s ON s.user_id = u.id WHERE u.id = $1::uuid
             """, [userID])
         guard let row = rows.first else { throw ToolContextError.unknownUser(userID) }
         let setting = try row.decode("time_zone", as: String?.self)
-        return TimeZoneWarnings.zone(user: userID.uuidString.lowercased(), setting: setting, policy: zones).zone
+        return zones.zone(user: userID.uuidString.lowercased(), setting: setting).zone
     }
 
     /// The user's calendar date at `now`.

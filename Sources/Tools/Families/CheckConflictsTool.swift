@@ -115,8 +115,8 @@ public struct CheckConflictsTool: AgentTool {
                 return [
                     "first": first.json,
                     "second": second.json,
-                    "overlap_start": .string(ISOTimestamp.format(pair.overlap.start, in: context.timeZone)),
-                    "overlap_end": .string(ISOTimestamp.format(pair.overlap.end, in: context.timeZone)),
+                    "overlap_start": .string(ISO8601Instant.string(pair.overlap.start, in: context.timeZone, style: .numericOffset)),
+                    "overlap_end": .string(ISO8601Instant.string(pair.overlap.end, in: context.timeZone, style: .numericOffset)),
                     "overlap_minutes": .int(Int(pair.overlap.duration / 60)),
                 ]
             }),
@@ -139,15 +139,15 @@ public struct CheckConflictsTool: AgentTool {
 
     private func intervalJSON(_ interval: EventInterval) -> JSONValue {
         [
-            "start": .string(ISOTimestamp.format(interval.start, in: context.timeZone)),
-            "end": .string(ISOTimestamp.format(interval.end, in: context.timeZone)),
+            "start": .string(ISO8601Instant.string(interval.start, in: context.timeZone, style: .numericOffset)),
+            "end": .string(ISO8601Instant.string(interval.end, in: context.timeZone, style: .numericOffset)),
         ]
     }
 
     private func conflictJSON(_ event: EventRecord, overlap: EventInterval) -> JSONValue {
         var object = event.json.objectValue ?? [:]
-        object["overlap_start"] = .string(ISOTimestamp.format(overlap.start, in: context.timeZone))
-        object["overlap_end"] = .string(ISOTimestamp.format(overlap.end, in: context.timeZone))
+        object["overlap_start"] = .string(ISO8601Instant.string(overlap.start, in: context.timeZone, style: .numericOffset))
+        object["overlap_end"] = .string(ISO8601Instant.string(overlap.end, in: context.timeZone, style: .numericOffset))
         object["overlap_minutes"] = .int(Int(overlap.duration / 60))
         return .object(object)
     }

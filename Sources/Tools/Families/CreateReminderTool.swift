@@ -1,4 +1,5 @@
 import AgentRuntime
+import Chrono
 import Foundation
 import JSONKit
 import Postgres
@@ -65,7 +66,7 @@ public struct CreateReminderTool: AgentTool {
             "created": true,
             "reminder_id": .id(inserted),
             "title": .string(request.title),
-            "remind_at": .string(ISOTimestamp.format(request.remindAt, in: context.timeZone)),
+            "remind_at": .string(ISO8601Instant.string(request.remindAt, in: context.timeZone, style: .numericOffset)),
             "priority": .string(request.priority),
             "deadline_id": .id(deadline?.id),
         ]
@@ -73,7 +74,7 @@ public struct CreateReminderTool: AgentTool {
 
     /// `assistant:<user>:<title lower-cased, spaces collapsed>:<minute in UTC>`.
     static func idempotencyKey(user: UUID, title: String, remindAt: Date) -> String {
-        "assistant:\(user.uuidString.lowercased()):\(normalized(title).lowercased()):\(ISOTimestamp.utcMinute(remindAt))"
+        "assistant:\(user.uuidString.lowercased()):\(normalized(title).lowercased()):\(ISO8601Instant.string(remindAt, style: .minutes))"
     }
 
     /// Trimmed, with every run of whitespace made one space.
@@ -98,17 +99,17 @@ public struct CreateReminderTool: AgentTool {
                 field: "priority", reason: "'\(Bounds.truncate(arguments.priority, to: 40))' is not one of \(Self.priorities.joined(separator: ", "))")
         }
         let parsed: Date
-        switch ISOTimestamp.parse(arguments.remind_at) {
-        case .success(let date): parsed = date
-        case .failure(.missingOffset):
+        switch ISO8601Instant.parse(arguments.remind_at, grammar: .lenient) {
+        case .success(let instant): parsed = instant.date
+        case .failure(let failure) where failure.kind == .missingOffset:
             throw ToolError.invalidArgument(
                 field: "remind_at", reason: "'\(Bounds.truncate(arguments.remind_at, to: 60))' has no UTC offset; write it like 2026-03-08T09:00:00-05:00")
-        case .failure(.malformed):
+        case .failure:
             throw ToolError.invalidArgument(
                 field: "remind_at", reason: "'\(Bounds.truncate(arguments.remind_at, to: 60))' is not an ISO 8601 date-time like 2026-03-08T09:00:00-05:00")
         }
-        let remindAt = ISOTimestamp.truncatedToMinute(parsed)
-        let now = ISOTimestamp.format(context.now, in: context.timeZone)
+        let remindAt = Date(timeIntervalSince1970: (parsed.timeIntervalSince1970 / 60).rounded(.down) * 60)
+        let now = ISO8601Instant.string(context.now, in: context.timeZone, style: .numericOffset)
         guard remindAt > context.now else {
             throw ToolError.invalidArgument(field: "remind_at", reason: "\(arguments.remind_at) is in the past (now is \(now))")
         }

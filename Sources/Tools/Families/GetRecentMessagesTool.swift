@@ -1,4 +1,5 @@
 import AgentRuntime
+import Chrono
 import Foundation
 import JSONKit
 
@@ -62,7 +63,7 @@ public struct GetRecentMessagesTool: AgentTool {
                 "conversation_id": .id(try row.decode("conversation_id", as: UUID.self)),
                 "conversation": .string(Bounds.truncate(try row.decode("conversation_name", as: String.self), to: Bounds.shortTextLength)),
                 "sender": .string(Bounds.truncate(try row.decode("sender_name", as: String.self), to: Bounds.shortTextLength)),
-                "sent_at": .string(ISOTimestamp.format(sentAt, in: context.timeZone)),
+                "sent_at": .string(ISO8601Instant.string(sentAt, in: context.timeZone, style: .numericOffset)),
                 "text": .string(Bounds.truncate(text, to: Bounds.messageTextLength)),
             ])
         }

@@ -1,4 +1,5 @@
 import AgentRuntime
+import Chrono
 import Foundation
 import JSONKit
 
@@ -35,7 +36,7 @@ public struct ListRemindersTool: AgentTool {
             items.append([
                 "id": .id(try row.decode("id", as: UUID.self)),
                 "title": .string(Bounds.truncate(try row.decode("title", as: String.self), to: Bounds.shortTextLength)),
-                "remind_at": .string(ISOTimestamp.format(try row.decode("reminder_time", as: Date.self), in: context.timeZone)),
+                "remind_at": .string(ISO8601Instant.string(try row.decode("reminder_time", as: Date.self), in: context.timeZone, style: .numericOffset)),
                 "priority": .string(try row.decode("priority", as: String.self)),
                 "status": .string(try row.decode("status", as: String.self)),
                 "created_by": .string(try row.decode("created_by", as: String.self)),

@@ -2,6 +2,7 @@ import ArgumentParser
 import CLISupport
 import Extractors
 import JobsKit
+import Providers
 
 extension ProviderChoice: ExpressibleByArgument {}
 

@@ -9,25 +9,21 @@ struct TimeZoneOptions: ParsableArguments {
     var timeZone: String?
 
     func validate() throws {
-        _ = try resolved()
+        _ = try policy()
     }
 
-    /// The name given by the option, else by the environment; nil for UTC. Throws on an unknown name.
-    func resolved() throws -> String? {
-        if let timeZone {
-            do { _ = try UserTimeZonePolicy.zone(named: timeZone, source: "--timezone") } catch { throw ValidationError("\(error)") }
-            return timeZone
-        }
-        guard let name = ProcessInfo.processInfo.environment[UserTimeZonePolicy.environmentVariable], !name.isEmpty else { return nil }
-        do { _ = try UserTimeZonePolicy.zone(named: name, source: UserTimeZonePolicy.environmentVariable) } catch {
+    /// The option, else `MESSAGEAI_TIMEZONE`, else UTC, as the value the services take. Throws on an unknown name.
+    func policy() throws -> UserTimeZonePolicy {
+        do {
+            return try UserTimeZonePolicy.deployment(option: timeZone, environment: ProcessInfo.processInfo.environment)
+        } catch {
             throw ValidationError("\(error)")
         }
-        return name
     }
 
-    /// Makes the option the process's default zone (the jobs read ``UserTimeZonePolicy/environment``). Called first
-    /// in `run()`, before any task reads the environment.
-    func apply() throws {
-        if let name = try resolved() { setenv(UserTimeZonePolicy.environmentVariable, name, 1) }
+    /// The policy of commands without the option (`batch collect`, `worker`): `MESSAGEAI_TIMEZONE`, else UTC; an
+    /// unknown name there means UTC, as it always has for them.
+    static func environmentPolicy() -> UserTimeZonePolicy {
+        (try? UserTimeZonePolicy.deployment(option: nil, environment: ProcessInfo.processInfo.environment)) ?? .utc
     }
 }

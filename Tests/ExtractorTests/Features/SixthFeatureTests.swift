@@ -85,12 +85,12 @@ struct Carpools: ParentFeature {
     static let input = ConversationInput(
         conversationID: "carpool-chat", name: "Carpool crew", isGroup: true, participants: [ana, dan],
         messages: [
-            InputMessage(id: "msg-1", senderID: "u-dan", sentAt: ISOTime.parse("2026-03-02T19:02:00-05:00")!,
+            InputMessage(id: "msg-1", senderID: "u-dan", sentAt: ISO8601Instant.parse("2026-03-02T19:02:00-05:00")!,
                          text: "Can someone take the kids to swim tomorrow? I can't."),
-            InputMessage(id: "msg-2", senderID: "u-ana", sentAt: ISOTime.parse("2026-03-02T19:10:00-05:00")!,
+            InputMessage(id: "msg-2", senderID: "u-ana", sentAt: ISO8601Instant.parse("2026-03-02T19:10:00-05:00")!,
                          text: "I'll drive tomorrow"),
         ],
-        timeZone: TimeZone(identifier: "America/New_York")!, now: ISOTime.parse("2026-03-02T20:00:00-05:00")!)
+        timeZone: TimeZone(identifier: "America/New_York")!, now: ISO8601Instant.parse("2026-03-02T20:00:00-05:00")!)
 
     /// The sixth feature's test resources (prompts/, schemas/, migrations/).
     static func resources() throws -> URL {

@@ -21,7 +21,7 @@ import TestSupport
             #expect(try event.decode("date", as: LocalDate.self).iso == "2026-03-07")
             #expect(try event.decode("time", as: LocalTime.self).iso == "11:00")
             #expect(try event.decode("end_time", as: LocalTime.self).iso == "13:00")
-            #expect(try event.decode("starts_at", as: Date.self) == ISOTime.parse("2026-03-07T16:00:00Z"))
+            #expect(try event.decode("starts_at", as: Date.self) == ISO8601Instant.parse("2026-03-07T16:00:00Z"))
             #expect(try event.decode("conversation_id", as: UUID.self) == ExtractionHarness.birthday)
 
             // Everyone but Jenny (who asked) owes an answer; status comes from who answered.
@@ -35,7 +35,7 @@ import TestSupport
             #expect(try await h.count("deadlines") == 3)
             let reminders = try await h.db.pool.query("SELECT DISTINCT reminder_time, title, created_by, origin FROM reminders")
             #expect(reminders.count == 1)
-            #expect(try reminders[0].decode("reminder_time", as: Date.self) == ISOTime.parse("2026-03-04T18:00:00-05:00"))
+            #expect(try reminders[0].decode("reminder_time", as: Date.self) == ISO8601Instant.parse("2026-03-04T18:00:00-05:00"))
             #expect(try reminders[0].decode("title", as: String.self).hasPrefix("Reminder: "))
             #expect(try reminders[0].decode("created_by", as: String.self) == "ai")
             #expect(try reminders[0].decode("origin", as: String.self) == "extractor")

@@ -12,7 +12,7 @@ import TestSupport
 /// client, engine and store between them.
 struct ExtractionHarness {
     /// Wednesday 2026-03-04, noon in New York: the demo's Saturday is March 7, its Thursday March 5.
-    static let now = ISOTime.parse("2026-03-04T12:00:00-05:00")!
+    static let now = ISO8601Instant.parse("2026-03-04T12:00:00-05:00")!
     static let birthday = DemoDataset.conversationIDs.birthday
 
     let db: TestDatabase

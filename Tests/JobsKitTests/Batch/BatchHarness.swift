@@ -1,4 +1,5 @@
 import AgentRuntime
+import Chrono
 import Extractors
 import Foundation
 import JSONKit
@@ -11,7 +12,7 @@ import TestSupport
 /// real clients, engine and services between them.
 struct BatchHarness {
     /// Wednesday 2026-03-04, noon in New York.
-    static let now = ISOTime.parse("2026-03-04T12:00:00-05:00")!
+    static let now = ISO8601Instant.parse("2026-03-04T12:00:00-05:00")!
     static let birthday = DemoDataset.conversationIDs.birthday
 
     let db: TestDatabase

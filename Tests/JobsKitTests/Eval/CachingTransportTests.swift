@@ -27,14 +27,13 @@ struct CachingTransportTests {
                     headers: ["Authorization": "Bearer \(key)"], body: Data(body.utf8), timeout: .seconds(5))
     }
 
-    @Test("SipHash-2-4 matches the reference test vectors")
-    func sipHashVectors() {
-        let hash = SipHash24(key: Array(0..<16))
-        #expect(hash.hash([UInt8]()) == 0x726f_db47_dd0e_0e31)
-        #expect(hash.hash(Array(0..<15)) == 0xa129_ca61_49be_45e5)
-        #expect(hash.hash(Array(0..<8)) == 0x93f5_f579_9a93_2462)
-        #expect(ContentHash.hex(Array("a".utf8)).count == 32)
-        #expect(ContentHash.hex(Array("a".utf8)) != ContentHash.hex(Array("b".utf8)))
+    @Test("the key is the SHA-256 of method, URL and body, in hex; the API key is not part of it")
+    func keyIsSHA256() {
+        // `printf 'POST\0http://127.0.0.1:9/v1/chat/completions\0{}' | sha256sum`
+        let key = CachingTransport.key(for: Self.request("{}"))
+        #expect(key == "b67740b431f755f152c5e7213aebf3b1f11520ca5a553b0f810028b42ab7a142")
+        #expect(key != CachingTransport.key(for: Self.request("{ }")))
+        #expect(key == CachingTransport.key(for: Self.request("{}", key: "sk-two")))
     }
 
     @Test("a repeated request is served from disk; headers (the API key) are not part of the key or the file")

@@ -1,3 +1,4 @@
+import AgentRuntime
 import Chrono
 import Evals
 import Extractors

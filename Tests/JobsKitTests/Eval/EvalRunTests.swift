@@ -1,3 +1,4 @@
+import AgentRuntime
 import Evals
 import Extractors
 import Foundation

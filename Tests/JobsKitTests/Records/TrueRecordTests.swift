@@ -5,6 +5,7 @@ import Foundation
 import JSONKit
 @testable import JobsEval
 @testable import JobsKit
+import Providers
 import Testing
 
 /// What records and reports say when a run fails, drops items or uses a model with no price.

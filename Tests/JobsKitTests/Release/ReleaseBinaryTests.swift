@@ -1,3 +1,4 @@
+import AgentRuntime
 import BuildStamp
 import Extractors
 import Foundation
@@ -5,6 +6,7 @@ import JobsKit
 import Migrations
 import Postgres
 import PromptKit
+import Providers
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import JSONKit
 import JobsKit
 import Postgres
+import SeededRandom
 import TestSupport
 import Testing
 #if canImport(Glibc)

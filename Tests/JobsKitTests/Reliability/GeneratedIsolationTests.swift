@@ -3,6 +3,7 @@ import Chrono
 import Foundation
 import JSONKit
 import Postgres
+import SeededRandom
 import TestSupport
 import Testing
 import Tools

@@ -1,7 +1,9 @@
+import AgentRuntime
 import Extractors
 import Foundation
 import JobsKit
 import Postgres
+import Providers
 import TestSupport
 import Testing
 

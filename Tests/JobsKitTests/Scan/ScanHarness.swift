@@ -1,4 +1,5 @@
 import AgentRuntime
+import Chrono
 import Extractors
 import Foundation
 import JSONKit
@@ -11,7 +12,7 @@ import TestSupport
 /// A generated workload in a fresh database and a scan wired to a fake OpenAI server through the real client.
 enum ScanHarness {
     /// Wednesday 2026-03-04, noon in New York: the end of the workload's last day.
-    static let now = ISOTime.parse("2026-03-04T12:00:00-05:00")!
+    static let now = ISO8601Instant.parse("2026-03-04T12:00:00-05:00")!
 
     static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

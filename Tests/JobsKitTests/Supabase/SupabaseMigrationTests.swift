@@ -1,3 +1,4 @@
+import Chrono
 import Extractors
 import Foundation
 import JobsKit
@@ -8,7 +9,7 @@ import TestSupport
 
 /// `migrate` on the app's database (the PRD's section 7 with Supabase's stand-ins), as a new user runs it.
 @Suite struct SupabaseMigrationTests {
-    static let now = ISOTime.parse("2026-03-04T12:00:00-05:00")!
+    static let now = ISO8601Instant.parse("2026-03-04T12:00:00-05:00")!
 
     @Test(arguments: TestDatabase.DefaultGrants.allCases)
     func migrateAdoptsTheAppsTablesAndASecondRunAppliesNothing(grants: TestDatabase.DefaultGrants) async throws {
@@ -109,7 +110,7 @@ import TestSupport
             try await db.pool.query("UPDATE rsvp_tracking SET status = 'expired'")
             try await db.pool.query("UPDATE deadlines SET status = 'expired' WHERE id = $1", [deadline])
             let at: Date = try await db.pool.query("SELECT reminder_time FROM reminders WHERE title LIKE 'Reminder:%'")[0].decode("reminder_time")
-            #expect(at == ISOTime.parse("2026-03-04T18:00:00Z"))
+            #expect(at == ISO8601Instant.parse("2026-03-04T18:00:00Z"))
 
             // The iOS updates. Where the service created the tables they go through RLS as the signed-in user; the
             // PRD's own tables have no UPDATE policy for them, so there the app's writes are the owner's.

@@ -8,7 +8,7 @@ import TestSupport
 
 /// One rule for a user's zone: her user_settings row, else the deployment's default, else UTC.
 @Suite struct TimeZonePolicyTests {
-    static let now = ISOTime.parse("2026-03-04T12:00:00-05:00")!
+    static let now = ISO8601Instant.parse("2026-03-04T12:00:00-05:00")!
     static let tokyo = UserTimeZonePolicy(fallback: TimeZone(identifier: "Asia/Tokyo")!)
 
     @Test func aConversationIsReadInItsParticipantsZoneElseTheDefault() async throws {
@@ -36,11 +36,16 @@ import TestSupport
         #expect(throws: UnknownTimeZone(name: "Mars/Base", source: "--timezone")) {
             try UserTimeZonePolicy.zone(named: "Mars/Base", source: "--timezone")
         }
-        #expect(throws: UnknownTimeZone(name: "Nowhere/City", source: "user_settings.time_zone")) {
-            try Self.tokyo.zone(setting: "Nowhere/City")
+        #expect(throws: UnknownTimeZone(name: "Mars/Base", source: UserTimeZonePolicy.environmentVariable)) {
+            try UserTimeZonePolicy.deployment(option: nil, environment: [UserTimeZonePolicy.environmentVariable: "Mars/Base"])
         }
-        #expect(try Self.tokyo.zone(setting: nil).identifier == "Asia/Tokyo")
-        #expect(try Self.tokyo.zone(setting: "Europe/Paris").identifier == "Europe/Paris")
+        #expect(try UserTimeZonePolicy.deployment(option: "Asia/Tokyo", environment: [UserTimeZonePolicy.environmentVariable: "Europe/Paris"])
+            == Self.tokyo, "the option wins over the variable")
+        #expect(try UserTimeZonePolicy.deployment(option: nil, environment: [UserTimeZonePolicy.environmentVariable: ""]) == .utc)
+        // A stored setting that is not a zone falls back to the default: one bad row must not fail her conversations.
+        #expect(Self.tokyo.zone(user: "u-1", setting: "Nowhere/City") == (TimeZone(identifier: "Asia/Tokyo")!, false))
+        #expect(Self.tokyo.zone(user: "u-1", setting: nil) == (TimeZone(identifier: "Asia/Tokyo")!, true))
+        #expect(Self.tokyo.zone(user: "u-1", setting: "Europe/Paris") == (TimeZone(identifier: "Europe/Paris")!, true))
     }
 
     @Test func theCommandRefusesAnUnknownDefaultZone() async throws {

@@ -66,8 +66,7 @@ import Tools
             #expect(summary.failed == 0, "\(summary.failures)")
             #expect(summary.conversations == 4)
             let policy = UserTimeZonePolicy(fallback: TimeZone(identifier: "Asia/Tokyo")!)
-            #expect(policy.zoneOrFallback(setting: "localtime").zone.identifier == "Asia/Tokyo")
-            #expect(policy.zoneOrFallback(setting: "localtime").rejected?.name == "localtime")
+            #expect(policy.zone(user: members[1].uuidString.lowercased(), setting: "localtime") == (TimeZone(identifier: "Asia/Tokyo")!, false))
             let zone = try await ToolContext.userTimeZone(members[0], pool: db.pool, zones: policy)
             #expect(zone.identifier == "Asia/Tokyo", "the assistant's tools fall back too")
         }

@@ -1,16 +1,18 @@
 import AgentRuntime
+import Chrono
 import Extractors
 import Foundation
 import JSONKit
 import JobsKit
 import Postgres
 import PromptKit
+import Providers
 import TestSupport
 
 /// Demo data in a fresh database plus the pieces a worker needs, for the worker tests.
 enum WorkerHarness {
     /// Wednesday 2026-03-04, noon in New York (the demo's dates are relative to it).
-    static let now = ISOTime.parse("2026-03-04T12:00:00-05:00")!
+    static let now = ISO8601Instant.parse("2026-03-04T12:00:00-05:00")!
     static let conversations = DemoDataset.conversationIDs
     static let users = DemoDataset.userIDs
 

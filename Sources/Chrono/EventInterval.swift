@@ -1,4 +1,3 @@
-import Chrono
 import Foundation
 
 /// The stretch of real time an event occupies, half-open `[start, end)`, so an event ending at 10:00 and one

@@ -1,5 +1,7 @@
 import Foundation
 import JSONKit
+import PromptKit
+import YAMLKit
 
 /// What a model's tokens cost, in US dollars per million tokens.
 public struct ModelPrice: Sendable, Hashable, Codable {

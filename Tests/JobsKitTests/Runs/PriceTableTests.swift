@@ -1,13 +1,11 @@
 import Foundation
 import PromptKit
+import Providers
 import Testing
 
 @Suite("Price table")
 struct PriceTableTests {
-    static var repositoryPrompts: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("prompts")
-    }
+    static var repositoryPrompts: URL { ScanHarness.repositoryRoot.appendingPathComponent("prompts") }
 
     func write(_ text: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("prices-\(UUID().uuidString).yaml")
