@@ -125,6 +125,77 @@ public struct AssistService: Sendable {
     /// (the user's own run, or the night's pass). Never throws for a model failure: that is the stop reason.
     public func narrate(_ person: Person, findings all: [OpenFinding], runID: UUID, now: Date) async throws -> Summary {
         let started = Date()
+        let opening = try prepare(person, findings: all, runID: runID, now: now)
+        let (prompt, findings) = (opening.prompt, opening.findings)
+        let result = await opening.runner.run(system: opening.system, user: opening.user, output: opening.output)
+        let toolResults = result.messages.compactMap { message -> String? in
+            if case .tool(_, let content) = message { return content }
+            return nil
+        }
+        let checked = result.output.map { FindingCheck(findings: findings, toolResults: toolResults).check($0) }
+        if let violations = checked?.violations, !violations.isEmpty {
+            logger.warning("assistant answer items dropped", metadata: [
+                "user": "\(person.id.postgresValue)", "run": "\(runID.postgresValue)", "dropped": "\(violations.count)",
+                "first": "\(violations[0].section): \(violations[0].reason)"])
+        }
+        let usage = TokenUsage(result.usage)
+        let reminders = try await AssistStore.save(
+            result, checked: checked, findingsIn: findings.count, runID: runID, userID: person.id,
+            prompt: PromptRef(id: prompt.id, version: prompt.version, model: model, sha256: prompt.fingerprint.sha256), pool: pool)
+        var explained = findings
+        for accepted in checked?.accepted ?? [] {
+            if let index = explained.firstIndex(where: { $0.subjectKey == accepted.subjectKey && $0.kind == accepted.kind }) {
+                explained[index].explanation = accepted.explanation
+                explained[index].rank = accepted.rank
+            }
+        }
+        var summary = Summary(
+            runID: runID, userID: person.id, userName: person.name, stopReason: result.stopReason, steps: result.steps.count,
+            toolCalls: result.toolCallCount, findings: checked?.output, finalText: result.finalText.map { AnswerExcerpt.cut($0) },
+            remindersCreated: reminders,
+            usage: usage, cost: RunCost.estimate(usage, model: model, promptDirectory: RunCost.directory(of: prompt), llm: true),
+            seconds: Date().timeIntervalSince(started), codeFindings: explained, dropped: checked?.violations ?? [])
+        summary.requests = result.attempts
+        return summary
+    }
+
+    /// The request `run(userID:)` would send first for this user at `now`, without sending it and without keeping
+    /// anything: code refreshes the user's findings in a transaction that is rolled back, as the run would before
+    /// its first call. What `prompts render --prompt assistant --user` prints.
+    public func firstRequest(userID: UUID, now: Date = Date()) async throws -> ChatCompletionRequest {
+        let person = try await Self.people([userID], zones: proactive.zones, pool: pool)[userID]
+        guard let person else { throw ExtractionError.invalidInput("no user with id \(userID.postgresValue)") }
+        _ = try prompt()
+        let options = proactive
+        var open: [OpenFinding] = []
+        do {
+            try await pool.transaction { db -> Void in
+                let found = try await ProactiveEngine(options: options).findings(for: [userID], now: now, on: db)
+                _ = try await FindingStore().write(found, users: [userID], runID: nil, now: now, on: db)
+                throw RolledBack(findings: try await OpenFinding.load([userID], on: db)[userID] ?? [])
+            }
+        } catch let preview as RolledBack {
+            open = preview.findings
+        }
+        let opening = try prepare(person, findings: open, runID: UUID(), now: now)
+        return opening.runner.firstRequest(system: opening.system, user: opening.user, output: opening.output)
+    }
+
+    /// Carries the refreshed findings out of the preview's transaction, which throwing rolls back.
+    private struct RolledBack: Error { let findings: [OpenFinding] }
+
+    /// One run's opening, ready to send: the prompt rendered for the user, the loop with the user's tools, and the
+    /// output schema. Shared by the run and its preview so the two cannot drift.
+    struct Opening {
+        let prompt: Prompt
+        let findings: [OpenFinding]
+        let runner: AgentRunner
+        let system: String
+        let user: String
+        let output: AgentOutputSchema
+    }
+
+    func prepare(_ person: Person, findings all: [OpenFinding], runID: UUID, now: Date) throws -> Opening {
         let prompt = try prompt()
         let findings = Array(all.prefix(Self.maxFindingsPerRun))
         let today = LocalDate(now, in: person.zone)
@@ -157,36 +228,7 @@ public struct AssistService: Sendable {
                 ? .jsonSchema(name: name, schema: StrictSchemaLint.wireSchema(schema), strict: true) : .jsonObject(schema: schema))
         let system = rendered.messages.first { $0.role == .system }?.content ?? ""
         let userText = rendered.messages.last { $0.role == .user }?.content ?? ""
-        let result = await runner.run(system: system, user: userText, output: output)
-        let toolResults = result.messages.compactMap { message -> String? in
-            if case .tool(_, let content) = message { return content }
-            return nil
-        }
-        let checked = result.output.map { FindingCheck(findings: findings, toolResults: toolResults).check($0) }
-        if let violations = checked?.violations, !violations.isEmpty {
-            logger.warning("assistant answer items dropped", metadata: [
-                "user": "\(person.id.postgresValue)", "run": "\(runID.postgresValue)", "dropped": "\(violations.count)",
-                "first": "\(violations[0].section): \(violations[0].reason)"])
-        }
-        let usage = TokenUsage(result.usage)
-        let reminders = try await AssistStore.save(
-            result, checked: checked, findingsIn: findings.count, runID: runID, userID: person.id,
-            prompt: PromptRef(id: prompt.id, version: prompt.version, model: model, sha256: prompt.fingerprint.sha256), pool: pool)
-        var explained = findings
-        for accepted in checked?.accepted ?? [] {
-            if let index = explained.firstIndex(where: { $0.subjectKey == accepted.subjectKey && $0.kind == accepted.kind }) {
-                explained[index].explanation = accepted.explanation
-                explained[index].rank = accepted.rank
-            }
-        }
-        var summary = Summary(
-            runID: runID, userID: person.id, userName: person.name, stopReason: result.stopReason, steps: result.steps.count,
-            toolCalls: result.toolCallCount, findings: checked?.output, finalText: result.finalText.map { AnswerExcerpt.cut($0) },
-            remindersCreated: reminders,
-            usage: usage, cost: RunCost.estimate(usage, model: model, promptDirectory: RunCost.directory(of: prompt), llm: true),
-            seconds: Date().timeIntervalSince(started), codeFindings: explained, dropped: checked?.violations ?? [])
-        summary.requests = result.attempts
-        return summary
+        return Opening(prompt: prompt, findings: findings, runner: runner, system: system, user: userText, output: output)
     }
 
     func prompt() throws -> Prompt {
