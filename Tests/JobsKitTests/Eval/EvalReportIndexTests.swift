@@ -98,5 +98,8 @@ struct EvalReportIndexTests {
         #expect(rows.filter { !$0.value.changed }.allSatisfy { $0.value.delta == 0 })
         #expect(html.contains("data-sort=\"delta\"") && html.contains("data-filter=\"regressed\""))
         #expect(html.contains("class=\"banner\"") && html.contains(brokenOnCandidate), "the failed extraction heads the page")
+        #expect(html.contains("<td>llm-compare: calendar_events</td></tr>"), "the index names the failed variant and feature")
+        #expect(html.components(separatedBy: " ✗</td>").count - 1 == 1, "one F1 cell is marked as scored on a failed extraction")
+        #expect(html.contains(">changed (5)</button>") && html.contains(">failed (1)</button>") && html.contains(">regressed (2)</button>"))
     }
 }
