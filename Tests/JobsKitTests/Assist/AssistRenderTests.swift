@@ -28,7 +28,7 @@ import TestSupport
             let ids = try await AssistDemoTests.scannedDemo(db)
             let server = try FakeOpenAIServer()
             defer { server.stop() }
-            let prompts = AssistDemoTests.root.appendingPathComponent("prompts").path
+            let prompts = RepositoryPaths.root.appendingPathComponent("prompts").path
 
             let rendered = try await Self.render(["--prompt", "assistant", "--user", "demo", "--now", Self.at, "--prompts", prompts], db, server: server)
             #expect(rendered.termination == .exit(0), "\(rendered.stderr)")
@@ -63,7 +63,7 @@ import TestSupport
             _ = try await AssistDemoTests.scannedDemo(db)
             let server = try FakeOpenAIServer()
             defer { server.stop() }
-            let prompts = ["--prompts", AssistDemoTests.root.appendingPathComponent("prompts").path]
+            let prompts = ["--prompts", RepositoryPaths.root.appendingPathComponent("prompts").path]
             let maria = ["--user", AssistDemoTests.maria.uuidString.lowercased(), "--now", Self.at]
             let user = ["--prompt", "assistant"] + maria
 

@@ -42,7 +42,7 @@ struct EvalReportIndexTests {
     func indexMarksChangedFailedAndRegressed() async throws {
         let root = try EvalTestSupport.temporaryDirectory("report")
         for folder in ["prompts", "schemas"] {
-            try FileManager.default.copyItem(at: EvalTestSupport.repositoryRoot.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
+            try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
         }
         let v1 = try String(contentsOf: root.appendingPathComponent("prompts/calendar_events.yaml"), encoding: .utf8)
         let v2 = v1.replacingOccurrences(of: "\nversion: 1\n", with: "\nversion: 2\n")
