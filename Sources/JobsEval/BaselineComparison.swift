@@ -168,7 +168,7 @@ public enum EvalGates {
         let total = variant.ranFeatures.count * max(1, variant.score.fixtures.count)
         var line = "\(variant.id): \(variant.errors.count) of \(total) extractions failed"
         if let first = variant.errors.first {
-            line += "; first: \(first.fixture) \(first.feature.rawValue): \(first.message.prefix(300))"
+            line += "; first: \(first.fixture) \(first.feature.rawValue): \(first.detail.prefix(300))"
         }
         return line
     }

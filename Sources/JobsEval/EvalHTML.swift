@@ -73,6 +73,7 @@ public enum EvalHTML {
         .filters button{margin-right:4px}.filters button.on{background:#222;color:#fff}th.sort{cursor:pointer;text-decoration:underline dotted}
         td.up{color:#137333;font-weight:600}td.down{color:#b00020;font-weight:600}tr.failed td:first-child{border-left:4px solid #b00020}
         .index{max-height:32em;overflow:auto;display:inline-block;border:1px solid #ddd}.index table{margin:0}
+        .msg td:nth-child(3){white-space:nowrap}.index thead th{position:sticky;top:0}
         """
 
     static let colors = ["#4e79a7", "#f28e2b", "#59a14f"]
@@ -144,8 +145,9 @@ public enum EvalHTML {
         return out + "</table>\n"
     }
 
-    /// A signed change, green when up and red when down.
-    static func deltaCell(_ delta: Double) -> String {
+    /// A signed change, green when up and red when down; a dash when undefined (precision with nothing predicted).
+    static func deltaCell(_ delta: Double?) -> String {
+        guard let delta else { return "<td class=\"n\">—</td>" }
         let rounded = (delta * 1000).rounded() / 1000
         return "<td class=\"n\(rounded > 0 ? " up" : rounded < 0 ? " down" : "")\">\(EvalFormat.delta(delta))</td>"
     }
@@ -172,14 +174,8 @@ public enum EvalHTML {
         let scored = report.variants.map { v in (v, Dictionary(v.score.fixtures.map { ($0.fixture, $0) }, uniquingKeysWith: { a, _ in a })) }
         let regressed = Set(report.baseline?.regressions.map(\.fixture) ?? [])
         let ids = report.main?.score.fixtures.map(\.fixture) ?? report.variants.first?.score.fixtures.map(\.fixture) ?? []
-        var out = "<h2>Fixtures at a glance</h2>\n<p class=\"filters\">Show: "
-        for (filter, label) in [("all", "all"), ("changed", "changed"), ("failed", "failed"), ("regressed", "regressed")] {
-            out += "<button type=\"button\" data-filter=\"\(filter)\"\(filter == "all" ? " class=\"on\"" : "")>\(label)</button>"
-        }
-        out += " <span id=\"fx-count\"></span></p>\n<div class=\"index\"><table id=\"fx-index\"><thead><tr><th>fixture</th>"
-        out += report.variants.map { "<th>F1 \(escape($0.id))</th>" }.joined()
-        if let compare { out += "<th class=\"sort\" data-sort=\"delta\" title=\"sort\">ΔF1 \(escape(compare.id)) − main</th>" }
-        out += "<th>failed</th></tr></thead><tbody>\n"
+        var rows: [String] = []
+        var counts = ["all": ids.count, "changed": 0, "failed": 0, "regressed": 0]
         for id in ids {
             let f1s = scored.map { _, byFixture in byFixture[id].map { EvalFormat.metrics($0, report.features).f1 } }
             var delta: Double?
@@ -187,15 +183,43 @@ public enum EvalHTML {
                let b = scored.first(where: { $0.0.id == compare.id })?.1[id] {
                 delta = EvalFormat.metrics(b, report.features).f1 - EvalFormat.metrics(a, report.features).f1
             }
-            let failed = report.variants.flatMap { v in v.errors.filter { $0.fixture == id }.map { "\(v.id) \($0.feature.rawValue)" } }
+            // Per variant, the features whose extraction failed on this fixture ("all" when every one did).
+            let failures = report.variants.map { v in v.errors.filter { $0.fixture == id }.map(\.feature) }
+            let failed = zip(report.variants, failures).compactMap { v, features -> String? in
+                guard !features.isEmpty else { return nil }
+                return "\(v.id): " + (v.ranFeatures.count > 1 && Set(features).isSuperset(of: v.ranFeatures)
+                    ? "all \(v.ranFeatures.count) features" : features.map(\.rawValue).joined(separator: ", "))
+            }
             let changed = delta.map { abs($0) >= 0.0005 } ?? false
-            out += "<tr data-delta=\"\(delta.map { String(format: "%.4f", $0) } ?? "0")\" data-changed=\"\(changed)\" "
+            for (filter, on) in [("changed", changed), ("failed", !failed.isEmpty), ("regressed", regressed.contains(id))] where on {
+                counts[filter, default: 0] += 1
+            }
+            var row = "<tr data-delta=\"\(delta.map { String(format: "%.4f", $0) } ?? "0")\" data-changed=\"\(changed)\" "
                 + "data-failed=\"\(!failed.isEmpty)\" data-regressed=\"\(regressed.contains(id))\"\(failed.isEmpty ? "" : " class=\"failed\"")>"
-            out += "<td><a href=\"#fx-\(escape(id))\">\(escape(id))</a>\(regressed.contains(id) ? " <span class=\"bad\">regressed</span>" : "")</td>"
-            out += f1s.map { "<td class=\"n\">\($0.map { EvalFormat.rate($0) } ?? "-")</td>" }.joined()
-            if compare != nil { out += delta.map { deltaCell($0) } ?? "<td class=\"n\">-</td>" }
-            out += "<td>\(escape(failed.joined(separator: ", ")))</td></tr>\n"
+            row += "<td><a href=\"#fx-\(escape(id))\">\(escape(id))</a>"
+                + (regressed.contains(id) ? " <span class=\"bad\" title=\"the main variant's F1 fell against the baseline\">regressed</span>" : "") + "</td>"
+            row += zip(f1s, failures).map { f1, failedFeatures in
+                // A failed extraction predicts nothing, which can still score 1.000 where nothing was expected: mark it.
+                failedFeatures.isEmpty ? "<td class=\"n\">\(f1.map { EvalFormat.rate($0) } ?? "-")</td>"
+                    : "<td class=\"n bad\" title=\"extractions failed: scored as predicting nothing\">\(f1.map { EvalFormat.rate($0) } ?? "-") ✗</td>"
+            }.joined()
+            if compare != nil { row += delta.map { deltaCell($0) } ?? "<td class=\"n\">-</td>" }
+            row += "<td>\(escape(failed.joined(separator: "; ")))</td></tr>\n"
+            rows.append(row)
         }
+        var out = "<h2>Fixtures at a glance</h2>\n<p class=\"filters\">Show: "
+        // "changed" compares main with a compare variant; without one there is nothing to filter on.
+        let filters = [("all", "all"), ("changed", "changed"), ("failed", "failed"), ("regressed", "regressed")].filter { compare != nil || $0.0 != "changed" }
+        for (filter, label) in filters {
+            out += "<button type=\"button\" data-filter=\"\(filter)\"\(filter == "all" ? " class=\"on\"" : "")>\(label) (\(counts[filter] ?? 0))</button>"
+        }
+        out += " <span id=\"fx-count\"></span></p>\n<div class=\"index\"><table id=\"fx-index\"><thead><tr><th>fixture</th>"
+        out += report.variants.map { "<th>F1 \(escape($0.id))</th>" }.joined()
+        if let compare {
+            out += "<th class=\"sort\" data-sort=\"delta\" title=\"click to sort: largest drop first, then largest gain first\">"
+                + "ΔF1 \(escape(compare.id)) − main <span id=\"fx-sort\"></span></th>"
+        }
+        out += "<th>failed</th></tr></thead><tbody>\n" + rows.joined()
         out += "</tbody></table></div>\n"
         // Filters hide rows by their data attributes; the Δ header sorts by the change, largest drop first, then back.
         out += """
@@ -204,8 +228,9 @@ public enum EvalHTML {
             function show(f){var k=0;for(var r of b.rows){var v=f==='all'||r.dataset[f]==='true';r.hidden=!v;if(v)k++;}n.textContent=k+' of '+b.rows.length+' fixtures';
             for(var x of document.querySelectorAll('[data-filter]'))x.classList.toggle('on',x.dataset.filter===f);}
             for(var x of document.querySelectorAll('[data-filter]'))x.onclick=function(){show(this.dataset.filter);};
-            var h=t.querySelector('[data-sort]'),up=true;if(h)h.onclick=function(){var rs=Array.from(b.rows);
-            rs.sort(function(p,q){return up?p.dataset.delta-q.dataset.delta:q.dataset.delta-p.dataset.delta;});up=!up;rs.forEach(function(r){b.appendChild(r);});};
+            var h=t.querySelector('[data-sort]'),up=true,m=document.getElementById('fx-sort');if(h)h.onclick=function(){var rs=Array.from(b.rows);
+            rs.sort(function(p,q){return up?p.dataset.delta-q.dataset.delta:q.dataset.delta-p.dataset.delta;});m.textContent=up?'▲ drops first':'▼ gains first';
+            up=!up;rs.forEach(function(r){b.appendChild(r);});};
             show('all');})();
             </script>
 
@@ -248,7 +273,7 @@ public enum EvalHTML {
         if !errors.isEmpty {
             out += "<h3>Failed extractions</h3>\n<p>Counted as predicting nothing.</p>\n<table><tr><th>variant</th><th>fixture</th><th>feature</th><th>error</th></tr>\n"
             for (variant, error) in errors {
-                out += "<tr><td>\(escape(variant))</td><td>\(escape(error.fixture))</td><td>\(error.feature.rawValue)</td><td>\(escape(error.message))</td></tr>\n"
+                out += "<tr><td>\(escape(variant))</td><td>\(escape(error.fixture))</td><td>\(error.feature.rawValue)</td><td>\(escape(error.detail))</td></tr>\n"
             }
             out += "</table>\n"
         }
@@ -296,8 +321,7 @@ public enum EvalHTML {
         out += "<table><tr><th>feature</th><th>F1 before</th><th>F1 now</th><th>ΔF1</th><th>ΔP</th><th>ΔR</th></tr>\n"
         func row(_ name: String, _ d: FeatureDelta) -> String {
             "<tr><td>\(escape(name))</td><td class=\"n\">\(EvalFormat.rate(d.baseline.f1))</td><td class=\"n\">\(EvalFormat.rate(d.current.f1))</td>"
-                + "<td class=\"n\(d.f1Delta < -0.0005 ? " bad" : "")\">\(EvalFormat.delta(d.f1Delta))</td>"
-                + "<td class=\"n\">\(EvalFormat.delta(d.precisionDelta))</td><td class=\"n\">\(EvalFormat.delta(d.recallDelta))</td></tr>\n"
+                + [d.f1Delta, d.precisionDelta, d.recallDelta].map { deltaCell($0) }.joined() + "</tr>\n"
         }
         for feature in features { if let d = baseline.features[feature] { out += row(feature.rawValue, d) } }
         out += row("micro", baseline.micro) + "</table>\n"
@@ -329,7 +353,8 @@ public enum EvalHTML {
         for id in ids {
             let badges = scores.map { v, byFixture in
                 let m = byFixture[id].map { EvalFormat.metrics($0, report.features) } ?? .zero
-                return "\(escape(v.id)) F1 \(EvalFormat.rate(m.f1))"
+                let failed = v.errors.contains { $0.fixture == id } ? " <span class=\"bad\">✗ extraction failed</span>" : ""
+                return "\(escape(v.id)) F1 \(EvalFormat.rate(m.f1))\(failed)"
             }.joined(separator: " · ")
             out += "<details id=\"fx-\(escape(id))\"><summary><strong>\(escape(id))</strong> — \(badges)</summary>\n"
             if let fixture = byID[id] {

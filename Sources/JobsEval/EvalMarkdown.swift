@@ -54,7 +54,7 @@ extension EvalReport {
             out.append("Failed extractions (counted as predicting nothing):")
             out.append("")
             for (variant, error) in errors {
-                out.append("- \(Self.code(variant)) \(Self.md(error.fixture)) / \(error.feature.rawValue): \(Self.md(String(error.message.prefix(400))))")
+                out.append("- \(Self.code(variant)) \(Self.md(error.fixture)) / \(error.feature.rawValue): \(Self.md(String(error.detail.prefix(400))))")
             }
         }
         out.append("")

@@ -145,6 +145,12 @@ public struct EvalUnitError: Sendable, Hashable, Codable {
         self.feature = feature
         self.message = message
     }
+
+    /// The message without the feature name it often starts with, for lines that already name the feature.
+    public var detail: String {
+        let prefix = "\(feature.rawValue): "
+        return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+    }
 }
 
 extension EvalReport {

@@ -69,7 +69,7 @@ extension EvalReport {
             if !variant.errors.isEmpty {
                 lines.append("  \(variant.errors.count) failed extractions (counted as predicting nothing):")
                 for error in variant.errors.prefix(20) {
-                    lines.append("    \(error.fixture) \(error.feature.rawValue): \(error.message.prefix(300))")
+                    lines.append("    \(error.fixture) \(error.feature.rawValue): \(error.detail.prefix(300))")
                 }
                 if variant.errors.count > 20 { lines.append("    ... \(variant.errors.count - 20) more in report.json") }
             }

@@ -11,9 +11,7 @@ struct ClientOpenAPIConformanceTests {
     struct FixtureMissing: Error, CustomStringConvertible { let description: String }
 
     static let openAPI: Result<JSONValue, FixtureMissing> = Result { () throws(FixtureMissing) in
-        let packageRoot = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let file = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/openai-openapi/openapi.json")
+        let file = RepositoryPaths.root.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("shared/openai-openapi/openapi.json")
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw FixtureMissing(description: "required fixture is missing: \(file.path)")
         }

@@ -11,7 +11,8 @@ func makeClient(
     structuredOutput: StructuredOutputMode = .jsonSchema,
     maxTokensField: MaxTokensField = .maxCompletionTokens,
     timeout: Duration = .seconds(10),
-    retry: RetryPolicy = RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50))
+    retry: RetryPolicy = RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50)),
+    sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 ) -> OpenAIClient {
     OpenAIClient(configuration: LLMConfiguration(
         apiKey: apiKey,
@@ -21,7 +22,7 @@ func makeClient(
         maxTokensField: maxTokensField,
         requestTimeout: timeout,
         retryPolicy: retry
-    ))
+    ), sleep: sleep)
 }
 
 let helloRequest = ChatCompletionRequest(messages: [.system("You are terse."), .user("Hello")])

@@ -7,6 +7,7 @@ import Bench
 import JobsKit
 import JSONKit
 import Testing
+import TestSupport
 
 @Suite("Bench agent")
 struct AgentBenchmarkTests {
@@ -56,9 +57,7 @@ struct AgentBenchmarkTests {
 
     /// The Python Agents SDK script must run the same workload: same prompts, answer and tool results.
     @Test func thePythonScriptRepeatsTheScriptsPromptsAndToolResults() throws {
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("benchmarks/agents-sdk/bench_agents_sdk.py")
+        let script = RepositoryPaths.root.appendingPathComponent("benchmarks/agents-sdk/bench_agents_sdk.py")
         let text = try String(contentsOf: script, encoding: .utf8)
         for needle in [AgentBenchmarkScript.systemPrompt, AgentBenchmarkScript.userPrompt, AgentBenchmarkScript.finalAnswer] {
             #expect(text.contains(needle), "bench_agents_sdk.py lacks \(needle)")

@@ -53,12 +53,7 @@ public struct AgentRunner: Sendable {
             tools: tools, maxCallsPerStep: limits.maxToolCallsPerStep, maxConcurrent: limits.maxConcurrentToolCalls,
             maxResultBytes: limits.maxToolResultBytes
         )
-        var requests = AgentRequests(
-            model: model, tools: tools, temperature: temperature, seed: seed, maxCompletionTokens: maxCompletionTokens,
-            singleToolCall: limits.maxToolCallsPerStep == 1
-        )
-        requests.toolsWithSchema = toolsWithSchema
-        requests.firstToolChoice = firstToolChoice
+        let requests = requestBuilder()
         let answersSeparately = requests.answersSeparately(output)
         while true {
             if let reason = run.stopBeforeCall(limits) { return run.finish(reason) }
@@ -146,6 +141,23 @@ public struct AgentRunner: Sendable {
                 run.messages.append(.user(correction))
             }
         }
+    }
+
+    /// The request `run` sends first for the same task, without sending it: what `prompts render --prompt assistant`
+    /// prints. Built by the same code as the loop's own first call.
+    public func firstRequest(system: String, user: String, output: AgentOutputSchema? = nil) -> ChatCompletionRequest {
+        let run = RunState(messages: [.system(system), .user(user)], start: ContinuousClock.now, timeLimit: limits.timeLimit)
+        return requestBuilder().make(run.messages, forceAnswer: run.nextCallIsLast(limits), output: output, first: true)
+    }
+
+    private func requestBuilder() -> AgentRequests {
+        var requests = AgentRequests(
+            model: model, tools: tools, temperature: temperature, seed: seed, maxCompletionTokens: maxCompletionTokens,
+            singleToolCall: limits.maxToolCallsPerStep == 1
+        )
+        requests.toolsWithSchema = toolsWithSchema
+        requests.firstToolChoice = firstToolChoice
+        return requests
     }
 
     private static func stopReason(for error: any Error) -> AgentStopReason {

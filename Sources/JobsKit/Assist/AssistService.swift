@@ -130,36 +130,9 @@ public struct AssistService: Sendable {
     /// (the user's own run, or the night's pass). Never throws for a model failure: that is the stop reason.
     public func narrate(_ person: Person, findings all: [OpenFinding], runID: UUID, now: Date) async throws -> Summary {
         let started = Date()
-        let prompt = try prompt()
-        let findings = Array(all.prefix(Self.maxFindingsPerRun))
-        let today = LocalDate(now, in: person.zone)
-        let rendered: RenderedPrompt
-        do {
-            rendered = try prompt.render([
-                "today": today.iso, "weekday": today.weekdayName, "now": ISO8601Instant.string(now, in: person.zone),
-                "timezone": person.zone.identifier, "user_name": person.name, "user_id": "me",
-                "findings": JSONValue.array(findings.map(\.promptJSON)).serialized(),
-            ], model: model)
-        } catch {
-            throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
-        }
-        let context = ToolContext(
-            userID: person.id, pool: pool, timeZone: person.zone, now: now,
-            provenance: ToolProvenance(runID: runID, promptID: prompt.id, promptVersion: prompt.version, model: model),
-            reminderBudget: ReminderBudget(limit: maxRemindersPerRun))
-        var runner = AgentRunner(
-            client: client, model: model, tools: try AssistantTools.make(context: context), limits: limits,
-            temperature: prompt.parameters.temperature, seed: prompt.parameters.seed, maxCompletionTokens: prompt.parameters.maxTokens)
-        runner.toolsWithSchema = toolsWithSchema
-        runner.firstToolChoice = firstToolChoice
-        let name = prompt.outputName ?? "assistant_findings"
-        let schema = prompt.outputSchema ?? .object([:])
-        let output = try AgentOutputSchema(
-            name: name, schema: schema,
-            responseFormat: structuredOutput.responseFormat(name: name, schema: schema, wireSchema: StrictSchemaLint.wireSchema(schema)))
-        let system = rendered.messages.first { $0.role == .system }?.content ?? ""
-        let userText = rendered.messages.last { $0.role == .user }?.content ?? ""
-        let result = await runner.run(system: system, user: userText, output: output)
+        let opening = try prepare(person, findings: all, runID: runID, now: now)
+        let (prompt, findings) = (opening.prompt, opening.findings)
+        let result = await opening.runner.run(system: opening.system, user: opening.user, output: opening.output)
         let toolResults = result.messages.compactMap { message -> String? in
             if case .tool(_, let content) = message { return content }
             return nil
@@ -189,6 +162,75 @@ public struct AssistService: Sendable {
             seconds: Date().timeIntervalSince(started), codeFindings: explained, dropped: checked?.violations ?? [])
         summary.requests = result.attempts
         return summary
+    }
+
+    /// The request `run(userID:)` would send first for this user at `now`, without sending it and without keeping
+    /// anything: code refreshes the user's findings in a transaction that is rolled back, as the run would before
+    /// its first call. What `prompts render --prompt assistant --user` prints.
+    public func firstRequest(userID: UUID, now: Date = Date()) async throws -> ChatCompletionRequest {
+        let person = try await Self.people([userID], zones: proactive.zones, pool: pool)[userID]
+        guard let person else { throw ExtractionError.invalidInput("no user with id \(userID.postgresValue)") }
+        _ = try prompt()
+        let options = proactive
+        var open: [OpenFinding] = []
+        do {
+            try await pool.transaction { db -> Void in
+                let found = try await ProactiveEngine(options: options).findings(for: [userID], now: now, on: db)
+                _ = try await FindingStore().write(found, users: [userID], runID: nil, now: now, on: db)
+                throw RolledBack(findings: try await OpenFinding.load([userID], on: db)[userID] ?? [])
+            }
+        } catch let preview as RolledBack {
+            open = preview.findings
+        }
+        let opening = try prepare(person, findings: open, runID: UUID(), now: now)
+        return opening.runner.firstRequest(system: opening.system, user: opening.user, output: opening.output)
+    }
+
+    /// Carries the refreshed findings out of the preview's transaction, which throwing rolls back.
+    private struct RolledBack: Error { let findings: [OpenFinding] }
+
+    /// One run's opening, ready to send: the prompt rendered for the user, the loop with the user's tools, and the
+    /// output schema. Shared by the run and its preview so the two cannot drift.
+    struct Opening {
+        let prompt: Prompt
+        let findings: [OpenFinding]
+        let runner: AgentRunner
+        let system: String
+        let user: String
+        let output: AgentOutputSchema
+    }
+
+    func prepare(_ person: Person, findings all: [OpenFinding], runID: UUID, now: Date) throws -> Opening {
+        let prompt = try prompt()
+        let findings = Array(all.prefix(Self.maxFindingsPerRun))
+        let today = LocalDate(now, in: person.zone)
+        let rendered: RenderedPrompt
+        do {
+            rendered = try prompt.render([
+                "today": today.iso, "weekday": today.weekdayName, "now": ISO8601Instant.string(now, in: person.zone),
+                "timezone": person.zone.identifier, "user_name": person.name, "user_id": "me",
+                "findings": JSONValue.array(findings.map(\.promptJSON)).serialized(),
+            ], model: model)
+        } catch {
+            throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
+        }
+        let context = ToolContext(
+            userID: person.id, pool: pool, timeZone: person.zone, now: now,
+            provenance: ToolProvenance(runID: runID, promptID: prompt.id, promptVersion: prompt.version, model: model),
+            reminderBudget: ReminderBudget(limit: maxRemindersPerRun))
+        var runner = AgentRunner(
+            client: client, model: model, tools: try AssistantTools.make(context: context), limits: limits,
+            temperature: prompt.parameters.temperature, seed: prompt.parameters.seed, maxCompletionTokens: prompt.parameters.maxTokens)
+        runner.toolsWithSchema = toolsWithSchema
+        runner.firstToolChoice = firstToolChoice
+        let name = prompt.outputName ?? "assistant_findings"
+        let schema = prompt.outputSchema ?? .object([:])
+        let output = try AgentOutputSchema(
+            name: name, schema: schema,
+            responseFormat: structuredOutput.responseFormat(name: name, schema: schema, wireSchema: StrictSchemaLint.wireSchema(schema)))
+        let system = rendered.messages.first { $0.role == .system }?.content ?? ""
+        let userText = rendered.messages.last { $0.role == .user }?.content ?? ""
+        return Opening(prompt: prompt, findings: findings, runner: runner, system: system, user: userText, output: output)
     }
 
     func prompt() throws -> Prompt {

@@ -14,8 +14,17 @@ public enum AssistantFactory {
     ) throws -> AssistService? {
         guard case .llm(let configuration) = try ProviderFactory.resolve(choice, environment: environment) else { return nil }
         let library = try ProviderFactory.library(promptsPath: promptsPath, versions: promptVersions, environment: environment)
+        return service(configuration, pool: pool, prompts: library, modelOverride: modelOverride,
+                       client: wrap(OpenAIClient(configuration: configuration)))
+    }
+
+    /// The assistant for one server's settings, talking through `client`: what `make` builds, and what
+    /// `prompts render --prompt assistant` previews with a client that is never called.
+    public static func service(
+        _ configuration: LLMConfiguration, pool: PostgresPool, prompts: PromptLibrary, modelOverride: String?, client: any ChatCompleting
+    ) -> AssistService {
         var service = AssistService(
-            pool: pool, client: wrap(OpenAIClient(configuration: configuration)), prompts: library,
+            pool: pool, client: client, prompts: prompts,
             structuredOutput: configuration.structuredOutput, modelOverride: modelOverride ?? configuration.defaultModel)
         service.configure(for: configuration)
         return service

@@ -319,12 +319,12 @@ struct Carpools: ParentFeature {
             return ConversationInput(
                 conversationID: conversation.postgresValue, name: "Carpool crew", isGroup: true, participants: [ana, dan],
                 messages: [
-                    InputMessage(id: ask.postgresValue, senderID: dan.id, sentAt: ISOTime.parse("2026-03-02T15:00:00Z")!,
+                    InputMessage(id: ask.postgresValue, senderID: dan.id, sentAt: ISO8601Instant.parse("2026-03-02T15:00:00Z")!,
                                  text: "Can someone take the kids to swim tomorrow? I can't."),
-                    InputMessage(id: offer.postgresValue, senderID: ana.id, sentAt: ISOTime.parse("2026-03-02T15:10:00Z")!,
+                    InputMessage(id: offer.postgresValue, senderID: ana.id, sentAt: ISO8601Instant.parse("2026-03-02T15:10:00Z")!,
                                  text: "I'll drive tomorrow"),
                 ],
-                timeZone: TimeZone(identifier: "America/New_York")!, now: ISOTime.parse("2026-03-02T20:00:00Z")!)
+                timeZone: TimeZone(identifier: "America/New_York")!, now: ISO8601Instant.parse("2026-03-02T20:00:00Z")!)
         }
     }
 
@@ -340,7 +340,7 @@ struct Carpools: ParentFeature {
             func write(_ extraction: Extraction, replace: Bool) async throws -> ExtractionStore.WriteSummary {
                 try await db.pool.transaction { c in
                     try await store.write(extraction, input: chat.input(), features: [Self.carpools.id], provenance: provenance,
-                                          replace: replace, now: ISOTime.parse("2026-03-02T20:00:00Z")!, on: c)
+                                          replace: replace, now: ISO8601Instant.parse("2026-03-02T20:00:00Z")!, on: c)
                 }
             }
 
@@ -371,7 +371,7 @@ struct Carpools: ParentFeature {
             options.preFilter = false
             options.features = try Self.registry.parseList("carpools,calendar_events")
             let summary = try await ScanService(pool: db.pool, engine: try Self.engine(server), options: options)
-                .run(now: ISOTime.parse("2026-03-02T20:00:00Z")!)
+                .run(now: ISO8601Instant.parse("2026-03-02T20:00:00Z")!)
             #expect(summary.failed == 0, "\(summary.failures)")
             #expect(Set(server.requests.compactMap { $0.json?["response_format"]?["json_schema"]?["name"]?.stringValue })
                     == ["carpools", "calendar_events"])

@@ -11,7 +11,7 @@ import TestSupport
 /// that keeps its clock time). Misquoted evidence must cost at most 5% of micro F1, invented items must be dropped
 /// (98% at least) and reworded repeats kept once (F1 0.98 at least), over evals/fixtures.
 @Suite struct OracleEvalTests {
-    static let fixtures = ExtractionHarness.repositoryRoot.appendingPathComponent("evals/fixtures").path
+    static let fixtures = RepositoryPaths.root.appendingPathComponent("evals/fixtures").path
 
     static func run(_ noise: OracleNoise) async throws -> (score: EvalScore, outcome: EvalVariantOutcome, invented: Int) {
         let oracles = try OracleFixture.loadDirectory(fixtures)

@@ -99,7 +99,7 @@ import TestSupport
     /// misquote family's score against its own message, and each sentence of another conversation (in no message
     /// of this one) at its best against any of this one's messages. Printed, and checked to be separated.
     @Test func thresholdSeparatesMisquotesFromInventions() throws {
-        let oracles = try OracleFixture.loadDirectory(ExtractionHarness.repositoryRoot.appendingPathComponent("evals/fixtures").path)
+        let oracles = try OracleFixture.loadDirectory(RepositoryPaths.root.appendingPathComponent("evals/fixtures").path)
         var misquoted: [OracleMisquote: [Double]] = [:]
         var invented: [Double] = []
         var inventedAbove: [String] = []

@@ -196,7 +196,7 @@ import TestSupport
     }
 
     @Test func requestBodiesConformToOpenAIsSchema() async throws {
-        let openAPI = try JSONValue.parse(Data(contentsOf: ExtractionHarness.repositoryRoot
+        let openAPI = try JSONValue.parse(Data(contentsOf: RepositoryPaths.root
             .deletingLastPathComponent().appendingPathComponent("shared/openai-openapi/openapi.json")))
         let schema = try JSONSchema(["$ref": "#/components/schemas/CreateChatCompletionRequest"], root: openAPI)
         for mode in [StructuredOutputMode.jsonSchema, .jsonObject] {

@@ -12,20 +12,15 @@ import TestSupport
 /// client, engine and store between them.
 struct ExtractionHarness {
     /// Wednesday 2026-03-04, noon in New York: the demo's Saturday is March 7, its Thursday March 5.
-    static let now = ISO8601Instant.parse("2026-03-04T12:00:00-05:00")!
+    static let now = FixedTime.wednesdayNoon
     static let birthday = DemoDataset.conversationIDs.birthday
 
     let db: TestDatabase
     let server: FakeOpenAIServer
     let engine: ExtractionEngine
 
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-    }
-
     static func prompts() throws -> PromptLibrary {
-        try PromptLibrary.load(directory: repositoryRoot.appendingPathComponent("prompts"))
+        try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
     }
 
     /// Runs `body` with everything set up; `answers` maps a feature name to its JSON answer (or a reply).

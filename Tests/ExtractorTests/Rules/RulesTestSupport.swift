@@ -3,6 +3,7 @@ import Extractors
 import Foundation
 import PromptKit
 import Testing
+import TestSupport
 
 /// Builds small conversations in code and runs them through the real engine with the rule-based provider.
 enum RulesFixture {
@@ -28,11 +29,6 @@ enum RulesFixture {
         }
     }
 
-    static var repository: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-    }
-
     /// Message ids are "msg-1", "msg-2"... (never the prompt's aliases, so alias mapping is exercised).
     static func conversation(
         _ lines: [Line], now: String = "2026-03-02T20:00:00-05:00", firstNewIndex: Int = 0, viewer: Participant? = nil
@@ -46,7 +42,7 @@ enum RulesFixture {
     }
 
     static func engine(windowing: Windowing = Windowing()) throws -> ExtractionEngine {
-        let library = try PromptLibrary.load(directory: repository.appendingPathComponent("prompts"))
+        let library = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
         return try ExtractionEngine(prompts: library, provider: RulesAnswerProvider(), windowing: windowing)
     }
 

@@ -12,15 +12,10 @@ import TestSupport
 /// conflict and the RSVP, then a scripted model drives the real loop, client and tools over those findings.
 @Suite struct AssistDemoTests {
     /// Wednesday 2026-03-04, noon in New York: the demo's soccer game and birthday party are both on Saturday March 7.
-    static let now = ISO8601DateFormatter().date(from: "2026-03-04T17:00:00Z")!
+    static let now = FixedTime.wednesdayNoon
     static let maria = DemoDataset.userIDs.maria
 
-    static var root: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    static func prompts() throws -> PromptLibrary { try PromptLibrary.load(directory: root.appendingPathComponent("prompts")) }
+    static func prompts() throws -> PromptLibrary { try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts")) }
 
     /// The demo, scanned by the rules (no pass): the ids of the game, the party and Maria's party RSVP.
     static func scannedDemo(_ db: TestDatabase) async throws -> (game: String, party: String, rsvp: String) {

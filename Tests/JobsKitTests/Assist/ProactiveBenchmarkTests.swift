@@ -9,7 +9,7 @@ import TestSupport
     @Test func aSmallWorkloadFindsThingsAndTheSecondPassAddsNothing() async throws {
         var options = ProactiveBenchmark.Options(conversations: 30)
         options.seed = 7
-        options.promptsPath = AssistDemoTests.root.appendingPathComponent("prompts").path
+        options.promptsPath = RepositoryPaths.root.appendingPathComponent("prompts").path
         let result = try await ProactiveBenchmark(database: try TestDatabase.baseConfiguration()).run(options)
         #expect(result.users > 0)
         #expect(result.usersWithFindings > 0, "the generated chats plan dates, RSVPs and deadlines")

@@ -14,7 +14,7 @@ import TestSupport
     @Test func scanRunsThePassUnlessNoAssistAndAssistAllRunsItAlone() async throws {
         try await TestDatabase.with { db in
             _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: Date()))
-            let prompts = ["--prompts", AssistDemoTests.root.appendingPathComponent("prompts").path]
+            let prompts = ["--prompts", RepositoryPaths.root.appendingPathComponent("prompts").path]
             let skipped = try await Reliability.cli(["scan", "--provider", "rules", "--no-assist"] + prompts, databaseURL: db.connectionURL)
             #expect(skipped.termination == .exit(0), "\(skipped.stderr)")
             #expect(!skipped.stdout.contains("Proactive pass"))

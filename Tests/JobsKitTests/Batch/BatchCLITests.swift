@@ -27,7 +27,7 @@ import Glibc
         try await BatchHarness.with(lifecycle: .holdInProgress) { h in
             let env = ["DATABASE_URL": h.db.connectionURL, "OPENAI_BASE_URL": h.server.baseURL.absoluteString,
                        "OPENAI_API_KEY": "sk-test-not-a-real-key", "LOG_LEVEL": "error"]
-            let prompts = BatchHarness.packageRoot.appendingPathComponent("prompts").path
+            let prompts = RepositoryPaths.root.appendingPathComponent("prompts").path
             let submit = try await Self.run(["scan", "--batch", "--provider", "openai", "--prompts", prompts, "--json"], environment: env)
             #expect(submit.code == 0, "\(submit.stderr)")
             let submitted = try JSONValue.parse(submit.stdout)

@@ -12,7 +12,7 @@ import TestSupport
 /// real clients, engine and services between them.
 struct BatchHarness {
     /// Wednesday 2026-03-04, noon in New York.
-    static let now = ISO8601Instant.parse("2026-03-04T12:00:00-05:00")!
+    static let now = FixedTime.wednesdayNoon
     static let birthday = DemoDataset.conversationIDs.birthday
 
     let db: TestDatabase
@@ -20,13 +20,8 @@ struct BatchHarness {
     let engine: ExtractionEngine
     let client: OpenAIBatchClient
 
-    static var packageRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-    }
-
     static func openAPI() throws -> JSONValue {
-        try JSONValue.parse(Data(contentsOf: packageRoot.deletingLastPathComponent().appendingPathComponent("shared/openai-openapi/openapi.json")))
+        try JSONValue.parse(Data(contentsOf: RepositoryPaths.root.deletingLastPathComponent().appendingPathComponent("shared/openai-openapi/openapi.json")))
     }
 
     /// Runs `body` with the demo loaded; every chat request (synchronous or a batch line) is answered by `reply`.
@@ -44,7 +39,7 @@ struct BatchHarness {
                 apiKey: "sk-test-not-a-real-key", baseURL: server.baseURL,
                 retryPolicy: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)))
             let provider = LLMAnswerProvider(client: OpenAIClient(configuration: configuration), structuredOutput: .jsonSchema)
-            let engine = try ExtractionEngine(prompts: try PromptLibrary.load(directory: packageRoot.appendingPathComponent("prompts")),
+            let engine = try ExtractionEngine(prompts: try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts")),
                                               provider: provider)
             return try await body(BatchHarness(db: db, server: server, engine: engine, client: OpenAIBatchClient(configuration: configuration)))
         }

@@ -105,9 +105,14 @@ struct EvalRulesTests {
         #expect(body["response_format"]?["json_schema"]?["name"]?.stringValue == "calendar_events")
         #expect(body["messages"]?.arrayValue?.last?["content"]?.stringValue?.contains("Conversation: class-picnic") == true)
 
-        let unknown = try await EvalChild.run(["prompts", "render", "--prompt", "assistant", "--fixture", "class-picnic",
+        // The assistant is rendered for a user of the database (AssistRenderTests), not over a fixture.
+        let assistant = try await EvalChild.run(["prompts", "render", "--prompt", "assistant", "--fixture", "class-picnic",
+                                                 "--fixtures", EvalTestSupport.fixturesPath, "--prompts", EvalTestSupport.promptsPath])
+        #expect(assistant.status == 64)
+        #expect(assistant.stderr.contains("--prompt assistant needs --user"), "\(assistant.stderr)")
+        let unknown = try await EvalChild.run(["prompts", "render", "--prompt", "birthdays", "--fixture", "class-picnic",
                                                "--fixtures", EvalTestSupport.fixturesPath, "--prompts", EvalTestSupport.promptsPath])
         #expect(unknown.status != 0)
-        #expect(unknown.stderr.contains("not an extractor prompt"))
+        #expect(unknown.stderr.contains("--prompt 'birthdays': not a prompt render knows") && unknown.stderr.contains("assistant"), "\(unknown.stderr)")
     }
 }

@@ -121,8 +121,8 @@ struct EvalRunTests {
     func compareVariant() async throws {
         let root = try EvalTestSupport.temporaryDirectory("prompts")
         let prompts = root.appendingPathComponent("prompts"), schemas = root.appendingPathComponent("schemas")
-        try FileManager.default.copyItem(at: EvalTestSupport.repositoryRoot.appendingPathComponent("schemas"), to: schemas)
-        try FileManager.default.copyItem(at: EvalTestSupport.repositoryRoot.appendingPathComponent("prompts"), to: prompts)
+        try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent("schemas"), to: schemas)
+        try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent("prompts"), to: prompts)
         let v1 = try String(contentsOf: prompts.appendingPathComponent("calendar_events.yaml"), encoding: .utf8)
         let v2 = v1.replacingOccurrences(of: "\nversion: 1\n", with: "\nversion: 2\n")
             .replacingOccurrences(of: "You find calendar events", with: "VERSION-TWO: You find calendar events")

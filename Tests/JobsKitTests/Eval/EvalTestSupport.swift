@@ -8,10 +8,8 @@ import TestSupport
 
 /// Paths, temporary folders and a fake model that answers from a fixture's labels.
 enum EvalTestSupport {
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static var fixturesPath: String { repositoryRoot.appendingPathComponent("evals/fixtures").path }
-    static var promptsPath: String { repositoryRoot.appendingPathComponent("prompts").path }
+    static var fixturesPath: String { RepositoryPaths.root.appendingPathComponent("evals/fixtures").path }
+    static var promptsPath: String { RepositoryPaths.root.appendingPathComponent("prompts").path }
     static let apiKey = "sk-test-eval-not-a-real-key"
 
     static func temporaryDirectory(_ label: String = "eval") throws -> URL {

@@ -12,7 +12,7 @@ import Testing
 struct PromptLoopReadmeTests {
     /// The non-comment lines of the first ```sh block under `### The prompt iteration loop`.
     static func loopCommands() throws -> [String] {
-        let readme = try String(contentsOf: EvalTestSupport.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("README.md"), encoding: .utf8)
         guard let section = readme.range(of: "### The prompt iteration loop") else { throw EvalRunError("README: no prompt loop section") }
         let rest = readme[section.upperBound...]
         guard let open = rest.range(of: "```sh\n"), let close = rest[open.upperBound...].range(of: "```") else {
@@ -29,7 +29,7 @@ struct PromptLoopReadmeTests {
 
         let root = try EvalTestSupport.temporaryDirectory("readme-loop")
         for folder in ["prompts", "schemas", "evals"] {
-            try FileManager.default.copyItem(at: EvalTestSupport.repositoryRoot.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
+            try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
         }
         let fixtures = try EvalTestSupport.realFixtures()
         let server = try FakeOpenAIServer { [answers = LabelledAnswers(fixtures)] in answers.reply($0) }

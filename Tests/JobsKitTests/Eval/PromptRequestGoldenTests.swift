@@ -5,6 +5,7 @@ import Foundation
 import JobsEval
 import JSONKit
 import PromptKit
+import TestSupport
 import Testing
 
 /// The shipped prompts send exactly the request bodies committed in `Tests/Golden/request-bodies/`, byte for byte:
@@ -12,7 +13,7 @@ import Testing
 /// two fixtures. The goldens are what `messageai-jobs prompts render --prompt P --fixture F` printed before the
 /// combined prompt's list of features came from the registry; a prompt change that is meant must update them.
 @Suite struct PromptRequestGoldenTests {
-    static let golden = EvalTestSupport.repositoryRoot.appendingPathComponent("Tests/Golden/request-bodies")
+    static let golden = RepositoryPaths.root.appendingPathComponent("Tests/Golden/request-bodies")
 
     @Test(arguments: ["combined", "calendar_events", "decisions", "priority_messages", "rsvps", "deadlines"],
           ["class-picnic", "birthday-invite-pending"])

@@ -11,7 +11,7 @@ struct PromptsRenderCombinedTests {
         let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
         let child = try SpawnedProcess(
             URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "cd / && messageai-jobs prompts render \(arguments)"],
-            adding: ["MESSAGEAI_HOME": EvalTestSupport.repositoryRoot.path, "PATH": binaries + ":/usr/bin:/bin"])
+            adding: ["MESSAGEAI_HOME": RepositoryPaths.root.path, "PATH": binaries + ":/usr/bin:/bin"])
         let end = try await child.waitForExit(timeout: 60)
         return BatchCLITests.Finished(code: end.code, stdout: child.stdout, stderr: child.stderr)
     }

@@ -7,6 +7,7 @@ import JSONKit
 @testable import JobsKit
 import Providers
 import Testing
+import TestSupport
 
 /// What records and reports say when a run fails, drops items or uses a model with no price.
 @Suite("True records: bounded assistant summaries, drop counts, unknown costs")
@@ -46,8 +47,7 @@ struct TrueRecordTests {
 
     @Test("an unpriced model costs 'unknown' even with no tokens sent (a cached eval); the rules cost nothing")
     func unpricedModelIsUnknown() {
-        let prompts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("prompts")
+        let prompts = RepositoryPaths.root.appendingPathComponent("prompts")
         let cached = RunCost.estimate(TokenUsage(), model: "gemma-3-270m-local", promptDirectory: prompts, llm: true)
         #expect(cached.usd == nil)
         #expect(cached.line.contains("unknown"))

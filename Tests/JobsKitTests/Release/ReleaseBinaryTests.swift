@@ -14,11 +14,9 @@ import Testing
 /// and the prompt set, and every `job_runs` row records the same three.
 @Suite("Release: embedded resources, --version and job_runs provenance")
 struct ReleaseBinaryTests {
-    static let root = Reliability.repositoryRoot
-
     @Test func embeddedMigrationsAreTheSourceTreeFiles() throws {
         for set in ["dev", "service"] {
-            let directory = Self.root.appendingPathComponent("Sources/Migrations/SQL/\(set)")
+            let directory = RepositoryPaths.root.appendingPathComponent("Sources/Migrations/SQL/\(set)")
             let onDisk = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".sql") }.sorted()
             let embedded = try MigrationSet.bundled(set)
             #expect(embedded.files.map(\.name) == onDisk)
@@ -32,7 +30,7 @@ struct ReleaseBinaryTests {
 
     @Test func embeddedPromptSetIsTheRepositorysAndHashesTheSame() throws {
         let embedded = try PromptLibrary.load(directory: PromptFiles.embeddedPrompts)
-        let onDisk = try PromptLibrary.load(directory: Self.root.appendingPathComponent("prompts"))
+        let onDisk = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
         #expect(embedded.all.map { "\($0.id)@\($0.version)" } == onDisk.all.map { "\($0.id)@\($0.version)" })
         #expect(embedded.all.allSatisfy { $0.outputSchema == onDisk.prompt(id: $0.id, version: $0.version)?.outputSchema })
         let hash = try #require(embedded.fingerprint)
@@ -46,7 +44,7 @@ struct ReleaseBinaryTests {
         defer { try? FileManager.default.removeItem(at: copy) }
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         for folder in ["prompts", "schemas"] {
-            try FileManager.default.copyItem(at: Self.root.appendingPathComponent(folder), to: copy.appendingPathComponent(folder))
+            try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent(folder), to: copy.appendingPathComponent(folder))
         }
         let prompts = copy.appendingPathComponent("prompts")
         let original = try PromptLibrary.load(directory: prompts).fingerprint
@@ -66,10 +64,10 @@ struct ReleaseBinaryTests {
     @Test func oneLookupDirectoryThenHomeThenEmbedded() throws {
         #expect(try ProviderFactory.promptDirectory(nil, environment: [:]) == PromptFiles.embeddedPrompts)
         #expect(ProviderFactory.describe(promptDirectory: PromptFiles.embeddedPrompts) == "embedded")
-        let home = Self.root.path
+        let home = RepositoryPaths.root.path
         #expect(try ProviderFactory.promptDirectory(nil, environment: ["MESSAGEAI_HOME": home]).path == home + "/prompts")
         #expect(try ProviderFactory.promptDirectory("prompts", environment: ["MESSAGEAI_HOME": home]).path.hasSuffix("/prompts"))
-        let explicit = Self.root.appendingPathComponent("prompts").path
+        let explicit = RepositoryPaths.root.appendingPathComponent("prompts").path
         #expect(try ProviderFactory.promptDirectory(explicit, environment: [:]).path == explicit)
 
         let missingHome = #expect(throws: (any Error).self) { try ProviderFactory.promptDirectory(nil, environment: ["MESSAGEAI_HOME": "/nonexistent-home"]) }
@@ -127,8 +125,8 @@ struct ReleaseBinaryTests {
             prompts: embedded, sha256 \(expected)
 
             """)
-        let fromHome = try await run(["--version"], extra: ["MESSAGEAI_HOME": Self.root.path])
-        #expect(fromHome.stdout.contains("prompts: \(Self.root.path)/prompts, sha256 \(expected)"), "\(fromHome.stdout)\(fromHome.stderr)")
+        let fromHome = try await run(["--version"], extra: ["MESSAGEAI_HOME": RepositoryPaths.root.path])
+        #expect(fromHome.stdout.contains("prompts: \(RepositoryPaths.root.path)/prompts, sha256 \(expected)"), "\(fromHome.stdout)\(fromHome.stderr)")
         let list = try await run(["prompts", "list"])
         #expect(list.stdout.hasPrefix("Prompt set: embedded (sha256 \(expected))\n"), "\(list.stdout)\(list.stderr)")
         let lint = try await run(["prompts", "lint"])

@@ -10,7 +10,7 @@ import Testing
 /// tools badly or fails mid-run. Runs end with a recorded outcome; traces are kept; nothing crashes.
 @Suite("Reliability: agent faults")
 struct AgentFaultTests {
-    static let now = ISO8601DateFormatter().date(from: "2026-03-04T17:00:00Z")!
+    static let now = FixedTime.wednesdayNoon
     /// Priya is in the class group and the birthday chat, not in the carpool or Maria's chat with Alex.
     static let priya = DemoDataset.userIDs.priya
 

@@ -139,7 +139,7 @@ struct BadInputTests {
             defer { try? FileManager.default.removeItem(at: root) }
             try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
             for folder in ["prompts", "schemas"] {
-                try FileManager.default.copyItem(at: Reliability.repositoryRoot.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
+                try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
             }
             let file = root.appendingPathComponent("prompts/deadlines.yaml")
             try "id: deadlines\nversion: 1\nmodel: gpt-4o-mini\nparameters: {temperature: 0, seed: 7\nsystem: |\n  Find deadlines.\n"

@@ -12,7 +12,7 @@ import Tools
 /// arguments including other users' ids. No result shows, and no write touches, a row the bound user may not see.
 @Suite("Reliability: generated isolation")
 struct GeneratedIsolationTests {
-    static let now = ISO8601DateFormatter().date(from: "2026-03-04T17:00:00Z")!
+    static let now = FixedTime.wednesdayNoon
     static let seed: UInt64 = 7_321
 
     /// One generated row: its id, the conversation it lives in, the user it belongs to (per-user rows), and the

@@ -57,7 +57,7 @@ struct KeyScrubbingTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         var options = EvalRunOptions()
         options.provider = .openai
-        options.fixturesPath = Reliability.repositoryRoot.appendingPathComponent("evals/fixtures/class-picnic.yaml").path
+        options.fixturesPath = RepositoryPaths.root.appendingPathComponent("evals/fixtures/class-picnic.yaml").path
         options.promptsPath = Reliability.promptsURL.path
         options.features = [.calendarEvents]
         options.cacheDirectory = directory

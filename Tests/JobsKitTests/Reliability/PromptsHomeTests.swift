@@ -11,7 +11,7 @@ struct PromptsHomeTests {
         let library = home.appendingPathComponent("library")
         try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
         for folder in ["prompts", "schemas"] {
-            try FileManager.default.copyItem(at: Reliability.repositoryRoot.appendingPathComponent(folder), to: library.appendingPathComponent(folder))
+            try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent(folder), to: library.appendingPathComponent(folder))
         }
         // Relative paths that exist only under MESSAGEAI_HOME, not in the working directory.
         let extra = ["MESSAGEAI_HOME": home.path]

@@ -13,12 +13,7 @@ import Testing
 enum Reliability {
     static let now = ScanHarness.now
 
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    static var promptsURL: URL { repositoryRoot.appendingPathComponent("prompts") }
+    static var promptsURL: URL { RepositoryPaths.root.appendingPathComponent("prompts") }
     static func prompts() throws -> PromptLibrary { try PromptLibrary.load(directory: promptsURL) }
 
     /// The real client with a short per-attempt timeout and quick retries, so fault tests stay fast.

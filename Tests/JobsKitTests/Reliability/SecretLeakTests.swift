@@ -103,7 +103,7 @@ struct SecretLeakTests {
 
             let report = FileManager.default.temporaryDirectory.appendingPathComponent("secret-report-\(UUID().uuidString.prefix(8))")
             defer { try? FileManager.default.removeItem(at: report) }
-            let eval = try await run(["eval", "-v", "--provider", "openai", "--fixtures", Reliability.repositoryRoot.appendingPathComponent("evals/fixtures/birthday-invite-pending.yaml").path,
+            let eval = try await run(["eval", "-v", "--provider", "openai", "--fixtures", RepositoryPaths.root.appendingPathComponent("evals/fixtures/birthday-invite-pending.yaml").path,
                                       "--report", report.appendingPathComponent("out").path, "--cache-dir", report.appendingPathComponent("cache").path] + prompts)
             outputs.append(("eval", eval.1))
 

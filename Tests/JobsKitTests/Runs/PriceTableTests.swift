@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import PromptKit
 import Providers
 import Testing
 
 @Suite("Price table")
 struct PriceTableTests {
-    static var repositoryPrompts: URL { ScanHarness.repositoryRoot.appendingPathComponent("prompts") }
+    static var repositoryPrompts: URL { RepositoryPaths.root.appendingPathComponent("prompts") }
 
     func write(_ text: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("prices-\(UUID().uuidString).yaml")

@@ -32,7 +32,7 @@ struct RunCostTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("runcost-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("pricing"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try FileManager.default.copyItem(at: ScanHarness.repositoryRoot.appendingPathComponent("prompts/pricing/openai.yaml"),
+        try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent("prompts/pricing/openai.yaml"),
                                          to: directory.appendingPathComponent("pricing/openai.yaml"))
         let usage = TokenUsage(promptTokens: 1_000_000, completionTokens: 0, cachedPromptTokens: 500_000)
         let known = RunCost.estimate(usage, model: "gpt-4o-mini", promptDirectory: directory)

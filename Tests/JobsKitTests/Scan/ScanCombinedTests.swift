@@ -175,7 +175,7 @@ struct ScanCombinedTests {
     /// `schemas/combined.schema.json` (what `prompts lint` checks the combined example against) is the five feature
     /// schemas side by side, exactly as the engine composes them from the registry.
     @Test func theCombinedSchemaFileIsTheCompositionOfTheFeatureSchemas() throws {
-        let library = try PromptLibrary.load(directory: ScanHarness.repositoryRoot.appendingPathComponent("prompts"))
+        let library = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
         let engine = try ExtractionEngine(prompts: library, provider: RulesAnswerProvider())
         let file = try #require(library.active(id: CombinedSchema.promptID)?.outputSchema)
         #expect(try engine.combinedPrompt().outputSchema == file, "the prompt as sent carries the composed schema")
@@ -188,7 +188,7 @@ struct ScanCombinedTests {
     }
 
     static func openAPI() throws -> JSONValue {
-        let file = ScanHarness.repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/openai-openapi/openapi.json")
+        let file = RepositoryPaths.root.deletingLastPathComponent().appendingPathComponent("shared/openai-openapi/openapi.json")
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw ScanTestError("required fixture is missing: \(file.path)")
         }

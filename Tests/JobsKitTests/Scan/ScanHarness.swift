@@ -12,14 +12,9 @@ import TestSupport
 /// A generated workload in a fresh database and a scan wired to a fake OpenAI server through the real client.
 enum ScanHarness {
     /// Wednesday 2026-03-04, noon in New York: the end of the workload's last day.
-    static let now = ISO8601Instant.parse("2026-03-04T12:00:00-05:00")!
+    static let now = FixedTime.wednesdayNoon
 
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    static var promptsPath: String { repositoryRoot.appendingPathComponent("prompts").path }
+    static var promptsPath: String { RepositoryPaths.root.appendingPathComponent("prompts").path }
 
     static var executable: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai-jobs")
@@ -42,7 +37,7 @@ enum ScanHarness {
         let client = OpenAIClient(configuration: LLMConfiguration(
             apiKey: "sk-test-not-a-real-key", baseURL: server.baseURL, retryPolicy: retry, maxConcurrency: 64))
         let limited: any ChatCompleting = limiter.map { RateLimitedClient(inner: client, limiter: $0) } ?? client
-        let prompts = try PromptLibrary.load(directory: repositoryRoot.appendingPathComponent("prompts"))
+        let prompts = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
         return try ExtractionEngine(prompts: prompts, provider: LLMAnswerProvider(client: limited, structuredOutput: .jsonSchema))
     }
 

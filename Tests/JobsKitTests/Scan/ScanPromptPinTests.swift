@@ -16,7 +16,7 @@ struct ScanPromptPinTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("pins-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         for folder in ["prompts", "schemas"] {
-            try FileManager.default.copyItem(at: ScanHarness.repositoryRoot.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
+            try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
         }
         let prompts = root.appendingPathComponent("prompts")
         let v1 = try String(contentsOf: prompts.appendingPathComponent("calendar_events.yaml"), encoding: .utf8)
@@ -75,7 +75,7 @@ struct ScanPromptPinTests {
 
         let landed = try await Self.scan(prompts: prompts)
         #expect(landed.systemTexts.allSatisfy { !$0.contains(Self.marker) }, "version 2 went live without its pin moving")
-        let original = try await Self.scan(prompts: ScanHarness.repositoryRoot.appendingPathComponent("prompts"))
+        let original = try await Self.scan(prompts: RepositoryPaths.root.appendingPathComponent("prompts"))
         #expect(Set(landed.systemTexts) == Set(original.systemTexts), "the same system text as before v2 landed")
         #expect(Self.recorded(landed)["calendar_events"]?.0 == 1 && Self.recorded(landed)["calendar_events"]?.1 == v1.sha256)
 
@@ -96,7 +96,7 @@ struct ScanPromptPinTests {
     @Test("prompts render without @2 renders the pinned version")
     func renderUsesThePin() async throws {
         let prompts = try Self.promptsWithCandidate()
-        let fixtures = ScanHarness.repositoryRoot.appendingPathComponent("evals/fixtures").path
+        let fixtures = RepositoryPaths.root.appendingPathComponent("evals/fixtures").path
         let pinned = try await BatchCLITests.run(
             ["prompts", "render", "--prompt", "calendar_events", "--fixture", "class-picnic", "--prompts", prompts.path, "--fixtures", fixtures],
             environment: [:])

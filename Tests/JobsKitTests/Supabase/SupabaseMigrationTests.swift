@@ -9,7 +9,7 @@ import TestSupport
 
 /// `migrate` on the app's database (the PRD's section 7 with Supabase's stand-ins), as a new user runs it.
 @Suite struct SupabaseMigrationTests {
-    static let now = ISO8601Instant.parse("2026-03-04T12:00:00-05:00")!
+    static let now = FixedTime.wednesdayNoon
 
     @Test(arguments: TestDatabase.DefaultGrants.allCases)
     func migrateAdoptsTheAppsTablesAndASecondRunAppliesNothing(grants: TestDatabase.DefaultGrants) async throws {

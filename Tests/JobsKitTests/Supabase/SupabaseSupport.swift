@@ -86,7 +86,7 @@ enum SupabaseShape {
 
     /// The rule-based scan, as `scan --provider rules` runs it.
     static func rulesScan(_ db: TestDatabase, now: Date) async throws -> ScanService.Summary {
-        let prompts = try PromptLibrary.load(directory: ScanHarness.repositoryRoot.appendingPathComponent("prompts"))
+        let prompts = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
         let engine = try ExtractionEngine(prompts: prompts, provider: RulesAnswerProvider())
         var options = ScanOptions()
         options.owner = "supabase-test"

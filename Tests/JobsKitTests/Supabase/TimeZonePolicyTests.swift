@@ -8,7 +8,7 @@ import TestSupport
 
 /// One rule for a user's zone: her user_settings row, else the deployment's default, else UTC.
 @Suite struct TimeZonePolicyTests {
-    static let now = ISO8601Instant.parse("2026-03-04T12:00:00-05:00")!
+    static let now = FixedTime.wednesdayNoon
     static let tokyo = UserTimeZonePolicy(fallback: TimeZone(identifier: "Asia/Tokyo")!)
 
     @Test func aConversationIsReadInItsParticipantsZoneElseTheDefault() async throws {

@@ -12,16 +12,11 @@ import TestSupport
 /// Demo data in a fresh database plus the pieces a worker needs, for the worker tests.
 enum WorkerHarness {
     /// Wednesday 2026-03-04, noon in New York (the demo's dates are relative to it).
-    static let now = ISO8601Instant.parse("2026-03-04T12:00:00-05:00")!
+    static let now = FixedTime.wednesdayNoon
     static let conversations = DemoDataset.conversationIDs
     static let users = DemoDataset.userIDs
 
-    static var repositoryRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-    }
-
-    static var promptsPath: String { repositoryRoot.appendingPathComponent("prompts").path }
+    static var promptsPath: String { RepositoryPaths.root.appendingPathComponent("prompts").path }
 
     /// A fresh database with the demo conversations loaded.
     static func withDemo<T: Sendable>(maxConnections: Int = 8, _ body: (TestDatabase) async throws -> T) async throws -> T {

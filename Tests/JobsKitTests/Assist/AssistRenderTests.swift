@@ -1,0 +1,95 @@
+import AgentRuntime
+import Foundation
+import JSONKit
+import JobsKit
+import Postgres
+import Testing
+import TestSupport
+
+/// `prompts render --prompt assistant --user`: the first request of the user's assistant run, printed without
+/// calling a model or keeping anything, and byte for byte what the run then sends.
+@Suite struct AssistRenderTests {
+    /// `AssistDemoTests.now`, as the command takes it.
+    static let at = "2026-03-04T17:00:00Z"
+
+    static func findingCount(_ db: TestDatabase) async throws -> Int {
+        try await db.pool.query("SELECT count(*) AS n FROM assistant_findings")[0].decode("n")
+    }
+
+    static func render(_ arguments: [String], _ db: TestDatabase, server: FakeOpenAIServer) async throws
+        -> (termination: SpawnedProcess.Termination, stdout: String, stderr: String) {
+        // A base URL and no key: the server's settings shape the request, and nothing may be sent to it.
+        try await Reliability.cli(["prompts", "render"] + arguments, databaseURL: db.connectionURL, server: nil,
+                                  extra: ["OPENAI_BASE_URL": server.baseURL.absoluteString])
+    }
+
+    @Test func rendersTheFirstRequestTheRunSendsAndKeepsNothing() async throws {
+        try await TestDatabase.with { db in
+            let ids = try await AssistDemoTests.scannedDemo(db)
+            let server = try FakeOpenAIServer()
+            defer { server.stop() }
+            let prompts = RepositoryPaths.root.appendingPathComponent("prompts").path
+
+            let rendered = try await Self.render(["--prompt", "assistant", "--user", "demo", "--now", Self.at, "--prompts", prompts], db, server: server)
+            #expect(rendered.termination == .exit(0), "\(rendered.stderr)")
+            #expect(server.requests.isEmpty, "rendering called the model")
+            #expect(try await Self.findingCount(db) == 0, "the refreshed findings were rolled back")
+
+            let body = try JSONValue.parse(rendered.stdout)
+            #expect(body["model"] == "gpt-4o-mini")
+            #expect(body["messages"]?[0]?["role"] == "system")
+            let opening = try #require(body["messages"]?[1]?["content"]?.stringValue)
+            #expect(opening.contains("I'm Maria Lopez") && opening.contains("Wednesday 2026-03-04"), "\(opening)")
+            #expect(opening.contains(ids.game) && opening.contains(ids.party) && opening.contains(ids.rsvp), "code's findings cite the rows: \(opening)")
+            let tools = Set(body["tools"]?.arrayValue?.compactMap { $0["function"]?["name"]?.stringValue } ?? [])
+            #expect(tools.isSuperset(of: ["check_conflicts", "get_pending_rsvps", "create_reminder", "get_upcoming_deadlines"]), "\(tools)")
+            #expect(body["tool_choice"] == "auto")
+            // A local server gets tool steps without the schema (OPENAI_TOOLS_WITH_SCHEMA's default off OpenAI).
+            #expect(body["response_format"] == nil)
+
+            // The run, assembled as `assist --user` assembles it, sends exactly that body first.
+            let environment = ["OPENAI_BASE_URL": server.baseURL.absoluteString, "OPENAI_API_KEY": "sk-test-not-a-real-key"]
+            let service = try #require(try AssistantFactory.make(.openai, pool: db.pool, promptsPath: prompts, environment: environment))
+            AssistDemoTests.script(server, ids)
+            let run = try await service.run(userID: AssistDemoTests.maria, now: AssistDemoTests.now)
+            #expect(run.findings != nil, "\(run.stopReason)")
+            let sent = try #require(server.requests.first?.json)
+            #expect(sent == body, "the rendered request differs from the one the run sent")
+        }
+    }
+
+    @Test func theServerSettingsAndOptionsShapeTheRequestAndBadInputIsNamed() async throws {
+        try await TestDatabase.with { db in
+            _ = try await AssistDemoTests.scannedDemo(db)
+            let server = try FakeOpenAIServer()
+            defer { server.stop() }
+            let prompts = ["--prompts", RepositoryPaths.root.appendingPathComponent("prompts").path]
+            let maria = ["--user", AssistDemoTests.maria.uuidString.lowercased(), "--now", Self.at]
+            let user = ["--prompt", "assistant"] + maria
+
+            let openAI = try await Reliability.cli(["prompts", "render"] + user + prompts + ["--first-tool-choice", "required"],
+                                                   databaseURL: db.connectionURL, server: nil)
+            #expect(openAI.termination == .exit(0), "\(openAI.stderr)")
+            let body = try JSONValue.parse(openAI.stdout)
+            #expect(body["tool_choice"] == "required")
+            #expect(body["response_format"]?["json_schema"]?["name"] == "assistant_findings", "OpenAI takes tools with the schema")
+
+            let pinned = try await Self.render(["--prompt", "assistant@2"] + maria + prompts, db, server: server)
+            let unpinned = try await Self.render(user + prompts, db, server: server)
+            #expect(pinned.termination == .exit(0) && pinned.stdout == unpinned.stdout, "@2 is the pinned version: \(pinned.stderr)")
+            let missing = try await Self.render(["--prompt", "assistant@9"] + maria + prompts, db, server: server)
+            #expect(missing.termination != .exit(0) && missing.stderr.contains("assistant: no prompt version 9"), "\(missing.stderr)")
+
+            let stranger = try await Self.render(["--prompt", "assistant", "--user", UUID().uuidString] + prompts, db, server: server)
+            #expect(stranger.termination != .exit(0) && stranger.stderr.contains("no user with id"), "\(stranger.stderr)")
+            let noUser = try await Self.render(["--prompt", "assistant"] + prompts, db, server: server)
+            #expect(noUser.termination == .exit(64) && noUser.stderr.contains("--prompt assistant needs --user"), "\(noUser.stderr)")
+            let badNow = try await Self.render(["--prompt", "assistant", "--user", "demo", "--now", "tomorrow"] + prompts, db, server: server)
+            #expect(badNow.termination == .exit(64) && badNow.stderr.contains("--now 'tomorrow'"), "\(badNow.stderr)")
+            let extractorForUser = try await Self.render(["--prompt", "calendar_events", "--user", "demo"] + prompts, db, server: server)
+            #expect(extractorForUser.termination == .exit(64) && extractorForUser.stderr.contains("needs --fixture"), "\(extractorForUser.stderr)")
+            #expect(server.requests.isEmpty)
+            #expect(try await Self.findingCount(db) == 0)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Evals
+import Foundation
+import JSONKit
+import JobsEval
+import TestSupport
+import Testing
+
+/// The HTML report's fixture index after a real compare run against a baseline: each row's data attributes, which
+/// the page's sort and filters read, say which fixtures changed, failed and regressed, and which way.
+@Suite("Eval report fixture index")
+struct EvalReportIndexTests {
+    /// One row of `#fx-index` as its data attributes give it.
+    struct Row {
+        var delta: Double
+        var changed: Bool
+        var failed: Bool
+        var regressed: Bool
+    }
+
+    static func rows(_ html: String) throws -> [String: Row] {
+        let pattern = try NSRegularExpression(pattern:
+            ##"<tr data-delta="([-0-9.]+)" data-changed="(true|false)" data-failed="(true|false)" data-regressed="(true|false)"[^>]*><td><a href="#fx-([^"]+)">"##)
+        var rows: [String: Row] = [:]
+        for match in pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)) {
+            func group(_ index: Int) -> String { String(html[Range(match.range(at: index), in: html)!]) }
+            rows[group(5)] = Row(delta: Double(group(1)) ?? .nan, changed: group(2) == "true", failed: group(3) == "true", regressed: group(4) == "true")
+        }
+        return rows
+    }
+
+    /// The fixture a request is about ("Conversation: <fixture id>" in a user message; the prompt's example has another name).
+    static func fixtureID(_ request: RecordedRequest, among ids: Set<String>) -> String? {
+        for message in request.json?["messages"]?.arrayValue ?? [] where message["role"]?.stringValue == "user" {
+            guard let text = message["content"]?.stringValue, let range = text.range(of: "Conversation: ") else { continue }
+            let name = String(text[range.upperBound...].prefix { $0 != "\n" })
+            if ids.contains(name) { return name }
+        }
+        return nil
+    }
+
+    @Test("a compare run against a baseline marks the changed, failed and regressed fixtures, with the sign of each change")
+    func indexMarksChangedFailedAndRegressed() async throws {
+        let root = try EvalTestSupport.temporaryDirectory("report")
+        for folder in ["prompts", "schemas"] {
+            try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
+        }
+        let v1 = try String(contentsOf: root.appendingPathComponent("prompts/calendar_events.yaml"), encoding: .utf8)
+        let v2 = v1.replacingOccurrences(of: "\nversion: 1\n", with: "\nversion: 2\n")
+            .replacingOccurrences(of: "\nsystem: |\n", with: "\nsystem: |\n  (Candidate two.)\n")
+        #expect(v2.contains("version: 2") && v2.contains("(Candidate two.)"))
+        try v2.write(to: root.appendingPathComponent("prompts/calendar_events.v2.yaml"), atomically: true, encoding: .utf8)
+
+        let fixtures = try EvalTestSupport.realFixtures()
+        let withEvents = fixtures.filter { !$0.expected.calendarEvents.isEmpty }.map(\.id).sorted()
+        try #require(withEvents.count >= 5)
+        let worseOnMain = Set(withEvents[0..<2]), worseOnCandidate = Set(withEvents[2..<4]), brokenOnCandidate = withEvents[4]
+
+        // Calendar answers: empty (nothing found) or schema-invalid for the chosen fixtures and prompt version.
+        let degrade = Locked(false)
+        let answers = LabelledAnswers(fixtures)
+        let ids = Set(fixtures.map(\.id))
+        let server = try FakeOpenAIServer { request in
+            let system = request.json?["messages"]?[0]?["content"]?.stringValue ?? ""
+            let candidate = system.contains("(Candidate two.)")
+            let calendar = request.json?["response_format"]?["json_schema"]?["name"]?.stringValue == "calendar_events"
+            if degrade.value, calendar, let fixture = Self.fixtureID(request, among: ids) {
+                if candidate, fixture == brokenOnCandidate { return .chat(content: #"{"not_the_schema": true}"#) }
+                if candidate ? worseOnCandidate.contains(fixture) : worseOnMain.contains(fixture) {
+                    return .chat(content: #"{"events": []}"#)
+                }
+            }
+            return answers.reply(request)
+        }
+        defer { server.stop() }
+
+        var options = EvalTestSupport.options(fixtures: EvalTestSupport.fixturesPath, server: server, cache: root.appendingPathComponent("cache-1"))
+        options.promptsPath = root.appendingPathComponent("prompts").path
+        let before = try await EvalSession.run(options)
+        _ = try EvalReportWriter.write(before.report, fixtures: before.fixtures, to: root.appendingPathComponent("baseline"))
+
+        degrade.value = true
+        options.cacheDirectory = root.appendingPathComponent("cache-2")
+        options.compareVersions = [.calendarEvents: 2]
+        let after = try await EvalSession.run(options)
+        var report = after.report
+        let baselinePath = root.appendingPathComponent("baseline/report.json").path
+        report.baseline = try BaselineComparison.compare(current: report, baseline: try EvalReport.load(path: baselinePath), baselinePath: baselinePath)
+        _ = try EvalReportWriter.write(report, fixtures: after.fixtures, to: root.appendingPathComponent("gate"))
+
+        let html = try String(contentsOf: root.appendingPathComponent("gate/report.html"), encoding: .utf8)
+        let rows = try Self.rows(html)
+        #expect(rows.count == fixtures.count, "one index row per fixture")
+        #expect(Set(rows.filter(\.value.changed).keys) == worseOnMain.union(worseOnCandidate).union([brokenOnCandidate]))
+        #expect(Set(rows.filter(\.value.failed).keys) == [brokenOnCandidate])
+        #expect(Set(rows.filter(\.value.regressed).keys) == worseOnMain)
+        for id in worseOnMain { #expect((rows[id]?.delta ?? 0) > 0, "\(id): the candidate found what main missed") }
+        for id in worseOnCandidate.union([brokenOnCandidate]) { #expect((rows[id]?.delta ?? 0) < 0, "\(id): the candidate missed") }
+        #expect(rows.filter { !$0.value.changed }.allSatisfy { $0.value.delta == 0 })
+        #expect(html.contains("data-sort=\"delta\"") && html.contains("data-filter=\"regressed\""))
+        #expect(html.contains("class=\"banner\"") && html.contains(brokenOnCandidate), "the failed extraction heads the page")
+        #expect(html.contains("<td>llm-compare: calendar_events</td></tr>"), "the index names the failed variant and feature")
+        #expect(html.components(separatedBy: " ✗</td>").count - 1 == 1, "one F1 cell is marked as scored on a failed extraction")
+        #expect(html.contains(">changed (5)</button>") && html.contains(">failed (1)</button>") && html.contains(">regressed (2)</button>"))
+    }
+}
