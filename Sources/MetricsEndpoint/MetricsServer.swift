@@ -82,7 +82,8 @@ public struct MetricsServer: Service {
                             return true
                         }
                         guard admitted else {
-                            connection.channel.close(promise: nil)
+                            // Closed through the async channel, which finishes its writer (dropping it unfinished traps).
+                            group.addTask { try? await connection.executeThenClose { _, _ in } }
                             continue
                         }
                         group.addTask {
