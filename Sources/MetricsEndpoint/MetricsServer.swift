@@ -9,7 +9,7 @@ import ServiceLifecycle
 ///
 /// NIO rather than a framework: three fixed routes need no router, and the binary already links NIO. Every
 /// resource is bounded: at most `defaultMaxConnections` at once (more are closed at accept), one request per connection,
-/// headers within NIO's decoder limits, no request body, and a connection idle for `defaultIdleTimeout` is closed.
+/// headers within NIO's decoder limits, no request body, and a connection whose request has not arrived within `defaultIdleTimeout` of quiet is closed.
 /// As a `Service` it stops accepting on graceful shutdown and returns once open connections have been answered.
 public struct MetricsServer: Service {
     /// Probes and scrapes come one or two at a time; more than this at once is a misbehaving client.
@@ -25,6 +25,8 @@ public struct MetricsServer: Service {
     private let logger: Logger
     private let open = NIOLockedValueBox(0)
     private let maxConnections: Int
+    /// Connections being served now (at most `maxConnections`).
+    public var openConnections: Int { open.withLockedValue { $0 } }
     /// The bound address, for logs and for `--metrics-port 0`.
     public let host: String
     public let port: Int
@@ -52,9 +54,9 @@ public struct MetricsServer: Service {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .bind(host: host, port: port) { child in
                 child.eventLoop.makeCompletedFuture {
-                    try child.pipeline.syncOperations.addHandler(IdleStateHandler(allTimeout: idleTimeout))
-                    try child.pipeline.syncOperations.addHandler(CloseOnIdleHandler())
                     try child.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try child.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idleTimeout))
+                    try child.pipeline.syncOperations.addHandler(CloseOnIdleHandler())
                     return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: child)
                 }
             }
@@ -183,13 +185,23 @@ public struct MetricsEndpointError: Error, CustomStringConvertible {
     public let description: String
 }
 
-/// Closes a connection the `IdleStateHandler` in front of it reports idle (a client that connects and says nothing).
-private final class CloseOnIdleHandler: ChannelInboundHandler, Sendable {
-    typealias InboundIn = NIOAny
+/// Closes a connection whose request has not fully arrived when the `IdleStateHandler` in front of it reports no
+/// read for the idle timeout (a client that connects and says nothing, or trickles). Once the request is complete
+/// the answer is being prepared, however long a busy machine takes to schedule it, and the connection stays open.
+private final class CloseOnIdleHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    private var requestComplete = false
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .end = unwrapInboundIn(data) { requestComplete = true }
+        context.fireChannelRead(data)
+    }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if event is IdleStateHandler.IdleStateEvent {
-            context.close(promise: nil)
+            if !requestComplete { context.close(promise: nil) }
         } else {
             context.fireUserInboundEventTriggered(event)
         }

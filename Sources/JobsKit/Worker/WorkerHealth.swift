@@ -47,7 +47,7 @@ public actor WorkerHealth {
 
     func listenerDown(_ error: String) {
         if case .down = listener { return }
-        listener = .down(since: .now, error: String(error.prefix(200)))
+        listener = .down(since: .now, error: Self.oneLine(error))
     }
 
     /// How a main-loop pass went with the database.
@@ -67,11 +67,16 @@ public actor WorkerHealth {
         case .skipped:
             break
         case .failed(let error):
-            claimError = String(error.prefix(200))
+            claimError = Self.oneLine(error)
         }
     }
 
     func beginStopping() { stopping = true }
+
+    /// libpq's messages span lines; a probe answers one reason per line, at most 200 characters.
+    private static func oneLine(_ text: String) -> String {
+        String(text.split(whereSeparator: \.isWhitespace).joined(separator: " ").prefix(200))
+    }
 
     /// The probes' answer now.
     public func report(now: ContinuousClock.Instant = .now) -> Report {

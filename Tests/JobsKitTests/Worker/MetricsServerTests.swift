@@ -21,13 +21,13 @@ struct MetricsServerTests {
 
     /// Runs a server on a free loopback port for `body`, then shuts it down gracefully and checks it returned.
     static func withServer(maxConnections: Int = 16, idleTimeout: Duration = .seconds(10),
-                           _ body: (LoopbackEndpoint) async throws -> Void) async throws {
+                           _ body: (LoopbackEndpoint, MetricsServer) async throws -> Void) async throws {
         let server = try await MetricsServer.bind(host: "127.0.0.1", port: 0, routes: routes, logger: Logger(label: "test"),
                                                   maxConnections: maxConnections, idleTimeout: idleTimeout)
         let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
         let running = Task { try await group.run() }
         do {
-            try await body(LoopbackEndpoint(port: server.port))
+            try await body(LoopbackEndpoint(port: server.port), server)
         } catch {
             await group.triggerGracefulShutdown()
             _ = try? await running.value
@@ -39,7 +39,7 @@ struct MetricsServerTests {
 
     @Test("routes: 200 and 503 probes with reasons, metrics text, 404, 405, HEAD without a body")
     func routes() async throws {
-        try await Self.withServer { endpoint in
+        try await Self.withServer { endpoint, _ in
             let health = try await endpoint.get("/healthz")
             #expect(health.status == 200)
             #expect(health.text == "ok\n")
@@ -59,7 +59,7 @@ struct MetricsServerTests {
 
     @Test("a request body over the limit gets 413")
     func bodyTooLarge() async throws {
-        try await Self.withServer { endpoint in
+        try await Self.withServer { endpoint, _ in
             var request = URLRequest(url: URL(string: "http://127.0.0.1:\(endpoint.port)/metrics")!, timeoutInterval: 5)
             request.httpMethod = "POST"
             request.httpBody = Data(repeating: 0x41, count: 64 * 1024)
@@ -70,10 +70,10 @@ struct MetricsServerTests {
 
     @Test("connections over the cap are closed at once; an idle one is closed after the idle timeout")
     func connectionBounds() async throws {
-        try await Self.withServer(maxConnections: 2, idleTimeout: .seconds(2)) { endpoint in
+        try await Self.withServer(maxConnections: 2, idleTimeout: .seconds(5)) { endpoint, server in
             // Two silent clients hold both slots.
             let idle = try (0..<2).map { _ in try RawConnection(port: endpoint.port) }
-            try await Task.sleep(for: .milliseconds(300))
+            try await waitUntil(10, "the server holds both connections") { server.openConnections == 2 }
             await #expect(throws: (any Error).self) { try await endpoint.get("/healthz") }
             // The idle timeout frees them: the server closes them (the client reads end of stream) and answers again.
             for connection in idle { #expect(connection.waitForClose(seconds: 10)) }

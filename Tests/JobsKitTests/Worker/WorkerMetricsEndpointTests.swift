@@ -81,6 +81,8 @@ struct WorkerMetricsEndpointTests {
             let down = try #require(unhealthy, "/healthz stayed 200 while the LISTEN connection was being killed")
             #expect(down.status == 503)
             #expect(down.text.contains("LISTEN connection down"), "body: \(down.text)")
+            // One reason, on one line, though libpq's message spans several.
+            #expect(down.text.split(separator: "\n").count == 1, "body: \(down.text)")
             #expect(unready, "/readyz stayed 200 while the LISTEN connection was being killed")
 
             // Left alone, the worker reconnects and is healthy again.
