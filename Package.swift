@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // SHA-256 of the prompt set in use (`--version`, `job_runs`).
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        // The worker's metrics: recorded through the swift-metrics API, served in Prometheus text format.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Floor 1: libpq, the Postgres layer and the schema it owns.
@@ -99,6 +102,21 @@ let package = Package(
             dependencies: [
                 "AgentRuntime", "BuildStamp", "Chrono", "Extractors", "JSONKit", "Postgres", "PromptKit", "Proactive", "Providers", "Tools",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Floor 4: the worker's opt-in HTTP endpoint (/healthz, /readyz, /metrics) and its Prometheus registry.
+        .target(
+            name: "MetricsEndpoint",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -126,7 +144,7 @@ let package = Package(
             // Exactly the modules its commands import.
             dependencies: [
                 "BuildStamp", "CLISupport", "JobsKit", "JobsEval", "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations",
-                "Postgres", "Proactive", "PromptKit", "Providers",
+                "MetricsEndpoint", "Postgres", "Proactive", "PromptKit", "Providers",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -164,7 +182,10 @@ let package = Package(
             name: "JobsKitTests",
             dependencies: [
                 "JobsKit", "JobsEval", "Bench", "BuildStamp", "Chrono", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "Proactive", "Providers", "SeededRandom", "TestSupport", "AgentRuntime", "JSONKit",
+                "MetricsEndpoint",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

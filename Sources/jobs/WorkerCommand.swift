@@ -5,6 +5,7 @@ import Extractors
 import Foundation
 import JobsKit
 import Logging
+import MetricsEndpoint
 import PromptKit
 import Providers
 import ServiceLifecycle
@@ -25,10 +26,17 @@ struct WorkerCommand: AsyncParsableCommand {
             gives the rest back to the queue and exits 0. With --once it processes what is ready and exits (exit status 2 \
             if a request failed for good), which suits cron. Scheduling recipes: deploy/README.md.
 
+            With --metrics-port the worker also serves HTTP on --metrics-host (default 127.0.0.1; 0.0.0.0 in a container \
+            whose probes or Prometheus reach the pod's IP): GET /healthz answers 200 while the database connection and the \
+            LISTEN channel are alive and 503 with the reason otherwise; /readyz also waits for the first claim pass and \
+            turns 503 while shutting down; /metrics is Prometheus text (requests by kind and result, latency histogram, \
+            model tokens and cost, lease renewals, queue depth).
+
             Examples:
               messageai-jobs worker
               messageai-jobs worker --concurrency 4 --poll-seconds 10
               messageai-jobs worker --once --json
+              messageai-jobs worker --metrics-port 9464 --metrics-host 0.0.0.0
               messageai-jobs request extract --conversation 00000000-de02-4000-8000-000000000003
             """
     )
@@ -60,6 +68,12 @@ struct WorkerCommand: AsyncParsableCommand {
     @Flag(help: "Process the requests that are ready, then exit.")
     var once = false
 
+    @Option(help: "Serve /healthz, /readyz and /metrics on this TCP port (off unless set).")
+    var metricsPort: Int?
+
+    @Option(help: "Address the metrics port listens on.")
+    var metricsHost: String = "127.0.0.1"
+
     @OptionGroup var providerOptions: ProviderOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
@@ -74,6 +88,9 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         guard (30...86_400).contains(leaseSeconds) else { throw ValidationError("--lease-seconds must be between 30 and 86400") }
         _ = try ExtractionFeature.parseList(features)
+        if let metricsPort, !(0...65_535).contains(metricsPort) {
+            throw ValidationError("--metrics-port must be between 0 and 65535")
+        }
     }
 
     func run() async throws {
@@ -96,6 +113,8 @@ struct WorkerCommand: AsyncParsableCommand {
         let prompts = llm == nil ? nil : try loadPrompts()
         let chosen = try ExtractionFeature.parseList(features)
         let zones = TimeZoneOptions.environmentPolicy()
+        // Bootstrapped before the worker records anything; without --metrics-port every record is a no-op.
+        let exposition = metricsPort.map { _ in PrometheusBootstrap.bootstrap() }
         let summary = try await database.withPool(maxConnections: concurrency + 2) { pool in
             let assist = llm.flatMap { configuration in
                 prompts.map {
@@ -110,11 +129,20 @@ struct WorkerCommand: AsyncParsableCommand {
             var extract = ExtractService(pool: pool, engine: engine)
             extract.reader.zones = zones
             let handler = JobRequestHandler(extract: extract, features: chosen, assist: assist)
-            let service = WorkerService(RequestWorker(pool: pool, handler: handler, options: options)) {
+            let worker = RequestWorker(pool: pool, handler: handler, options: options)
+            let service = WorkerService(worker) {
                 Console.error("shutting down: finishing in-flight requests (up to \(graceSeconds) s), then exiting")
             }
+            var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+            if let exposition, let metricsPort {
+                let endpoint = try await Self.endpoint(host: metricsHost, port: metricsPort, worker: worker, exposition: exposition)
+                Console.error("serving /healthz, /readyz and /metrics on http://\(endpoint.host):\(endpoint.port)")
+                services.append(.init(service: endpoint))
+            }
+            // Listed last, so on SIGTERM the worker drains first while the endpoint still answers, then the endpoint stops.
+            services.append(.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup))
             let group = ServiceGroup(configuration: .init(
-                services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],
+                services: services,
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: Logger(label: "messageai.worker.lifecycle")))
             try await group.run()
@@ -129,6 +157,27 @@ struct WorkerCommand: AsyncParsableCommand {
                           + String(format: "(%.1f s, stopped: %@)", summary.seconds, summary.stopReason.rawValue))
         }
         if once, summary.failed > 0 { throw ExitCode(2) }
+    }
+
+    /// The HTTP endpoint, bound now so a taken port fails the command before the worker starts.
+    private static func endpoint(host: String, port: Int, worker: RequestWorker, exposition: PrometheusExposition) async throws
+        -> MetricsServer {
+        let health = worker.health
+        let routes = MetricsRoutes(
+            healthz: {
+                let report = await health.report()
+                return ProbeAnswer(ok: report.live, reasons: report.reasons)
+            },
+            readyz: {
+                let report = await health.report()
+                return ProbeAnswer(ok: report.ready, reasons: report.reasons)
+            },
+            metrics: {
+                // Queue depth is counted at scrape time; a failed count leaves the last sample (healthz reports the database).
+                try? await worker.metrics.sampleQueueDepth(pool: worker.pool)
+                return exposition.render()
+            })
+        return try await MetricsServer.bind(host: host, port: port, routes: routes, logger: Logger(label: "messageai.worker.metrics"))
     }
 
     private func loadPrompts() throws -> PromptLibrary {

@@ -9,6 +9,9 @@ struct NotificationListener: Sendable {
     let configuration: PostgresConfiguration
     let channel: String
     let control: WorkerControl
+    /// Told of every completed wait and every failure: the health endpoint's view of the LISTEN connection.
+    let health: WorkerHealth
+    let metrics: WorkerMetrics
     let logger: Logger
 
     /// Connects and subscribes; throws when the database cannot be reached, so a misconfigured worker fails at start.
@@ -25,6 +28,7 @@ struct NotificationListener: Sendable {
 
     /// Serves notifications until cancelled, then closes the connection.
     func run(_ first: PostgresConnection) async {
+        await health.listenerAlive()
         var connection: PostgresConnection? = first
         var retryDelay = 0.5
         while !Task.isCancelled {
@@ -32,18 +36,23 @@ struct NotificationListener: Sendable {
                 guard let current = connection else {
                     let reopened = try await connect()
                     connection = reopened
+                    await health.listenerAlive()
                     retryDelay = 0.5
                     logger.notice("listening on '\(channel)' again")
                     await control.ring()
                     continue
                 }
-                if try await current.waitForNotification(timeout: 5) != nil {
+                let notification = try await current.waitForNotification(timeout: 5)
+                await health.listenerAlive()
+                if notification != nil {
+                    metrics.notified()
                     await control.notified()
                 }
             } catch is CancellationError {
                 break
             } catch {
                 if Task.isCancelled { break }
+                await health.listenerDown("\(error)")
                 logger.warning("LISTEN connection failed; reconnecting in \(retryDelay) s (polling continues): \(error)")
                 connection?.close()
                 connection = nil

@@ -16,27 +16,40 @@ public struct RequestWorker: Sendable {
     public let options: WorkerOptions
     /// Paces the lease heartbeat; tests pass a clock they advance by hand instead of waiting a third of a lease.
     public let clock: any Clock<Duration>
+    /// Counters and the latency histogram (no-ops unless a metrics backend is bootstrapped or passed).
+    public let metrics: WorkerMetrics
+    /// Liveness and readiness for the health endpoint; shared by copies of this worker.
+    public let health = WorkerHealth()
     private let control = WorkerControl()
     private let logger = Logger(label: "messageai.worker")
 
-    public init(pool: PostgresPool, handler: JobRequestHandler, options: WorkerOptions, clock: any Clock<Duration> = ContinuousClock()) {
+    public init(pool: PostgresPool, handler: JobRequestHandler, options: WorkerOptions, clock: any Clock<Duration> = ContinuousClock(),
+                metrics: WorkerMetrics = WorkerMetrics()) {
         self.pool = pool
         self.handler = handler
         self.options = options
         self.clock = clock
+        self.metrics = metrics
     }
 
     /// Asks a running worker to stop claiming and wind down; `run()` then returns its summary.
-    public func stop() async { await control.requestStop() }
+    public func stop() async {
+        await health.beginStopping()
+        await control.requestStop()
+    }
 
     /// Serves requests. `ready` is called once the worker is listening and has made its first claim pass: a
     /// request inserted after that is picked up by its notification.
     public func run(ready: (@Sendable () -> Void)? = nil) async throws -> WorkerSummary {
         let control = self.control
+        let health = self.health
         return try await withGracefulShutdownHandler {
             try await serve(ready: ready)
         } onGracefulShutdown: {
-            Task { await control.requestStop() }
+            Task {
+                await health.beginStopping()
+                await control.requestStop()
+            }
         }
     }
 
@@ -45,8 +58,10 @@ public struct RequestWorker: Sendable {
         let queue = JobRequestQueue(pool: pool)
         let state = WorkerState(summary: WorkerSummary(owner: options.owner))
         var listening: Task<Void, Never>?
+        await health.starting(usesListener: !options.once, poll: options.poll)
         if !options.once {
-            let listener = NotificationListener(configuration: pool.configuration, channel: options.channel, control: control, logger: logger)
+            let listener = NotificationListener(configuration: pool.configuration, channel: options.channel, control: control,
+                                                health: health, metrics: metrics, logger: logger)
             let connection = try await listener.connect()
             listening = Task { await listener.run(connection) }
         }
@@ -58,18 +73,23 @@ public struct RequestWorker: Sendable {
         var announced = false
         while await !control.stopRequested, !Task.isCancelled {
             var exhausted = false
+            var queried = false
             do {
                 while await state.inFlightCount < options.concurrency, await !control.stopRequested {
-                    guard let request = try await queue.claim(
-                        owner: options.owner, lease: options.lease, maxAttempts: options.maxAttempts) else {
+                    let claimed = try await queue.claim(owner: options.owner, lease: options.lease, maxAttempts: options.maxAttempts)
+                    queried = true
+                    guard let request = claimed else {
                         exhausted = true
                         break
                     }
                     await state.begin(request.id)
+                    metrics.inFlight(await state.inFlightCount)
                     let task = Task { await process(request, queue: queue, state: state) }
                     await state.attach(request.id, task: task)
                 }
+                await health.loopPassed(claimed: queried ? .succeeded : .skipped)
             } catch {
+                await health.loopPassed(claimed: .failed("\(error)"))
                 if options.once {
                     fatal = error
                     break
@@ -125,23 +145,30 @@ public struct RequestWorker: Sendable {
     /// One attempt at one request; never throws: every outcome is recorded in the table and the summary.
     private func process(_ request: JobRequest, queue: JobRequestQueue, state: WorkerState) async {
         let started = Date()
-        let heartbeat = Task { [options, clock] in
+        let heartbeat = Task { [options, clock, metrics] in
             let interval = options.lease / 3
             while !Task.isCancelled {
                 try? await clock.sleep(for: interval)
                 if Task.isCancelled { break }
-                _ = try? await queue.renew(request.id, owner: options.owner, lease: options.lease)
+                do {
+                    metrics.leaseRenewal(try await queue.renew(request.id, owner: options.owner, lease: options.lease) ? "renewed" : "lost")
+                } catch {
+                    metrics.leaseRenewal("error")
+                }
             }
         }
         var result = WorkerSummary.Attempt.Result.done
         var runID: UUID?
         var errorText: String?
+        // The run a failed attempt recorded, when the error names it (its tokens were spent all the same).
+        var failedRunID: UUID?
         do {
             let served = try await handler.handle(request)
             runID = served
             if try await !queue.complete(request.id, owner: options.owner, runID: served) { result = .leaseLost }
         } catch {
             errorText = "\(error)"
+            if case .assistantGaveNoAnswer(_, let id) = error as? WorkerError { failedRunID = id }
             if await control.abandoning {
                 result = .released
             } else {
@@ -164,12 +191,15 @@ public struct RequestWorker: Sendable {
         }
         heartbeat.cancel()
         let seconds = Date().timeIntervalSince(started)
+        metrics.attempt(request.kind, result: result, duration: .milliseconds(Int64(seconds * 1000)))
+        if let spentBy = runID ?? failedRunID { await metrics.modelSpend(of: spentBy, kind: request.kind, pool: pool) }
         let line = "\(request.label) attempt \(request.attempts): \(result.rawValue) in \(String(format: "%.2f", seconds)) s"
             + (runID.map { " (run \($0.uuidString.lowercased()))" } ?? "") + (errorText.map { ": \($0.prefix(300))" } ?? "")
         if result == .done { logger.info("\(line)") } else { logger.warning("\(line)") }
         await state.finish(.init(requestID: request.id, kind: request.kind, attempt: request.attempts, result: result,
                                  runID: runID, error: errorText.map { String($0.prefix(JobRequestQueue.maxErrorLength)) },
                                  seconds: seconds))
+        metrics.inFlight(await state.inFlightCount)
         await control.ring()
     }
 }
