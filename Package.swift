@@ -112,7 +112,7 @@ let package = Package(
         // Floor 5: options and console output shared by the two executables.
         .target(
             name: "CLISupport",
-            dependencies: ["Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Chrono", "JSONKit", "Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")]
         ),
         // Floor 5: the CLI.
         .executableTarget(
@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "JobsKitTests",
             dependencies: [
-                "JobsKit", "JobsEval", "Bench", "BuildStamp", "Chrono", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "Proactive", "TestSupport", "AgentRuntime", "JSONKit",
+                "JobsKit", "JobsEval", "Bench", "BuildStamp", "CLISupport", "Chrono", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "Proactive", "TestSupport", "AgentRuntime", "JSONKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

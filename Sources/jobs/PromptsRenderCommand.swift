@@ -14,8 +14,10 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Print the Chat Completions request body for one extractor prompt (or `combined`) over one fixture's first window.",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs prompts render --prompt <prompt> --fixture <fixture>\n[<options>]",
         discussion: """
-            The body comes from running the real engine with a client that records the first request, so it is
+            The body comes from running the real engine with a client that records the first request, so it is \
             exactly what would be sent (model, messages, response_format, token limit), minus the HTTP headers.
 
             Without @VERSION the version pinned in prompts/active.yaml is rendered, as production would send it.

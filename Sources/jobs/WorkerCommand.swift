@@ -53,8 +53,9 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a claim lasts without renewal (a crashed worker's requests are taken over after this).")
     var leaseSeconds: Int = 600
 
-    @Option(help: "Comma-separated features for extract requests (default: all five).")
-    var features: String = ExtractionFeature.allCases.map(\.rawValue).joined(separator: ",")
+    @Option(name: .customLong("features"), help: "Comma-separated features for extract requests (default: all five).")
+    var featureList: String?
+    var features: String { featureList ?? ExtractionFeature.allNames }
 
     @Flag(help: "Process the requests that are ready, then exit.")
     var once = false
