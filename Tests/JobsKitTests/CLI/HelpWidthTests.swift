@@ -13,17 +13,15 @@ struct HelpWidthTests {
         return result.stdout
     }
 
-    /// The names under `SUBCOMMANDS:` (the parser's own `help` included, which is skipped).
+    /// The names under `SUBCOMMANDS:` (the parser's own `help` is skipped), up to the blank line that ends the list.
     static func subcommands(_ help: String) -> [String] {
+        guard let start = help.range(of: "SUBCOMMANDS:\n") else { return [] }
         var names: [String] = []
-        var inSection = false
-        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("SUBCOMMANDS:") { inSection = true; continue }
-            guard inSection else { continue }
-            if !line.hasPrefix(" ") { if !line.isEmpty { inSection = false }; continue }
+        for line in help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.isEmpty { break }
             // A subcommand starts two spaces in; its abstract's continuation lines are indented further.
-            guard line.hasPrefix("  "), !line.hasPrefix("   "),
-                  let name = line.split(separator: " ").first.map(String.init), name != "help" else { continue }
+            guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first.map(String.init),
+                  name.allSatisfy({ $0.isLowercase || $0 == "-" }), name != "help" else { continue }
             names.append(name)
         }
         return names
@@ -34,6 +32,7 @@ struct HelpWidthTests {
         var seen: [[String]] = []
         while let path = queue.first {
             queue.removeFirst()
+            try #require(path.count <= 3 && seen.count < 60, "runaway subcommand discovery at \(path)")
             seen.append(path)
             let text = try await Self.help(path, columns: 80)
             let long = text.split(separator: "\n").filter { $0.count > 80 }
