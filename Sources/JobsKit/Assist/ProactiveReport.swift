@@ -25,15 +25,17 @@ public enum ProactiveReport {
             lines.append("")
             lines.append("For \(user.name):")
             lines += user.findings.prefix(findingsPerUser).map(line)
-            if user.findings.count > findingsPerUser { lines.append("  … and \(user.findings.count - findingsPerUser) more findings") }
+            let more = user.findings.count - findingsPerUser
+            if more > 0 { lines.append("  … and \(more) more finding" + (more == 1 ? "" : "s")) }
         }
         let shownWithFindings = s.shown.filter { !$0.findings.isEmpty }.count
         if s.usersWithFindings > shownWithFindings {
             lines.append("")
-            lines.append("… and \(s.usersWithFindings - shownWithFindings) more users with open findings (assistant_findings)")
+            let more = s.usersWithFindings - shownWithFindings
+            lines.append("… and \(more) more user" + (more == 1 ? "" : "s") + " with open findings (assistant_findings)")
         }
         lines += s.errors.prefix(5).map { "FAILED \($0)" }
-        if s.errors.count > 5 { lines.append("… and \(s.errors.count - 5) more failures") }
+        if s.errors.count > 5 { lines.append("… and \(s.errors.count - 5) more failure" + (s.errors.count == 6 ? "" : "s")) }
         return lines.joined(separator: "\n")
     }
 

@@ -38,11 +38,12 @@ public enum ScanReport {
             lines.append("")
             lines.append(found.conversation + ":")
             lines += found.items.map { "  - " + $0 }
-            if found.more > 0 { lines.append("  … and \(found.more) more findings") }
+            if found.more > 0 { lines.append("  … and \(found.more) more finding" + (found.more == 1 ? "" : "s")) }
         }
         if s.conversationsWithFindings > s.found.count {
             lines.append("")
-            lines.append("… \(s.conversationsWithFindings - s.found.count) more conversations with findings (rows in the feature tables)")
+            let more = s.conversationsWithFindings - s.found.count
+            lines.append("… \(more) more conversation" + (more == 1 ? "" : "s") + " with findings (rows in the feature tables)")
         }
         for failure in s.failures {
             lines.append("FAILED \(failure.conversationID.uuidString.lowercased()): \(failure.error)")
