@@ -77,6 +77,17 @@ public struct OutputOptions: ParsableArguments, Sendable {
 /// (`JSONLogHandler`), at `LOG_LEVEL`, every handler behind `RedactingLogHandler`.
 public enum CLILogging {
     private static let bootstrapped = Mutex(false)
+    private static let chosen = Mutex<LogSettings?>(nil)
+
+    /// An operational message for whoever reads stderr (a provider notice, "shutting down: ..."): a plain line, or
+    /// under `LOG_FORMAT=json` a `notice` record, so a log collector only ever reads JSON lines.
+    public static func notice(_ text: String, label: String = "messageai") {
+        if chosen.withLock({ $0?.format }) == .json {
+            Logger(label: label).notice("\(text)")
+        } else {
+            Console.error(text)
+        }
+    }
 
     /// Sets up swift-log once; later calls do nothing. Registers the secrets the environment holds (the OpenAI key,
     /// the database password) with `LogSecrets.shared` first.
@@ -86,6 +97,7 @@ public enum CLILogging {
             return !done
         }
         guard first else { return }
+        chosen.withLock { $0 = settings }
         let environment = ProcessInfo.processInfo.environment
         LogSecrets.shared.add(environment["OPENAI_API_KEY"])
         LogSecrets.shared.add(environment["PGPASSWORD"])

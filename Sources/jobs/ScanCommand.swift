@@ -119,7 +119,7 @@ struct ScanCommand: AsyncParsableCommand {
         let limiter = RateLimiter(limits: try rateLimits())
         let (provider, notice) = try ProviderFactory.make(
             providerOptions.provider, modelOverride: providerOptions.model, environment: providerOptions.llm.environment(), wrap: { RateLimitedClient(inner: $0, limiter: limiter) })
-        if let notice { Console.error(notice) }
+        if let notice { CLILogging.notice(notice) }
         return try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: provider,
                                           windowing: Windowing(maxInputTokens: providerOptions.windowTokens),
                                           versions: providerOptions.promptVersions)
@@ -163,7 +163,7 @@ struct ScanCommand: AsyncParsableCommand {
             let job = ScanJob(service, progress: { done, failed, total in
                 if showProgress { Console.progress("scan: \(done)/\(total) conversations" + (failed > 0 ? ", \(failed) failed" : "")) }
             }, onShutdown: {
-                Console.error("shutting down: claiming nothing more, finishing the conversations in flight, then exiting")
+                CLILogging.notice("shutting down: claiming nothing more, finishing the conversations in flight, then exiting")
             })
             let group = ServiceGroup(configuration: .init(
                 services: [.init(service: job, successTerminationBehavior: .gracefullyShutdownGroup)],

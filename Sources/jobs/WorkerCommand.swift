@@ -89,7 +89,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let engine = try providerOptions.engine()
         let llm = providerOptions.provider == .rules ? nil : try providerOptions.llm.configuration()
         if llm == nil {
-            Console.error(providerOptions.provider == .rules
+            CLILogging.notice(providerOptions.provider == .rules
                 ? "--provider rules: assist requests will fail (the assistant needs an LLM)."
                 : "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): assist requests will fail saying so.")
         }
@@ -107,7 +107,7 @@ struct WorkerCommand: AsyncParsableCommand {
             }
             let handler = JobRequestHandler(extract: ExtractService(pool: pool, engine: engine), features: chosen, assist: assist)
             let service = WorkerService(RequestWorker(pool: pool, handler: handler, options: options)) {
-                Console.error("shutting down: finishing in-flight requests (up to \(graceSeconds) s), then exiting")
+                CLILogging.notice("shutting down: finishing in-flight requests (up to \(graceSeconds) s), then exiting")
             }
             let group = ServiceGroup(configuration: .init(
                 services: [.init(service: service, successTerminationBehavior: .gracefullyShutdownGroup)],

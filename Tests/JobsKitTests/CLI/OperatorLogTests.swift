@@ -94,6 +94,26 @@ struct OperatorLogTests {
         }
     }
 
+    @Test func theWorkerLogsOneJSONLinePerRequestServedWithItsIdAndKind() async throws {
+        try await WorkerHarness.withDemo { db in
+            let environment = ["DATABASE_URL": db.connectionURL]
+            let enqueue = try ScanChild.start(
+                ["request", "extract", "--conversation", WorkerHarness.conversations.birthday.uuidString], environment: environment)
+            #expect(try await enqueue.waitForExit(timeout: 30).code == 0)
+            let id = try #require(Int64(enqueue.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "stdout: \(enqueue.stdout)")
+            let worker = try ScanChild.start(
+                ["worker", "--once", "--provider", "rules", "--prompts", WorkerHarness.promptsPath],
+                environment: environment.merging(["LOG_FORMAT": "json", "LOG_LEVEL": "info"]) { _, new in new })
+            #expect(try await worker.waitForExit(timeout: 60).code == 0, "stderr: \(worker.stderr)")
+            let served = try Self.records(worker.stderr).filter { $0["request"]?.stringValue == "\(id)" && $0["result"] != nil }
+            try #require(served.count == 1, "stderr: \(worker.stderr)")
+            #expect(served[0]["level"]?.stringValue == "info")
+            #expect(served[0]["kind"]?.stringValue == "extract")
+            #expect(served[0]["result"]?.stringValue == "done")
+            #expect(served[0]["run"]?.stringValue?.count == 36)
+        }
+    }
+
     @Test func anUnknownLogLevelStopsTheCommandBeforeAnyWork() async throws {
         try await TestDatabase.with { db in
             let workload = try ScanHarness.workload(conversations: 2, active: 2, newMessages: 3)
