@@ -136,7 +136,7 @@ let package = Package(
         // Floor 5: options and console output shared by the two executables.
         .target(
             name: "CLISupport",
-            dependencies: ["Chrono", "Migrations", "Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Chrono", "JSONKit", "Migrations", "Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")]
         ),
         // Floor 5: the CLI.
         .executableTarget(
@@ -181,7 +181,7 @@ let package = Package(
         .testTarget(
             name: "JobsKitTests",
             dependencies: [
-                "JobsKit", "JobsEval", "Bench", "BuildStamp", "Chrono", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "Proactive", "Providers", "SeededRandom", "TestSupport", "AgentRuntime", "JSONKit",
+                "JobsKit", "JobsEval", "Bench", "BuildStamp", "CLISupport", "Chrono", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "Proactive", "Providers", "SeededRandom", "TestSupport", "AgentRuntime", "JSONKit",
                 "MetricsEndpoint",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),

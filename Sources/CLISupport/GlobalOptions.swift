@@ -22,6 +22,7 @@ public struct DatabaseOptions: ParsableArguments, Sendable {
         get throws {
             var configuration = try PostgresConfiguration.fromEnvironment()
             if let databaseURL { configuration.connectionString = databaseURL }
+            CLILogging.registerPassword(of: configuration)
             return configuration
         }
     }
@@ -60,28 +61,70 @@ public struct OutputOptions: ParsableArguments, Sendable {
     @Flag(name: .long, help: "Print machine-readable JSON on stdout instead of text.")
     public var json = false
 
-    @Flag(name: [.short, .long], help: "Log debug details to stderr (or set LOG_LEVEL=debug).")
+    @Flag(name: [.short, .long], help: "Log debug details to stderr (the same as LOG_LEVEL=debug).")
     public var verbose = false
 
-    public func bootstrap() { CLILogging.bootstrap(verbose: verbose) }
+    /// Refuses an unknown `LOG_LEVEL` or `LOG_FORMAT` before the command does anything.
+    public func validate() throws {
+        do {
+            _ = try LogSettings.from(ProcessInfo.processInfo.environment, verbose: verbose)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    public func bootstrap() {
+        let environment = ProcessInfo.processInfo.environment
+        CLILogging.bootstrap((try? LogSettings.from(environment, verbose: verbose)) ?? LogSettings(level: verbose ? .debug : LogSettings.defaultLevel))
+    }
 }
 
-/// Logging to stderr, bootstrapped once per process.
+/// Logging to stderr, bootstrapped once per process: `LOG_FORMAT` text (swift-log's `StreamLogHandler`) or json
+/// (`JSONLogHandler`), at `LOG_LEVEL`, every handler behind `RedactingLogHandler`.
 public enum CLILogging {
-    private static let once: Void = {
-        let level = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .notice
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+    private static let bootstrapped = Mutex(false)
+    private static let chosen = Mutex<LogSettings?>(nil)
+
+    /// An operational message for whoever reads stderr (a provider notice, "shutting down: ..."): a plain line, or
+    /// under `LOG_FORMAT=json` a `notice` record, so a log collector only ever reads JSON lines.
+    public static func notice(_ text: String, label: String = "messageai") {
+        if chosen.withLock({ $0?.format }) == .json {
+            Logger(label: label).notice("\(text)")
+        } else {
+            Console.error(text)
         }
-    }()
+    }
 
-    nonisolated(unsafe) private static var verboseRequested = false
+    /// Sets up swift-log once; later calls do nothing. Registers the secrets the environment holds (the OpenAI key,
+    /// the database password) with `LogSecrets.shared` first.
+    public static func bootstrap(_ settings: LogSettings) {
+        let first = bootstrapped.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        guard first else { return }
+        chosen.withLock { $0 = settings }
+        let environment = ProcessInfo.processInfo.environment
+        LogSecrets.shared.add(environment["OPENAI_API_KEY"])
+        LogSecrets.shared.add(environment["PGPASSWORD"])
+        if let configuration = try? PostgresConfiguration.fromEnvironment() { registerPassword(of: configuration) }
+        LoggingSystem.bootstrap { label in
+            switch settings.format {
+            case .text:
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = settings.level
+                return RedactingLogHandler(handler)
+            case .json:
+                return RedactingLogHandler(JSONLogHandler(label: label, level: settings.level))
+            }
+        }
+    }
 
-    public static func bootstrap(verbose: Bool) {
-        if verbose { setenv("LOG_LEVEL", "debug", 1) }
-        _ = once
+    /// Keeps `configuration`'s password (and its percent-encoded form) out of every log line.
+    public static func registerPassword(of configuration: PostgresConfiguration) {
+        guard let password = configuration.password else { return }
+        LogSecrets.shared.add(password)
+        LogSecrets.shared.add(password.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
     }
 
     public static func logger(_ label: String) -> Logger { Logger(label: label) }

@@ -51,8 +51,8 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
     /// "1500ms": a duration as Postgres reads it; 0 would mean no bound, so the smallest bound is 1 ms.
     public static func milliseconds(_ seconds: Double) -> String { "\(max(1, Int((seconds * 1000).rounded())))ms" }
 
-    /// The password libpq would use from the connection string, so it can be scrubbed from any message.
-    var password: String? {
+    /// The password libpq would use from the connection string, so it can be scrubbed from any message or log line.
+    public var password: String? {
         var error: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(connectionString, &error) else {
             if let error { PQfreemem(error) }
@@ -79,9 +79,12 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
                 result = result.replacingOccurrences(of: encoded, with: "***")
             }
         }
-        // URIs echoed back in full: hide the userinfo's password part whatever it is.
-        return result.replacingOccurrences(
-            of: #"(postgres(?:ql)?://[^:/@\s]*:)[^@\s]*@"#, with: "$1***@", options: .regularExpression)
+        return Self.hidingURIPasswords(result)
+    }
+
+    /// URIs echoed back in full: the userinfo's password part hidden, whatever it is.
+    public static func hidingURIPasswords(_ text: String) -> String {
+        text.replacingOccurrences(of: #"(postgres(?:ql)?://[^:/@\s]*:)[^@\s]*@"#, with: "$1***@", options: .regularExpression)
     }
 
     /// The connection string with the password hidden, for logs.

@@ -15,20 +15,20 @@ struct AssistCommand: AsyncParsableCommand {
         commandName: "assist",
         abstract: "The proactive assistant: for one user (--user), or the proactive pass over many (--all, --changed).",
         discussion: """
-            Findings are computed by code, with no LLM: schedule conflicts (overlapping events, or back-to-back events
-            at different places with less than --travel-gap-minutes between them, in the user's time zone, all-day
-            events and DST handled), RSVPs not answered with the reply-by date or the event within 7 days, deadlines
-            in the next 3 days not done, reminders due within 24 hours. Each cites the rows it rests on and is kept in
-            assistant_findings, one row per user, kind and subject: the next pass updates it, resolves it when its
+            Findings are computed by code, with no LLM: schedule conflicts (overlapping events, or back-to-back events \
+            at different places with less than --travel-gap-minutes between them, in the user's time zone, all-day \
+            events and DST handled), RSVPs not answered with the reply-by date or the event within 7 days, deadlines \
+            in the next 3 days not done, reminders due within 24 hours. Each cites the rows it rests on and is kept in \
+            assistant_findings, one row per user, kind and subject: the next pass updates it, resolves it when its \
             cause goes away, and never raises one the user dismissed unless its subject changed.
 
-            With an LLM (OPENAI_API_KEY or OPENAI_BASE_URL) each user with open findings also gets one bounded
-            tool-calling run (at most --max-steps model calls, a token budget, a time limit, at most 3 reminders)
-            that ranks and explains the findings and suggests options. Items of its answer that code did not find, or
-            that cite ids no tool returned, are dropped and reported. Its answer and tokens go to assistant_runs,
+            With an LLM (OPENAI_API_KEY or OPENAI_BASE_URL) each user with open findings also gets one bounded \
+            tool-calling run (at most --max-steps model calls, a token budget, a time limit, at most 3 reminders) \
+            that ranks and explains the findings and suggests options. Items of its answer that code did not find, or \
+            that cite ids no tool returned, are dropped and reported. Its answer and tokens go to assistant_runs, \
             each step to agent_traces. Without an LLM the findings keep their template suggestions.
 
-            --user needs an LLM. --all and --changed run the pass alone (the nightly scan runs it after extraction),
+            --user needs an LLM. --all and --changed run the pass alone (the nightly scan runs it after extraction), \
             sharded and leased like the scan: several processes may run at once.
 
             Examples:

@@ -12,9 +12,9 @@ struct BatchCommand: AsyncParsableCommand {
         commandName: "batch",
         abstract: "The nightly scan through OpenAI's Batch API (half the price, answers within 24 h).",
         discussion: """
-            `messageai-jobs scan --batch` claims conversations like the scan, renders the same requests, and submits them
-            as one OpenAI batch. Its conversations stay claimed (lease owner batch:<id>) until collected, so a normal scan
-            meanwhile skips them. `batch collect` applies finished batches: each conversation's rows and watermark in one
+            `messageai-jobs scan --batch` claims conversations like the scan, renders the same requests, and submits them \
+            as one OpenAI batch. Its conversations stay claimed (lease owner batch:<id>) until collected, so a normal scan \
+            meanwhile skips them. `batch collect` applies finished batches: each conversation's rows and watermark in one \
             transaction, safe to repeat. A conversation with an error or an invalid answer is released for the next scan.
 
             Examples:
@@ -54,7 +54,9 @@ struct BatchCommand: AsyncParsableCommand {
 struct BatchCollectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "collect",
-        abstract: "Apply the answers of finished batches; batches still running are left alone.")
+        abstract: "Apply the answers of finished batches; batches still running are left alone.",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs batch collect [--batch <batch>] [<options>]")
 
     @Option(name: .customLong("batch"), help: "Only this batch (its id in llm_batches).")
     var batchID: UUID?
@@ -81,7 +83,10 @@ struct BatchCollectCommand: AsyncParsableCommand {
 }
 
 struct BatchStatusCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "List batches, newest first.")
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "List batches, newest first.",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs batch status [--limit <limit>] [<options>]")
 
     @Option(help: "How many batches to show.")
     var limit: Int = 20

@@ -15,11 +15,13 @@ struct DemoLoadCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "load",
         abstract: "Insert four parent-group conversations with users and participants.",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs demo load [--reset] [<options>]",
         discussion: """
-            Loads a class group, a soccer carpool, a birthday party and a 1:1 between co-parents (8 users,
-            America/New_York). It plants a schedule conflict (Maria's soccer game and the party on the same
-            Saturday) and an RSVP Maria has not answered. Dates in the messages point at the coming days.
-            Rows have fixed ids: loading again inserts nothing. --reset deletes the demo rows (and anything
+            Loads a class group, a soccer carpool, a birthday party and a 1:1 between co-parents (8 users, \
+            America/New_York). It plants a schedule conflict (Maria's soccer game and the party on the same \
+            Saturday) and an RSVP Maria has not answered. Dates in the messages point at the coming days. \
+            Rows have fixed ids: loading again inserts nothing. --reset deletes the demo rows (and anything \
             extracted from them) and loads them anew with fresh dates.
 
             Example: messageai-jobs demo load

@@ -12,8 +12,8 @@ struct EvalRunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Run the extractors over the labelled fixtures and score them (the default eval subcommand).",
         discussion: """
-            Every fixture becomes the same ConversationInput production reads and goes through ExtractionEngine.
-            The rule-based provider always runs beside the LLM as a floor. Model answers are cached in --cache-dir,
+            Every fixture becomes the same ConversationInput production reads and goes through ExtractionEngine. \
+            The rule-based provider always runs beside the LLM as a floor. Model answers are cached in --cache-dir, \
             keyed by the whole request, so re-running an unchanged prompt costs nothing.
 
             Examples:

@@ -17,9 +17,11 @@ struct EvalScoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "score",
         abstract: "Score predicted extractions (JSONL) against the labelled fixtures.",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs eval score --predictions <predictions> [<options>]",
         discussion: """
-            Each predictions line is {"fixture": ID, "feature": FEATURE, "items": [...]}, items shaped like the
-            fixture's expected entries; a missing line means nothing was predicted. Items pair one to one when
+            Each predictions line is {"fixture": ID, "feature": FEATURE, "items": [...]}, items shaped like the \
+            fixture's expected entries; a missing line means nothing was predicted. Items pair one to one when \
             they cite an acceptable source message and, for events, RSVPs and deadlines, have the same date.
 
             Example: messageai-jobs eval score --fixtures evals/fixtures --predictions run.jsonl --json

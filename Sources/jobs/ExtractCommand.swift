@@ -9,8 +9,8 @@ struct ExtractCommand: AsyncParsableCommand {
         commandName: "extract",
         abstract: "Run the extractors on one conversation and store what they find.",
         discussion: """
-            Reads the conversation's messages, runs the chosen features (one request per feature and window, never per
-            user), validates every answer against its JSON Schema, checks cited message ids and recomputes dates, then
+            Reads the conversation's messages, runs the chosen features (one request per feature and window, never per \
+            user), validates every answer against its JSON Schema, checks cited message ids and recomputes dates, then \
             writes all rows in one transaction. Running it twice leaves the same rows. The run is recorded in job_runs.
 
             Examples:
@@ -22,8 +22,9 @@ struct ExtractCommand: AsyncParsableCommand {
     @Option(help: "The conversation's id (a UUID).")
     var conversation: UUID
 
-    @Option(help: ArgumentHelp("Comma-separated features: \(ExtractionFeature.allCases.map(\.rawValue).joined(separator: ", ")) (default: all)."))
-    var features: String = ExtractionFeature.allCases.map(\.rawValue).joined(separator: ",")
+    @Option(name: .customLong("features"), help: ArgumentHelp("Comma-separated features: \(ExtractionFeature.allCases.map(\.rawValue).joined(separator: ", ")) (default: all)."))
+    var featureList: String?
+    var features: String { featureList ?? ExtractionFeature.allNames }
 
     @Flag(help: "Extract and print, but write nothing.")
     var dryRun = false

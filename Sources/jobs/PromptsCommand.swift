@@ -17,7 +17,7 @@ struct PromptsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List every prompt version: id, version, model, output schema and file.",
             discussion: """
-                The first line says which prompt set is in use: the one embedded in this binary, or a directory
+                The first line says which prompt set is in use: the one embedded in this binary, or a directory \
                 (--prompts DIR, or $MESSAGEAI_HOME/prompts), with its SHA-256 as recorded in job_runs.
 
                 Example: messageai-jobs prompts list --json
@@ -74,7 +74,7 @@ struct PromptsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Load every prompt and check every output schema against OpenAI strict-mode rules.",
             discussion: """
-                Prints one `file:line: problem` per problem and exits non-zero if there is any.
+                Prints one `file:line: problem` per problem and exits non-zero if there is any. \
                 eval-fixture.schema.json is skipped: it describes eval fixtures, not model output.
 
                 Example: messageai-jobs prompts lint --prompts prompts --schemas schemas

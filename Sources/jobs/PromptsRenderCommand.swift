@@ -17,13 +17,17 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Print the Chat Completions request body for one extractor prompt (or `combined`) over one fixture's first window, or the assistant's first request for one user.",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs prompts render --prompt <prompt> --fixture <fixture>
+       messageai-jobs prompts render --prompt assistant --user <user>
+[<options>]",
         discussion: """
-            An extractor's body comes from running the real engine with a client that records the first request, so
+            An extractor's body comes from running the real engine with a client that records the first request, so \
             it is exactly what would be sent (model, messages, response_format, token limit), minus the HTTP headers.
 
-            `--prompt assistant --user ID` prints the first request `assist --user ID` would send: the system prompt,
-            the user's context message with the findings code computes for them now, and the tools. It reads the
-            database (DATABASE_URL or PG*) and keeps nothing: the findings are refreshed in a transaction that is
+            `--prompt assistant --user ID` prints the first request `assist --user ID` would send: the system prompt, \
+            the user's context message with the findings code computes for them now, and the tools. It reads the \
+            database (DATABASE_URL or PG*) and keeps nothing: the findings are refreshed in a transaction that is \
             rolled back. `--user demo` is the demo's parent (after `messageai-jobs demo`). No model is called.
 
             Without @VERSION the version pinned in prompts/active.yaml is rendered, as production would send it.

@@ -29,6 +29,8 @@ struct RequestExtractCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "extract",
         abstract: "Enqueue extraction of one conversation; prints the request's id.",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs request extract --conversation <conversation> [<options>]",
         discussion: "Example: messageai-jobs request extract --conversation 00000000-de02-4000-8000-000000000003"
     )
 
@@ -47,6 +49,8 @@ struct RequestAssistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "assist",
         abstract: "Enqueue a proactive-assistant run for one user; prints the request's id.",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs request assist --user <user> [<options>]",
         discussion: "Example: messageai-jobs request assist --user 00000000-de01-4000-8000-000000000001"
     )
 

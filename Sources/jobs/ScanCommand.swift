@@ -13,27 +13,33 @@ struct ScanCommand: AsyncParsableCommand {
         commandName: "scan",
         abstract: "The nightly scan: extract what is new in every conversation.",
         discussion: """
-            Finds conversations with messages newer than their watermark and sends each extractor only the new messages
-            plus a window of earlier context. Each conversation's rows and its advanced watermark are committed in one
-            transaction, so a crash loses nothing committed and repeats nothing committed. Work is claimed with leases
-            (FOR UPDATE SKIP LOCKED): several scans may run at once, on one machine or many. A conversation that fails
-            is recorded and retried by the next scan; the exit status is non-zero if any failed. One that fails the same
-            way on --quarantine-after scans in a row (default 3) is quarantined: later scans pass it over until
+            Finds conversations with messages newer than their watermark and sends each extractor only the new messages \
+            plus a window of earlier context. Each conversation's rows and its advanced watermark are committed in one \
+            transaction, so a crash loses nothing committed and repeats nothing committed. Work is claimed with leases \
+            (FOR UPDATE SKIP LOCKED): several scans may run at once, on one machine or many. A conversation that fails \
+            is recorded and retried by the next scan; the exit status is non-zero if any failed. One that fails the same \
+            way on --quarantine-after scans in a row (default 3) is quarantined: later scans pass it over until \
             --retry-quarantined (failures that pass on their own, such as a model or database outage, do not count).
 
-            On SIGTERM or SIGINT the scan claims nothing more, finishes the conversations in flight, marks its run
+            On SIGTERM or SIGINT the scan claims nothing more, finishes the conversations in flight, marks its run \
             partial and exits 2 (the rest is left for the next scan); nothing commits after it says it stopped.
 
-            Then the proactive pass (unless --no-assist) looks at every user whose rows changed and every user with
-            something coming up: schedule conflicts, unanswered RSVPs, deadlines in the next 3 days, reminders due.
-            Findings are computed by code and kept in assistant_findings; with an LLM the assistant also ranks and
+            Then the proactive pass (unless --no-assist) looks at every user whose rows changed and every user with \
+            something coming up: schedule conflicts, unanswered RSVPs, deadlines in the next 3 days, reminders due. \
+            Findings are computed by code and kept in assistant_findings; with an LLM the assistant also ranks and \
             explains them (see `assist --help`).
+
+            The text summary on stdout lists what was found in the first \(ScanReport.conversationsListed) conversations \
+            (at most \(ScanReport.itemsPerConversation) items each) and the open findings of the first 5 users (at most \
+            \(ProactiveReport.findingsPerUser) each), and says how many were left out; --json has every total. At \
+            LOG_LEVEL=info every conversation scanned logs one line (counts, tokens, time) and the run ends with one \
+            "scan finished" line carrying its figures as fields; LOG_FORMAT=json writes each log line as a JSON object.
 
             Examples:
               messageai-jobs scan
               messageai-jobs scan --concurrency 8 --shard 2/4
-              messageai-jobs scan --shard auto/4      # index from JOB_COMPLETION_INDEX (Kubernetes Indexed Job)
-              messageai-jobs scan --combined          # one request per conversation for all five features
+              messageai-jobs scan --shard auto/4   # i from JOB_COMPLETION_INDEX
+              messageai-jobs scan --combined       # one request for all features
             """
     )
 
@@ -46,8 +52,9 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: "Process only shard i of N (i/N), or auto/N to read i from JOB_COMPLETION_INDEX.")
     var shard: String = "0/1"
 
-    @Option(help: "Comma-separated features (default: all five).")
-    var features: String = ExtractionFeature.allCases.map(\.rawValue).joined(separator: ",")
+    @Option(name: .customLong("features"), help: "Comma-separated features (default: all five).")
+    var featureList: String?
+    var features: String { featureList ?? ExtractionFeature.allNames }
 
     @Option(help: "Earlier messages sent along with the new ones, as context.")
     var contextMessages: Int = 20
@@ -113,7 +120,7 @@ struct ScanCommand: AsyncParsableCommand {
         let limiter = RateLimiter(limits: try rateLimits())
         let (provider, notice) = try ProviderFactory.make(
             providerOptions.provider, modelOverride: providerOptions.model, environment: providerOptions.llm.environment(), wrap: { RateLimitedClient(inner: $0, limiter: limiter) })
-        if let notice { Console.error(notice) }
+        if let notice { CLILogging.notice(notice) }
         return try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: provider,
                                           windowing: Windowing(maxInputTokens: providerOptions.windowTokens),
                                           versions: providerOptions.promptVersions)
@@ -157,7 +164,7 @@ struct ScanCommand: AsyncParsableCommand {
             let job = ScanJob(service, progress: { done, failed, total in
                 if showProgress { Console.progress("scan: \(done)/\(total) conversations" + (failed > 0 ? ", \(failed) failed" : "")) }
             }, onShutdown: {
-                Console.error("shutting down: claiming nothing more, finishing the conversations in flight, then exiting")
+                CLILogging.notice("shutting down: claiming nothing more, finishing the conversations in flight, then exiting")
             })
             let group = ServiceGroup(configuration: .init(
                 services: [.init(service: job, successTerminationBehavior: .gracefullyShutdownGroup)],

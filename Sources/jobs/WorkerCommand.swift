@@ -62,8 +62,9 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a claim lasts without renewal (a crashed worker's requests are taken over after this).")
     var leaseSeconds: Int = 600
 
-    @Option(help: "Comma-separated features for extract requests (default: all five).")
-    var features: String = ExtractionFeature.allCases.map(\.rawValue).joined(separator: ",")
+    @Option(name: .customLong("features"), help: "Comma-separated features for extract requests (default: all five).")
+    var featureList: String?
+    var features: String { featureList ?? ExtractionFeature.allNames }
 
     @Flag(help: "Process the requests that are ready, then exit.")
     var once = false
@@ -106,7 +107,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let engine = try providerOptions.engine()
         let llm = providerOptions.provider == .rules ? nil : try providerOptions.llm.configuration()
         if llm == nil {
-            Console.error(providerOptions.provider == .rules
+            CLILogging.notice(providerOptions.provider == .rules
                 ? "--provider rules: assist requests will fail (the assistant needs an LLM)."
                 : "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): assist requests will fail saying so.")
         }
@@ -131,12 +132,12 @@ struct WorkerCommand: AsyncParsableCommand {
             let handler = JobRequestHandler(extract: extract, features: chosen, assist: assist)
             let worker = RequestWorker(pool: pool, handler: handler, options: options)
             let service = WorkerService(worker) {
-                Console.error("shutting down: finishing in-flight requests (up to \(graceSeconds) s), then exiting")
+                CLILogging.notice("shutting down: finishing in-flight requests (up to \(graceSeconds) s), then exiting")
             }
             var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
             if let exposition, let metricsPort {
                 let endpoint = try await Self.endpoint(host: metricsHost, port: metricsPort, worker: worker, exposition: exposition)
-                Console.error("serving /healthz, /readyz and /metrics on http://\(endpoint.host):\(endpoint.port)")
+                CLILogging.notice("serving /healthz, /readyz and /metrics on http://\(endpoint.host):\(endpoint.port)")
                 services.append(.init(service: endpoint))
             }
             // Listed last, so on SIGTERM the worker drains first while the endpoint still answers, then the endpoint stops.

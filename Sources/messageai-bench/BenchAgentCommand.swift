@@ -10,9 +10,9 @@ struct BenchAgentCommand: AsyncParsableCommand {
         commandName: "agent",
         abstract: "Measure the agent loop's overhead per run against `messageai-bench serve` at OPENAI_BASE_URL.",
         discussion: """
-            Runs --runs agent runs (AgentRunner with the real OpenAI client) in this process, each with five in-memory
-            tools shaped like the real families, against the scripted server; every run must take exactly --steps
-            model calls (start the server with the same --steps). At zero server latency the time per run is the
+            Runs --runs agent runs (AgentRunner with the real OpenAI client) in this process, each with five in-memory \
+            tools shaped like the real families, against the scripted server; every run must take exactly --steps \
+            model calls (start the server with the same --steps). At zero server latency the time per run is the \
             loop's own cost. benchmarks/agents-sdk/run.sh runs the same workload with OpenAI's Agents SDK for Python.
 
             Example: OPENAI_BASE_URL=http://127.0.0.1:8089/v1 messageai-bench agent --runs 500 --steps 6 --json

@@ -23,9 +23,9 @@ struct BenchWorkloadCommand: AsyncParsableCommand {
         commandName: "workload",
         abstract: "Fill the database with a generated, reproducible scan workload.",
         discussion: """
-            Parent-group chats (3 to 8 people) and 1:1 chats with D days of history; about a tenth of the
-            conversations get about 20 new messages on the last day. Messages carry real dates, times, RSVPs and
-            deadlines. Watermarks are set so that only the last day is new to the next scan. The same --seed
+            Parent-group chats (3 to 8 people) and 1:1 chats with D days of history; about a tenth of the \
+            conversations get about 20 new messages on the last day. Messages carry real dates, times, RSVPs and \
+            deadlines. Watermarks are set so that only the last day is new to the next scan. The same --seed \
             and --now give the same rows (ids included); loading them again inserts nothing new.
 
             Example: messageai-bench workload --conversations 2000 --days 7 --seed 42
@@ -75,8 +75,8 @@ struct BenchAlignCommand: AsyncParsableCommand {
         commandName: "align",
         abstract: "The evidence check's alignment cost per item at the p50 and p99 message sizes of the generated workload.",
         discussion: """
-            Generates the workload `workload` loads (same options, no database) and aligns, for the messages at the
-            p50 and p99 of its sizes, a misquoted copy of each with it, as the evidence check does for a quote that
+            Generates the workload `workload` loads (same options, no database) and aligns, for the messages at the \
+            p50 and p99 of its sizes, a misquoted copy of each with it, as the evidence check does for a quote that \
             is not verbatim. Example: messageai-bench align --conversations 2000 --days 7 --seed 42
             """)
 
@@ -113,12 +113,12 @@ struct BenchScanCommand: AsyncParsableCommand {
         commandName: "scan",
         abstract: "Measure the scan against an in-process fake OpenAI-compatible server at a fixed latency.",
         discussion: """
-            Creates a scratch schema in the database (dropped afterwards), loads a generated workload, and runs the
-            real scan with the openai provider against a loopback fake that answers after --latency-ms. Then runs
-            again at zero latency to show the local overhead per conversation. Prints conversations per second, the
-            bound concurrency / latency, CPU time per request and per conversation (getrusage: user + system of the
-            whole process, fake server included; and without the fake server's threads, which read their own thread
-            clocks), requests, tokens and peak memory. The bound C/latency assumes whole waves: scan a multiple of C
+            Creates a scratch schema in the database (dropped afterwards), loads a generated workload, and runs the \
+            real scan with the openai provider against a loopback fake that answers after --latency-ms. Then runs \
+            again at zero latency to show the local overhead per conversation. Prints conversations per second, the \
+            bound concurrency / latency, CPU time per request and per conversation (getrusage: user + system of the \
+            whole process, fake server included; and without the fake server's threads, which read their own thread \
+            clocks), requests, tokens and peak memory. The bound C/latency assumes whole waves: scan a multiple of C \
             conversations (a tenth of --conversations), many waves long, to measure against it. See benchmarks/README.md.
 
             Example: messageai-bench scan --conversations 2000 --latency-ms 800 --concurrency 8

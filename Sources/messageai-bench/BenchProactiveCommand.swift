@@ -9,9 +9,9 @@ struct BenchProactiveCommand: AsyncParsableCommand {
         commandName: "proactive",
         abstract: "The proactive pass on the generated workload: users per second offline, tokens per user with a fake model.",
         discussion: """
-            In a scratch schema of the database (dropped afterwards): loads the generated workload, extracts its whole
-            history with the rules, then runs the proactive pass for every user offline, a second time (it must add
-            no finding), and once more with an in-process fake model that calls two tools and ranks every finding
+            In a scratch schema of the database (dropped afterwards): loads the generated workload, extracts its whole \
+            history with the rules, then runs the proactive pass for every user offline, a second time (it must add \
+            no finding), and once more with an in-process fake model that calls two tools and ranks every finding \
             (tokens counted as request bytes / 4).
 
             Example: messageai-bench proactive --conversations 2000 --days 7 --seed 42

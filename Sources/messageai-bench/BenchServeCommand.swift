@@ -9,14 +9,14 @@ struct BenchServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the scripted OpenAI-compatible server of the agent and token benchmarks until killed.",
         discussion: """
-            Listens on 127.0.0.1 only and answers POST /v1/chat/completions without any state: an agent conversation
-            gets --steps minus one rounds of one tool call each (cycling through get_recent_messages,
-            get_upcoming_events, get_pending_rsvps, get_upcoming_deadlines and list_reminders; the round is one more
-            than the request's tool messages), then a final text answer. Requests with a response_format get a
-            schema-valid JSON answer. Usage is computed from the request, the same rule for every client: tokens =
-            ceil(UTF-8 bytes / 4) of the messages' text plus the tools and response_format JSON (prompt), and of the
-            answer (completion). With --emulate-prefix-cache, usage also carries prompt_tokens_details.cached_tokens
-            as OpenAI's automatic prefix caching would report it (off by default: it adds server time that
+            Listens on 127.0.0.1 only and answers POST /v1/chat/completions without any state: an agent conversation \
+            gets --steps minus one rounds of one tool call each (cycling through get_recent_messages, \
+            get_upcoming_events, get_pending_rsvps, get_upcoming_deadlines and list_reminders; the round is one more \
+            than the request's tool messages), then a final text answer. Requests with a response_format get a \
+            schema-valid JSON answer. Usage is computed from the request, the same rule for every client: tokens = \
+            ceil(UTF-8 bytes / 4) of the messages' text plus the tools and response_format JSON (prompt), and of the \
+            answer (completion). With --emulate-prefix-cache, usage also carries prompt_tokens_details.cached_tokens \
+            as OpenAI's automatic prefix caching would report it (off by default: it adds server time that \
             `bench agent` would count). Prints the base URL once listening.
 
             Example: messageai-bench serve --port 8089 --steps 6

@@ -11,16 +11,16 @@ struct BenchTokensCommand: AsyncParsableCommand {
         commandName: "tokens",
         abstract: "Tokens of one night: our nightly scan against the seed's design, on the same generated data.",
         discussion: """
-            Creates a scratch schema in the database at DATABASE_URL (use a scratch database; the schema is dropped
-            afterwards and nothing else is touched), loads a generated workload, and runs the real nightly scan with
-            the openai provider against an in-process scripted server. Then sends the seed's design's requests for
-            the same data to the same server: every feature re-sends its whole window every night for every
-            conversation (calendar and decisions 7 days, priority 1 day, RSVPs 30 days, deadlines 14 days), RSVPs
-            and deadlines once per participant, with the seed's prompts and message formats. Both sides are billed
-            by the server's one rule: ceil(UTF-8 bytes / 4). Also prints the conservative count (every byte of our request
-            bodies against only the seed's message lines), where our bytes go, the prompt tokens OpenAI's prefix cache
-            would serve (emulated: 128-token blocks from 1,024 tokens on), and each night's money at the list prices
-            of <prompts>/pricing/openai.yaml (ours at the prompts' model, the seed's at gpt-4o and at ours).
+            Creates a scratch schema in the database at DATABASE_URL (use a scratch database; the schema is dropped \
+            afterwards and nothing else is touched), loads a generated workload, and runs the real nightly scan with \
+            the openai provider against an in-process scripted server. Then sends the seed's design's requests for \
+            the same data to the same server: every feature re-sends its whole window every night for every \
+            conversation (calendar and decisions 7 days, priority 1 day, RSVPs 30 days, deadlines 14 days), RSVPs \
+            and deadlines once per participant, with the seed's prompts and message formats. Both sides are billed \
+            by the server's one rule: ceil(UTF-8 bytes / 4). Also prints the conservative count (every byte of our request \
+            bodies against only the seed's message lines), where our bytes go, the prompt tokens OpenAI's prefix cache \
+            would serve (emulated: 128-token blocks from 1,024 tokens on), and each night's money at the list prices \
+            of <prompts>/pricing/openai.yaml (ours at the prompts' model, the seed's at gpt-4o and at ours). \
             See benchmarks/RESULTS.md.
 
             Example: DATABASE_URL=postgresql://postgres@127.0.0.1:54329/messageai_bench messageai-bench tokens --conversations 2000

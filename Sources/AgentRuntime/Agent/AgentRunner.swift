@@ -67,8 +67,8 @@ public struct AgentRunner: Sendable {
             let callStart = ContinuousClock.now
             let result: ChatCompletionResult
             do {
-                let client = self.client
-                result = try await withDeadline(run.deadline) { try await client.complete(request) }
+                let (client, logger) = (self.client, self.logger)
+                result = try await withDeadline(run.deadline) { try await client.complete(request, logger: logger) }
             } catch {
                 run.attempts += (error as? LLMError)?.attempts ?? 1
                 trace.latencyMs = (ContinuousClock.now - callStart).wholeMilliseconds

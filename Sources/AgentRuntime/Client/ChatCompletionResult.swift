@@ -1,3 +1,5 @@
+import Logging
+
 /// A successful completion with what it cost to get it.
 public struct ChatCompletionResult: Sendable {
     public var response: ChatCompletionResponse
@@ -46,4 +48,14 @@ public struct RateLimitInfo: Sendable, Hashable {
 /// Anything that completes a chat: the HTTP client in production, a stub in tests of code above it.
 public protocol ChatCompleting: Sendable {
     func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult
+    /// The same, with the caller's logger (its run, conversation, feature or user ids as metadata) for the client's
+    /// own lines about this request.
+    func complete(_ request: ChatCompletionRequest, logger: Logger) async throws -> ChatCompletionResult
+}
+
+extension ChatCompleting {
+    /// Clients that log nothing of their own ignore the caller's logger.
+    public func complete(_ request: ChatCompletionRequest, logger: Logger) async throws -> ChatCompletionResult {
+        try await complete(request)
+    }
 }

@@ -31,12 +31,20 @@ public struct OpenAIClient: ChatCompleting {
     /// Sends `request` (with the configured model if it names none) and decodes the answer.
     /// Throws `LLMError`; never retries client errors (400, 401, 403, 404, 422) or undecodable answers.
     public func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult {
+        try await complete(request, logger: logger)
+    }
+
+    /// Sends `request` as `complete(_:)` does, logging its attempts and retries with `caller`'s metadata (the run,
+    /// conversation and feature ids) under the client's own label.
+    public func complete(_ request: ChatCompletionRequest, logger caller: Logger) async throws -> ChatCompletionResult {
+        var logger = self.logger
+        for (key, value) in caller.handler.metadata { logger[metadataKey: key] = value }
         let httpRequest = try makeHTTPRequest(request)
         let clock = ContinuousClock()
         let start = clock.now
         let loop = RetryLoop(policy: configuration.retryPolicy, sleep: sleep, logger: logger)
         do {
-            let result = try await attempts(httpRequest, loop: loop, clock: clock, start: start)
+            let result = try await attempts(httpRequest, loop: loop, clock: clock, start: start, logger: logger)
             LLMSpendMeter.current?.add(attempts: result.attempts, usage: result.response.usage)
             return result
         } catch {
@@ -46,7 +54,7 @@ public struct OpenAIClient: ChatCompleting {
     }
 
     private func attempts(_ httpRequest: HTTPRequest, loop: RetryLoop, clock: ContinuousClock,
-                          start: ContinuousClock.Instant) async throws -> ChatCompletionResult {
+                          start: ContinuousClock.Instant, logger: Logger) async throws -> ChatCompletionResult {
         try await loop.run("chat.completions") { attempt in
             do {
                 try await concurrency.acquire()

@@ -1,3 +1,5 @@
+import Logging
+
 /// A `ChatCompleting` that asks a shared `RateLimiter` before each request, so callers (the extraction engine)
 /// get rate limiting without knowing about it.
 public struct RateLimitedClient: ChatCompleting {
@@ -10,6 +12,14 @@ public struct RateLimitedClient: ChatCompleting {
     }
 
     public func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult {
+        try await complete(request, logger: nil)
+    }
+
+    public func complete(_ request: ChatCompletionRequest, logger: Logger) async throws -> ChatCompletionResult {
+        try await complete(request, logger: Optional(logger))
+    }
+
+    private func complete(_ request: ChatCompletionRequest, logger: Logger?) async throws -> ChatCompletionResult {
         let permit: RateLimiter.Permit
         do {
             permit = try await limiter.acquire(estimatedTokens: Self.estimatedTokens(request, defaultMaxTokens: limiter.limits.defaultMaxTokens))
@@ -17,7 +27,7 @@ public struct RateLimitedClient: ChatCompleting {
             throw LLMError.cancelled
         }
         // A failed call keeps its reservation: it may well have reached the server and counted there.
-        let result = try await inner.complete(request)
+        let result = if let logger { try await inner.complete(request, logger: logger) } else { try await inner.complete(request) }
         await limiter.finish(permit, usage: result.response.usage, attempts: result.attempts, rateLimit: result.rateLimit)
         return result
     }

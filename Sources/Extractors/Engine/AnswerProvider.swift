@@ -1,5 +1,6 @@
 import AgentRuntime
 import JSONKit
+import Logging
 import PromptKit
 
 /// Where an extractor's raw answer comes from: an LLM, or the rule-based provider that needs none.
@@ -20,6 +21,8 @@ public struct AnswerRequest: Sendable {
     public let window: MessageWindow
     public let input: ConversationInput
     public let schema: JSONSchema
+    /// The caller's logger (run, conversation and feature ids as metadata) for the client's lines; nil: the provider's own.
+    public var logger: Logger? = nil
 }
 
 public struct ProviderAnswer: Sendable {

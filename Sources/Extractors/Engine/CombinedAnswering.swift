@@ -1,4 +1,5 @@
 import JSONKit
+import Logging
 import PromptKit
 
 /// A provider that can answer several features in one request (`ExtractionEngine.combined`). Its answer is one object
@@ -21,6 +22,8 @@ public struct CombinedAnswerRequest: Sendable {
     public let schemaJSON: JSONValue
     /// Each feature's own compiled schema, to check (and name) each part of the answer.
     public let schemas: [ExtractionFeature: JSONSchema]
+    /// The caller's logger (run, conversation and feature ids as metadata); nil: the provider's own.
+    public var logger: Logger? = nil
 
     /// Schema problems of an answer, each prefixed with its feature's property (`$.rsvps…`), and the features whose
     /// part failed, in order; a missing or extra top-level property is charged to the first feature.

@@ -1,5 +1,6 @@
 import AgentRuntime
 import JSONKit
+import Logging
 import PromptKit
 
 /// The combined mode (`scan --combined`): one request per window for all the chosen features, answered under one
@@ -33,7 +34,7 @@ extension ExtractionEngine {
     }
 
     func extractCombined(_ input: ConversationInput, chosen: [(ExtractionFeature, Prompt, any ParentFeature)], windows: [PreparedWindow],
-                         run initial: ExtractionRun) async throws -> ExtractionRun {
+                         run initial: ExtractionRun, logger: Logger? = nil) async throws -> ExtractionRun {
         guard let answering = provider as? any CombinedAnswering else {
             throw ExtractionError.promptProblem("the \(provider.name) provider cannot answer combined requests")
         }
@@ -50,6 +51,8 @@ extension ExtractionEngine {
         let prompt = features.count < registry.features.count ? Self.restrictExamples(full, to: features) : full
         let model = provider.modelName(for: prompt)
         var run = initial
+        var combinedLogger = logger
+        combinedLogger?[metadataKey: "feature"] = "\(features.map(\.rawValue).joined(separator: ","))"
         for feature in features { run.prompts[feature] = PromptRef(id: prompt.id, version: prompt.version, model: model) }
         // Collected per feature and merged in feature order at the end, as the per-feature path does.
         var parts: [ExtractionFeature: Extraction] = [:]
@@ -62,7 +65,7 @@ extension ExtractionEngine {
             }
             let answer = try await answering.answerCombined(CombinedAnswerRequest(
                 features: features, prompt: prompt, rendered: rendered, window: prepared.window, input: input,
-                schemaJSON: schemaJSON, schemas: compiled))
+                schemaJSON: schemaJSON, schemas: compiled, logger: combinedLogger))
             for feature in features {
                 // Each part passes its feature's gate, rule-based answers included, then its feature's decoder.
                 let part = answer.json[feature.rawValue] ?? .null

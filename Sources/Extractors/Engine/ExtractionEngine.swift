@@ -2,6 +2,7 @@ import AgentRuntime
 import Chrono
 import Foundation
 import JSONKit
+import Logging
 import PromptKit
 
 /// Which prompt produced a feature's items, for provenance on every row.
@@ -78,7 +79,9 @@ public struct ExtractionEngine: Sendable {
         return found
     }
 
-    public func extract(_ input: ConversationInput, features: [ExtractionFeature]) async throws -> ExtractionRun {
+    /// - Parameter logger: the caller's logger (its run and conversation ids); the model client's lines about each
+    ///   feature go to it with the `feature` added. Nil: the client's own logger.
+    public func extract(_ input: ConversationInput, features: [ExtractionFeature], logger: Logger? = nil) async throws -> ExtractionRun {
         let chosen = try features.map { ($0, try prompt(for: $0), try registry.require($0)) }
         var run = ExtractionRun()
         for (feature, prompt, _) in chosen {
@@ -92,12 +95,16 @@ public struct ExtractionEngine: Sendable {
                                   evidence: EvidenceIndex(window))
         }
         if combined, chosen.count > 1 {
-            return try await extractCombined(input, chosen: chosen, windows: windows, run: run)
+            return try await extractCombined(input, chosen: chosen, windows: windows, run: run, logger: logger)
         }
         // Features are independent: ask for them concurrently, then merge in feature order.
         let results = try await withThrowingTaskGroup(of: (ExtractionFeature, ExtractionRun).self) { group in
             for (feature, prompt, parent) in chosen {
-                group.addTask { (feature, try await extract(parent, prompt: prompt, input: input, windows: windows)) }
+                var featureLogger = logger
+                featureLogger?[metadataKey: "feature"] = "\(feature.rawValue)"
+                group.addTask { [featureLogger] in
+                    (feature, try await extract(parent, prompt: prompt, input: input, windows: windows, logger: featureLogger))
+                }
             }
             var collected: [ExtractionFeature: ExtractionRun] = [:]
             for try await (feature, partial) in group { collected[feature] = partial }
@@ -123,7 +130,7 @@ public struct ExtractionEngine: Sendable {
     }
 
     private func extract(_ parent: any ParentFeature, prompt: Prompt, input: ConversationInput,
-                         windows: [PreparedWindow]) async throws -> ExtractionRun {
+                         windows: [PreparedWindow], logger: Logger?) async throws -> ExtractionRun {
         let feature = parent.id
         guard let schema = schemas["\(prompt.id)@\(prompt.version)"] else {
             throw ExtractionError.promptProblem("\(prompt.sourceFile): missing output schema")
@@ -138,7 +145,7 @@ public struct ExtractionEngine: Sendable {
                 throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
             }
             let answer = try await provider.answer(AnswerRequest(
-                feature: feature, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema))
+                feature: feature, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema, logger: logger))
             // Rule-based answers pass the same gate as the model's.
             let problems = schema.validate(answer.json)
             guard problems.isEmpty else {

@@ -8,7 +8,7 @@ extension LLMAnswerProvider: CombinedAnswering {
     public func answerCombined(_ request: CombinedAnswerRequest) async throws -> ProviderAnswer {
         let first = request.features.first ?? .calendarEvents
         let base = makeRequest(request.rendered, schema: request.schemaJSON, name: request.rendered.outputName ?? CombinedSchema.promptID)
-        return try await ask(base, feature: first, what: "combined answer") { json in
+        return try await ask(base, feature: first, what: "combined answer", logger: request.logger) { json in
             let found = request.problems(json)
             return (found.features.first ?? first, found.errors)
         }

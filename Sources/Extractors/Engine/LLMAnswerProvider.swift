@@ -24,7 +24,7 @@ public struct LLMAnswerProvider: AnswerProvider {
     public func modelName(for prompt: Prompt) -> String { modelOverride ?? prompt.model }
 
     public func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
-        try await ask(makeRequest(request), feature: request.feature, what: "answer") { json in
+        try await ask(makeRequest(request), feature: request.feature, what: "answer", logger: request.logger) { json in
             (request.feature, request.schema.validate(json).map(\.description))
         }
     }
@@ -32,10 +32,11 @@ public struct LLMAnswerProvider: AnswerProvider {
     /// Sends `base` and checks the answer with `problems` (the feature to blame and the errors; none means valid).
     /// An invalid answer is re-asked once with only that answer and its errors; a second invalid one fails with
     /// `invalidOutput`. Shared by per-feature and combined requests (`what` names which in the log).
-    func ask(_ base: ChatCompletionRequest, feature: ExtractionFeature, what: String,
+    func ask(_ base: ChatCompletionRequest, feature: ExtractionFeature, what: String, logger caller: Logger?,
              problems: (JSONValue) -> (feature: ExtractionFeature, errors: [String])) async throws -> ProviderAnswer {
+        let logger = caller ?? self.logger
         var answer = ProviderAnswer(json: .null)
-        let first = try await complete(base, feature: feature, into: &answer)
+        let first = try await complete(base, feature: feature, logger: caller, into: &answer)
         let firstCheck = Self.check(first, feature: feature, problems)
         if firstCheck.errors.isEmpty {
             answer.json = firstCheck.json
@@ -49,7 +50,7 @@ public struct LLMAnswerProvider: AnswerProvider {
             .user(Self.reaskText(firstCheck.errors)),
         ]
         answer.reasked = true
-        let second = try await complete(retry, feature: feature, into: &answer)
+        let second = try await complete(retry, feature: feature, logger: caller, into: &answer)
         let secondCheck = Self.check(second, feature: feature, problems)
         guard secondCheck.errors.isEmpty else {
             throw ExtractionError.invalidOutput(feature: secondCheck.feature, errors: secondCheck.errors)
@@ -109,8 +110,9 @@ public struct LLMAnswerProvider: AnswerProvider {
             responseFormat: format)
     }
 
-    func complete(_ chat: ChatCompletionRequest, feature: ExtractionFeature, into answer: inout ProviderAnswer) async throws -> String {
-        let result = try await client.complete(chat)
+    func complete(_ chat: ChatCompletionRequest, feature: ExtractionFeature, logger: Logger?,
+                  into answer: inout ProviderAnswer) async throws -> String {
+        let result = if let logger { try await client.complete(chat, logger: logger) } else { try await client.complete(chat) }
         answer.requests += 1
         if let usage = result.response.usage { answer.usage += TokenUsage(usage) }
         let choice = result.response.firstChoice

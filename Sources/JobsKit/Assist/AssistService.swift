@@ -140,7 +140,7 @@ public struct AssistService: Sendable {
         let checked = result.output.map { FindingCheck(findings: findings, toolResults: toolResults).check($0) }
         if let violations = checked?.violations, !violations.isEmpty {
             logger.warning("assistant answer items dropped", metadata: [
-                "user": "\(person.id.postgresValue)", "run": "\(runID.postgresValue)", "dropped": "\(violations.count)",
+                "dropped": "\(violations.count)",
                 "first": "\(violations[0].section): \(violations[0].reason)"])
         }
         let usage = TokenUsage(result.usage)
@@ -218,9 +218,13 @@ public struct AssistService: Sendable {
             userID: person.id, pool: pool, timeZone: person.zone, now: now,
             provenance: ToolProvenance(runID: runID, promptID: prompt.id, promptVersion: prompt.version, model: model),
             reminderBudget: ReminderBudget(limit: maxRemindersPerRun))
+        var logger = self.logger
+        logger[metadataKey: "user"] = "\(person.id.postgresValue)"
+        logger[metadataKey: "run"] = "\(runID.postgresValue)"
         var runner = AgentRunner(
             client: client, model: model, tools: try AssistantTools.make(context: context), limits: limits,
-            temperature: prompt.parameters.temperature, seed: prompt.parameters.seed, maxCompletionTokens: prompt.parameters.maxTokens)
+            temperature: prompt.parameters.temperature, seed: prompt.parameters.seed, maxCompletionTokens: prompt.parameters.maxTokens,
+            logger: logger)
         runner.toolsWithSchema = toolsWithSchema
         runner.firstToolChoice = firstToolChoice
         let name = prompt.outputName ?? "assistant_findings"

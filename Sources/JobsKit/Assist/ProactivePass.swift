@@ -57,6 +57,8 @@ public struct ProactivePass: Sendable {
         public var errors: [String] = []
         /// Open findings of the first users (a human summary, not a report).
         public var shown: [UserFindings] = []
+        /// Users with at least one open finding, shown or not.
+        public var usersWithFindings = 0
     }
 
     public struct UserFindings: Sendable, Codable {
@@ -215,6 +217,7 @@ public struct ProactivePass: Sendable {
                 }
             }
         }
+        summary.usersWithFindings += open.values.filter { !$0.isEmpty }.count
         for user in open.keys.sorted(by: { (people[$0]?.name ?? "", $0.uuidString) < (people[$1]?.name ?? "", $1.uuidString) })
         where summary.shown.count < showUsers {
             summary.shown.append(UserFindings(userID: user, name: people[user]?.name ?? user.postgresValue, findings: open[user] ?? []))

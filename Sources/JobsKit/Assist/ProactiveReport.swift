@@ -1,7 +1,12 @@
 import Foundation
 
-/// The human summary of a proactive pass: counts, then each shown user's open findings, most important first.
+/// The human summary of a proactive pass: counts, then each shown user's open findings, most important first, at
+/// most `findingsPerUser` of them and how many were left out (a night can leave thousands open for one user; `--json`
+/// lists them all).
 public enum ProactiveReport {
+    /// Findings listed per user in the text summary.
+    public static let findingsPerUser = 10
+
     public static func text(_ s: ProactivePass.Summary) -> String {
         let kinds = s.findings.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         var lines = ["Proactive pass: \(s.usersPassed) user" + (s.usersPassed == 1 ? "" : "s") + " checked"
@@ -19,9 +24,18 @@ public enum ProactiveReport {
         for user in s.shown where !user.findings.isEmpty {
             lines.append("")
             lines.append("For \(user.name):")
-            lines += user.findings.map(line)
+            lines += user.findings.prefix(findingsPerUser).map(line)
+            let more = user.findings.count - findingsPerUser
+            if more > 0 { lines.append("  … and \(more) more finding" + (more == 1 ? "" : "s")) }
+        }
+        let shownWithFindings = s.shown.filter { !$0.findings.isEmpty }.count
+        if s.usersWithFindings > shownWithFindings {
+            lines.append("")
+            let more = s.usersWithFindings - shownWithFindings
+            lines.append("… and \(more) more user" + (more == 1 ? "" : "s") + " with open findings (assistant_findings)")
         }
         lines += s.errors.prefix(5).map { "FAILED \($0)" }
+        if s.errors.count > 5 { lines.append("… and \(s.errors.count - 5) more failure" + (s.errors.count == 6 ? "" : "s")) }
         return lines.joined(separator: "\n")
     }
 

@@ -54,8 +54,13 @@ public struct ExtractService: Sendable {
         var outcome = JobRunRecorder.Outcome(status: .failed)
         // Counts every attempt and token, so a run that fails half-way still records what it spent.
         let meter = LLMSpendMeter()
+        var logger = self.logger
+        logger[metadataKey: "run"] = "\(runID.postgresValue)"
+        logger[metadataKey: "conversation"] = "\(conversationID.postgresValue)"
         do {
-            let run = try await LLMSpendMeter.$current.withValue(meter) { try await engine.extract(input, features: features) }
+            let run = try await LLMSpendMeter.$current.withValue(meter) { [logger] in
+                try await engine.extract(input, features: features, logger: logger)
+            }
             outcome.requests = max(run.requests, meter.attempts)
             outcome.usage = Self.spent(run.usage, meter)
             outcome.estimatedCostUSD = RunCost.estimate(run.usage, engine: engine, features: features).usd
@@ -75,6 +80,11 @@ public struct ExtractService: Sendable {
             outcome.status = .succeeded
             outcome.conversationsProcessed = 1
             try await recorder.finish(runID, outcome)
+            logger.debug("conversation extracted", metadata: [
+                "items": "\(outcome.itemCounts.values.reduce(0, +))", "requests": "\(run.requests)",
+                "prompt_tokens": "\(run.usage.promptTokens)", "completion_tokens": "\(run.usage.completionTokens)",
+                "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(started)))", "dry_run": "\(dryRun)",
+            ])
             return Summary(
                 runID: runID, conversationID: conversationID, conversationName: input.name, provider: engine.provider.name,
                 dryRun: dryRun, messages: input.messages.count, windows: run.windows,
@@ -90,6 +100,7 @@ public struct ExtractService: Sendable {
             outcome.error = "\(error)"
             outcome.failures = [RunFailure(conversationID: conversationID, error: error)]
             try? await recorder.finish(runID, outcome)
+            logger.debug("extract failed", metadata: ["error": "\(error)"])
             throw error
         }
     }

@@ -1,8 +1,14 @@
 import Chrono
 import Foundation
 
-/// The human summary of a scan.
+/// The human summary of a scan: totals, then what was found in the first `conversationsListed` conversations (at most
+/// `itemsPerConversation` items each), saying how many were left out. `--json` has the same totals.
 public enum ScanReport {
+    /// Conversations whose findings the text summary lists.
+    public static let conversationsListed = 20
+    /// Items listed per conversation.
+    public static let itemsPerConversation = 10
+
     public static func text(_ s: ScanService.Summary) -> String {
         var lines = ["Scan \(s.runID.uuidString.lowercased()) (provider \(s.provider)): \(s.conversations) conversation"
                      + (s.conversations == 1 ? "" : "s") + " scanned, \(s.failed) failed, \(s.newMessages) new messages"
@@ -32,6 +38,12 @@ public enum ScanReport {
             lines.append("")
             lines.append(found.conversation + ":")
             lines += found.items.map { "  - " + $0 }
+            if found.more > 0 { lines.append("  … and \(found.more) more finding" + (found.more == 1 ? "" : "s")) }
+        }
+        if s.conversationsWithFindings > s.found.count {
+            lines.append("")
+            let more = s.conversationsWithFindings - s.found.count
+            lines.append("… \(more) more conversation" + (more == 1 ? "" : "s") + " with findings (rows in the feature tables)")
         }
         for failure in s.failures {
             lines.append("FAILED \(failure.conversationID.uuidString.lowercased()): \(failure.error)")

@@ -1,5 +1,6 @@
 import Extractors
 import Foundation
+import Logging
 import Postgres
 
 /// One scan worker's conversations, in three overlapping stages: while one conversation waits on the model, the one
@@ -18,6 +19,15 @@ extension ScanService {
         let total: Int
         /// Made once per run: its time-zone policy reads the environment.
         let reader: ConversationReader
+        /// The scan's logger with the run id.
+        let logger: Logger
+
+        /// The run's logger with the conversation id, for every line about that conversation.
+        func logger(for conversation: UUID) -> Logger {
+            var logger = self.logger
+            logger[metadataKey: "conversation"] = "\(conversation.postgresValue)"
+            return logger
+        }
     }
 
     /// A claimed conversation, read and filtered, waiting for the model.
@@ -31,6 +41,8 @@ extension ScanService {
         /// Older messages left out by the read cap (`ConversationReader.maxMessages`) on a first scan: the watermark
         /// moves past them unread.
         let leftOut: Int
+        /// When it was claimed, for the per-conversation log line.
+        let started: ContinuousClock.Instant
 
         var hasNew: Bool { input.firstNewIndex < input.messages.count }
         var newMessages: ArraySlice<InputMessage> { conversation.messages[conversation.firstNewIndex...] }
@@ -81,7 +93,7 @@ extension ScanService {
                 return nil
             } catch {
                 // The database stayed unreachable through the retries: stop claiming, keep what is done.
-                logger.error("claiming the next conversation failed", metadata: ["error": "\(error)"])
+                worker.logger.error("claiming the next conversation failed", metadata: ["error": "\(error)"])
                 await worker.state.stop("claiming the next conversation failed: \(error)")
                 return nil
             }
@@ -93,6 +105,7 @@ extension ScanService {
     /// The conversation as the model will see it; nil (settled) when reading failed or it no longer exists.
     func load(_ claim: ScanQueue.Claim, _ worker: Worker) async -> Loaded? {
         let reader = worker.reader
+        let started = ContinuousClock.now
         do {
             guard let (conversation, leftOut) = try await pool.withConnection({ db -> (ConversationInput, Int)? in
                 guard let conversation = try await reader.load(claim.conversationID, since: claim.watermark, now: worker.now, on: db)
@@ -102,12 +115,12 @@ extension ScanService {
                 return (conversation, try await reader.count(olderThan: oldest, in: claim.conversationID, on: db))
             }) else { return nil }
             if leftOut > 0 {
-                logger.warning("conversation has more messages than the read cap: the oldest are skipped",
-                               metadata: ["conversation": "\(claim.conversationID)", "read": "\(conversation.messages.count)",
-                                          "skipped": "\(leftOut)", "cap": "\(reader.maxMessages)"])
+                worker.logger(for: claim.conversationID).warning(
+                    "conversation has more messages than the read cap: the oldest are skipped",
+                    metadata: ["read": "\(conversation.messages.count)", "skipped": "\(leftOut)", "cap": "\(reader.maxMessages)"])
             }
             let (input, skipped) = options.preFilter ? PreFilter().filter(conversation) : (conversation, 0)
-            return Loaded(claim: claim, conversation: conversation, input: input, skipped: skipped, leftOut: leftOut)
+            return Loaded(claim: claim, conversation: conversation, input: input, skipped: skipped, leftOut: leftOut, started: started)
         } catch {
             await settle(claim, error: error, worker)
             return nil
@@ -118,7 +131,9 @@ extension ScanService {
     func extract(_ loaded: Loaded?, _ worker: Worker) async -> Answered? {
         guard let loaded else { return nil }
         do {
-            let run = loaded.hasNew ? try await engine.extract(loaded.input, features: options.features) : ExtractionRun()
+            let run = loaded.hasNew
+                ? try await engine.extract(loaded.input, features: options.features, logger: worker.logger(for: loaded.claim.conversationID))
+                : ExtractionRun()
             return Answered(loaded: loaded, run: run)
         } catch {
             await settle(loaded.claim, error: error, worker)
@@ -156,13 +171,14 @@ extension ScanService {
                 written = ExtractionStore.WriteSummary()
             } catch let lost as ScanLeaseLost {
                 // Rolled back; the conversation is someone else's now, so there is no failure to record against it.
-                logger.warning("lease lost", metadata: ["conversation": "\(claim.conversationID)", "error": "\(lost)"])
+                worker.logger(for: claim.conversationID).warning("lease lost", metadata: ["error": "\(lost)"])
                 await worker.state.record(lostLease: claim.conversationID, run: run)
                 return
             }
             await worker.state.record(success: claim.conversationID, input: loaded.conversation, run: run, written: written,
                                       newMessages: loaded.newMessages.count, skipped: loaded.skipped, leftOut: loaded.leftOut,
                                       features: features)
+            logScanned(loaded, run: run, written: written, worker)
             await reportProgress(worker)
         } catch {
             await settle(claim, error: error, worker)
@@ -178,12 +194,13 @@ extension ScanService {
             if (try? await Self.uncancelled { try await queue.committed(id, runID: runID) }) == true {
                 await worker.state.record(committedUncounted: id)
             } else {
-                logger.notice("conversation interrupted", metadata: ["conversation": "\(id)"])
+                worker.logger(for: id).notice("conversation interrupted")
                 await giveBack(id, interrupted: true, worker)
             }
             return
         }
-        logger.error("conversation failed", metadata: ["conversation": "\(id)", "error": "\(error)"])
+        let logger = worker.logger(for: id)
+        logger.error("conversation failed", metadata: ["error": "\(error)"])
         var unrecorded: String?
         // After a lock timeout the lock is most likely still held, perhaps on this very watermark row: recording the
         // failure does not wait for it a second time. If it cannot be written, the lease dies with this run anyway
@@ -195,12 +212,12 @@ extension ScanService {
             }
             if quarantined {
                 logger.error("conversation quarantined: it failed the same way on several scans in a row; `scan --retry-quarantined` tries it again",
-                             metadata: ["conversation": "\(id)", "scans": "\(options.quarantineAfter)", "error": "\(error)"])
+                             metadata: ["scans": "\(options.quarantineAfter)", "error": "\(error)"])
                 await worker.state.record(quarantined: id, error: "\(error)")
             }
         } catch let recordError {
             // Not even the failure could be written: its lease expires after the lease and a later scan retries it.
-            logger.error("recording the failure failed", metadata: ["conversation": "\(id)", "error": "\(recordError)"])
+            logger.error("recording the failure failed", metadata: ["error": "\(recordError)"])
             unrecorded = "\(recordError)"
         }
         await worker.state.record(failure: id, error: "\(error)", feature: RunFailure.feature(of: error), unrecorded: unrecorded)
@@ -213,6 +230,20 @@ extension ScanService {
         let queue = worker.queue
         _ = try? await Self.uncancelled { try await queue.release(id) }
         if interrupted { await worker.state.record(interrupted: id) }
+    }
+
+    /// The `info` line every scanned conversation gets: what was read, found and written, the tokens and the time.
+    private func logScanned(_ loaded: Loaded, run: ExtractionRun, written: ExtractionStore.WriteSummary, _ worker: Worker) {
+        let logger = worker.logger(for: loaded.claim.conversationID)
+        guard logger.logLevel <= .info else { return }
+        let items = options.features.reduce(0) { $0 + run.extraction.count($1) }
+        logger.info("conversation scanned", metadata: [
+            "new_messages": "\(loaded.newMessages.count)", "prefiltered": "\(loaded.skipped)", "items": "\(items)",
+            "inserted": "\(written.inserted.values.reduce(0, +))", "updated": "\(written.updated.values.reduce(0, +))",
+            "requests": "\(run.requests)", "prompt_tokens": "\(run.usage.promptTokens)",
+            "completion_tokens": "\(run.usage.completionTokens)",
+            "ms": "\(Int((ContinuousClock.now - loaded.started) / .milliseconds(1)))",
+        ])
     }
 
     private func reportProgress(_ worker: Worker) async {

@@ -57,8 +57,11 @@ public struct ScanService: Sendable {
         public var seconds = 0.0
         /// Users in conversations whose rows changed: the ones the assistant should look at again.
         public var changedUsers: [UUID] = []
-        /// What was found, per conversation, for the first conversations only (a human summary, not a report).
+        /// What was found, per conversation, for the first `ScanReport.conversationsListed` conversations only (a
+        /// human summary, not a report: the rows are in the feature tables).
         public var found: [Found] = []
+        /// Conversations in which something was found, listed in `found` or not.
+        public var conversationsWithFindings = 0
         /// The proactive pass run after extraction (nil when `proactive` is nil).
         public var proactive: ProactivePass.Summary?
         /// Failures whose record could not be written either (the database went away, a lock held on the watermark):
@@ -91,6 +94,8 @@ public struct ScanService: Sendable {
     public struct Found: Sendable, Codable {
         public let conversation: String
         public let items: [String]
+        /// Items found but not listed in `items` (at most `ScanReport.itemsPerConversation` are).
+        public var more = 0
     }
 
     /// Progress after each conversation: done, failed, total at the start.
@@ -101,12 +106,14 @@ public struct ScanService: Sendable {
     public let options: ScanOptions
     /// Run after extraction for the changed users plus users with something coming up; nil: no pass (`--no-assist`).
     public var proactive: ProactivePass?
-    let logger = Logger(label: "messageai.scan")
+    /// Every line of a run carries its `run` id; lines about one conversation its `conversation` id too.
+    let logger: Logger
 
-    public init(pool: PostgresPool, engine: ExtractionEngine, options: ScanOptions) {
+    public init(pool: PostgresPool, engine: ExtractionEngine, options: ScanOptions, logger: Logger = Logger(label: "messageai.scan")) {
         self.pool = pool
         self.engine = engine
         self.options = options
+        self.logger = logger
     }
 
     public func run(now: Date = Date(), progress: Progress? = nil) async throws -> Summary {
@@ -127,6 +134,8 @@ public struct ScanService: Sendable {
         let runID = try await Self.retrying { try await recorder.start(
             .scan, provider: provider, model: nil, options: runOptions, promptSet: engine.prompts.fingerprint, prompts: prompts) }
         var summary = Summary(runID: runID, provider: engine.provider.name)
+        var logger = self.logger
+        logger[metadataKey: "run"] = "\(runID.postgresValue)"
         if options.retryQuarantined { summary.quarantineReleased = try await Self.retrying { try await queue.releaseQuarantine() } }
         summary.abandonedRuns = (try? await Self.retrying { try await recorder.markAbandonedScans(except: runID) }) ?? 0
         let state = ScanState(summary: summary)
@@ -134,7 +143,8 @@ public struct ScanService: Sendable {
         // the conversations in flight, so nothing of this run commits after `run()` returns.
         let shutdown = ShutdownFlag()
         let worker = Worker(runID: runID, now: now, queue: queue, state: state, shutdown: shutdown, progress: progress, total: total,
-                            reader: ConversationReader(maxMessages: options.maxMessages, contextMessages: options.contextMessages, zones: options.zones))
+                            reader: ConversationReader(maxMessages: options.maxMessages, contextMessages: options.contextMessages, zones: options.zones),
+                            logger: logger)
         // Counts every attempt and token of the extraction, failed conversations' included.
         let meter = LLMSpendMeter()
         await LLMSpendMeter.$current.withValue(meter) {
@@ -198,7 +208,22 @@ public struct ScanService: Sendable {
             logger.error("could not close the run's job_runs row", metadata: ["run": "\(runID.postgresValue)", "error": "\(error)"])
             summary.runRecordError = "the run's job_runs row could not be closed: \(error)"
         }
+        Self.logFinished(summary, status: finished.status, logger: logger)
         return summary
+    }
+
+    /// The run's final figures as fields of one `info` line (what `job_runs` records), for log collectors: the
+    /// nightly CronJob's last word.
+    static func logFinished(_ summary: Summary, status: JobRunRecorder.Status, logger: Logger) {
+        var fields: Logger.Metadata = [
+            "status": "\(status.rawValue)", "conversations": "\(summary.conversations)", "failed": "\(summary.failed)",
+            "items": "\(summary.items.values.reduce(0, +))", "inserted": "\(summary.rowsInserted)", "updated": "\(summary.rowsUpdated)",
+            "requests": "\(summary.requests)", "prompt_tokens": "\(summary.usage.promptTokens)",
+            "completion_tokens": "\(summary.usage.completionTokens)", "seconds": "\(String(format: "%.1f", summary.seconds))",
+        ]
+        if let usd = summary.cost?.usd { fields["cost_usd"] = "\(String(format: "%.4f", usd))" }
+        if let reason = summary.stoppedEarly { fields["stopped_early"] = "\(reason)" }
+        logger.info("scan finished", metadata: fields)
     }
 
     /// `stoppedEarly` after a graceful shutdown (SIGTERM or SIGINT).
@@ -294,9 +319,12 @@ actor ScanState {
         summary.rowsInserted += inserted
         summary.rowsUpdated += updated
         summary.remindersCreated += written.remindersCreated
-        if summary.found.count < 20 {
+        let found = features.reduce(0) { $0 + run.extraction.count($1) }
+        if found > 0 { summary.conversationsWithFindings += 1 }
+        if found > 0, summary.found.count < ScanReport.conversationsListed {
             let lines = features.flatMap { feature in ExtractReport.items(feature, run.extraction).map { "\(feature.rawValue): \($0)" } }
-            if !lines.isEmpty { summary.found.append(.init(conversation: input.name, items: Array(lines.prefix(12)))) }
+            let listed = Array(lines.prefix(ScanReport.itemsPerConversation))
+            if !lines.isEmpty { summary.found.append(.init(conversation: input.name, items: listed, more: lines.count - listed.count)) }
         }
         if inserted + updated > 0 {
             for participant in input.participants { if let id = UUID(uuidString: participant.id) { changedUsers.insert(id) } }

@@ -145,6 +145,10 @@ public struct RequestWorker: Sendable {
     /// One attempt at one request; never throws: every outcome is recorded in the table and the summary.
     private func process(_ request: JobRequest, queue: JobRequestQueue, state: WorkerState) async {
         let started = Date()
+        var logger = self.logger
+        logger[metadataKey: "request"] = "\(request.id)"
+        logger[metadataKey: "kind"] = "\(request.kind.rawValue)"
+        logger[metadataKey: "attempt"] = "\(request.attempts)"
         let heartbeat = Task { [options, clock, metrics] in
             let interval = options.lease / 3
             while !Task.isCancelled {
@@ -195,7 +199,9 @@ public struct RequestWorker: Sendable {
         if let spentBy = runID ?? failedRunID { await metrics.modelSpend(of: spentBy, kind: request.kind, pool: pool) }
         let line = "\(request.label) attempt \(request.attempts): \(result.rawValue) in \(String(format: "%.2f", seconds)) s"
             + (runID.map { " (run \($0.uuidString.lowercased()))" } ?? "") + (errorText.map { ": \($0.prefix(300))" } ?? "")
-        if result == .done { logger.info("\(line)") } else { logger.warning("\(line)") }
+        var fields: Logger.Metadata = ["result": "\(result.rawValue)", "seconds": "\(String(format: "%.2f", seconds))"]
+        if let runID { fields["run"] = "\(runID.postgresValue)" }
+        if result == .done { logger.info("\(line)", metadata: fields) } else { logger.warning("\(line)", metadata: fields) }
         await state.finish(.init(requestID: request.id, kind: request.kind, attempt: request.attempts, result: result,
                                  runID: runID, error: errorText.map { String($0.prefix(JobRequestQueue.maxErrorLength)) },
                                  seconds: seconds))

@@ -10,7 +10,7 @@ struct LLMOptions: ParsableArguments {
     var llmTimeout: Double?
 
     @Option(help: ArgumentHelp(
-        "Model requests in flight at once from this process, all features, conversations and assistant runs together (default: $OPENAI_MAX_CONCURRENCY, else 16 for OpenAI, 1 for other servers).",
+        "Model requests in flight at once from this process, all features, conversations and assistant runs together (default: $OPENAI_MAX_CONCURRENCY, else \(LLMConfiguration.openAIDefaultConcurrency) for OpenAI, 1 for other servers).",
         valueName: "n"))
     var llmConcurrency: Int?
 

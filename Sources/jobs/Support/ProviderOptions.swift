@@ -36,7 +36,7 @@ struct ProviderOptions: ParsableArguments {
     /// The engine, with a notice on stderr when no LLM was configured.
     func engine() throws -> ExtractionEngine {
         let (provider, notice) = try ProviderFactory.make(self.provider, modelOverride: model, environment: llm.environment())
-        if let notice { Console.error(notice) }
+        if let notice { CLILogging.notice(notice) }
         return try ProviderFactory.engine(promptsPath: prompts, provider: provider, windowing: Windowing(maxInputTokens: windowTokens),
                                           versions: promptVersions)
     }

@@ -15,7 +15,7 @@ enum StopSignals {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 Task {
-                    Console.error("\(name): closing this process's job_runs records, then exiting")
+                    CLILogging.notice("\(name): closing this process's job_runs records, then exiting")
                     _ = await JobRunRecorder.closeOpenRuns(reason: "stopped by \(name) before it finished")
                     exit(128 + number)
                 }
