@@ -18,9 +18,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
         commandName: "render",
         abstract: "Print the Chat Completions request body for one extractor prompt (or `combined`) over one fixture's first window, or the assistant's first request for one user.",
         // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
-        usage: "messageai-jobs prompts render --prompt <prompt> --fixture <fixture>
-       messageai-jobs prompts render --prompt assistant --user <user>
-[<options>]",
+        usage: "messageai-jobs prompts render --prompt <prompt> --fixture <fixture>\n       messageai-jobs prompts render --prompt assistant --user <user>",
         discussion: """
             An extractor's body comes from running the real engine with a client that records the first request, so \
             it is exactly what would be sent (model, messages, response_format, token limit), minus the HTTP headers.

@@ -15,6 +15,8 @@ struct RequestsListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "List job requests (the newest --limit, oldest first), with their attempts and last error.",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs requests list [--status <status>] [<options>]",
         discussion: "Example: messageai-jobs requests list --status failed --json"
     )
 
@@ -57,6 +59,8 @@ struct RequestsRetryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "retry",
         abstract: "Send requests back to the queue: pending, attempts reset, due now (a worker takes them at once).",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs requests retry [<ids> ...] [--failed] [<options>]",
         discussion: """
             Takes failed, cancelled or pending requests (a pending one waiting out its backoff becomes due now); \
             running and done ones are refused. The error and attempts each had are kept in job_request_events.
@@ -93,6 +97,8 @@ struct RequestsCancelCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cancel",
         abstract: "Take pending or running requests out of the queue (status cancelled; `requests retry` brings them back).",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs requests cancel <ids> ... [<options>]",
         discussion: "Example: messageai-jobs requests cancel 42"
     )
 

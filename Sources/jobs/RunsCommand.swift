@@ -73,7 +73,9 @@ struct RunsListCommand: AsyncParsableCommand {
 struct RunsShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "One run: its figures, the prompts it used, and its failures with conversation, feature and error."
+        abstract: "One run: its figures, the prompts it used, and its failures with conversation, feature and error.",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs runs show <id> [<options>]"
     )
 
     @Argument(help: "The run's id (a UUID, as `runs` prints it).")
