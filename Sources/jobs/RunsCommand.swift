@@ -26,7 +26,9 @@ struct RunsCommand: AsyncParsableCommand {
 struct RunsListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "The last runs, newest first (the default `runs` subcommand)."
+        abstract: "The last runs, newest first (the default `runs` subcommand).",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs runs [list] [--since <since>] [--failed] [<options>]"
     )
 
     @Option(help: "Only runs started since then: a date (2026-11-24, midnight UTC), a timestamp (2026-11-24T06:00:00Z) or a duration back from now (90m, 24h, 7d).")

@@ -19,8 +19,10 @@ struct HelpWidthTests {
         var names: [String] = []
         for line in help[start.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
             if line.isEmpty { break }
-            // A subcommand starts two spaces in; its abstract's continuation lines are indented further.
-            guard line.hasPrefix("  "), !line.hasPrefix("   "), let name = line.split(separator: " ").first.map(String.init),
+            // A subcommand starts two spaces in; its abstract's continuation lines are indented further. Aliases
+            // follow the name after a comma ("requests, request").
+            guard line.hasPrefix("  "), !line.hasPrefix("   "),
+                  let name = line.split(separator: " ").first.map({ String($0.split(separator: ",")[0]) }),
                   name.allSatisfy({ $0.isLowercase || $0 == "-" }), name != "help" else { continue }
             names.append(name)
         }
@@ -44,7 +46,7 @@ struct HelpWidthTests {
             queue += Self.subcommands(text).map { path + [$0] }
         }
         // The commands an operator runs are all there (and were checked).
-        for command in ["scan", "extract", "assist", "worker", "eval", "prompts", "migrate", "demo", "batch", "request"] {
+        for command in ["scan", "extract", "assist", "worker", "eval", "prompts", "migrate", "demo", "batch", "requests", "runs"] {
             #expect(seen.contains([command]), "no \(command) in the SUBCOMMANDS of messageai-jobs --help")
         }
         #expect(seen.count >= 15)
