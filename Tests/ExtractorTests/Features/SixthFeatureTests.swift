@@ -301,16 +301,8 @@ struct Carpools: ParentFeature {
 
         /// The carpool rows `user` can read through row level security (nil: anon, who cannot read the table at all).
         func visibleRows(to user: UUID?, _ db: TestDatabase) async throws -> [String] {
-            try await db.pool.withConnection { connection in
-                try await connection.transaction { c in
-                    if let user {
-                        try await c.query("SET LOCAL ROLE authenticated")
-                        try await c.query("SELECT set_config('request.jwt.claim.sub', $1, true)", [user.uuidString.lowercased()])
-                    } else {
-                        try await c.query("SET LOCAL ROLE anon")
-                    }
-                    return try await c.query("SELECT ride_date::text || ' ' || driver_id::text AS r FROM carpools").map { try $0.decode("r", as: String.self) }
-                }
+            try await db.asRole(user) { c in
+                try await c.query("SELECT ride_date::text || ' ' || driver_id::text AS r FROM carpools").map { try $0.decode("r", as: String.self) }
             }
         }
 

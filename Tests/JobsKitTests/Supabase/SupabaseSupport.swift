@@ -33,28 +33,10 @@ enum SupabaseShape {
         }
     }
 
-    /// Runs `body` as PostgREST runs a request: `SET ROLE authenticated` with the user's id in
-    /// `request.jwt.claim.sub`, or `SET ROLE anon` when `user` is nil. Committed when `body` returns.
-    static func asRole<T: Sendable>(
-        _ user: UUID?, _ db: TestDatabase, _ body: (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        try await db.pool.withConnection { connection in
-            try await connection.transaction { c in
-                if let user {
-                    try await c.query("SET LOCAL ROLE authenticated")
-                    try await c.query("SELECT set_config('request.jwt.claim.sub', $1, true)", [user.uuidString.lowercased()])
-                } else {
-                    try await c.query("SET LOCAL ROLE anon")
-                }
-                return try await body(c)
-            }
-        }
-    }
-
     /// The SQLSTATE a statement failed with, or nil when it succeeded.
     static func failure(_ user: UUID?, _ db: TestDatabase, _ sql: String, _ binds: [any PostgresEncodable] = []) async -> SQLState? {
         do {
-            _ = try await asRole(user, db) { try await $0.query(sql, binds) }
+            _ = try await db.asRole(user) { try await $0.query(sql, binds) }
             return nil
         } catch let error as PostgresError {
             return error.sqlState ?? SQLState("no SQLSTATE: \(error)")
@@ -64,11 +46,11 @@ enum SupabaseShape {
     }
 
     static func count(_ user: UUID?, _ db: TestDatabase, _ sql: String, _ binds: [any PostgresEncodable] = []) async throws -> Int {
-        try await asRole(user, db) { try await $0.query(sql, binds)[0].decode(at: 0, as: Int.self) }
+        try await db.asRole(user) { try await $0.query(sql, binds)[0].decode(at: 0, as: Int.self) }
     }
 
     static func affected(_ user: UUID?, _ db: TestDatabase, _ sql: String, _ binds: [any PostgresEncodable] = []) async throws -> Int {
-        try await asRole(user, db) { try await $0.query(sql, binds).affectedRows }
+        try await db.asRole(user) { try await $0.query(sql, binds).affectedRows }
     }
 
     static func ownerCount(_ db: TestDatabase, _ sql: String, _ binds: [any PostgresEncodable] = []) async throws -> Int {
