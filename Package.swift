@@ -15,7 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        // The production HTTP transport: one event-loop thread waits on every request in flight (issue 15).
+        // The production HTTP transport: one event-loop thread waits on every request in flight.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // SHA-256 of the prompt set in use (`--version`, `job_runs`).

@@ -28,7 +28,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
     }
 
     /// The calendar date of an instant as seen in a time zone: the zone's offset at that instant, then epoch-day
-    /// arithmetic, without building a `Calendar` per call (issue 15). Instants before 1600, where Foundation's
+    /// arithmetic, without building a `Calendar` per call. Instants before 1600, where Foundation's
     /// Gregorian calendar switches to Julian dates, and non-finite ones still go through `Calendar`.
     public init(_ date: Date, in timeZone: TimeZone) {
         let seconds = date.timeIntervalSince1970
@@ -131,7 +131,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringCo
 }
 
 /// `String(format: "%0*d", width, value)` without Foundation's formatter (which goes through CFString and
-/// vfprintf, and was a tenth of a scan's CPU, issue 15). Negative values keep the formatter's text.
+/// vfprintf, far slower on a scan's hot path). Negative values keep the formatter's text.
 package func zeroPadded(_ value: Int, _ width: Int) -> String {
     guard value >= 0 else { return String(format: "%0\(width)d", value) }
     let digits = String(value)

@@ -99,7 +99,7 @@ extension Bool: PostgresTextCodable {
 extension UUID: PostgresTextCodable {
     public static var postgresTypeName: String { "uuid" }
     /// The canonical 36-character form (Postgres prints it lower case) is read byte-wise; anything else goes to
-    /// Foundation's parser, which `uuidString` decoding otherwise is (`sscanf`, issue 15).
+    /// Foundation's parser, which is slow on a hot path (`sscanf`).
     public init?(postgresValue: String) {
         if let uuid = UUIDText.parse(postgresValue) {
             self = uuid

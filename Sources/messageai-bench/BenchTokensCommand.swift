@@ -92,7 +92,7 @@ struct BenchTokensCommand: AsyncParsableCommand {
         func money(_ usd: Double?, model: String) -> String {
             usd.map { String(format: "$%.4f at %@ list prices", $0, model) } ?? "cost unknown (no price for \(model))"
         }
-        // Issue 18's targets: per-feature requests at most 0.05, combined at most 0.03.
+        // The targets: per-feature requests at most 0.05, combined at most 0.03 (benchmarks/RESULTS.md).
         let target = r.combined ? 0.03 : 0.05
         return [
             "Workload: \(r.conversations) conversations, \(r.days) days, seed \(r.seed): \(r.messages) messages; "

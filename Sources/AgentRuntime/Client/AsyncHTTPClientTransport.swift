@@ -8,9 +8,9 @@ import NIOPosix
 /// The production transport, on SwiftNIO's AsyncHTTPClient: one event-loop thread waits on every request in flight
 /// (epoll, no polling), a bounded keep-alive pool per host, an exact deadline per attempt and a cap on the body.
 ///
-/// URLSession on Linux spun libdispatch and libcurl while requests waited: 43 ms of CPU per request that waited
-/// 800 ms (issue 15). Use `shared` unless a test or benchmark needs other options; an instance made with `init`
-/// owns an event-loop thread and must be shut down with `shutdown()`.
+/// Waiting on a model so costs almost no CPU (URLSession on Linux spins libdispatch and libcurl while it waits).
+/// Use `shared` unless a test or benchmark needs other options; an instance made with `init` owns an event-loop
+/// thread and must be shut down with `shutdown()`.
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// Limits of one transport; the defaults suit Chat Completions at the scan's largest concurrency.
     public struct Options: Sendable {

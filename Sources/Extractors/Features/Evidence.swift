@@ -12,7 +12,7 @@ enum Evidence {
     /// `normalize` for text that is all ASCII, byte by byte; nil when the text has any other character. ASCII is
     /// already in canonical form, each byte is one character (CR LF is two whitespace bytes, collapsed the same), and
     /// its whitespace is exactly tab, LF, VT, FF, CR and space, so this gives what `normalizeUnicode` gives without
-    /// Foundation's canonical composition (most of the check's cost, issue 15).
+    /// Foundation's canonical composition, which dominates the check's cost.
     static func normalizeASCII(_ text: String) -> String? {
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)

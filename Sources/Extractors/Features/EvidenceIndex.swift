@@ -1,6 +1,5 @@
 /// The window's message texts normalised for the evidence check (`Evidence.normalize`), built once per window and
-/// shared by every feature's decode context. Normalising each message again for each of the five features was a
-/// sixth of the scan's CPU (issue 15).
+/// shared by every feature's decode context, so no message is normalised once per feature.
 struct EvidenceIndex: Sendable {
     /// `Evidence.normalize` of each message of the window, in window order.
     let texts: [String]

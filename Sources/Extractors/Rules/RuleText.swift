@@ -54,7 +54,7 @@ package enum RuleTokenizer {
     }
 
     /// Lower-cased, each `’` (a character of its own) made `'`. Pure standard library: Foundation's
-    /// `replacingOccurrences` bridged every word through NSString (most of the pre-filter's CPU, issue 15).
+    /// `replacingOccurrences` bridges every word through NSString.
     package static func normalize(_ word: String) -> String {
         let lower = word.lowercased()
         guard lower.utf8.contains(0xE2), lower.contains("’") else { return lower }

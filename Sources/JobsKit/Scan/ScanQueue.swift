@@ -37,7 +37,7 @@ struct ScanQueue: Sendable {
     /// own attempts are marked in the row (`claimed_by_run`), so each claim costs the same however long the run is.
     /// `after` starts the search past the conversations this run has already claimed (in `conversation_id` order):
     /// without it every claim re-checked the pending condition (an `EXISTS` over messages) of every inactive
-    /// conversation before the next pending one, so a claim's cost still grew with the run (issue 15).
+    /// conversation before the next pending one, so a claim's cost grew with the run.
     /// The claim also beats the run's heartbeat (read by `markAbandonedScans` against the lease), at most once a second:
     /// on every claim it rewrote the run's `job_runs` row some 80 times a second at concurrency 64.
     func claimNext(runID: UUID, after: UUID? = nil) async throws -> Claim? {

@@ -5,8 +5,8 @@ import Postgres
 
 /// One scan worker's conversations, in three overlapping stages: while one conversation waits on the model, the one
 /// answered before it is written and the next is claimed and read. A worker's model slot so never waits on the
-/// database: at concurrency 64, claiming, reading and writing in line with the model took 46 ms of every 860 ms
-/// conversation, and the scan reached 86% of concurrency / latency (issue 15).
+/// database (claiming, reading and writing in line with the model held every slot idle for part of each
+/// conversation).
 extension ScanService {
     /// What every worker of one run shares.
     struct Worker: Sendable {

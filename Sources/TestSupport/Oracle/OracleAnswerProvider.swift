@@ -5,7 +5,7 @@ import Foundation
 import JSONKit
 import PromptKit
 
-/// One realistic kind of model mistake, applied to every item of an oracle answer (issue 17).
+/// One realistic kind of model mistake, applied to every item of an oracle answer.
 public enum OracleNoise: String, Sendable, CaseIterable {
     /// The labels, exactly.
     case perfect
