@@ -101,6 +101,14 @@ struct ScanQueue: Sendable {
             [conversationID, runID]).isEmpty
     }
 
+    /// Which of `conversationIDs` this run committed: `committed` for many at once.
+    func committed(among conversationIDs: [UUID], runID: UUID) async throws -> Set<UUID> {
+        guard !conversationIDs.isEmpty else { return [] }
+        return try await Set(pool.query(
+            "SELECT conversation_id FROM scan_watermarks WHERE conversation_id = ANY($1::uuid[]) AND run_id = $2 AND lease_owner IS NULL",
+            [conversationIDs, runID]).map { try $0.decode("conversation_id", as: UUID.self) })
+    }
+
     /// Gives a claimed conversation back untouched (its work was interrupted), so the next scan takes it at once.
     /// Bounded by the lock timeout, like `fail`: a row lock held elsewhere leaves the lease to expire instead.
     func release(_ conversationID: UUID) async throws {

@@ -220,7 +220,8 @@ extension ScanService {
             logger.error("recording the failure failed", metadata: ["error": "\(recordError)"])
             unrecorded = "\(recordError)"
         }
-        await worker.state.record(failure: id, error: "\(error)", feature: RunFailure.feature(of: error), unrecorded: unrecorded)
+        await worker.state.record(failure: id, error: "\(error)", feature: RunFailure.feature(of: error), unrecorded: unrecorded,
+                                  deadConnection: (error as? PostgresError)?.isConnectionFailure == true)
         await reportProgress(worker)
     }
 

@@ -166,6 +166,12 @@ public struct ScanService: Sendable {
         // wait for it to expire. (Otherwise every claim is committed, failed, or deliberately left to expire.)
         if cancelled { _ = try? await Self.uncancelled { try await queue.releaseAll(runID: runID) } }
         let released = summary.quarantineReleased
+        // A conversation failed on a dead connection may have committed all the same (the COMMIT reached the
+        // server, its answer and the check after it did not): asked once more now that the connections are calm.
+        let suspects = await state.failedOnDeadConnection
+        if let landed = try? await Self.uncancelled({ try await Self.retrying { try await queue.committed(among: suspects, runID: runID) } }) {
+            await state.recount(committed: landed)
+        }
         summary = await state.finish()
         summary.quarantineReleased = released
         summary.quarantinedTotal = (try? await Self.uncancelled { try await Self.retrying { try await queue.quarantinedCount() } }) ?? 0
@@ -266,6 +272,9 @@ actor ScanState {
     /// without each scanning the whole table twice more (at 64 workers that was 128 full scans at the end of a run).
     /// A conversation another scanner releases after this point waits for the next run.
     private var exhausted = false
+    /// Conversations counted as failed on a dead connection: their COMMIT may have reached the server although
+    /// neither its answer nor the check after it got through (see `recount(committed:)`).
+    var failedOnDeadConnection: [UUID] = []
 
     init(summary: ScanService.Summary) { self.summary = summary }
 
@@ -341,8 +350,9 @@ actor ScanState {
         if summary.quarantined.count < 50 { summary.quarantined.append(.init(conversationID: id, error: error)) }
     }
 
-    func record(failure id: UUID, error: String, feature: String? = nil, unrecorded: String? = nil) {
+    func record(failure id: UUID, error: String, feature: String? = nil, unrecorded: String? = nil, deadConnection: Bool = false) {
         summary.failed += 1
+        if deadConnection { failedOnDeadConnection.append(id) }
         if summary.failures.count < 50 { summary.failures.append(.init(conversationID: id, error: error, feature: feature)) }
         if let unrecorded, summary.unrecordedFailures.count < 50 {
             summary.unrecordedFailures.append(.init(conversationID: id, error: unrecorded))

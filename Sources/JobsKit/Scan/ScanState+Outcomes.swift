@@ -21,6 +21,20 @@ extension ScanState {
 }
 
 extension ScanState {
+    /// Conversations counted as failed whose COMMIT, it turns out, landed: done after all (their row counts are
+    /// unknown, so none are added), and no longer failures of this run.
+    func recount(committed ids: Set<UUID>) {
+        guard !ids.isEmpty else { return }
+        let landed = Set(failedOnDeadConnection.filter(ids.contains))
+        summary.failed -= landed.count
+        summary.conversations += landed.count
+        summary.failures.removeAll { landed.contains($0.conversationID) }
+        summary.unrecordedFailures.removeAll { landed.contains($0.conversationID) }
+        failedOnDeadConnection.removeAll(where: landed.contains)
+    }
+}
+
+extension ScanState {
     /// A conversation whose COMMIT landed although the run was cancelled around it: done, its counts unknown.
     func record(committedUncounted id: UUID) {
         summary.conversations += 1
