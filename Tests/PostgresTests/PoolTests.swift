@@ -33,10 +33,16 @@ import TestSupport
             // Kill the pooled (idle) connection from outside, as an admin or a restarting server would.
             let admin = try await PostgresConnection.connect(try TestDatabase.baseConfiguration())
             try await admin.query("SELECT pg_terminate_backend($1)", [Int(firstPID)])
-            // Wait until the server has really ended it.
+            // Wait until the server has really ended it: a backend leaves pg_stat_activity before its process exits
+            // and closes the socket, so under load the pool could still see an idle socket with nothing to read.
+            // The cluster is local (scripts/local-db): the process is gone when kill(pid, 0) says so.
             for _ in 0..<50 {
                 let alive = try await admin.query("SELECT count(*) AS n FROM pg_stat_activity WHERE pid = $1", [Int(firstPID)])[0].decode("n", as: Int.self)
                 if alive == 0 { break }
+                try await Task.sleep(nanoseconds: 20_000_000)
+            }
+            for _ in 0..<250 {
+                if kill(pid_t(firstPID), 0) == -1 && errno == ESRCH { break }
                 try await Task.sleep(nanoseconds: 20_000_000)
             }
             admin.close()
