@@ -183,7 +183,6 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        .nanoseconds(duration.wholeNanoseconds)
     }
 }

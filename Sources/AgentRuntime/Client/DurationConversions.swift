@@ -6,6 +6,12 @@ extension Duration {
         return Double(s) + Double(attoseconds) / 1e18
     }
 
+    /// Whole nanoseconds, for NIO's `TimeAmount` and metrics timers.
+    package var wholeNanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
     /// Whole milliseconds, for logs and traces.
     var wholeMilliseconds: Int64 {
         let (seconds, attoseconds) = components

@@ -1,3 +1,4 @@
+import AgentRuntime
 import CoreMetrics
 import Foundation
 import Postgres
@@ -29,7 +30,7 @@ public struct WorkerMetrics: Sendable {
         guard enabled else { return }
         Counter(label: Self.requests, dimensions: [("kind", kind.rawValue), ("result", result.rawValue)], factory: factory).increment()
         CoreMetrics.Timer(label: Self.requestDuration, dimensions: [("kind", kind.rawValue)], factory: factory)
-            .recordNanoseconds(duration.nanoseconds)
+            .recordNanoseconds(duration.wholeNanoseconds)
     }
 
     /// The model tokens and list-price cost of the run that served an attempt, as `job_runs` recorded them (the
@@ -81,12 +82,5 @@ public struct WorkerMetrics: Sendable {
         for state in ["ready", "waiting", "running"] {
             Gauge(label: Self.queueDepth, dimensions: [("state", state)], factory: factory).record(try row.decode(state, as: Int64.self))
         }
-    }
-}
-
-extension Duration {
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
