@@ -165,9 +165,9 @@ let package = Package(
             dependencies: ["Postgres", "Migrations", "JSONKit", "Chrono", "Evals", "Extractors"]
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Migrations", "TestSupport"]),
-        .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"]),
+        .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "TestSupport"]),
         .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "JSONKit", "TestSupport"]),
-        .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "JSONKit", "YAMLKit"]),
+        .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "JSONKit", "YAMLKit", "TestSupport"]),
         .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Chrono", "JSONKit", "Postgres", "TestSupport"]),
         .testTarget(
             name: "ExtractorTests",

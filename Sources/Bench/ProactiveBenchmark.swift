@@ -61,7 +61,7 @@ public struct ProactiveBenchmark: Sendable {
         var result = Result(conversations: options.conversations, days: options.days, seed: options.seed)
         let now = Date()
         let workload = try WorkloadGenerator.make(WorkloadSpec(conversations: options.conversations, days: options.days, seed: options.seed, now: now))
-        return try await withScratchSchema(connections: options.concurrency + 2) { pool in
+        return try await ScratchSchema.with(database, connections: options.concurrency + 2) { pool in
             let load = try await WorkloadLoader(pool: pool).load(workload)
             result.users = load.users
             // Extract the whole history, not only the last day, so the pass has every user's rows to look at.
@@ -121,28 +121,6 @@ public struct ProactiveBenchmark: Sendable {
             LEFT JOIN proactive_users p ON p.user_id = cur.user_id
             WHERE p.narrated_digest IS DISTINCT FROM cur.d
             """)[0].decode("n")
-    }
-
-    /// A new, migrated schema in the configured database, dropped afterwards.
-    private func withScratchSchema<T: Sendable>(connections: Int, _ body: (PostgresPool) async throws -> T) async throws -> T {
-        let schema = "bench_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
-        let admin = try await PostgresConnection.connect(database)
-        try await admin.query("CREATE SCHEMA \(schema)")
-        var configuration = database
-        configuration.options = [database.options, "-c search_path=\(schema)"].compactMap { $0 }.joined(separator: " ")
-        let pool = PostgresPool(configuration: configuration, maxConnections: connections)
-        defer { admin.close() }
-        do {
-            try await Migrator(pool: pool).migrate([MigrationSet.dev(), MigrationSet.service()])
-            let value = try await body(pool)
-            await pool.shutdown()
-            _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
-            return value
-        } catch {
-            await pool.shutdown()
-            _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
-            throw error
-        }
     }
 }
 

@@ -20,7 +20,8 @@ public struct ScanBenchmark: Sendable {
         /// Also run at zero latency for the local overhead.
         public var measureOverhead = true
         /// Replaces the HTTP transport's limit on simultaneous connections to one host, which caps requests in flight
-        /// whatever the concurrency (each conversation sends five at once); nil measures the production transport.
+        /// whatever the concurrency (each conversation sends one per feature at once); nil measures the production
+        /// transport.
         public var maxConnectionsPerHost: Int?
 
         public init(conversations: Int) { self.conversations = conversations }
@@ -63,7 +64,7 @@ public struct ScanBenchmark: Sendable {
         public var concurrency: Int
         public var latencyMs: Int
         /// The ceiling set by concurrency and latency: C conversations in flight, each about one latency long
-        /// (its five feature requests run in parallel). Nil at zero latency.
+        /// (its feature requests run in parallel). Nil at zero latency.
         public var boundPerSecond: Double?
         /// The ceiling for this run's count: its conversations in whole waves of C, each one latency long
         /// (`scanned / (⌈scanned / C⌉ × latency)`). Below `boundPerSecond` when the last wave is partial: 100
@@ -139,7 +140,7 @@ public struct ScanBenchmark: Sendable {
     private func measure(_ options: Options, latency: Duration, now: Date, workload: Workload,
                          engineProvider: @escaping (BenchOpenAIServer) throws -> ExtractionEngine) async throws -> Phase {
         // The scan command's default pool size, so the benchmark measures what production runs.
-        return try await withScratchSchema(connections: ScanOptions.defaultDatabaseConnections(concurrency: options.concurrency)) { pool in
+        return try await ScratchSchema.with(database, connections: ScanOptions.defaultDatabaseConnections(concurrency: options.concurrency)) { pool in
             var phase = Phase(latencyMs: latency.milliseconds)
             let load = try await WorkloadLoader(pool: pool).load(workload)
             phase.messagesLoaded = load.messages
@@ -175,29 +176,6 @@ public struct ScanBenchmark: Sendable {
                 throw BenchError("the benchmark scan failed for \(summary.failed) conversation(s); first: \(failure.error)")
             }
             return phase
-        }
-    }
-
-    /// A new schema in the configured database, migrated, dropped afterwards: the benchmark never touches real data.
-    private func withScratchSchema<T: Sendable>(connections: Int, _ body: (PostgresPool) async throws -> T) async throws -> T {
-        let schema = "bench_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
-        let admin = try await PostgresConnection.connect(database)
-        try await admin.query("CREATE SCHEMA \(schema)")
-        var configuration = database
-        configuration.options = [database.options, "-c search_path=\(schema)"].compactMap { $0 }.joined(separator: " ")
-        let pool = PostgresPool(configuration: configuration, maxConnections: connections)
-        do {
-            try await Migrator(pool: pool).migrate([MigrationSet.dev(), MigrationSet.service()])
-            let value = try await body(pool)
-            await pool.shutdown()
-            _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
-            admin.close()
-            return value
-        } catch {
-            await pool.shutdown()
-            _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
-            admin.close()
-            throw error
         }
     }
 

@@ -22,7 +22,7 @@ public struct TokenCostBenchmark: Sendable {
         public var concurrency = 8
         public var promptsPath = "prompts"
         public var skipEmptySeedWindows = true
-        /// Our scan in combined mode (`scan --combined`): one request per conversation window for all five features.
+        /// Our scan in combined mode (`scan --combined`): one request per conversation window for all the features.
         public var combined = false
 
         public init(conversations: Int) { self.conversations = conversations }
@@ -164,7 +164,7 @@ public struct TokenCostBenchmark: Sendable {
         let prices = try Self.prices(promptsPath: options.promptsPath)
 
         log("loading \(workload.conversations.count) conversations, \(workload.messages.count) messages into a scratch schema")
-        let measured = try await withScratchSchema(connections: options.concurrency + 1) { pool in
+        let measured = try await ScratchSchema.with(database, prefix: "bench_tokens_", connections: options.concurrency + 1) { pool in
             _ = try await WorkloadLoader(pool: pool).load(workload)
             log("our nightly scan (\(workload.activeConversations) conversations with new messages)")
             var scan = ScanOptions()
@@ -224,26 +224,5 @@ public struct TokenCostBenchmark: Sendable {
     static func extractorModel(promptsPath: String) throws -> String {
         let library = try PromptLibrary.load(directory: URL(fileURLWithPath: promptsPath))
         return library.all.filter { $0.id != "assistant" }.sorted { $0.id < $1.id }.first?.model ?? "gpt-4o-mini"
-    }
-
-    /// A new schema in the configured database, migrated, dropped afterwards: nothing outside it is touched.
-    private func withScratchSchema<T: Sendable>(connections: Int, _ body: (PostgresPool) async throws -> T) async throws -> T {
-        let schema = "bench_tokens_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
-        let admin = try await PostgresConnection.connect(database)
-        defer { admin.close() }
-        try await admin.query("CREATE SCHEMA \(schema)")
-        var configuration = database
-        configuration.options = [database.options, "-c search_path=\(schema)"].compactMap { $0 }.joined(separator: " ")
-        let pool = PostgresPool(configuration: configuration, maxConnections: connections)
-        let outcome: Swift.Result<T, any Error>
-        do {
-            try await Migrator(pool: pool).migrate([MigrationSet.dev(), MigrationSet.service()])
-            outcome = .success(try await body(pool))
-        } catch {
-            outcome = .failure(error)
-        }
-        await pool.shutdown()
-        _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")
-        return try outcome.get()
     }
 }

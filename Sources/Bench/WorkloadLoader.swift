@@ -49,8 +49,8 @@ public struct WorkloadLoader: Sendable {
             // to_timestamp() gives instants; the app's columns are TIMESTAMP (UTC wall clock) or TIMESTAMPTZ, and the
             // conversion between them follows the session's zone: UTC for this transaction, whatever the server says.
             try await db.query("SET LOCAL TimeZone = 'UTC'")
-            // The service's check on user_settings.time_zone looks the zone up in pg_timezone_names, about 40 ms a row:
-            // most of the load time of a large workload. The generator's zones are a fixed list of IANA names
+            // The service's check on user_settings.time_zone looks the zone up in pg_timezone_names, which is slow per
+            // row: most of the load time of a large workload. The generator's zones are a fixed list of IANA names
             // (`WorkloadGenerator.zones`), so a superuser inserts those rows with triggers off
             // (session_replication_role = replica, for that statement only). Other roles keep the check.
             let superuser: Bool = try await db.query("SELECT rolsuper AS s FROM pg_roles WHERE rolname = current_user").first?.decode("s") ?? false
@@ -109,8 +109,7 @@ public struct WorkloadLoader: Sendable {
             }
         }
         // A database that has been running has statistics; freshly bulk-loaded tables have none until autovacuum
-        // gets to them, and the scan's claim query was then planned as a hash join over every message (80 ms a
-        // claim at 6,400 conversations instead of well under 1 ms).
+        // gets to them, and without them the scan's claim query is planned as a hash join over every message.
         try await pool.query("ANALYZE users, user_settings, conversations, conversation_participants, messages, scan_watermarks")
         report.seconds = Date().timeIntervalSince(started)
         return report

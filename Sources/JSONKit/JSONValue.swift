@@ -147,7 +147,7 @@ extension JSONValue {
 
     public func serializedData(sortedKeys: Bool = false) -> Data { Data(serializedBytes(sortedKeys: sortedKeys, pretty: false)) }
 
-    /// Written as UTF-8 bytes: appending scalar by scalar to a `String` was most of the cost of a request body.
+    /// Written as UTF-8 bytes, which is much cheaper than appending to a `String` scalar by scalar.
     private func serializedBytes(sortedKeys: Bool, pretty: Bool) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(256)

@@ -33,7 +33,7 @@ public enum PromptRequestCapture {
     }
 
     /// The combined request (`prompts/combined.yaml`, the pinned version unless `prompts` was re-pinned) for all
-    /// five features over the fixture's first window, as `scan --combined` sends it.
+    /// features over the fixture's first window, as `scan --combined` sends it.
     public static func combinedBody(
         fixture: Fixture, prompts: PromptLibrary, structuredOutput: StructuredOutputMode, modelOverride: String? = nil,
         tokenField: MaxTokensField = .maxCompletionTokens, windowing: Windowing = Windowing()

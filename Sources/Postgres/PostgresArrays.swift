@@ -44,8 +44,7 @@ extension Array: PostgresDecodable where Element: PostgresArrayElement {
 /// Parses the text output of one-dimensional arrays.
 enum PostgresArrayText {
     /// The element's UTF-8 with a backslash before every backslash and `"` byte. Byte-wise, so a quote followed by a
-    /// combining mark is escaped too (Foundation's `replacingOccurrences`, used before, compared whole characters
-    /// and left it bare, which ended the quoted element early); the same text as before for every other string.
+    /// combining mark is escaped too (a character-wise replace would leave it bare and end the quoted element early).
     static func appendEscaped(_ value: String, to bytes: inout [UInt8]) {
         for byte in value.utf8 {
             if byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\"") { bytes.append(UInt8(ascii: "\\")) }

@@ -72,8 +72,8 @@ public struct Prompt: Sendable, Hashable {
     /// The `response_format` name; nil for free-text prompts.
     public let outputName: String?
     public let outputSchema: JSONValue?
-    /// `outputSchema` as sent in a strict `response_format` (`StrictSchemaLint.compactWireSchema`), made once here
-    /// rather than on every request (it was 2% of a scan's CPU).
+    /// `outputSchema` as sent in a strict `response_format` (`StrictSchemaLint.compactWireSchema`), made once per
+    /// prompt, not on every request.
     public let wireOutputSchema: JSONValue?
     /// The schema path as written in the YAML (relative to `sourceFile`).
     public let schemaPath: String?

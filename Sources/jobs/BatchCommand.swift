@@ -64,17 +64,19 @@ struct BatchCollectCommand: AsyncParsableCommand {
     @Option(help: "Folder of YAML prompts (default: $MESSAGEAI_HOME/prompts, else the set embedded in this binary).")
     var prompts: String?
 
+    @OptionGroup var zones: TimeZoneOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         output.bootstrap()
         let configuration = try BatchCommand.clientConfiguration()
+        let zones = try self.zones.policy()
         // Collect only decodes: the provider is never asked anything.
         let engine = try ProviderFactory.engine(promptsPath: prompts, provider: RulesAnswerProvider())
         let summaries = try await database.withPool(maxConnections: 2) { pool in
             var service = BatchCollectService(pool: pool, engine: engine, client: OpenAIBatchClient(configuration: configuration))
-            service.zones = TimeZoneOptions.environmentPolicy()
+            service.zones = zones
             return try await service.run(batchID: batchID)
         }
         if output.json { try Console.printJSON(summaries) } else { Console.print(BatchReport.text(summaries)) }

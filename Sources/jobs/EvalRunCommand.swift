@@ -28,7 +28,7 @@ struct EvalRunCommand: AsyncParsableCommand {
     @Option(help: "A fixture YAML file or a directory of them.")
     var fixtures: String = "evals/fixtures"
 
-    @Option(help: "Comma-separated features to run and score (default: all five).")
+    @Option(help: "Comma-separated features to run and score (default: all registered features).")
     var features: String?
 
     @OptionGroup var provider: ProviderOptions

@@ -22,7 +22,7 @@ struct ExtractCommand: AsyncParsableCommand {
     @Option(help: "The conversation's id (a UUID).")
     var conversation: UUID
 
-    @Option(name: .customLong("features"), help: ArgumentHelp("Comma-separated features: \(ExtractionFeature.allCases.map(\.rawValue).joined(separator: ", ")) (default: all)."))
+    @Option(name: .customLong("features"), help: ExtractionFeature.listHelp())
     var featureList: String?
     var features: String { featureList ?? ExtractionFeature.allNames }
 

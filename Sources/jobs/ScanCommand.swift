@@ -52,7 +52,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: "Process only shard i of N (i/N), or auto/N to read i from JOB_COMPLETION_INDEX.")
     var shard: String = "0/1"
 
-    @Option(name: .customLong("features"), help: "Comma-separated features (default: all five).")
+    @Option(name: .customLong("features"), help: ExtractionFeature.listHelp())
     var featureList: String?
     var features: String { featureList ?? ExtractionFeature.allNames }
 

@@ -62,7 +62,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: "Seconds a claim lasts without renewal (a crashed worker's requests are taken over after this).")
     var leaseSeconds: Int = 600
 
-    @Option(name: .customLong("features"), help: "Comma-separated features for extract requests (default: all five).")
+    @Option(name: .customLong("features"), help: ExtractionFeature.listHelp("Comma-separated features for extract requests"))
     var featureList: String?
     var features: String { featureList ?? ExtractionFeature.allNames }
 
@@ -76,6 +76,7 @@ struct WorkerCommand: AsyncParsableCommand {
     var metricsHost: String = "127.0.0.1"
 
     @OptionGroup var providerOptions: ProviderOptions
+    @OptionGroup var zones: TimeZoneOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
@@ -113,7 +114,7 @@ struct WorkerCommand: AsyncParsableCommand {
         }
         let prompts = llm == nil ? nil : try loadPrompts()
         let chosen = try ExtractionFeature.parseList(features)
-        let zones = TimeZoneOptions.environmentPolicy()
+        let zones = try self.zones.policy()
         // Bootstrapped before the worker records anything; without --metrics-port every record is a no-op.
         let exposition = metricsPort.map { _ in PrometheusBootstrap.bootstrap() }
         let summary = try await database.withPool(maxConnections: concurrency + 2) { pool in

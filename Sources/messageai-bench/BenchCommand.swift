@@ -32,14 +32,7 @@ struct BenchWorkloadCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Conversations to generate.")
-    var conversations: Int
-
-    @Option(help: "Days of history, the last day included.")
-    var days: Int = 7
-
-    @Option(help: "Seed of the generator.")
-    var seed: UInt64 = 1
+    @OptionGroup var workload: WorkloadOptions
 
     @Option(help: "End of the last day, ISO 8601 (default: now).")
     var now: String?
@@ -48,7 +41,9 @@ struct BenchWorkloadCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard conversations >= 1, (1...365).contains(days) else { throw ValidationError("--conversations must be at least 1 and --days between 1 and 365") }
+        guard workload.conversations >= 1, (1...365).contains(workload.days) else {
+            throw ValidationError("--conversations must be at least 1 and --days between 1 and 365")
+        }
     }
 
     func run() async throws {
@@ -58,14 +53,14 @@ struct BenchWorkloadCommand: AsyncParsableCommand {
             guard let parsed = ISO8601Instant.parse(now) else { throw ValidationError("--now '\(now)' is not an ISO 8601 timestamp such as 2026-03-04T12:00:00Z") }
             end = parsed
         }
-        let workload = try WorkloadGenerator.make(WorkloadSpec(conversations: conversations, days: days, seed: seed, now: end))
-        let report = try await database.withPool(maxConnections: 1) { pool in try await WorkloadLoader(pool: pool).load(workload) }
+        let generated = try WorkloadGenerator.make(WorkloadSpec(conversations: workload.conversations, days: workload.days, seed: workload.seed, now: end))
+        let report = try await database.withPool(maxConnections: 1) { pool in try await WorkloadLoader(pool: pool).load(generated) }
         if output.json {
             try Console.printJSON(report)
         } else {
             Console.print(String(
                 format: "Workload (seed %llu): %d users, %d conversations, %d messages; %d conversations with %d new messages on the last day. Loaded in %.2f s.",
-                seed, report.users, report.conversations, report.messages, report.activeConversations, report.newMessages, report.seconds))
+                workload.seed, report.users, report.conversations, report.messages, report.activeConversations, report.newMessages, report.seconds))
         }
     }
 }

@@ -18,14 +18,7 @@ struct BenchProactiveCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "Conversations to generate.")
-    var conversations: Int
-
-    @Option(help: "Days of history, the last day included.")
-    var days: Int = 7
-
-    @Option(help: "Seed of the generator.")
-    var seed: UInt64 = 1
+    @OptionGroup var workload: WorkloadOptions
 
     @Option(help: "Users per batch of the pass.")
     var batchSize: Int = 200
@@ -40,16 +33,16 @@ struct BenchProactiveCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard conversations >= 1 else { throw ValidationError("--conversations must be at least 1") }
+        guard workload.conversations >= 1 else { throw ValidationError("--conversations must be at least 1") }
         guard (1...5000).contains(batchSize) else { throw ValidationError("--batch-size must be between 1 and 5000") }
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
     }
 
     func run() async throws {
         output.bootstrap()
-        var options = ProactiveBenchmark.Options(conversations: conversations)
-        options.days = days
-        options.seed = seed
+        var options = ProactiveBenchmark.Options(conversations: workload.conversations)
+        options.days = workload.days
+        options.seed = workload.seed
         options.batchSize = batchSize
         options.concurrency = concurrency
         options.promptsPath = prompts

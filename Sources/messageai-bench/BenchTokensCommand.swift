@@ -48,7 +48,7 @@ struct BenchTokensCommand: AsyncParsableCommand {
     @Flag(help: "Also send the seed's requests whose window is empty (its functions would; skipped by default, in the seed's favour).")
     var includeEmptySeedWindows = false
 
-    @Flag(help: "Run our scan in combined mode (`scan --combined`): one request per conversation window for all five features.")
+    @Flag(help: "Run our scan in combined mode (`scan --combined`): one request per conversation window for all the features.")
     var combined = false
 
     @OptionGroup var database: DatabaseOptions

@@ -1,11 +1,10 @@
 import Foundation
 import JSONKit
+import TestSupport
 
-/// Locates the read-only `shared/` folder beside the package (Tests/JSONKitTests/X.swift → ../../../shared).
+/// The read-only `shared/` folder beside the package.
 enum SharedFixtures {
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let sharedDirectory = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    static let sharedDirectory = RepositoryPaths.root.deletingLastPathComponent().appendingPathComponent("shared")
     static let testSuiteDirectory = sharedDirectory.appendingPathComponent("json-schema-test-suite/tests/draft2020-12")
     static let openAPIFile = sharedDirectory.appendingPathComponent("openai-openapi/openapi.json")
 

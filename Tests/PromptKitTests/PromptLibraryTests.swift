@@ -2,11 +2,12 @@ import Foundation
 import JSONKit
 import Testing
 @testable import PromptKit
+import TestSupport
 
 @Suite("Prompt library")
 struct PromptLibraryTests {
     @Test func loadsTheRealPromptsDirectory() throws {
-        let library = try PromptLibrary.load(directory: packageRoot.appendingPathComponent("prompts"))
+        let library = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
         let ids = Set(library.all.map(\.id))
         #expect(ids == ["calendar_events", "decisions", "priority_messages", "rsvps", "deadlines", "combined", "assistant"])
         for prompt in library.all {
@@ -19,7 +20,7 @@ struct PromptLibraryTests {
     }
 
     @Test func realSchemasPassStrictLint() throws {
-        let directory = packageRoot.appendingPathComponent("schemas")
+        let directory = RepositoryPaths.root.appendingPathComponent("schemas")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix(".schema.json") && $0 != "eval-fixture.schema.json" }
         #expect(names.count >= 6)
@@ -30,7 +31,7 @@ struct PromptLibraryTests {
     }
 
     @Test func realExamplesMatchTheirSchemasShape() throws {
-        let library = try PromptLibrary.load(directory: packageRoot.appendingPathComponent("prompts"))
+        let library = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
         let calendar = try #require(library.latest(id: "calendar_events"))
         let event = try #require(calendar.examples.first?.output["events"]?[0])
         // Date- and time-like YAML scalars must have stayed strings.

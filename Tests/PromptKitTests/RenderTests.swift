@@ -2,6 +2,7 @@ import Foundation
 import JSONKit
 import Testing
 @testable import PromptKit
+import TestSupport
 
 @Suite("Rendering")
 struct RenderTests {
@@ -63,7 +64,7 @@ struct RenderTests {
     }
 
     @Test func realPromptsRenderWithStandardValues() throws {
-        let library = try PromptLibrary.load(directory: packageRoot.appendingPathComponent("prompts"))
+        let library = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
         let values = Dictionary(uniqueKeysWithValues: PromptLibrary.standardVariables.map { ($0, "<\($0)>") })
         for prompt in library.all {
             let rendered = try prompt.render(values)

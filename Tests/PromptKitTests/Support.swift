@@ -1,8 +1,5 @@
 import Foundation
 
-/// The package root, found from this file's path so tests read the real `prompts/` and `schemas/`.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
 /// A fresh temporary directory with `files` (relative path → contents) written into it.
 func temporaryDirectory(_ files: [String: String]) throws -> URL {
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("promptkit-\(UUID().uuidString)")

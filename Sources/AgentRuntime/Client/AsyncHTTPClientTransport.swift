@@ -52,8 +52,8 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                                   concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, options.maxConnectionsPerHost)),
             decompression: .disabled
         )
-        // HTTP/1.1 only: the pool bound above is what the scan was measured with. Over HTTP/2 AsyncHTTPClient keeps one
-        // connection per event loop and queues requests beyond the server's stream limit, an unmeasured ceiling.
+        // HTTP/1.1 only, so the pool bound above is what bounds the connections. Over HTTP/2 AsyncHTTPClient keeps one
+        // connection per event loop and queues requests beyond the server's stream limit, a ceiling of its own.
         configuration.httpVersion = .http1Only
         // A refused connection is an answer: report it now rather than retrying until the deadline.
         configuration.connectionPool.retryConnectionEstablishment = false

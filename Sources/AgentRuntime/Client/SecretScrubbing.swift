@@ -14,8 +14,7 @@ public enum SecretScrubbing {
     public static func scrub(_ body: Data, secret: String?) -> Data {
         guard let secret, secret.count >= 8, !body.isEmpty else { return body }
         let escaped = String(JSONValue.string(secret).serialized().dropFirst().dropLast())
-        // Most answers hold neither form and no \u escape: a byte search says so without decoding the body as text
-        // (Foundation's string search was 3% of an agent step's CPU).
+        // Most answers hold neither form and no \u escape: a byte search says so without decoding the body as text.
         guard body.range(of: Data(secret.utf8)) != nil || body.range(of: Data(escaped.utf8)) != nil
             || body.range(of: Data("\\u".utf8)) != nil else { return body }
         let original = String(decoding: body, as: UTF8.self)

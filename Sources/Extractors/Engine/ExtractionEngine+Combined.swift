@@ -7,7 +7,7 @@ import PromptKit
 /// strict schema composed from the features' own schemas (`CombinedSchema`). The answer is split, and each part
 /// passes its feature's schema and its feature's decoder with every check a per-feature answer gets (cited ids,
 /// evidence, dates). The messages are sent once instead of once per feature; the price is one prompt that must do
-/// five jobs, so it stays off until an eval with a real model says quality holds.
+/// every feature's job, so it stays off until an eval with a real model says quality holds.
 extension ExtractionEngine {
     /// The active (pinned) version of the combined prompt (`prompts/combined.yaml`), its list of features, example and
     /// schema filled from the registry (`CombinedPrompt`).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Decides which new messages are worth an LLM call. Most chat ("lol", "thanks!") holds nothing the five
+/// Decides which new messages are worth an LLM call. Most chat ("lol", "thanks!") holds nothing the
 /// extractors could report, and a scan that skips it saves tokens. A message is kept when it has a date or
 /// time, a question mark, an event noun, or any cue the rules know — including short replies ("yes", "count us
 /// in") and agreements ("deal", "+1"), because answers and decisions matter as much as what they answer.

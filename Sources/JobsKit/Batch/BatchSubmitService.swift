@@ -42,73 +42,101 @@ public struct BatchSubmitService: Sendable {
 
     public func run(now: Date = Date()) async throws -> Summary {
         let features = engine.registry.sorted(options.scan.features)
-        var prompts: [ExtractionFeature: PromptRef] = [:]
-        for feature in features {
-            let prompt = try engine.prompt(for: feature)
-            prompts[feature] = PromptRef(id: prompt.id, version: prompt.version, model: engine.provider.modelName(for: prompt))
-        }
-        // One batch file may name only one model.
-        let models = Set(prompts.values.map(\.model))
-        guard models.count <= 1 else {
-            throw ExtractionError.invalidInput(
-                "a batch can use only one model, but the prompts name \(models.sorted().joined(separator: ", ")); pass --model to choose one")
-        }
-
+        let (prompts, model) = try promptRefs(features)
         let batchID = UUID()
         var scanOptions = options.scan
         scanOptions.owner = BatchOptions.owner(batchID)
         let queue = ScanQueue(pool: pool, options: scanOptions)
         try await queue.prepare()
-        let store = BatchStore(pool: pool)
-        let recorder = JobRunRecorder(pool: pool)
-        let runID = try await recorder.start(
-            .batch, provider: "openai-batch", model: models.first,
+        let runID = try await startRun(batchID, features: features, prompts: prompts, model: model, shard: scanOptions)
+        var summary = Summary(batchID: batchID, runID: runID, status: .preparing)
+        do {
+            let lines = try await claimAndPrepare(queue, batchID: batchID, runID: runID, features: features, now: now, summary: &summary)
+            try await submit(lines, batchID: batchID, runID: runID, summary: &summary)
+            return summary
+        } catch {
+            await abandon(batchID, runID: runID, error: error)
+            throw error
+        }
+    }
+
+    /// Each feature's prompt as the batch records it, and the one model they all name (a batch file may name only one).
+    private func promptRefs(_ features: [ExtractionFeature]) throws -> (prompts: [ExtractionFeature: PromptRef], model: String?) {
+        var prompts: [ExtractionFeature: PromptRef] = [:]
+        for feature in features {
+            let prompt = try engine.prompt(for: feature)
+            prompts[feature] = PromptRef(id: prompt.id, version: prompt.version, model: engine.provider.modelName(for: prompt))
+        }
+        let models = Set(prompts.values.map(\.model))
+        guard models.count <= 1 else {
+            throw ExtractionError.invalidInput(
+                "a batch can use only one model, but the prompts name \(models.sorted().joined(separator: ", ")); pass --model to choose one")
+        }
+        return (prompts, models.first)
+    }
+
+    /// Opens the batch's `job_runs` row and its `llm_batches` row; returns the run's id.
+    private func startRun(_ batchID: UUID, features: [ExtractionFeature], prompts: [ExtractionFeature: PromptRef], model: String?,
+                          shard scanOptions: ScanOptions) async throws -> UUID {
+        let runID = try await JobRunRecorder(pool: pool).start(
+            .batch, provider: "openai-batch", model: model,
             options: ["batch_id": .string(batchID.uuidString.lowercased()),
                       "shard": .string("\(scanOptions.shardIndex)/\(scanOptions.shardCount)"),
                       "features": .array(features.map { .string($0.rawValue) })],
             promptSet: engine.prompts.fingerprint, prompts: engine.fingerprints(features))
-        try await store.create(batchID, runID: runID, features: features, prompts: prompts)
-        var summary = Summary(batchID: batchID, runID: runID, status: .preparing)
+        try await BatchStore(pool: pool).create(batchID, runID: runID, features: features, prompts: prompts)
+        return runID
+    }
 
+    /// Claims conversations up to the limit and renders their requests; a conversation that fails is released and
+    /// counted, and the others go on.
+    private func claimAndPrepare(_ queue: ScanQueue, batchID: UUID, runID: UUID, features: [ExtractionFeature], now: Date,
+                                 summary: inout Summary) async throws -> [BatchInputLine] {
         var lines: [BatchInputLine] = []
         var attempted: [UUID] = []
-        do {
-            while scanOptions.limit.map({ attempted.count < $0 }) ?? true,
-                  let claim = try await queue.claimNext(runID: runID) {
-                attempted.append(claim.conversationID)
-                do {
-                    lines += try await prepare(claim, batchID: batchID, runID: runID, features: features, now: now, summary: &summary)
-                } catch {
-                    logger.error("conversation failed", metadata: ["conversation": "\(claim.conversationID)", "error": "\(error)"])
-                    _ = try? await queue.fail(claim.conversationID, error: "\(error)", signature: FailureSignature.of(error))
-                    summary.failed += 1
-                    if summary.failures.count < 50 { summary.failures.append(.init(conversationID: claim.conversationID, error: "\(error)")) }
-                }
+        while options.scan.limit.map({ attempted.count < $0 }) ?? true,
+              let claim = try await queue.claimNext(runID: runID) {
+            attempted.append(claim.conversationID)
+            do {
+                lines += try await prepare(claim, batchID: batchID, runID: runID, features: features, now: now, summary: &summary)
+            } catch {
+                logger.error("conversation failed", metadata: ["conversation": "\(claim.conversationID)", "error": "\(error)"])
+                _ = try? await queue.fail(claim.conversationID, error: "\(error)", signature: FailureSignature.of(error))
+                summary.failed += 1
+                if summary.failures.count < 50 { summary.failures.append(.init(conversationID: claim.conversationID, error: "\(error)")) }
             }
-            summary.requests = lines.count
-            if lines.isEmpty {
-                try await store.markEmpty(batchID)
-                summary.status = .empty
-                try await finishRun(runID, summary)
-                return summary
-            }
-            let file = try await client.uploadBatchFile(BatchInputLine.jsonl(lines), filename: "messageai-scan-\(batchID.uuidString.lowercased()).jsonl")
-            let remote = try await client.createBatch(inputFileID: file.id, metadata: [
-                "messageai_batch_id": batchID.uuidString.lowercased(), "messageai_run_id": runID.uuidString.lowercased(),
-            ])
-            try await store.markSubmitted(batchID, remote: remote, requests: lines.count, conversations: summary.conversations,
-                                          leaseSeconds: options.submittedLeaseSeconds)
-            summary.status = .submitted
-            summary.remoteBatchID = remote.id
-            summary.inputFileID = file.id
-            return summary
-        } catch {
-            try? await store.abandon(batchID, error: "\(error)")
-            var outcome = JobRunRecorder.Outcome(status: .failed)
-            outcome.error = "\(error)"
-            try? await recorder.finish(runID, outcome)
-            throw error
         }
+        return lines
+    }
+
+    /// Uploads the lines as one JSONL file and creates the OpenAI batch; with no lines, the batch is marked empty and
+    /// the run closed at once.
+    private func submit(_ lines: [BatchInputLine], batchID: UUID, runID: UUID, summary: inout Summary) async throws {
+        let store = BatchStore(pool: pool)
+        summary.requests = lines.count
+        if lines.isEmpty {
+            try await store.markEmpty(batchID)
+            summary.status = .empty
+            try await finishRun(runID, summary)
+            return
+        }
+        let file = try await client.uploadBatchFile(BatchInputLine.jsonl(lines), filename: "messageai-scan-\(batchID.uuidString.lowercased()).jsonl")
+        let remote = try await client.createBatch(inputFileID: file.id, metadata: [
+            "messageai_batch_id": batchID.uuidString.lowercased(), "messageai_run_id": runID.uuidString.lowercased(),
+        ])
+        try await store.markSubmitted(batchID, remote: remote, requests: lines.count, conversations: summary.conversations,
+                                      leaseSeconds: options.submittedLeaseSeconds)
+        summary.status = .submitted
+        summary.remoteBatchID = remote.id
+        summary.inputFileID = file.id
+    }
+
+    /// A submit that failed part-way: the batch is abandoned (its conversations released) and the run closed as failed.
+    private func abandon(_ batchID: UUID, runID: UUID, error: any Error) async {
+        try? await BatchStore(pool: pool).abandon(batchID, error: "\(error)")
+        var outcome = JobRunRecorder.Outcome(status: .failed)
+        outcome.error = "\(error)"
+        try? await JobRunRecorder(pool: pool).finish(runID, outcome)
     }
 
     /// Loads and renders one claimed conversation and records it; no lines when nothing needs the model.

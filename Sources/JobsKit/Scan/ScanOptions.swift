@@ -37,11 +37,11 @@ public struct ScanOptions: Sendable {
 
     public init() {}
 
-    /// Database connections a scan at `concurrency` needs by default. A worker uses the database for about 46 ms of
-    /// each 800 ms conversation (claim, read, write), so 64 workers keep about four connections busy; a connection per
-    /// worker cost more than it gave (64 backends forked at the start, 3 points of throughput at C = 64) and counts
-    /// against the server's connection limit (Supabase's is tens). The price is isolation: a write held up by a row
-    /// lock (at most `lockTimeout`) holds one of these; raise `--db-connections` if that matters more.
+    /// Database connections a scan at `concurrency` needs by default. A worker uses the database for a small part of
+    /// each conversation (claim, read, write) and waits on the model for the rest, so a few connections serve many
+    /// workers; a connection per worker costs a backend each and counts against the server's connection limit
+    /// (Supabase's is tens). The price is isolation: a write held up by a row lock (at most `lockTimeout`) holds one
+    /// of these; raise `--db-connections` if that matters more. (Measured in benchmarks/RESULTS.md, section 4.)
     public static func defaultDatabaseConnections(concurrency: Int) -> Int { min(max(1, concurrency), 8) + 1 }
 
     /// Parses "i/N".

@@ -35,11 +35,11 @@ struct ScanQueue: Sendable {
     /// Claims the next conversation, skipping ones this run already tried and ones another scanner holds. A lease of a
     /// scan run that has ended is free whatever its expiry: the run could not release it (a lock held on the row). The run's
     /// own attempts are marked in the row (`claimed_by_run`), so each claim costs the same however long the run is.
-    /// `after` starts the search past the conversations this run has already claimed (in `conversation_id` order):
-    /// without it every claim re-checked the pending condition (an `EXISTS` over messages) of every inactive
-    /// conversation before the next pending one, so a claim's cost grew with the run.
-    /// The claim also beats the run's heartbeat (read by `markAbandonedScans` against the lease), at most once a second:
-    /// on every claim it rewrote the run's `job_runs` row some 80 times a second at concurrency 64.
+    /// `after` starts the search past the conversations this run has already claimed (in `conversation_id` order), so
+    /// a claim does not re-check the pending condition (an `EXISTS` over messages) of every inactive conversation
+    /// before the next pending one, and its cost does not grow with the run.
+    /// The claim also beats the run's heartbeat (read by `markAbandonedScans` against the lease), at most once a second,
+    /// so many workers claiming at once do not rewrite the run's `job_runs` row on every claim.
     func claimNext(runID: UUID, after: UUID? = nil) async throws -> Claim? {
         let rows = try await pool.query(
             """

@@ -5,8 +5,7 @@ import Postgres
 
 /// One scan worker's conversations, in three overlapping stages: while one conversation waits on the model, the one
 /// answered before it is written and the next is claimed and read. A worker's model slot so never waits on the
-/// database (claiming, reading and writing in line with the model held every slot idle for part of each
-/// conversation).
+/// database.
 extension ScanService {
     /// What every worker of one run shares.
     struct Worker: Sendable {
@@ -17,7 +16,7 @@ extension ScanService {
         let shutdown: ShutdownFlag
         let progress: Progress?
         let total: Int
-        /// Made once per run: its time-zone policy reads the environment.
+        /// Made once per run, with the run's time-zone policy.
         let reader: ConversationReader
         /// The scan's logger with the run id.
         let logger: Logger
@@ -83,9 +82,10 @@ extension ScanService {
         while !Task.isCancelled, !worker.shutdown.isSet {
             let claim: ScanQueue.Claim
             do {
-                let (queue, runID) = (worker.queue, worker.runID)
+                let (queue, runID, hook) = (worker.queue, worker.runID, beforeClaim)
                 guard let next = try await worker.state.nextClaim({ after in
-                    try await Self.retrying { try await queue.claimNext(runID: runID, after: after) }
+                    await hook?()
+                    return try await Self.retrying { try await queue.claimNext(runID: runID, after: after) }
                 }, limit: options.limit) else { return nil }
                 claim = next
             } catch where Task.isCancelled {

@@ -108,6 +108,9 @@ public struct ScanService: Sendable {
     public var proactive: ProactivePass?
     /// Every line of a run carries its `run` id; lines about one conversation its `conversation` id too.
     let logger: Logger
+    /// Awaited in the claim step, after the search's start is fixed and before its query is sent: a seam for tests
+    /// that must hold a claim until other work has happened. Nil outside tests.
+    var beforeClaim: (@Sendable () async -> Void)?
 
     public init(pool: PostgresPool, engine: ExtractionEngine, options: ScanOptions, logger: Logger = Logger(label: "messageai.scan")) {
         self.pool = pool
@@ -122,6 +125,32 @@ public struct ScanService: Sendable {
         try await Self.retrying { try await queue.prepare() }
         let total = try await Self.retrying { try await queue.pendingCount() }
         let recorder = JobRunRecorder(pool: pool)
+        let runID = try await startRun(recorder)
+        var summary = Summary(runID: runID, provider: engine.provider.name)
+        var logger = self.logger
+        logger[metadataKey: "run"] = "\(runID.postgresValue)"
+        if options.retryQuarantined { summary.quarantineReleased = try await Self.retrying { try await queue.releaseQuarantine() } }
+        summary.abandonedRuns = (try? await Self.retrying { try await recorder.markAbandonedScans(except: runID) }) ?? 0
+        let worker = Worker(runID: runID, now: now, queue: queue, state: ScanState(summary: summary), shutdown: ShutdownFlag(),
+                            progress: progress, total: total,
+                            reader: ConversationReader(maxMessages: options.maxMessages, contextMessages: options.contextMessages, zones: options.zones),
+                            logger: logger)
+        // Counts every attempt and token of the extraction, failed conversations' included.
+        let meter = LLMSpendMeter()
+        let cancelled = await runWorkers(worker, meter: meter)
+        summary = await totals(worker, meter: meter, released: summary.quarantineReleased)
+        let interrupted = summary.stoppedEarly == Self.shutdownReason || cancelled
+        if !interrupted { summary.proactive = await proactive?.afterScan(changedUsers: summary.changedUsers, now: now) }
+        summary.seconds = Date().timeIntervalSince(started)
+        summary.cost = RunCost.estimate(summary.usage, engine: engine, features: options.features)
+        let outcome = Self.outcome(summary)
+        summary.runRecordError = await closeRun(runID, outcome, recorder: recorder, logger: logger)
+        Self.logFinished(summary, status: outcome.status, logger: logger)
+        return summary
+    }
+
+    /// Opens the run's `job_runs` row with the options and prompts it runs with; returns its id.
+    private func startRun(_ recorder: JobRunRecorder) async throws -> UUID {
         let runOptions: JSONValue = [
             "concurrency": .integer(Int64(options.concurrency)),
             "shard": .string("\(options.shardIndex)/\(options.shardCount)"),
@@ -131,22 +160,16 @@ public struct ScanService: Sendable {
         ]
         let provider = engine.provider.name
         let prompts = engine.fingerprints(options.features) + (proactive?.assistant?.promptFingerprint.map { [$0] } ?? [])
-        let runID = try await Self.retrying { try await recorder.start(
+        return try await Self.retrying { try await recorder.start(
             .scan, provider: provider, model: nil, options: runOptions, promptSet: engine.prompts.fingerprint, prompts: prompts) }
-        var summary = Summary(runID: runID, provider: engine.provider.name)
-        var logger = self.logger
-        logger[metadataKey: "run"] = "\(runID.postgresValue)"
-        if options.retryQuarantined { summary.quarantineReleased = try await Self.retrying { try await queue.releaseQuarantine() } }
-        summary.abandonedRuns = (try? await Self.retrying { try await recorder.markAbandonedScans(except: runID) }) ?? 0
-        let state = ScanState(summary: summary)
+    }
+
+    /// Runs the workers until the work runs out, a graceful shutdown, or cancellation, with `meter` counting every model
+    /// call; returns whether the run was cancelled.
+    private func runWorkers(_ worker: Worker, meter: LLMSpendMeter) async -> Bool {
+        let (state, shutdown) = (worker.state, worker.shutdown)
         // A graceful shutdown (SIGTERM/SIGINT through a ServiceGroup) stops the claiming; the task group then waits for
         // the conversations in flight, so nothing of this run commits after `run()` returns.
-        let shutdown = ShutdownFlag()
-        let worker = Worker(runID: runID, now: now, queue: queue, state: state, shutdown: shutdown, progress: progress, total: total,
-                            reader: ConversationReader(maxMessages: options.maxMessages, contextMessages: options.contextMessages, zones: options.zones),
-                            logger: logger)
-        // Counts every attempt and token of the extraction, failed conversations' included.
-        let meter = LLMSpendMeter()
         await LLMSpendMeter.$current.withValue(meter) {
             await withGracefulShutdownHandler {
                 await withTaskGroup(of: Void.self) { group in
@@ -164,15 +187,22 @@ public struct ScanService: Sendable {
         if cancelled { await state.stop(Self.cancelledReason) }
         // After a cancellation a claim may have landed that no worker processed: release it so the next scan need not
         // wait for it to expire. (Otherwise every claim is committed, failed, or deliberately left to expire.)
+        let (queue, runID) = (worker.queue, worker.runID)
         if cancelled { _ = try? await Self.uncancelled { try await queue.releaseAll(runID: runID) } }
-        let released = summary.quarantineReleased
+        return cancelled
+    }
+
+    /// The workers' totals once they have stopped, completed by what the queue and the meter know: commits that landed
+    /// on a dead connection, the quarantine, every model call's tokens, leases held elsewhere.
+    private func totals(_ worker: Worker, meter: LLMSpendMeter, released: Int) async -> Summary {
+        let (queue, runID, state) = (worker.queue, worker.runID, worker.state)
         // A conversation failed on a dead connection may have committed all the same (the COMMIT reached the
         // server, its answer and the check after it did not): asked once more now that the connections are calm.
         let suspects = await state.failedOnDeadConnection
         if let landed = try? await Self.uncancelled({ try await Self.retrying { try await queue.committed(among: suspects, runID: runID) } }) {
             await state.recount(committed: landed)
         }
-        summary = await state.finish()
+        var summary = await state.finish()
         summary.quarantineReleased = released
         summary.quarantinedTotal = (try? await Self.uncancelled { try await Self.retrying { try await queue.quarantinedCount() } }) ?? 0
         summary.requests = max(summary.requests, meter.attempts)
@@ -181,9 +211,11 @@ public struct ScanService: Sendable {
            let leased = try? await Self.retrying({ try await queue.leasedElsewhere() }) {
             (summary.leasedElsewhere, summary.leasedUntil) = (leased.count, leased.until)
         }
-        let interrupted = summary.stoppedEarly == Self.shutdownReason || cancelled
-        if !interrupted { summary.proactive = await proactive?.afterScan(changedUsers: summary.changedUsers, now: now) }
-        summary.seconds = Date().timeIntervalSince(started)
+        return summary
+    }
+
+    /// What the run's `job_runs` row records of `summary`.
+    private static func outcome(_ summary: Summary) -> JobRunRecorder.Outcome {
         let clean = summary.failed == 0 && summary.stoppedEarly == nil
         var outcome = JobRunRecorder.Outcome(status: clean ? .succeeded : (summary.conversations > 0 ? .partial : .failed))
         outcome.conversationsProcessed = summary.conversations
@@ -192,7 +224,6 @@ public struct ScanService: Sendable {
         outcome.grounding = summary.grounding
         outcome.requests = summary.requests
         outcome.usage = summary.usage
-        summary.cost = RunCost.estimate(summary.usage, engine: engine, features: options.features)
         outcome.estimatedCostUSD = summary.cost?.usd
         outcome.details = [
             "messages_over_cap": .integer(Int64(summary.messagesOverCap)),
@@ -205,17 +236,20 @@ public struct ScanService: Sendable {
         outcome.failures = summary.failures.map { RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error) }
         outcome.error = summary.stoppedEarly
             ?? summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
-        let finished = outcome
+        return outcome
+    }
+
+    /// Closes the run's `job_runs` row; returns why it could not be closed, nil when it was.
+    private func closeRun(_ runID: UUID, _ outcome: JobRunRecorder.Outcome, recorder: JobRunRecorder, logger: Logger) async -> String? {
         do {
-            try await recorder.finish(runID, finished)
+            try await recorder.finish(runID, outcome)
+            return nil
         } catch {
             // The database is gone: what committed stays committed, the summary is still printed, and the next run
             // marks this row abandoned with the conversations it committed.
             logger.error("could not close the run's job_runs row", metadata: ["run": "\(runID.postgresValue)", "error": "\(error)"])
-            summary.runRecordError = "the run's job_runs row could not be closed: \(error)"
+            return "the run's job_runs row could not be closed: \(error)"
         }
-        Self.logFinished(summary, status: finished.status, logger: logger)
-        return summary
     }
 
     /// The run's final figures as fields of one `info` line (what `job_runs` records), for log collectors: the
@@ -269,7 +303,7 @@ actor ScanState {
     /// The highest conversation id this run claimed: claims search past it first (see `ScanQueue.claimNext`).
     private var cursor: UUID?
     /// Set when a search from the start found nothing: the queue is empty for this run, so the other workers stop
-    /// without each scanning the whole table twice more (at 64 workers that was 128 full scans at the end of a run).
+    /// without each scanning the whole table twice more.
     /// A conversation another scanner releases after this point waits for the next run.
     private var exhausted = false
     /// Conversations counted as failed on a dead connection: their COMMIT may have reached the server although
@@ -340,7 +374,7 @@ actor ScanState {
         }
     }
 
-    /// The totals with the changed users sorted, once at the end (sorting on every record was 4% of the scan's CPU).
+    /// The totals with the changed users sorted, once at the end rather than on every record.
     func finish() -> ScanService.Summary {
         summary.changedUsers = changedUsers.sorted { $0.uuidString < $1.uuidString }
         return summary

@@ -26,7 +26,7 @@ public enum OracleNoise: String, Sendable, CaseIterable {
     /// Every item twice: the second reworded, with its quote copied another way.
     case repeated
 
-    /// The modes that existed before quotes were misquoted: each must still score 1.0.
+    /// The modes that copy every quote exactly and add no item: each must score 1.0.
     public static let exactQuoting: [OracleNoise] = [.perfect, .ids, .dates, .phrase, .withtime]
 }
 

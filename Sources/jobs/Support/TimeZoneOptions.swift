@@ -20,10 +20,4 @@ struct TimeZoneOptions: ParsableArguments {
             throw ValidationError("\(error)")
         }
     }
-
-    /// The policy of commands without the option (`batch collect`, `worker`): `MESSAGEAI_TIMEZONE`, else UTC; an
-    /// unknown name there means UTC, as it always has for them.
-    static func environmentPolicy() -> UserTimeZonePolicy {
-        (try? UserTimeZonePolicy.deployment(option: nil, environment: ProcessInfo.processInfo.environment)) ?? .utc
-    }
 }

@@ -1,9 +1,10 @@
 import AgentRuntime
 import Foundation
 import JSONKit
-import JobsKit
+@testable import JobsKit
 import Postgres
 import TestSupport
+import Synchronization
 import Testing
 
 @Suite("Scan: throttling, failures and crashes")
@@ -34,20 +35,27 @@ struct ScanFailureTests {
         }
     }
 
-    /// Regression: a worker whose claim query was in flight while another worker's conversation failed (and
-    /// released its lease) took that conversation again, so one scan tried it twice. The race is timing-dependent:
-    /// without the fix this caught it in about one run in four; with it, a second claim is impossible.
+    /// A worker whose claim query was in flight while another worker's conversation failed (and released its lease)
+    /// must not take that conversation again. The claim hook makes that interleaving certain: the k-th claim's query
+    /// is sent only once the k - 1 conversations claimed before it have failed and been released, while the other
+    /// workers' claims started before those failures (their search's start fixed then) wait at the hook.
     @Test func aScanTriesEachFailingConversationOnce() async throws {
         try await TestDatabase.with(maxConnections: 4) { db in
-            let workload = try ScanHarness.workload(conversations: 16, active: 16, newMessages: 2)
+            let conversations = 16
+            let workload = try ScanHarness.workload(conversations: conversations, active: conversations, newMessages: 2)
             try await ScanHarness.load(workload, into: db)
             let server = try FakeOpenAIServer { _ in .error(status: 400, message: "refused by the test") }
             defer { server.stop() }
-            let summary = try await ScanHarness.scan(db, try ScanHarness.engine(server), ScanHarness.options(concurrency: 6))
+            let gate = FailureGate(conversations: conversations)
+            var scan = ScanService(pool: db.pool, engine: try ScanHarness.engine(server), options: ScanHarness.options(concurrency: 6))
+            scan.beforeClaim = { await gate.claim() }
+            let summary = try await scan.run(now: ScanHarness.now) { _, failed, _ in gate.failed(failed) }
             #expect(summary.conversations == 0)
             #expect(summary.failed == 16)
             let failures: [Int] = try await db.pool.query("SELECT failures FROM scan_watermarks").map { try $0.decode("failures") }
             #expect(failures == Array(repeating: 1, count: 16))
+            // Every conversation's claim and at least one search that found the queue empty went through the hook.
+            #expect(gate.claims > conversations)
         }
     }
 
@@ -119,5 +127,46 @@ struct ScanFailureTests {
             return try await ScanHarness.rowSet(db)
         }
         #expect(recovered == reference)
+    }
+}
+
+/// Holds the k-th claim (in the order claims reach the hook) until k - 1 conversations have failed, capped at the
+/// number of conversations (the searches that find the queue empty wait for them all).
+final class FailureGate: Sendable {
+    private struct State {
+        var claims = 0
+        var failed = 0
+        var waiting: [(needed: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    private let conversations: Int
+    private let state = Mutex(State())
+
+    init(conversations: Int) { self.conversations = conversations }
+
+    var claims: Int { state.withLock { $0.claims } }
+
+    func claim() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                state.claims += 1
+                let needed = min(state.claims - 1, conversations)
+                guard state.failed < needed else { return true }
+                state.waiting.append((needed, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// The scan's progress callback: `failed` failures are recorded (and their leases released).
+    func failed(_ failed: Int) {
+        let released = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.failed = max(state.failed, failed)
+            let (ready, still) = (state.waiting.filter { $0.needed <= state.failed }, state.waiting.filter { $0.needed > state.failed })
+            state.waiting = still
+            return ready.map(\.continuation)
+        }
+        for continuation in released { continuation.resume() }
     }
 }
