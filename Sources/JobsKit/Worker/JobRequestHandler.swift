@@ -19,11 +19,11 @@ public struct JobRequestHandler: Sendable {
         switch request.kind {
         case .extract:
             guard let conversationID = request.conversationID else {
-                throw ExtractionError.invalidInput("\(request.label) has no conversation_id")
+                throw JobsError.invalidInput("\(request.label) has no conversation_id")
             }
             return try await extract.run(conversationID: conversationID, features: features, dryRun: false, now: now).runID
         case .assist:
-            guard let userID = request.userID else { throw ExtractionError.invalidInput("\(request.label) has no user_id") }
+            guard let userID = request.userID else { throw JobsError.invalidInput("\(request.label) has no user_id") }
             guard let assist else { throw WorkerError.noLLMConfigured(requestID: request.id) }
             let summary = try await assist.run(userID: userID, now: now)
             guard summary.findings != nil else {
