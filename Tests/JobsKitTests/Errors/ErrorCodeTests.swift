@@ -1,8 +1,10 @@
+import Evals
 import Extractors
 import Foundation
 import JobsEval
 @testable import JobsKit
 import Providers
+import TestSupport
 import Testing
 
 /// The module error structs: codes compare by kind, the message is printed exactly as the former error types printed
@@ -62,5 +64,13 @@ struct ErrorCodeTests {
         #expect(usage != EvalRunError(.invalidFixture, usage.message))
         let codes: [EvalRunError.Code] = [.usage, .fixturesDoNotLoad, .promptsDoNotLoad, .invalidFixture, .reportNotWritten]
         #expect(Set(codes).count == codes.count)
+    }
+
+    @Test func aFixtureInAnUnknownZoneIsAnInvalidFixture() throws {
+        var fixture = try FixtureLoader.loadFile(RepositoryPaths.root.appendingPathComponent("evals/fixtures/class-picnic.yaml").path)
+        fixture.reference.timezone = "Mars/Olympus_Mons"
+        let error = #expect(throws: EvalRunError.self) { try FixtureConversation.input(fixture) }
+        #expect(error?.code == .invalidFixture)
+        #expect(error?.description == "fixture '\(fixture.id)': reference.timezone 'Mars/Olympus_Mons' is not a known time zone")
     }
 }
