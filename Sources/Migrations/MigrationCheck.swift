@@ -5,7 +5,8 @@ extension MigrationError {
     /// tables checks `messageai_migrations` first, so an unmigrated database gets one clear sentence instead of a raw
     /// `relation ... does not exist` from the middle of a job. `database` is "host:port/database", never credentials.
     static func notMigrated(database: String, pending: [String]) -> MigrationError {
-        MigrationError(.notMigrated, "the database at \(database) is not migrated (\(pending.count) pending): run `messageai-jobs migrate`",
+        MigrationError(.notMigrated,
+                       "the database at \(database) is not migrated (\(pending.count) pending): run `messageai-jobs migrate`",
                        pending: pending)
     }
 }

@@ -24,10 +24,10 @@ public struct JobRequestHandler: Sendable {
             return try await extract.run(conversationID: conversationID, features: features, dryRun: false, now: now).runID
         case .assist:
             guard let userID = request.userID else { throw JobsError.invalidInput("\(request.label) has no user_id") }
-            guard let assist else { throw WorkerError.noLLMConfigured(requestID: request.id) }
+            guard let assist else { throw JobsError.llmNotConfigured(requestID: request.id) }
             let summary = try await assist.run(userID: userID, now: now)
             guard summary.findings != nil else {
-                throw WorkerError.assistantGaveNoAnswer(stopReason: summary.stopReason, runID: summary.runID)
+                throw JobsError.noAnswer(stopReason: summary.stopReason, runID: summary.runID)
             }
             return summary.runID
         }

@@ -1,3 +1,4 @@
+import AgentRuntime
 import Evals
 import Extractors
 import Foundation
@@ -25,6 +26,18 @@ struct ErrorCodeTests {
         #expect(JobsError.conflict("cannot retry").code == .conflict)
         #expect(JobsError.invalidInput("shard").code == .invalidInput)
         #expect(JobsError.promptProblem("no prompt").code == .promptProblem)
+    }
+
+    @Test func theWorkerFailsAtOnceOnlyWithoutAnLLM() {
+        let noLLM = JobsError.llmNotConfigured(requestID: 7)
+        #expect(noLLM.code == .llmNotConfigured && noLLM.isPermanent && noLLM.runID == nil)
+        #expect(noLLM.description == "assist request 7 needs an LLM, but no LLM is configured for this worker: start it with "
+            + "OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (an OpenAI-compatible server) set, then run `messageai-jobs requests retry 7`")
+        let run = UUID(uuidString: "00000000-0000-4000-8000-0000000000ab")!
+        let noAnswer = JobsError.noAnswer(stopReason: .maxSteps, runID: run)
+        #expect(noAnswer.code == .noAnswer && !noAnswer.isPermanent && noAnswer.runID == run)
+        #expect(noAnswer.description == "the assistant gave no valid answer (stop reason max_steps; see job_runs 00000000-0000-4000-8000-0000000000ab)")
+        #expect(!JobsError.notFound("no conversation with id x").isPermanent)
     }
 
     @Test func aBadShardIsAnInvalidInputSayingTheForm() {
