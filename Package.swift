@@ -144,7 +144,7 @@ let package = Package(
             // Exactly the modules its commands import.
             dependencies: [
                 "BuildStamp", "CLISupport", "JobsKit", "JobsEval", "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations",
-                "MetricsEndpoint", "Postgres", "Proactive", "PromptKit", "Providers",
+                "MetricsEndpoint", "Postgres", "Proactive", "PromptKit", "Providers", "YAMLKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -175,7 +175,7 @@ let package = Package(
             // The dummy sixth feature's prompt and schema (Features/SixthFeatureTests.swift).
             resources: [.copy("Resources/SixthFeature")]
         ),
-        .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "FeatureKit", "JSONKit"]),
+        .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "FeatureKit", "JSONKit", "YAMLKit"]),
         .testTarget(name: "ChronoTests", dependencies: ["Chrono"]),
         .testTarget(name: "ProactiveTests", dependencies: ["Proactive", "Chrono", "JSONKit", "Migrations", "Postgres", "TestSupport"]),
         .testTarget(

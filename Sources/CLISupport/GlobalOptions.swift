@@ -37,8 +37,8 @@ public struct DatabaseOptions: ParsableArguments, Sendable {
     }
 
     /// Lends a pool to `body` and shuts it down afterwards. Unless `requireMigrated` is false (`migrate` itself), the
-    /// database must have every service migration this binary carries: otherwise `NotMigrated` ("run `messageai-jobs
-    /// migrate`") is thrown before `body` does anything.
+    /// database must have every service migration this binary carries: otherwise a `MigrationError` coded `.notMigrated`
+    /// ("run `messageai-jobs migrate`") is thrown before `body` does anything.
     public func withPool<T: Sendable>(maxConnections: Int = 4, requireMigrated: Bool = true,
                                       _ body: (PostgresPool) async throws -> T) async throws -> T {
         let pool = PostgresPool(configuration: try configuration, maxConnections: maxConnections, logger: CLILogging.logger("messageai.postgres"))

@@ -12,7 +12,7 @@ public enum FixtureLoader {
     public static func load(path: String) throws(FixtureLoadError) -> [Fixture] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw FixtureLoadError(problems: [FixtureProblem(file: path, line: 0, field: "", message: "no such file or directory")])
+            throw FixtureLoadError(problems: [FileProblem(file: path, line: 0, field: "", message: "no such file or directory")])
         }
         return isDirectory.boolValue ? try loadDirectory(path) : [try loadFile(path)]
     }
@@ -25,21 +25,21 @@ public enum FixtureLoader {
                 .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
                 .sorted()
         } catch {
-            throw FixtureLoadError(problems: [FixtureProblem(file: directory, line: 0, field: "", message: "cannot list directory: \(error.localizedDescription)")])
+            throw FixtureLoadError(problems: [FileProblem(file: directory, line: 0, field: "", message: "cannot list directory: \(error.localizedDescription)")])
         }
         guard !names.isEmpty else {
-            throw FixtureLoadError(problems: [FixtureProblem(file: directory, line: 0, field: "", message: "no .yaml fixtures in this directory")])
+            throw FixtureLoadError(problems: [FileProblem(file: directory, line: 0, field: "", message: "no .yaml fixtures in this directory")])
         }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         var fixtures: [Fixture] = []
-        var problems: [FixtureProblem] = []
+        var problems: [FileProblem] = []
         var firstFile: [String: String] = [:]
         for name in names {
             let file = prefix + name
             do throws(FixtureLoadError) {
                 let fixture = try loadFile(file)
                 if let other = firstFile[fixture.id] {
-                    problems.append(FixtureProblem(file: file, line: 0, field: "id", message: "duplicate fixture id '\(fixture.id)' (also in \(other))"))
+                    problems.append(FileProblem(file: file, line: 0, field: "id", message: "duplicate fixture id '\(fixture.id)' (also in \(other))"))
                 } else {
                     firstFile[fixture.id] = file
                     fixtures.append(fixture)
@@ -54,10 +54,10 @@ public enum FixtureLoader {
 
     public static func loadFile(_ file: String) throws(FixtureLoadError) -> Fixture {
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw FixtureLoadError(problems: [FixtureProblem(file: file, line: 0, field: "", message: "cannot read file")])
+            throw FixtureLoadError(problems: [FileProblem(file: file, line: 0, field: "", message: "cannot read file")])
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            throw FixtureLoadError(problems: [FixtureProblem(file: file, line: 0, field: "", message: "file is not UTF-8")])
+            throw FixtureLoadError(problems: [FileProblem(file: file, line: 0, field: "", message: "file is not UTF-8")])
         }
         return try parse(text, file: file)
     }
@@ -68,14 +68,14 @@ public enum FixtureLoader {
         do {
             document = try YAMLJSON.parse(text, file: file)
         } catch {
-            throw FixtureLoadError(problems: [FixtureProblem(file: file, line: error.line, field: "", message: error.message)])
+            throw FixtureLoadError(problems: [FileProblem(file: file, line: error.line, field: "", message: error.message)])
         }
-        func problem(_ path: [JSONPathComponent], _ message: String) -> FixtureProblem {
-            FixtureProblem(file: file, line: document.line(at: path) ?? 0, field: JSONPath.display(path), message: message)
+        func problem(_ path: [JSONPathComponent], _ message: String) -> FileProblem {
+            FileProblem(file: file, line: document.line(at: path) ?? 0, field: JSONPath.display(path), message: message)
         }
 
         guard let schema = FixtureSchema.compiled else {
-            throw FixtureLoadError(problems: [FixtureProblem(file: file, line: 0, field: "", message: "internal error: the fixture schema does not compile")])
+            throw FixtureLoadError(problems: [FileProblem(file: file, line: 0, field: "", message: "internal error: the fixture schema does not compile")])
         }
         let violations = schema.validate(document.root)
         if !violations.isEmpty {

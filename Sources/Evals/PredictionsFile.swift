@@ -3,26 +3,12 @@ import Foundation
 import JSONKit
 import YAMLKit
 
-/// A line-numbered problem in a predictions file: `predictions.jsonl:7: items[2].date: ...`.
+/// Every line-numbered problem in a predictions file (`predictions.jsonl:7: items[2].date: ...`), collected before
+/// throwing.
 public struct PredictionsFileError: Error, Sendable, Hashable, CustomStringConvertible {
-    public struct Problem: Sendable, Hashable, CustomStringConvertible {
-        public let file: String
-        /// 1-based; 0 for whole-file problems (cannot read it).
-        public let line: Int
-        public let message: String
+    public let problems: [FileProblem]
 
-        public init(file: String, line: Int, message: String) {
-            self.file = file
-            self.line = line
-            self.message = message
-        }
-
-        public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
-    }
-
-    public let problems: [Problem]
-
-    public init(problems: [Problem]) {
+    public init(problems: [FileProblem]) {
         self.problems = problems
     }
 
@@ -46,7 +32,7 @@ public enum PredictionsFile {
 
     public static func parse(_ text: String, file: String, fixtureIDs: Set<String>) throws(PredictionsFileError) -> [String: PredictedItems] {
         var result: [String: PredictedItems] = [:]
-        var problems: [PredictionsFileError.Problem] = []
+        var problems: [FileProblem] = []
         var seen: [String: Int] = [:]
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (offset, raw) in lines.enumerated() {

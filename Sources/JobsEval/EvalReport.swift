@@ -193,8 +193,43 @@ extension EvalReport {
     }
 }
 
-/// A usage error of the eval commands, with a message that says what to fix.
-public struct EvalRunError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+/// Why an eval run could not start or finish, with a `code` callers branch on and a message that says what to fix.
+/// One struct for the module, in the style of AsyncHTTPClient's `HTTPClientError`.
+public struct EvalRunError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure this is; compared by kind only, never by message.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable, Hashable {
+            case usage, fixturesDoNotLoad, promptsDoNotLoad, invalidFixture, reportNotWritten
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// Options that contradict each other or name what does not exist (`--features`, `--compare`, pins).
+        public static let usage = Code(.usage)
+        /// The fixture files do not load; the message lists every problem with its file and line.
+        public static let fixturesDoNotLoad = Code(.fixturesDoNotLoad)
+        /// The prompt set does not load or is not found.
+        public static let promptsDoNotLoad = Code(.promptsDoNotLoad)
+        /// A fixture loaded but cannot become a conversation (an unknown `reference.timezone`).
+        public static let invalidFixture = Code(.invalidFixture)
+        /// The report directory cannot be created.
+        public static let reportNotWritten = Code(.reportNotWritten)
+
+        public var description: String { base.rawValue }
+    }
+
+    public let code: Code
+    /// The whole user-visible text.
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// A usage error: the options given cannot run.
+    public init(_ message: String) { self.init(.usage, message) }
+
+    public var description: String { message }
 }

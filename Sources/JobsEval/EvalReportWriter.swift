@@ -9,7 +9,7 @@ public enum EvalReportWriter {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw EvalRunError("\(directory.path): cannot create the report directory: \(error.localizedDescription)")
+            throw EvalRunError(.reportNotWritten, "\(directory.path): cannot create the report directory: \(error.localizedDescription)")
         }
         let files: [(String, Data)] = [
             ("report.json", try report.jsonData()),

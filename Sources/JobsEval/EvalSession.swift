@@ -49,7 +49,7 @@ public enum EvalSession {
         do {
             fixtures = try FixtureLoader.load(path: ProviderFactory.homePath(options.fixturesPath, environment: options.environment))
         } catch {
-            throw EvalRunError("the fixtures do not load:\n\(error)")
+            throw EvalRunError(.fixturesDoNotLoad, "the fixtures do not load:\n\(error)")
         }
         let features = ScoredFeature.ids.filter(options.features.contains)
         guard !features.isEmpty else { throw EvalRunError("--features names no feature") }
@@ -186,8 +186,8 @@ public enum EvalSession {
     static func loadPrompts(_ path: String?, pins: [String], environment: [String: String]) throws -> PromptLibrary {
         do {
             return try ProviderFactory.library(promptsPath: path, versions: pins, environment: environment)
-        } catch let error as ExtractionError {
-            throw EvalRunError(error.description)
+        } catch let error as ProviderError {
+            throw EvalRunError(.promptsDoNotLoad, error.description)
         }
     }
 

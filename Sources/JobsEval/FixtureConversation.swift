@@ -8,7 +8,7 @@ public enum FixtureConversation {
     /// The conversation is named after the fixture id; "today" and the zone come from `reference`.
     public static func input(_ fixture: Fixture) throws -> ConversationInput {
         guard let timeZone = TimeZone(identifier: fixture.reference.timezone) else {
-            throw ExtractionError.invalidInput("fixture '\(fixture.id)': reference.timezone '\(fixture.reference.timezone)' is not a known time zone")
+            throw EvalRunError(.invalidFixture, "fixture '\(fixture.id)': reference.timezone '\(fixture.reference.timezone)' is not a known time zone")
         }
         let participants = fixture.participants.map { Extractors.Participant(id: $0.id, name: $0.name) }
         let messages = fixture.messages.map {

@@ -1,16 +1,13 @@
 import Postgres
 
-/// Refuses to run a job on a database whose schema is older than this binary: a command that needs the service's
-/// tables checks `messageai_migrations` first, so an unmigrated database gets one clear sentence instead of a raw
-/// `relation ... does not exist` from the middle of a job.
-public struct NotMigrated: Error, Sendable, CustomStringConvertible {
-    /// "host:port/database", never credentials.
-    public let database: String
-    /// Service migrations this binary carries that the database has not applied, in order.
-    public let pending: [String]
-
-    public var description: String {
-        "the database at \(database) is not migrated (\(pending.count) pending): run `messageai-jobs migrate`"
+extension MigrationError {
+    /// Refuses to run a job on a database whose schema is older than this binary: a command that needs the service's
+    /// tables checks `messageai_migrations` first, so an unmigrated database gets one clear sentence instead of a raw
+    /// `relation ... does not exist` from the middle of a job. `database` is "host:port/database", never credentials.
+    static func notMigrated(database: String, pending: [String]) -> MigrationError {
+        MigrationError(.notMigrated,
+                       "the database at \(database) is not migrated (\(pending.count) pending): run `messageai-jobs migrate`",
+                       pending: pending)
     }
 }
 
@@ -22,11 +19,11 @@ extension Migrator {
         }
     }
 
-    /// Throws `NotMigrated` unless every service migration this binary carries is applied. One query; read-only.
+    /// Throws `MigrationError.Code.notMigrated` unless every service migration this binary carries is applied. One query; read-only.
     public func requireMigrated() async throws {
         try await pool.withConnection { connection in
             let pending = try await Self.pending([try MigrationSet.service()], on: connection)
-            guard pending.isEmpty else { throw NotMigrated(database: connection.address, pending: pending) }
+            guard pending.isEmpty else { throw MigrationError.notMigrated(database: connection.address, pending: pending) }
         }
     }
 

@@ -28,10 +28,10 @@ public struct MigrationSet: Sendable {
     public static func bundled(_ name: String) throws -> MigrationSet {
         let directory = "migrations/\(name)"
         let names = EmbeddedFiles.names(in: directory).filter { $0.hasSuffix(".sql") }
-        guard !names.isEmpty else { throw MigrationError("no migration set '\(name)' is embedded in this binary") }
+        guard !names.isEmpty else { throw MigrationError(.notEmbedded, "no migration set '\(name)' is embedded in this binary") }
         let files = try names.map { file in
             guard let sql = EmbeddedFiles.all["\(directory)/\(file)"].flatMap({ String(data: $0, encoding: .utf8) }) else {
-                throw MigrationError("embedded migration \(directory)/\(file) is not UTF-8")
+                throw MigrationError(.notEmbedded, "embedded migration \(directory)/\(file) is not UTF-8")
             }
             return File(name: file, sql: sql)
         }
@@ -44,9 +44,43 @@ public struct MigrationSet: Sendable {
     public static func service() throws -> MigrationSet { try bundled("service") }
 }
 
-public struct MigrationError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+/// Why migrating, or running on, a database failed, with a `code` callers branch on and a message that says what to do.
+/// One struct for the module, in the style of AsyncHTTPClient's `HTTPClientError` and postgres-nio's `PSQLError`.
+public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure this is; compared by kind only, never by message.
+    public struct Code: Sendable, Hashable, CustomStringConvertible {
+        private enum Base: String, Sendable, Hashable {
+            case notEmbedded, edited, failed, notMigrated
+        }
+
+        private let base: Base
+        private init(_ base: Base) { self.base = base }
+
+        /// The binary carries no such migration set, or a file of it is not UTF-8.
+        public static let notEmbedded = Code(.notEmbedded)
+        /// A migration file changed after the database applied it; nothing new was applied.
+        public static let edited = Code(.edited)
+        /// A migration's SQL failed; its transaction was rolled back.
+        public static let failed = Code(.failed)
+        /// The database lacks service migrations this binary carries (`pending`); a job refuses to start.
+        public static let notMigrated = Code(.notMigrated)
+
+        public var description: String { base.rawValue }
+    }
+
+    public let code: Code
+    /// The whole user-visible text.
+    public let message: String
+    /// For `.notMigrated`: the service migrations the database has not applied, in order.
+    public let pending: [String]
+
+    public init(_ code: Code, _ message: String, pending: [String] = []) {
+        self.code = code
+        self.message = message
+        self.pending = pending
+    }
+
+    public var description: String { message }
 }
 
 /// What a migrate run did.
@@ -114,7 +148,7 @@ public struct Migrator: Sendable {
                 let current = try await checksum(file.sql, on: connection)
                 if current != recorded {
                     throw MigrationError(
-                        "migration \(key) was edited after it was applied (checksum \(recorded) recorded, \(current) now); "
+                        .edited, "migration \(key) was edited after it was applied (checksum \(recorded) recorded, \(current) now); "
                             + "restore it and put the change in a new migration file")
                 }
             }
@@ -139,7 +173,7 @@ public struct Migrator: Sendable {
                     if set.name == "service", error.sqlState == .undefinedTable {
                         hint = " (the app's core tables are missing: on a local database run `messageai-jobs migrate --dev`)"
                     }
-                    throw MigrationError("migration \(key) failed and was rolled back: \(error)\(hint)")
+                    throw MigrationError(.failed, "migration \(key) failed and was rolled back: \(error)\(hint)")
                 }
                 report.applied.append(key)
             }

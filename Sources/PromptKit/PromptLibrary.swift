@@ -35,11 +35,11 @@ public struct PromptLibrary: Sendable {
 
     init(prompts: [Prompt], pins: PromptPins, pinsFile: String, checkPins: Bool, fingerprint: String?) throws(PromptLoadError) {
         var byKey: [Key: Prompt] = [:]
-        var problems: [PromptProblem] = []
+        var problems: [FileProblem] = []
         for prompt in prompts {
             let key = Key(id: prompt.id, version: prompt.version)
             if let existing = byKey[key] {
-                problems.append(PromptProblem(
+                problems.append(FileProblem(
                     file: prompt.sourceFile, line: 0,
                     message: "duplicate prompt id '\(prompt.id)' version \(prompt.version) (also in \(existing.sourceFile))"
                 ))
@@ -57,17 +57,17 @@ public struct PromptLibrary: Sendable {
 
     /// Pins that name no prompt file, and ids with several versions but no pin: either would leave the choice of
     /// a production prompt to the order files happen to land in.
-    private static func check(_ pins: PromptPins, prompts: [Key: Prompt], file: String) -> [PromptProblem] {
+    private static func check(_ pins: PromptPins, prompts: [Key: Prompt], file: String) -> [FileProblem] {
         var versions: [String: [Int]] = [:]
         for key in prompts.keys { versions[key.id, default: []].append(key.version) }
-        var problems: [PromptProblem] = []
+        var problems: [FileProblem] = []
         for (id, version) in pins.versions.sorted(by: { $0.key < $1.key }) where prompts[Key(id: id, version: version)] == nil {
             let known = versions[id]?.sorted().map(String.init).joined(separator: ", ")
-            problems.append(PromptProblem(file: file, line: pins.lines[id] ?? 0,
+            problems.append(FileProblem(file: file, line: pins.lines[id] ?? 0,
                                           message: "\(id): no prompt version \(version) (known: \(known ?? "none, no prompt has this id"))"))
         }
         for (id, known) in versions.sorted(by: { $0.key < $1.key }) where known.count > 1 && pins.versions[id] == nil {
-            problems.append(PromptProblem(
+            problems.append(FileProblem(
                 file: file, line: 0,
                 message: "\(id) has versions \(known.sorted().map(String.init).joined(separator: ", ")): pin the one production uses (`\(id): \(known.min() ?? 1)`)"))
         }
@@ -114,9 +114,9 @@ public struct PromptLibrary: Sendable {
                 .filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }
                 .sorted()
         } catch {
-            throw PromptLoadError(problems: [PromptProblem(file: display, line: 0, message: "cannot read prompt directory: \(error.localizedDescription)")])
+            throw PromptLoadError(problems: [FileProblem(file: display, line: 0, message: "cannot read prompt directory: \(error.localizedDescription)")])
         }
-        var problems: [PromptProblem] = []
+        var problems: [FileProblem] = []
         var prompts: [Prompt] = []
         var lines: [String: Int] = [:]  // file → line of `version`, for duplicate reports
         var digest = SHA256()
@@ -130,7 +130,7 @@ public struct PromptLibrary: Sendable {
             let url = directory.appendingPathComponent(name)
             let file = display + "/" + name
             guard let data = PromptFiles.data(at: url), let text = String(data: data, encoding: .utf8) else {
-                problems.append(PromptProblem(file: file, line: 0, message: "cannot read file as UTF-8"))
+                problems.append(FileProblem(file: file, line: 0, message: "cannot read file as UTF-8"))
                 continue
             }
             if name == PromptPins.fileName {
@@ -144,7 +144,7 @@ public struct PromptLibrary: Sendable {
             do {
                 document = try YAMLJSON.parse(text, file: file)
             } catch {
-                problems.append(PromptProblem(file: file, line: error.line, message: error.message))
+                problems.append(FileProblem(file: file, line: error.line, message: error.message))
                 continue
             }
             hash(name, data)
@@ -164,7 +164,7 @@ public struct PromptLibrary: Sendable {
                                         fingerprint: digest.finalize().map { String(format: "%02x", $0) }.joined())
         } catch {
             // Duplicates point at the `version` line of the later file.
-            let located = error.problems.map { PromptProblem(file: $0.file, line: lines[$0.file] ?? $0.line, message: $0.message) }
+            let located = error.problems.map { FileProblem(file: $0.file, line: lines[$0.file] ?? $0.line, message: $0.message) }
             throw PromptLoadError(problems: problems + located)
         }
         guard problems.isEmpty else { throw PromptLoadError(problems: problems) }

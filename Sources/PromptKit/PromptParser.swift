@@ -13,7 +13,7 @@ struct PromptParser {
     let fileURL: URL
     let allowedVariables: Set<String>
     let validateOutput: OutputValidator?
-    private(set) var problems: [PromptProblem] = []
+    private(set) var problems: [FileProblem] = []
     /// The schema files read, as named in the YAML, with their bytes (for the library's fingerprint).
     private(set) var schemaFiles: [(path: String, data: Data)] = []
 
@@ -26,11 +26,11 @@ struct PromptParser {
 
     private mutating func problem(_ path: [JSONPathComponent], _ message: String, keyLine: Bool = false) {
         let line = (keyLine ? document.keyLine(at: path) : document.line(at: path)) ?? 0
-        problems.append(PromptProblem(file: document.file, line: line, message: message))
+        problems.append(FileProblem(file: document.file, line: line, message: message))
     }
 
     private mutating func problem(line: Int, _ message: String) {
-        problems.append(PromptProblem(file: document.file, line: line, message: message))
+        problems.append(FileProblem(file: document.file, line: line, message: message))
     }
 
     /// The prompt, or nil when anything was wrong (see `problems`).

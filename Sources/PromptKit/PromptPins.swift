@@ -20,23 +20,23 @@ public struct PromptPins: Sendable, Hashable {
     public init(_ versions: [String: Int] = [:]) { self.versions = versions }
 
     /// Reads `active.yaml`: a mapping of prompt ids to positive integers, nothing else.
-    static func parse(_ text: String, file: String) -> (pins: PromptPins, problems: [PromptProblem]) {
+    static func parse(_ text: String, file: String) -> (pins: PromptPins, problems: [FileProblem]) {
         let document: YAMLDocument
         do {
             document = try YAMLJSON.parse(text, file: file)
         } catch {
-            return (PromptPins(), [PromptProblem(file: file, line: error.line, message: error.message)])
+            return (PromptPins(), [FileProblem(file: file, line: error.line, message: error.message)])
         }
         guard case .object(let object) = document.root else {
             if case .null = document.root { return (PromptPins(), []) }
-            return (PromptPins(), [PromptProblem(file: file, line: 1, message: "expected a mapping of prompt ids to versions, e.g. `calendar_events: 1`")])
+            return (PromptPins(), [FileProblem(file: file, line: 1, message: "expected a mapping of prompt ids to versions, e.g. `calendar_events: 1`")])
         }
         var pins = PromptPins()
-        var problems: [PromptProblem] = []
+        var problems: [FileProblem] = []
         for (id, value) in object {
             let line = document.keyLine(at: [.key(id)]) ?? 0
             guard case .integer(let version) = value, version > 0, version <= Int64(Int.max) else {
-                problems.append(PromptProblem(file: file, line: line, message: "'\(id)': the version must be a positive integer, e.g. `\(id): 1`"))
+                problems.append(FileProblem(file: file, line: line, message: "'\(id)': the version must be a positive integer, e.g. `\(id): 1`"))
                 continue
             }
             pins.versions[id] = Int(version)
@@ -52,10 +52,10 @@ public struct PromptPins: Sendable, Hashable {
         for pick in picks.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces) }) where !pick.isEmpty {
             let parts = pick.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, !parts[0].isEmpty, let version = Int(parts[1]), version > 0 else {
-                throw PromptLoadError(problems: [PromptProblem(file: source, line: 0, message: "'\(pick)': expected ID=VERSION, e.g. calendar_events=2")])
+                throw PromptLoadError(problems: [FileProblem(file: source, line: 0, message: "'\(pick)': expected ID=VERSION, e.g. calendar_events=2")])
             }
             guard pins.versions[parts[0]] == nil else {
-                throw PromptLoadError(problems: [PromptProblem(file: source, line: 0, message: "names \(parts[0]) twice")])
+                throw PromptLoadError(problems: [FileProblem(file: source, line: 0, message: "names \(parts[0]) twice")])
             }
             pins.versions[parts[0]] = version
         }

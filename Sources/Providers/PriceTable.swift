@@ -57,17 +57,17 @@ public struct PriceTable: Sendable, Hashable {
     public static func load(file url: URL) throws(PromptLoadError) -> PriceTable {
         let display = url.relativePath
         guard let text = PromptFiles.data(at: url).flatMap({ String(data: $0, encoding: .utf8) }) else {
-            throw PromptLoadError(problems: [PromptProblem(file: display, line: 0, message: "cannot read the price table")])
+            throw PromptLoadError(problems: [FileProblem(file: display, line: 0, message: "cannot read the price table")])
         }
         let document: YAMLDocument
         do {
             document = try YAMLJSON.parse(text, file: display)
         } catch {
-            throw PromptLoadError(problems: [PromptProblem(file: display, line: error.line, message: error.message)])
+            throw PromptLoadError(problems: [FileProblem(file: display, line: error.line, message: error.message)])
         }
-        var problems: [PromptProblem] = []
+        var problems: [FileProblem] = []
         func problem(_ path: [JSONPathComponent], _ message: String) {
-            problems.append(PromptProblem(file: display, line: document.line(at: path) ?? 0, message: message))
+            problems.append(FileProblem(file: display, line: document.line(at: path) ?? 0, message: message))
         }
         let root = document.root.objectValue ?? [:]
         for key in root.keys where !["as_of", "currency", "batch_multiplier", "models"].contains(key) {

@@ -11,18 +11,6 @@ public enum ProviderChoice: String, Sendable, CaseIterable, Codable {
     case rules
 }
 
-public struct ProviderNotConfigured: Error, CustomStringConvertible {
-    public init() {}
-
-    public var description: String {
-        """
-        no LLM is configured. Set OPENAI_API_KEY to use OpenAI, or OPENAI_BASE_URL to use an OpenAI-compatible server \
-        (llama.cpp, vLLM, Ollama: e.g. OPENAI_BASE_URL=http://127.0.0.1:8080/v1, and OPENAI_STRUCTURED_OUTPUT=json_object \
-        for servers without json_schema support), or pass --provider rules to run without an LLM
-        """
-    }
-}
-
 /// Builds the answer provider a command asked for.
 public enum ProviderFactory {
     /// What a provider choice comes to in an environment: an LLM configuration, or the rule-based provider.
@@ -40,7 +28,7 @@ public enum ProviderFactory {
         do {
             configuration = try LLMConfiguration.fromEnvironment(environment)
         } catch {
-            throw ExtractionError.invalidInput(error.description)
+            throw ProviderError(.invalidSetting, error.description)
         }
         switch (choice, configuration) {
         case (.rules, _):
@@ -48,7 +36,7 @@ public enum ProviderFactory {
         case (.auto, nil):
             return .rules(notice: "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): using the rule-based provider.")
         case (.openai, nil):
-            throw ProviderNotConfigured()
+            throw ProviderError.notConfigured
         case (_, let configuration?):
             return .llm(configuration)
         }
@@ -98,7 +86,7 @@ public enum ProviderFactory {
             guard let home else { return PromptFiles.embeddedPrompts }
             let directory = URL(fileURLWithPath: home).appendingPathComponent("prompts")
             guard PromptFiles.isDirectory(directory) else {
-                throw ExtractionError.invalidInput(
+                throw ProviderError(.promptsNotFound,
                     "prompt directory '\(directory.path)' not found: MESSAGEAI_HOME must be a folder holding prompts/ and schemas/ "
                         + "(unset it to use the prompts embedded in this binary)")
             }
@@ -109,7 +97,7 @@ public enum ProviderFactory {
             candidates.append(URL(fileURLWithPath: home).appendingPathComponent(path))
         }
         for candidate in candidates where PromptFiles.isDirectory(candidate) { return candidate }
-        throw ExtractionError.invalidInput(
+        throw ProviderError(.promptsNotFound,
             "prompt directory '\(path)' not found: pass an existing --prompts DIR, set MESSAGEAI_HOME to a folder holding "
                 + "prompts/, or pass neither to use the prompts embedded in this binary")
     }
@@ -129,7 +117,7 @@ public enum ProviderFactory {
             let overrides = try PromptPins.overrides(options: versions, environment: environment)
             return try PromptLibrary.load(directory: directory).pinning(overrides, source: "--prompt-version / \(PromptPins.environmentVariable)")
         } catch {
-            throw ExtractionError.promptProblem("the prompts do not load:\n\(error)")
+            throw ProviderError(.promptsDoNotLoad, "the prompts do not load:\n\(error)")
         }
     }
 

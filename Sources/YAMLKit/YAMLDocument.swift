@@ -57,7 +57,7 @@ public struct YAMLDocument: Sendable {
     }
 
     /// `file:line: message`, the way every problem in this package is printed.
-    public func error(at path: [JSONPathComponent], _ message: String) -> YAMLError {
-        YAMLError(file: file, line: line(at: path) ?? 0, column: 0, message: message)
+    public func error(at path: [JSONPathComponent], _ message: String) -> FileProblem {
+        FileProblem(file: file, line: line(at: path) ?? 0, column: 0, message: message)
     }
 }

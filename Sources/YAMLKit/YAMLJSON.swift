@@ -24,7 +24,7 @@ public enum YAMLJSON {
         public init() {}
     }
 
-    public static func parse(_ text: String, file: String, limits: Limits = Limits()) throws(YAMLError) -> YAMLDocument {
+    public static func parse(_ text: String, file: String, limits: Limits = Limits()) throws(FileProblem) -> YAMLDocument {
         // The parser stays alive while the tree is walked: nodes hold their anchors weakly, and the walk counts an
         // anchored node met again as an alias being expanded.
         let parser: Parser
@@ -54,24 +54,24 @@ public enum YAMLJSON {
             .appending(.float, "^[-+]?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$")
     }()
 
-    private static func convert(_ error: any Error, file: String) -> YAMLError {
+    private static func convert(_ error: any Error, file: String) -> FileProblem {
         guard let error = error as? YamlError else {
-            return YAMLError(file: file, line: 0, column: 0, message: "YAML: \(error)")
+            return FileProblem(file: file, line: 0, column: 0, message: "YAML: \(error)")
         }
         switch error {
         case .scanner(let context, let problem, let mark, _),
              .parser(let context, let problem, let mark, _),
              .composer(let context, let problem, let mark, _):
             let where_ = context.map { " (\($0.text) at line \($0.mark.line))" } ?? ""
-            return YAMLError(file: file, line: mark.line, column: mark.column, message: "YAML syntax: \(problem)\(where_)")
+            return FileProblem(file: file, line: mark.line, column: mark.column, message: "YAML syntax: \(problem)\(where_)")
         case .duplicatedKeysInMapping(let duplicates, let context):
             let keys = duplicates.sorted().map { "'\($0)'" }.joined(separator: ", ")
-            return YAMLError(file: file, line: context.mark.line, column: context.mark.column, message: "duplicate key \(keys) in a mapping")
+            return FileProblem(file: file, line: context.mark.line, column: context.mark.column, message: "duplicate key \(keys) in a mapping")
         case .reader(let problem, let offset, _, let yaml):
             let line = offset.map { yaml.utf8.prefix($0).filter { $0 == UInt8(ascii: "\n") }.count + 1 } ?? 0
-            return YAMLError(file: file, line: line, column: 0, message: "YAML: \(problem)")
+            return FileProblem(file: file, line: line, column: 0, message: "YAML: \(problem)")
         default:
-            return YAMLError(file: file, line: 0, column: 0, message: "YAML: \(error)")
+            return FileProblem(file: file, line: 0, column: 0, message: "YAML: \(error)")
         }
     }
 
@@ -100,7 +100,7 @@ public enum YAMLJSON {
         }
 
         /// Counts `node` against the limits before anything of it is built.
-        private mutating func count(_ node: Node, mark: Position, depth: Int) throws(YAMLError) {
+        private mutating func count(_ node: Node, mark: Position, depth: Int) throws(FileProblem) {
             nodes += 1
             if nodes > limits.maxNodes {
                 throw error(mark, "more than \(limits.maxNodes) YAML nodes once aliases are expanded (an alias bomb?); refused")
@@ -116,7 +116,7 @@ public enum YAMLJSON {
             }
         }
 
-        mutating func value(of node: Node, path: [JSONPathComponent], keyLine: Int?) throws(YAMLError) -> JSONValue {
+        mutating func value(of node: Node, path: [JSONPathComponent], keyLine: Int?) throws(FileProblem) -> JSONValue {
             let mark = Position(node.mark)
             try count(node, mark: mark, depth: path.count)
             var isBlock = false
@@ -153,7 +153,7 @@ public enum YAMLJSON {
             }
         }
 
-        private func scalar(_ scalar: Node.Scalar, mark: Position, path: [JSONPathComponent]) throws(YAMLError) -> JSONValue {
+        private func scalar(_ scalar: Node.Scalar, mark: Position, path: [JSONPathComponent]) throws(FileProblem) -> JSONValue {
             let text = scalar.string
             let tag = Node.scalar(scalar).tag.rawValue
             switch tag {
@@ -179,8 +179,8 @@ public enum YAMLJSON {
             }
         }
 
-        private func error(_ mark: Position, _ message: String) -> YAMLError {
-            YAMLError(file: file, line: mark.line, column: mark.column, message: message)
+        private func error(_ mark: Position, _ message: String) -> FileProblem {
+            FileProblem(file: file, line: mark.line, column: mark.column, message: message)
         }
     }
 }

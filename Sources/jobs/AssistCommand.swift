@@ -123,7 +123,7 @@ struct AssistCommand: AsyncParsableCommand {
 
     private func showFindings(_ id: UUID, zones: UserTimeZonePolicy) async throws {
         let shown = try await database.withPool(maxConnections: 1) { try await OpenFinding.shown(for: id, zones: zones, pool: $0) }
-        guard let shown else { throw ExtractionError.invalidInput("no user with id \(id.uuidString.lowercased())") }
+        guard let shown else { throw JobsError.notFound("no user with id \(id.uuidString.lowercased())") }
         if output.json { return try Console.printJSON(shown.findings) }
         Console.print(shown.findings.isEmpty ? "Nothing needs \(shown.name)'s attention."
                       : (["What needs \(shown.name)'s attention:"] + shown.findings.map(ProactiveReport.line)).joined(separator: "\n"))
@@ -146,7 +146,7 @@ struct AssistCommand: AsyncParsableCommand {
         _ = try ProviderFactory.resolve(.openai, environment: environment)
         let summary = try await database.withPool { pool in
             guard var service = try AssistantFactory.make(provider == .auto ? .openai : provider, pool: pool, promptsPath: prompts,
-                                                          promptVersions: promptVersions, modelOverride: model, environment: environment) else { throw ProviderNotConfigured() }
+                                                          promptVersions: promptVersions, modelOverride: model, environment: environment) else { throw ProviderError.notConfigured }
             service.limits.maxSteps = maxSteps
             service.firstToolChoice = firstToolChoice.toolChoice
             service.proactive.travelGap = TimeInterval(travelGapMinutes * 60)

@@ -27,7 +27,7 @@ struct BatchCommand: AsyncParsableCommand {
 
     /// The OpenAI configuration batch mode needs; batches have no rule-based fallback.
     static func clientConfiguration() throws -> LLMConfiguration {
-        guard let configuration = try LLMConfiguration.fromEnvironment() else { throw ProviderNotConfigured() }
+        guard let configuration = try LLMConfiguration.fromEnvironment() else { throw ProviderError.notConfigured }
         return configuration
     }
 

@@ -4,6 +4,7 @@ import Foundation
 import JobsKit
 import PromptKit
 import Providers
+import YAMLKit
 
 /// `messageai-jobs prompts`: inspect and check the prompt library before anything is sent to a model.
 struct PromptsCommand: AsyncParsableCommand {
@@ -88,7 +89,7 @@ struct PromptsCommand: AsyncParsableCommand {
         var schemas: String?
 
         func run() async throws {
-            var problems: [PromptProblem] = []
+            var problems: [FileProblem] = []
             var promptCount = 0
             let promptDirectory = try ProviderFactory.promptDirectory(prompts)
             do {

@@ -89,7 +89,7 @@ struct RunsShowCommand: AsyncParsableCommand {
     func run() async throws {
         output.bootstrap()
         let detail = try await database.withPool(maxConnections: 1) { try await RunHistory(pool: $0).show(id) }
-        guard let detail else { throw RunNotFound(id: id) }
+        guard let detail else { throw JobsError.notFound("no run with id \(id.uuidString.lowercased()) in job_runs") }
         if output.json { return try Console.printJSON(detail) }
         RunText.print(detail.run)
         if !detail.run.prompts.isEmpty {
@@ -106,11 +106,6 @@ struct RunsShowCommand: AsyncParsableCommand {
         }
         if detail.unlisted > 0 { Console.print("  … and \(detail.unlisted) more failed conversation(s) not listed (a run keeps its first \(RunFailure.recordedLimit))") }
     }
-}
-
-struct RunNotFound: Error, CustomStringConvertible {
-    let id: UUID
-    var description: String { "no run with id \(id.uuidString.lowercased()) in job_runs" }
 }
 
 /// A run in two or three lines of text.

@@ -183,12 +183,6 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     private func loadPrompts() throws -> PromptLibrary {
-        do {
-            return try ProviderFactory.library(promptsPath: providerOptions.prompts, versions: providerOptions.promptVersions)
-        } catch let error as ExtractionError {
-            throw error
-        } catch {
-            throw ExtractionError.promptProblem("the prompts do not load:\n\(error)")
-        }
+        try ProviderFactory.library(promptsPath: providerOptions.prompts, versions: providerOptions.promptVersions)
     }
 }

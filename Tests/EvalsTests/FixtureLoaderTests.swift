@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Evals
+import YAMLKit
 
 @Suite("Fixture loader errors")
 struct FixtureLoaderTests {
@@ -24,7 +25,7 @@ struct FixtureLoaderTests {
 
         """
 
-    private func problems(_ text: String, file: String = "evals/fixtures/tiny.yaml") -> [FixtureProblem] {
+    private func problems(_ text: String, file: String = "evals/fixtures/tiny.yaml") -> [FileProblem] {
         do {
             _ = try FixtureLoader.parse(text, file: file)
             return []

@@ -28,6 +28,7 @@ import TestSupport
                 .init(name: "002_b.sql", sql: "CREATE TABLE b (n int);"),
             ])
             let error = await #expect(throws: MigrationError.self) { try await migrator.migrate([edited]) }
+            #expect(error?.code == .edited)
             #expect(error?.description.contains("x/001_a.sql") == true)
             #expect(error?.description.contains("edited") == true)
             // Nothing new was applied.
@@ -43,6 +44,7 @@ import TestSupport
                 .init(name: "002_bad.sql", sql: "CREATE TABLE half (n int); SELECT * FROM no_such_table;"),
             ])
             let error = await #expect(throws: MigrationError.self) { try await Migrator(pool: db.pool).migrate([broken]) }
+            #expect(error?.code == .failed)
             #expect(error?.description.contains("x/002_bad.sql") == true)
             let row = try await db.pool.query(
                 "SELECT to_regclass('ok') IS NOT NULL AS ok, to_regclass('half') IS NULL AS no_half, (SELECT count(*) FROM messageai_migrations) AS n")[0]
@@ -55,6 +57,7 @@ import TestSupport
     @Test func serviceWithoutCoreTablesSaysWhatToDo() async throws {
         try await TestDatabase.with(migrate: false) { db in
             let error = await #expect(throws: MigrationError.self) { try await Migrator(pool: db.pool).migrate([try MigrationSet.service()]) }
+            #expect(error?.code == .failed)
             #expect(error?.description.contains("migrate --dev") == true)
         }
     }

@@ -3,6 +3,7 @@ import JSONKit
 import Testing
 @testable import PromptKit
 import TestSupport
+import YAMLKit
 
 @Suite("Prompt library")
 struct PromptLibraryTests {
@@ -61,7 +62,7 @@ struct PromptLibraryTests {
     private func problems(
         _ yaml: String, extraFiles: [String: String] = [:],
         validator: PromptLibrary.ExampleValidator? = PromptLibrary.jsonSchemaValidator
-    ) throws -> [PromptProblem] {
+    ) throws -> [FileProblem] {
         var files = ["schemas/tiny.json": tinySchema, "bad.yaml": yaml]
         files.merge(extraFiles) { $1 }
         let dir = try temporaryDirectory(files)

@@ -96,7 +96,7 @@ struct YAMLJSONTests {
         #expect {
             _ = try YAMLJSON.parse("a: 1\nb: [unclosed\nc: 2\n", file: "bad.yaml")
         } throws: { error in
-            let error = error as? YAMLError
+            let error = error as? FileProblem
             return error?.file == "bad.yaml" && (error?.line ?? 0) >= 2 && error!.description.hasPrefix("bad.yaml:")
         }
     }
@@ -105,7 +105,7 @@ struct YAMLJSONTests {
         #expect {
             _ = try YAMLJSON.parse("a: 1\nb: 2\na: 3\n", file: "dup.yaml")
         } throws: { error in
-            (error as? YAMLError)?.message.contains("'a'") == true
+            (error as? FileProblem)?.message.contains("'a'") == true
         }
     }
 

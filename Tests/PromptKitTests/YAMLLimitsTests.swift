@@ -23,7 +23,7 @@ struct YAMLLimitsTests {
         #expect {
             _ = try YAMLJSON.parse(Self.bomb, file: "prompts/bomb.yaml")
         } throws: { error in
-            guard let error = error as? YAMLError else { return false }
+            guard let error = error as? FileProblem else { return false }
             return error.file == "prompts/bomb.yaml" && error.line >= 1 && error.message.contains("alias references")
                 && error.description.hasPrefix("prompts/bomb.yaml:")
         }
@@ -35,7 +35,7 @@ struct YAMLLimitsTests {
         #expect {
             _ = try YAMLJSON.parse(big, file: "wide.yaml")
         } throws: { error in
-            (error as? YAMLError)?.message.contains("nodes") == true && (error as? YAMLError)?.line == 1
+            (error as? FileProblem)?.message.contains("nodes") == true && (error as? FileProblem)?.line == 1
         }
     }
 
@@ -44,7 +44,7 @@ struct YAMLLimitsTests {
         #expect {
             _ = try YAMLJSON.parse(deep, file: "deep.yaml")
         } throws: { error in
-            (error as? YAMLError)?.message.contains("nested") == true && (error as? YAMLError)?.line == 1
+            (error as? FileProblem)?.message.contains("nested") == true && (error as? FileProblem)?.line == 1
         }
     }
 

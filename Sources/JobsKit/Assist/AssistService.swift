@@ -91,7 +91,7 @@ public struct AssistService: Sendable {
     /// bounded agent run over them, recorded as its own job run.
     public func run(userID: UUID, now: Date = Date()) async throws -> Summary {
         let person = try await Self.people([userID], zones: proactive.zones, pool: pool)[userID]
-        guard let person else { throw ExtractionError.invalidInput("no user with id \(userID.postgresValue)") }
+        guard let person else { throw JobsError.notFound("no user with id \(userID.postgresValue)") }
         _ = try prompt()
         let recorder = JobRunRecorder(pool: pool)
         let runID = try await recorder.start(.assist, provider: "openai", model: model,
@@ -169,7 +169,7 @@ public struct AssistService: Sendable {
     /// its first call. What `prompts render --prompt assistant --user` prints.
     public func firstRequest(userID: UUID, now: Date = Date()) async throws -> ChatCompletionRequest {
         let person = try await Self.people([userID], zones: proactive.zones, pool: pool)[userID]
-        guard let person else { throw ExtractionError.invalidInput("no user with id \(userID.postgresValue)") }
+        guard let person else { throw JobsError.notFound("no user with id \(userID.postgresValue)") }
         _ = try prompt()
         let options = proactive
         var open: [OpenFinding] = []
@@ -212,7 +212,7 @@ public struct AssistService: Sendable {
                 "findings": JSONValue.array(findings.map(\.promptJSON)).serialized(),
             ], model: model)
         } catch {
-            throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
+            throw JobsError.promptProblem("\(prompt.sourceFile): \(error)")
         }
         let context = ToolContext(
             userID: person.id, pool: pool, timeZone: person.zone, now: now,
@@ -239,7 +239,7 @@ public struct AssistService: Sendable {
 
     func prompt() throws -> Prompt {
         guard let prompt = prompts.active(id: "assistant"), prompt.outputSchema != nil else {
-            throw ExtractionError.promptProblem("no 'assistant' prompt with an output schema in the prompt library")
+            throw JobsError.promptProblem("no 'assistant' prompt with an output schema in the prompt library")
         }
         return prompt
     }

@@ -52,7 +52,7 @@ public struct BatchCollectService: Sendable {
         let records: [BatchStore.Record]
         if let batchID {
             guard let record = try await store.record(batchID) else {
-                throw ExtractionError.invalidInput("no batch \(batchID.uuidString.lowercased()) in llm_batches")
+                throw JobsError.notFound("no batch \(batchID.uuidString.lowercased()) in llm_batches")
             }
             records = [record]
         } else {

@@ -35,10 +35,10 @@ struct BatchInputSnapshot: Codable, Sendable {
         do {
             snapshot = try json.decode(BatchInputSnapshot.self)
         } catch {
-            throw ExtractionError.invalidInput("llm_batch_conversations.input of conversation \(conversation.uuidString.lowercased()) is not a valid snapshot: \(error)")
+            throw JobsError.invalidRecord("llm_batch_conversations.input of conversation \(conversation.uuidString.lowercased()) is not a valid snapshot: \(error)")
         }
         guard let zone = TimeZone(identifier: snapshot.timeZone) else {
-            throw ExtractionError.invalidInput("llm_batch_conversations.input of conversation \(conversation.uuidString.lowercased()): unknown time zone '\(snapshot.timeZone)'")
+            throw JobsError.invalidRecord("llm_batch_conversations.input of conversation \(conversation.uuidString.lowercased()): unknown time zone '\(snapshot.timeZone)'")
         }
         return ConversationInput(
             conversationID: snapshot.conversationID, name: snapshot.name, isGroup: snapshot.isGroup, participants: snapshot.participants,

@@ -111,7 +111,7 @@ struct BatchStore: Sendable {
         var features: [ExtractionFeature] = []
         for name in try row.decode("features", as: [String].self) {
             guard let feature = ExtractionFeature.named(name) else {
-                throw ExtractionError.invalidInput("llm_batches \(id.uuidString.lowercased()): unknown feature '\(name)'")
+                throw JobsError.invalidRecord("llm_batches \(id.uuidString.lowercased()): unknown feature '\(name)'")
             }
             features.append(feature)
         }
@@ -119,7 +119,7 @@ struct BatchStore: Sendable {
         do {
             stored = try row.decode("prompts", as: JSONValue.self).decode([String: PromptRef].self)
         } catch {
-            throw ExtractionError.invalidInput("llm_batches \(id.uuidString.lowercased()).prompts is not valid: \(error)")
+            throw JobsError.invalidRecord("llm_batches \(id.uuidString.lowercased()).prompts is not valid: \(error)")
         }
         var prompts: [ExtractionFeature: PromptRef] = [:]
         for (name, ref) in stored { if let feature = ExtractionFeature.named(name) { prompts[feature] = ref } }
@@ -148,7 +148,7 @@ struct BatchStore: Sendable {
         for row in itemRows {
             let name: String = try row.decode("feature")
             guard let feature = ExtractionFeature.named(name) else {
-                throw ExtractionError.invalidInput("llm_batch_items \(try row.decode("custom_id", as: String.self)): unknown feature '\(name)'")
+                throw JobsError.invalidRecord("llm_batch_items \(try row.decode("custom_id", as: String.self)): unknown feature '\(name)'")
             }
             let start: Int = try row.decode("window_start"), end: Int = try row.decode("window_end")
             items[try row.decode("conversation_id"), default: []].append(

@@ -69,7 +69,7 @@ public struct BatchSubmitService: Sendable {
         }
         let models = Set(prompts.values.map(\.model))
         guard models.count <= 1 else {
-            throw ExtractionError.invalidInput(
+            throw JobsError.invalidInput(
                 "a batch can use only one model, but the prompts name \(models.sorted().joined(separator: ", ")); pass --model to choose one")
         }
         return (prompts, models.first)

@@ -42,7 +42,7 @@ public struct ExtractService: Sendable {
     public func run(conversationID: UUID, features: [ExtractionFeature], dryRun: Bool, now: Date = Date()) async throws -> Summary {
         let started = Date()
         guard let input = try await pool.withConnection({ try await reader.load(conversationID, now: now, on: $0) }) else {
-            throw ExtractionError.invalidInput("no conversation with id \(conversationID.postgresValue)")
+            throw JobsError.notFound("no conversation with id \(conversationID.postgresValue)")
         }
         let recorder = JobRunRecorder(pool: pool)
         let runID = try await recorder.start(

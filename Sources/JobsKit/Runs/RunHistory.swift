@@ -173,13 +173,7 @@ public struct RunHistory: Sendable {
         }
         if let instant = ISO8601Instant.parse(trimmed) { return instant }
         if let day = LocalDate(iso: trimmed) { return Date(timeIntervalSince1970: Double(day.daysSinceEpoch) * 86_400) }
-        throw SinceError(text: text)
-    }
-
-    public struct SinceError: Error, Sendable, CustomStringConvertible {
-        public let text: String
-        public var description: String {
-            "'\(text)' is neither a date (2026-11-24), a timestamp (2026-11-24T06:00:00Z) nor a duration (90m, 24h, 7d)"
-        }
+        throw JobsError.invalidInput(
+            "'\(text)' is neither a date (2026-11-24), a timestamp (2026-11-24T06:00:00Z) nor a duration (90m, 24h, 7d)")
     }
 }

@@ -31,6 +31,10 @@ enum FailureSignature {
             case .promptProblem: return nil  // the deployment's prompts: every conversation's, not this one's
             case .invalidInput(let text): return "invalid input \(normalized(text))"
             }
+        case let error as JobsError:
+            // The deployment's prompts fail every conversation alike. Other codes keep the signature they had as
+            // "invalid input", so quarantines recorded before still compare equal.
+            return error.code == .promptProblem ? nil : "invalid input \(normalized(error.message))"
         case is CancellationError:
             return nil
         default:

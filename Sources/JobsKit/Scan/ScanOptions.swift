@@ -48,7 +48,7 @@ public struct ScanOptions: Sendable {
     public static func parseShard(_ text: String) throws -> (index: Int, count: Int) {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1, (0..<count).contains(index) else {
-            throw ExtractionError.invalidInput("shard '\(text)' must be i/N with 0 <= i < N, e.g. 0/4")
+            throw JobsError.invalidInput("shard '\(text)' must be i/N with 0 <= i < N, e.g. 0/4")
         }
         return (index, count)
     }

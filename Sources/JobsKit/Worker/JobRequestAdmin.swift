@@ -43,11 +43,6 @@ public struct JobRequestAdmin: Sendable {
         case pending, running, done, failed, cancelled
     }
 
-    /// Why a retry or cancel was refused.
-    public struct Refusal: Error, Sendable, CustomStringConvertible {
-        public let description: String
-    }
-
     /// Requests, oldest first within the newest `limit` (all statuses, or one).
     public func list(status: Status? = nil, limit: Int = 100) async throws -> [Listing] {
         let rows = try await pool.query(
@@ -142,14 +137,14 @@ public struct JobRequestAdmin: Sendable {
         var found: [Int64: String] = [:]
         for row in rows { found[try row.decode("id")] = try row.decode("status") }
         for id in ids {
-            guard let status = found[id] else { throw Refusal(description: "no job request with id \(id)") }
+            guard let status = found[id] else { throw JobsError.notFound("no job request with id \(id)") }
             guard allowed.contains(status) else {
                 let why = switch status {
                 case "running": "a worker is serving it; cancel it first (`requests cancel \(id)`) or wait"
                 case "done": "it is done; enqueue a new one (`messageai-jobs request extract|assist`)"
                 default: "only \(allowed.sorted().joined(separator: ", ")) requests can be"
                 }
-                throw Refusal(description: "cannot \(action) request \(id): it is \(status); \(why)")
+                throw JobsError.conflict("cannot \(action) request \(id): it is \(status); \(why)")
             }
         }
     }

@@ -19,15 +19,15 @@ public struct JobRequestHandler: Sendable {
         switch request.kind {
         case .extract:
             guard let conversationID = request.conversationID else {
-                throw ExtractionError.invalidInput("\(request.label) has no conversation_id")
+                throw JobsError.invalidInput("\(request.label) has no conversation_id")
             }
             return try await extract.run(conversationID: conversationID, features: features, dryRun: false, now: now).runID
         case .assist:
-            guard let userID = request.userID else { throw ExtractionError.invalidInput("\(request.label) has no user_id") }
-            guard let assist else { throw WorkerError.noLLMConfigured(requestID: request.id) }
+            guard let userID = request.userID else { throw JobsError.invalidInput("\(request.label) has no user_id") }
+            guard let assist else { throw JobsError.llmNotConfigured(requestID: request.id) }
             let summary = try await assist.run(userID: userID, now: now)
             guard summary.findings != nil else {
-                throw WorkerError.assistantGaveNoAnswer(stopReason: summary.stopReason, runID: summary.runID)
+                throw JobsError.noAnswer(stopReason: summary.stopReason, runID: summary.runID)
             }
             return summary.runID
         }

@@ -28,13 +28,13 @@ public struct JobRequestQueue: Sendable {
         switch kind {
         case .extract:
             guard try await !pool.query("SELECT 1 FROM conversations WHERE id = $1", [target]).isEmpty else {
-                throw WorkerError.unknownConversation(target)
+                throw JobsError.notFound("no conversation with id \(target.uuidString.lowercased())")
             }
             return try await pool.query(
                 "INSERT INTO job_requests (kind, conversation_id) VALUES ('extract', $1) RETURNING id", [target])[0].decode("id")
         case .assist:
             guard try await !pool.query("SELECT 1 FROM users WHERE id = $1", [target]).isEmpty else {
-                throw WorkerError.unknownUser(target)
+                throw JobsError.notFound("no user with id \(target.uuidString.lowercased())")
             }
             return try await pool.query(
                 "INSERT INTO job_requests (kind, user_id) VALUES ('assist', $1) RETURNING id", [target])[0].decode("id")

@@ -172,11 +172,11 @@ public struct RequestWorker: Sendable {
             if try await !queue.complete(request.id, owner: options.owner, runID: served) { result = .leaseLost }
         } catch {
             errorText = "\(error)"
-            if case .assistantGaveNoAnswer(_, let id) = error as? WorkerError { failedRunID = id }
+            failedRunID = (error as? JobsError)?.runID
             if await control.abandoning {
                 result = .released
             } else {
-                let permanent = (error as? WorkerError)?.isPermanent ?? false
+                let permanent = (error as? JobsError)?.isPermanent ?? false
                 do {
                     switch try await queue.fail(request, owner: options.owner, error: "\(error)", permanent: permanent,
                                                 maxAttempts: options.maxAttempts, backoff: options.backoff) {

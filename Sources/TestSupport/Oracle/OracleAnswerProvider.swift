@@ -85,7 +85,7 @@ public struct OracleAnswerProvider: AnswerProvider {
 
     public func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
         guard let oracle = fixtures[request.input.conversationID] else {
-            throw ExtractionError.invalidInput("the oracle has no fixture '\(request.input.conversationID)'")
+            throw OracleMissing(description: "the oracle has no fixture '\(request.input.conversationID)'")
         }
         // A feature the fixtures have no labels for: the answer that finds nothing, in its schema's shape.
         guard OracleWriter.answers[request.feature] != nil else {
@@ -96,6 +96,11 @@ public struct OracleAnswerProvider: AnswerProvider {
         if invented > 0 { await log.add(invented: invented) }
         return ProviderAnswer(json: json, requests: 1)
     }
+}
+
+/// A question the oracle's fixtures cannot answer: a test set up wrong, never a simulated model fault.
+public struct OracleMissing: Error, Sendable, Hashable, CustomStringConvertible {
+    public let description: String
 }
 
 /// Builds one feature's answer for one window.
@@ -115,7 +120,7 @@ struct OracleWriter {
 
     func answer(_ feature: ExtractionFeature) throws -> JSONValue {
         guard let answer = Self.answers[feature] else {
-            throw ExtractionError.invalidInput("the oracle has no labels for feature '\(feature.rawValue)'")
+            throw OracleMissing(description: "the oracle has no labels for feature '\(feature.rawValue)'")
         }
         return answer(self)
     }

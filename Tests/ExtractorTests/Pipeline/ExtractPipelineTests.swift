@@ -223,10 +223,11 @@ import TestSupport
     @Test func unknownConversationIsAClearError() async throws {
         try await ExtractionHarness.with(reply: BirthdayAnswers.reply) { h in
             let missing = UUID()
-            let error = await #expect(throws: ExtractionError.self) {
+            let error = await #expect(throws: JobsError.self) {
                 try await ExtractService(pool: h.db.pool, engine: h.engine).run(conversationID: missing, features: [.decisions], dryRun: false)
             }
-            #expect(error?.description.contains(missing.uuidString.lowercased()) == true)
+            #expect(error?.code == .notFound)
+            #expect(error?.description == "no conversation with id \(missing.uuidString.lowercased())")
             #expect(h.server.requests.isEmpty)
         }
     }

@@ -214,8 +214,9 @@ import TestSupport
             let service = AssistService(pool: db.pool, client: OpenAIClient(configuration: LLMConfiguration(baseURL: server.baseURL)),
                                         prompts: try Self.prompts())
             let missing = UUID()
-            let error = await #expect(throws: ExtractionError.self) { try await service.run(userID: missing, now: Self.now) }
-            #expect(error?.description.contains(missing.uuidString.lowercased()) == true)
+            let error = await #expect(throws: JobsError.self) { try await service.run(userID: missing, now: Self.now) }
+            #expect(error?.code == .notFound)
+            #expect(error?.description == "no user with id \(missing.uuidString.lowercased())")
             #expect(server.requests.isEmpty)
         }
     }

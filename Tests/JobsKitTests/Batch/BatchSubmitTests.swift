@@ -134,9 +134,10 @@ import TestSupport
                 func answer(_ request: AnswerRequest) async throws -> ProviderAnswer { ProviderAnswer(json: .null) }
             }
             let engine = try ExtractionEngine(prompts: h.engine.prompts, provider: PerFeatureModel())
-            let error = await #expect(throws: ExtractionError.self) {
+            let error = await #expect(throws: JobsError.self) {
                 try await BatchSubmitService(pool: h.db.pool, engine: engine, client: h.client, options: BatchOptions()).run(now: BatchHarness.now)
             }
+            #expect(error?.code == .invalidInput)
             #expect(error?.description.contains("only one model") == true && error?.description.contains("--model") == true)
             #expect(try await h.watermarks().values.allSatisfy { $0.leaseOwner == nil })
             #expect(h.server.requests.isEmpty)

@@ -37,6 +37,10 @@ struct MigrationCheckTests {
             let older = MigrationSet(name: "service", files: Array(service.files.dropLast()))
             try await Migrator(pool: db.pool).migrate([MigrationSet.dev(), older])
             #expect(try await Migrator(pool: db.pool).pending([service]) == ["service/\(service.files.last!.name)"])
+            let notMigrated = await #expect(throws: MigrationError.self) { try await Migrator(pool: db.pool).requireMigrated() }
+            #expect(notMigrated?.code == .notMigrated)
+            #expect(notMigrated?.pending == ["service/\(service.files.last!.name)"])
+            #expect(notMigrated?.description.hasSuffix("is not migrated (1 pending): run `messageai-jobs migrate`") == true)
             let refused = try await OperatorCLI.run(["runs"], db)
             #expect(refused.code != 0)
             #expect(refused.stderr.contains("is not migrated (1 pending): run `messageai-jobs migrate`"), "\(refused.stderr)")

@@ -90,8 +90,14 @@ struct RequestsCommandTests {
             let served = try await RequestWorker(pool: db.pool, handler: try WorkerHarness.rulesHandler(db.pool),
                                                  options: WorkerHarness.options(once: true)).run()
             #expect(served.done == 1)
-            await #expect(throws: JobRequestAdmin.Refusal.self) { try await admin.retry([id]) }
-            await #expect(throws: JobRequestAdmin.Refusal.self) { try await admin.cancel([id]) }
+            let retried = await #expect(throws: JobsError.self) { try await admin.retry([id]) }
+            #expect(retried?.code == .conflict)
+            #expect(retried?.description.hasPrefix("cannot retry request \(id): it is done;") == true)
+            let cancelled = await #expect(throws: JobsError.self) { try await admin.cancel([id]) }
+            #expect(cancelled?.code == .conflict)
+            let missing = await #expect(throws: JobsError.self) { try await admin.cancel([id + 1_000_000]) }
+            #expect(missing?.code == .notFound)
+            #expect(missing?.description == "no job request with id \(id + 1_000_000)")
             #expect(try await admin.events(id).map(\.action) == ["cancel", "retry"])
             #expect(try await admin.events(id).map(\.previousStatus) == ["pending", "cancelled"])
         }

@@ -83,8 +83,10 @@ struct RunsCommandTests {
         #expect(try RunHistory.since("7d", now: now) == ISO8601Instant.parse("2026-11-18T07:00:00Z"))
         #expect(try RunHistory.since("2026-11-24", now: now) == ISO8601Instant.parse("2026-11-24T00:00:00Z"))
         #expect(try RunHistory.since("2026-11-24T06:00:00+01:00", now: now) == ISO8601Instant.parse("2026-11-24T05:00:00Z"))
-        #expect(throws: RunHistory.SinceError.self) { try RunHistory.since("last night", now: now) }
-        #expect(throws: RunHistory.SinceError.self) { try RunHistory.since("-3h", now: now) }
-        #expect(throws: RunHistory.SinceError.self) { try RunHistory.since("2026-13-01", now: now) }
+        for text in ["last night", "-3h", "2026-13-01"] {
+            let error = #expect(throws: JobsError.self) { try RunHistory.since(text, now: now) }
+            #expect(error?.code == .invalidInput)
+            #expect(error?.description == "'\(text)' is neither a date (2026-11-24), a timestamp (2026-11-24T06:00:00Z) nor a duration (90m, 24h, 7d)")
+        }
     }
 }

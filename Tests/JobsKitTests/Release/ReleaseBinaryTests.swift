@@ -25,7 +25,9 @@ struct ReleaseBinaryTests {
             }
         }
         #expect(try MigrationSet.service().files.contains { $0.name == "080_job_runs_build.sql" })
-        #expect(throws: MigrationError.self) { try MigrationSet.bundled("nonexistent") }
+        let missing = #expect(throws: MigrationError.self) { try MigrationSet.bundled("nonexistent") }
+        #expect(missing?.code == .notEmbedded)
+        #expect(missing?.description == "no migration set 'nonexistent' is embedded in this binary")
     }
 
     @Test func embeddedPromptSetIsTheRepositorysAndHashesTheSame() throws {
@@ -70,9 +72,11 @@ struct ReleaseBinaryTests {
         let explicit = RepositoryPaths.root.appendingPathComponent("prompts").path
         #expect(try ProviderFactory.promptDirectory(explicit, environment: [:]).path == explicit)
 
-        let missingHome = #expect(throws: (any Error).self) { try ProviderFactory.promptDirectory(nil, environment: ["MESSAGEAI_HOME": "/nonexistent-home"]) }
+        let missingHome = #expect(throws: ProviderError.self) { try ProviderFactory.promptDirectory(nil, environment: ["MESSAGEAI_HOME": "/nonexistent-home"]) }
+        #expect(missingHome?.code == .promptsNotFound)
         #expect("\(missingHome!)".contains("MESSAGEAI_HOME"))
-        let missingDirectory = #expect(throws: (any Error).self) { try ProviderFactory.promptDirectory("/nonexistent-prompts", environment: [:]) }
+        let missingDirectory = #expect(throws: ProviderError.self) { try ProviderFactory.promptDirectory("/nonexistent-prompts", environment: [:]) }
+        #expect(missingDirectory?.code == .promptsNotFound)
         #expect("\(missingDirectory!)".contains("/nonexistent-prompts"))
     }
 

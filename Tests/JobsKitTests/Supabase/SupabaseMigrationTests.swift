@@ -42,6 +42,7 @@ import TestSupport
             // The PRD's earlier draft (section 5) had deadlines.deadline as TIMESTAMP.
             try await db.pool.query("ALTER TABLE deadlines ALTER COLUMN deadline TYPE TIMESTAMP")
             let error = await #expect(throws: MigrationError.self) { try await Migrator(pool: db.pool).migrate([MigrationSet.service()]) }
+            #expect(error?.code == .failed)
             let text = error?.description ?? ""
             #expect(text.contains("deadlines.deadline"), "\(text)")
             #expect(text.contains("ALTER TABLE deadlines ALTER COLUMN deadline TYPE date"), "\(text)")

@@ -18,9 +18,12 @@ struct JobRequestQueueTests {
             #expect(try rows[1].decode("user_id", as: UUID?.self) == WorkerHarness.users.maria)
 
             let missing = UUID(uuidString: "00000000-0000-4000-8000-00000000dead")!
-            let error = await #expect(throws: WorkerError.self) { try await queue.enqueue(.extract, id: missing) }
+            let error = await #expect(throws: JobsError.self) { try await queue.enqueue(.extract, id: missing) }
+            #expect(error?.code == .notFound)
             #expect(error?.description == "no conversation with id 00000000-0000-4000-8000-00000000dead")
-            await #expect(throws: WorkerError.self) { try await queue.enqueue(.assist, id: missing) }
+            let user = await #expect(throws: JobsError.self) { try await queue.enqueue(.assist, id: missing) }
+            #expect(user?.code == .notFound)
+            #expect(user?.description == "no user with id 00000000-0000-4000-8000-00000000dead")
             #expect(try await db.pool.query("SELECT count(*) AS n FROM job_requests")[0].decode("n", as: Int.self) == 2)
         }
     }
