@@ -142,14 +142,15 @@ public enum EvalSession {
                                              engine: compareEngine, features: changed, cacheStats: stats))
             }
         }
-        let rulesEngine = try engine(RulesAnswerProvider(), options.promptVersions)
+        let rulesEngine = try engine(RulesAnswerProvider(registry: options.registry), options.promptVersions)
         specs.append(EvalVariantSpec(id: "rules", role: llm == nil ? .main : .rulesBaseline, label: "rules (no LLM)",
                                      engine: rulesEngine, features: features))
 
         if options.compareCombined {
             // The same provider and versions in one combined request per fixture window; every feature is the variant's own.
             let stats = llm == nil ? nil : CacheStats()
-            let provider: any AnswerProvider = if let llm, let stats { llm.makeProvider(stats) } else { RulesAnswerProvider() }
+            let provider: any AnswerProvider = if let llm, let stats { llm.makeProvider(stats) }
+                else { RulesAnswerProvider(registry: options.registry) }
             var combinedEngine = try engine(provider, options.promptVersions)
             combinedEngine.combined = true
             let prompt = try combinedEngine.combinedPrompt()

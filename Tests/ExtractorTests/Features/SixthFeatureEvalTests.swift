@@ -159,6 +159,40 @@ import TestSupport
         #expect(problems(unknownMessage, scoring: Self.scoring) == ["22 expected.carpools[1].source[0]: 'm9' is not a message id"])
     }
 
+    @Test func anEvalRunWithTheSixthFeatureRegisteredScoresAndReportsIt() async throws {
+        // The shipped prompts and schemas beside the sixth feature's, laid out as in a checkout.
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sixth-eval-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        for folder in ["prompts", "schemas"] {
+            let target = root.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+            for source in [RepositoryPaths.root.appendingPathComponent(folder), try SixthFeatureTests.resources().appendingPathComponent(folder)] {
+                for name in try FileManager.default.contentsOfDirectory(atPath: source.path) {
+                    try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: target.appendingPathComponent(name))
+                }
+            }
+        }
+        var options = EvalRunOptions()
+        options.registry = SixthFeatureTests.registry
+        options.features = SixthFeatureTests.registry.ids
+        options.fixturesPath = try Self.fixturesPath()
+        options.promptsPath = root.appendingPathComponent("prompts").path
+        options.provider = .rules
+        options.environment = [:]
+        options.concurrency = 1
+        let run = try await EvalSession.run(options)
+
+        // The rule-based provider finds no carpools: both labels are misses, in the numbers and in the report.
+        #expect(run.report.features == SixthFeatureTests.registry.ids)
+        let main = try #require(run.report.main)
+        #expect(main.errors.isEmpty, "\(main.errors)")
+        #expect(main.score.features[Self.carpools]?.metrics == Metrics(tp: 0, fp: 0, fn: 2))
+        #expect(run.report.preFilter.features[Self.carpools]?.expected == 2)
+        let markdown = run.report.markdown()
+        #expect(markdown.contains("| carpools | — | 0.000 | 0.000 |"))
+        #expect(markdown.contains("- **carpool-offers** carpools\n  - FN expected: date: 2026-03-03 · source: m1, m2 · driver: ana"))
+    }
+
     @Test func predictionsFilesCarryTheSixthFeature() throws {
         let fixture = try Self.fixture()
         var predicted = PredictedItems()
