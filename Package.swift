@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Embedded", plugins: ["EmbedFiles"]),
         .target(name: "BuildStamp", plugins: ["EmbedFiles"]),
         .plugin(name: "EmbedFiles", capability: .buildTool()),
-        // Floor 1: the one feature-id type, shared by the extractors and the scorer (which cannot see each other).
+        // Floor 1: the one feature-id type, shared by the extractors and the scorer (the scorer cannot see the extractors).
         .target(name: "FeatureKit"),
         .target(
             name: "Postgres",
@@ -78,15 +78,16 @@ let package = Package(
             name: "Proactive",
             dependencies: ["Chrono", "JSONKit", "Postgres"]
         ),
-        // Floor 3: the five extractors, the date resolver and the rule-based provider.
+        // Floor 3: the five extractors, the date resolver and the rule-based provider; each feature maps its items to
+        // the scorer's labels (Evals).
         .target(
             name: "Extractors",
             dependencies: [
-                "AgentRuntime", "Chrono", "FeatureKit", "JSONKit", "PromptKit", "Postgres",
+                "AgentRuntime", "Chrono", "Evals", "FeatureKit", "JSONKit", "PromptKit", "Postgres",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Floor 3: labelled fixtures and the scorer (no LLM, no database).
+        // Floor 2: labelled fixtures and the scorer (no LLM, no database), one scoring file per feature.
         .target(
             name: "Evals",
             dependencies: ["Chrono", "Embedded", "FeatureKit", "JSONKit", "YAMLKit"]
@@ -171,8 +172,9 @@ let package = Package(
         .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Chrono", "JSONKit", "Postgres", "TestSupport"]),
         .testTarget(
             name: "ExtractorTests",
-            dependencies: ["Extractors", "AgentRuntime", "Chrono", "JSONKit", "JobsEval", "JobsKit", "PromptKit", "Postgres", "SeededRandom", "TestSupport"],
-            // The dummy sixth feature's prompt and schema (Features/SixthFeatureTests.swift).
+            dependencies: ["Extractors", "AgentRuntime", "Chrono", "Evals", "JSONKit", "JobsEval", "JobsKit", "PromptKit", "Postgres", "SeededRandom",
+                           "TestSupport", "YAMLKit"],
+            // The dummy sixth feature's prompt, schema, migration and labelled fixture (Features/SixthFeature*Tests.swift).
             resources: [.copy("Resources/SixthFeature")]
         ),
         .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "FeatureKit", "JSONKit", "YAMLKit"]),

@@ -7,7 +7,7 @@ import YAMLKit
 enum FixtureChecks {
     typealias Finding = (path: [JSONPathComponent], message: String)
 
-    static func findings(in fixture: Fixture, fileStem: String) -> [Finding] {
+    static func findings(in fixture: Fixture, fileStem: String, scoring: ScoringRegistry = .parents) -> [Finding] {
         var out: [Finding] = []
         if fixture.id != fileStem {
             out.append(([.key("id")], "'\(fixture.id)' must equal the file name '\(fileStem)'"))
@@ -41,7 +41,7 @@ enum FixtureChecks {
         }
 
         // Every id a label names, in each scored feature's own places (`ScoredItem`).
-        for feature in ScoredFeature.all {
+        for feature in scoring.features {
             for (i, item) in feature.references(in: fixture.expected).enumerated() {
                 let base: [JSONPathComponent] = [.key("expected"), .key(feature.id.rawValue), .index(i)]
                 for (path, id) in item.messages where messages[id] == nil {

@@ -8,17 +8,18 @@ import YAMLKit
 /// then the JSON Schema, then typed decoding, then cross-reference checks — each stage only runs on
 /// what the previous one accepted, so one mistake yields one clear message.
 public enum FixtureLoader {
-    /// A single `.yaml` file, or every `.yaml`/`.yml` file of a directory.
-    public static func load(path: String) throws(FixtureLoadError) -> [Fixture] {
+    /// A single `.yaml` file, or every `.yaml`/`.yml` file of a directory. Each fixture labels every feature of
+    /// `scoring` (the five that ship unless a registry with more is given).
+    public static func load(path: String, scoring: ScoringRegistry = .parents) throws(FixtureLoadError) -> [Fixture] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FixtureLoadError(problems: [FileProblem(file: path, line: 0, field: "", message: "no such file or directory")])
         }
-        return isDirectory.boolValue ? try loadDirectory(path) : [try loadFile(path)]
+        return isDirectory.boolValue ? try loadDirectory(path, scoring: scoring) : [try loadFile(path, scoring: scoring)]
     }
 
     /// All fixtures of a directory, sorted by file name; problems of every file are collected before throwing.
-    public static func loadDirectory(_ directory: String) throws(FixtureLoadError) -> [Fixture] {
+    public static func loadDirectory(_ directory: String, scoring: ScoringRegistry = .parents) throws(FixtureLoadError) -> [Fixture] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -37,7 +38,7 @@ public enum FixtureLoader {
         for name in names {
             let file = prefix + name
             do throws(FixtureLoadError) {
-                let fixture = try loadFile(file)
+                let fixture = try loadFile(file, scoring: scoring)
                 if let other = firstFile[fixture.id] {
                     problems.append(FileProblem(file: file, line: 0, field: "id", message: "duplicate fixture id '\(fixture.id)' (also in \(other))"))
                 } else {
@@ -52,18 +53,18 @@ public enum FixtureLoader {
         return fixtures
     }
 
-    public static func loadFile(_ file: String) throws(FixtureLoadError) -> Fixture {
+    public static func loadFile(_ file: String, scoring: ScoringRegistry = .parents) throws(FixtureLoadError) -> Fixture {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw FixtureLoadError(problems: [FileProblem(file: file, line: 0, field: "", message: "cannot read file")])
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw FixtureLoadError(problems: [FileProblem(file: file, line: 0, field: "", message: "file is not UTF-8")])
         }
-        return try parse(text, file: file)
+        return try parse(text, file: file, scoring: scoring)
     }
 
     /// Parses fixture text; `file` names it in errors and its stem must equal the fixture id.
-    public static func parse(_ text: String, file: String) throws(FixtureLoadError) -> Fixture {
+    public static func parse(_ text: String, file: String, scoring: ScoringRegistry = .parents) throws(FixtureLoadError) -> Fixture {
         let document: YAMLDocument
         do {
             document = try YAMLJSON.parse(text, file: file)
@@ -74,7 +75,7 @@ public enum FixtureLoader {
             FileProblem(file: file, line: document.line(at: path) ?? 0, field: JSONPath.display(path), message: message)
         }
 
-        guard let schema = FixtureSchema.compiled else {
+        guard let schema = scoring.fixtureSchema else {
             throw FixtureLoadError(problems: [FileProblem(file: file, line: 0, field: "", message: "internal error: the fixture schema does not compile")])
         }
         let violations = schema.validate(document.root)
@@ -87,14 +88,14 @@ public enum FixtureLoader {
 
         let fixture: Fixture
         do {
-            fixture = try document.root.decode(Fixture.self)
+            fixture = try document.root.decode(Fixture.self, decoder: scoring.decoder())
         } catch {
             let failure = DecodingFailure.describe(error)
             throw FixtureLoadError(problems: [problem(failure.path, failure.message)])
         }
 
         let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
-        let findings = FixtureChecks.findings(in: fixture, fileStem: stem)
+        let findings = FixtureChecks.findings(in: fixture, fileStem: stem, scoring: scoring)
         if !findings.isEmpty {
             throw FixtureLoadError(problems: findings.map { problem($0.path, $0.message) })
         }

@@ -23,14 +23,17 @@ public struct PredictionsFileError: Error, Sendable, Hashable, CustomStringConve
 /// on a line are allowed (run metadata). Malformed lines, unknown fixtures or features and repeated
 /// (fixture, feature) pairs are errors naming their line, all collected before throwing.
 public enum PredictionsFile {
-    public static func load(path: String, fixtureIDs: Set<String>) throws(PredictionsFileError) -> [String: PredictedItems] {
+    /// `scoring` names the features a line may predict (the five that ship unless a registry with more is given).
+    public static func load(path: String, fixtureIDs: Set<String>,
+                            scoring: ScoringRegistry = .parents) throws(PredictionsFileError) -> [String: PredictedItems] {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw PredictionsFileError(problems: [.init(file: path, line: 0, message: "cannot read file as UTF-8 text")])
         }
-        return try parse(text, file: path, fixtureIDs: fixtureIDs)
+        return try parse(text, file: path, fixtureIDs: fixtureIDs, scoring: scoring)
     }
 
-    public static func parse(_ text: String, file: String, fixtureIDs: Set<String>) throws(PredictionsFileError) -> [String: PredictedItems] {
+    public static func parse(_ text: String, file: String, fixtureIDs: Set<String>,
+                             scoring: ScoringRegistry = .parents) throws(PredictionsFileError) -> [String: PredictedItems] {
         var result: [String: PredictedItems] = [:]
         var problems: [FileProblem] = []
         var seen: [String: Int] = [:]
@@ -53,8 +56,8 @@ public enum PredictionsFile {
             guard let featureName = object["feature"]?.stringValue else { fail("missing string field 'feature'"); continue }
             guard let items = object["items"], case .array = items else { fail("missing array field 'items'"); continue }
             guard fixtureIDs.contains(fixture) else { fail("unknown fixture '\(fixture)'"); continue }
-            guard let feature = ScoredFeature.named(ExtractionFeature(featureName)) else {
-                fail("unknown feature '\(featureName)' (expected one of \(ScoredFeature.ids.map(\.rawValue).joined(separator: ", ")))")
+            guard let feature = scoring.named(ExtractionFeature(featureName)) else {
+                fail("unknown feature '\(featureName)' (expected one of \(scoring.ids.map(\.rawValue).joined(separator: ", ")))")
                 continue
             }
             let key = "\(fixture)\u{0}\(featureName)"
@@ -73,12 +76,13 @@ public enum PredictionsFile {
         return result
     }
 
-    /// The JSONL text for `predictions`: one line per fixture and non-empty feature, sorted, so runs diff cleanly.
-    public static func serialize(_ predictions: [String: PredictedItems]) -> String {
+    /// The JSONL text for `predictions`: one line per fixture and non-empty feature, fixtures sorted and features in
+    /// `scoring`'s order, so runs diff cleanly.
+    public static func serialize(_ predictions: [String: PredictedItems], scoring: ScoringRegistry = .parents) -> String {
         var out = ""
         for fixture in predictions.keys.sorted() {
             guard let set = predictions[fixture] else { continue }
-            for feature in ScoredFeature.all where feature.count(in: set) > 0 {
+            for feature in scoring.features where feature.count(in: set) > 0 {
                 let items = feature.encode(in: set)
                 let line: JSONValue = ["fixture": .string(fixture), "feature": .string(feature.id.rawValue), "items": items]
                 out += line.serialized() + "\n"

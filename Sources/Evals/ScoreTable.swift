@@ -13,16 +13,18 @@ extension EvalScore {
             pad(name, 18, left: true) + pad(String(m.tp), 5) + pad(String(m.fp), 5) + pad(String(m.fn), 5)
                 + pad(rateOrDash(m.precision), 11) + pad(rate(m.recall), 8) + pad(rate(m.f1), 7) + pad(dateMistakes, 14)
         }
+        // The five that ship in their order, then any other scored feature by name.
+        let order = ScoringRegistry.parents.sorted(features.keys)
         var lines = [pad("feature", 18, left: true) + pad("TP", 5) + pad("FP", 5) + pad("FN", 5)
             + pad("precision", 11) + pad("recall", 8) + pad("F1", 7) + pad("date mistakes", 14)]
-        for feature in ScoredFeature.ids {
+        for feature in order {
             guard let score = features[feature] else { continue }
             lines.append(row(feature.rawValue, score.metrics, String(score.dateMistakes)))
         }
         lines.append(row("micro", micro, ""))
 
         var accuracy: [String] = []
-        for feature in ScoredFeature.ids {
+        for feature in order {
             guard let score = features[feature] else { continue }
             for field in score.fieldAccuracy.keys.sorted() {
                 guard let a = score.fieldAccuracy[field] else { continue }

@@ -1,12 +1,21 @@
 import Chrono
+import FeatureKit
 import Foundation
+import JSONKit
 import YAMLKit
 
-/// How one feature's items are paired and compared; the five item types conform.
+/// How one feature's labels are written, paired and compared: the one scoring description of a feature. Each scored
+/// feature has one item type conforming to it (`Features/ScoredEvent.swift`, ...; a feature outside Evals declares its
+/// own), and `ScoredFeature` erases it so that fixtures, predictions files, the scorer and the reports go through it.
 ///
 /// Pairing needs a shared cited message (`sources`) and, for dated features, the same key date.
 /// Everything else is judged per field on pairs only, so a wrong time is a field error, not a miss.
-protocol ScoredItem: Codable, Sendable {
+public protocol ScoredItem: Codable, Sendable, Hashable {
+    /// The feature whose labels these are: the item's list is `expected.<feature>` in a fixture.
+    static var feature: ExtractionFeature { get }
+    /// The JSON Schema of one labelled item, as it sits under `$defs/<feature>` in `schemas/eval-fixture.schema.json`
+    /// (it may refer to the shared `#/$defs/id`, `date`, `time`, `instant` and `source`).
+    static var labelSchema: JSONValue { get }
     /// For an expected item every acceptable message id; for a predicted one the ids it cites.
     var sources: [String] { get }
     /// The date that must be right for a match (nil for features matched by source alone).
@@ -21,62 +30,18 @@ protocol ScoredItem: Codable, Sendable {
 }
 
 extension ScoredItem {
-    var messageReferences: [(path: [JSONPathComponent], id: String)] {
+    public var messageReferences: [(path: [JSONPathComponent], id: String)] {
         sources.enumerated().map { ([.key("source"), .index($0.offset)], $0.element) }
     }
 
-    var participantReferences: [(path: [JSONPathComponent], id: String)] { [] }
-}
-
-extension ScoredEvent: ScoredItem {
-    var sources: [String] { source }
-    var keyDate: LocalDate? { date }
-    func fieldResults(predicted p: ScoredEvent) -> [(field: String, correct: Bool)] {
-        [("time", time == p.time),
-         ("location", FieldComparison.sameLocation(location, p.location)),
-         ("category", category == p.category)]
-    }
-}
-
-extension ScoredDecision: ScoredItem {
-    var sources: [String] { source }
-    var keyDate: LocalDate? { nil }
-    func fieldResults(predicted p: ScoredDecision) -> [(field: String, correct: Bool)] {
-        [("category", category == p.category)]
-    }
-}
-
-extension ScoredPriorityMessage: ScoredItem {
-    var sources: [String] { [message] }
-    var keyDate: LocalDate? { nil }
-    var messageReferences: [(path: [JSONPathComponent], id: String)] { [([.key("message")], message)] }
-    func fieldResults(predicted p: ScoredPriorityMessage) -> [(field: String, correct: Bool)] {
-        [("priority", priority == p.priority), ("action_required", actionRequired == p.actionRequired)]
-    }
-}
-
-extension ScoredRSVP: ScoredItem {
-    var sources: [String] { source }
-    var keyDate: LocalDate? { eventDate }
-    var participantReferences: [(path: [JSONPathComponent], id: String)] { [([.key("requested_by")], requestedBy)] }
-    func fieldResults(predicted p: ScoredRSVP) -> [(field: String, correct: Bool)] {
-        [("status", status == p.status), ("response", response == p.response)]
-    }
-}
-
-extension ScoredDeadline: ScoredItem {
-    var sources: [String] { source }
-    var keyDate: LocalDate? { deadline }
-    func fieldResults(predicted p: ScoredDeadline) -> [(field: String, correct: Bool)] {
-        [("category", category == p.category)]
-    }
+    public var participantReferences: [(path: [JSONPathComponent], id: String)] { [] }
 }
 
 /// Field comparison rules. Null equals only null: predicting a value the label leaves out is as wrong
 /// as leaving out a labelled one.
-enum FieldComparison {
+public enum FieldComparison {
     /// Case-insensitive after trimming whitespace; a blank string counts as null.
-    static func sameLocation(_ a: String?, _ b: String?) -> Bool {
+    public static func sameLocation(_ a: String?, _ b: String?) -> Bool {
         normalized(a) == normalized(b)
     }
 

@@ -13,20 +13,22 @@ import JSONKit
 /// items false negatives. See `Metrics` for how empty denominators are defined.
 public enum Scorer {
     /// `predictions` is keyed by fixture id; a missing fixture or feature means nothing was predicted.
-    /// Predictions for ids not among `fixtures` are ignored (`PredictionsFile` rejects them on load).
-    public static func score(fixtures: [Fixture], predictions: [String: PredictedItems]) -> EvalScore {
+    /// Predictions for ids not among `fixtures` are ignored (`PredictionsFile` rejects them on load). Every feature of
+    /// `scoring` is scored (the five that ship unless a registry with more is given).
+    public static func score(fixtures: [Fixture], predictions: [String: PredictedItems],
+                             scoring: ScoringRegistry = .parents) -> EvalScore {
         var fixtureScores: [FixtureScore] = []
         for fixture in fixtures {
             let predicted = predictions[fixture.id] ?? PredictedItems()
             let e = fixture.expected
-            fixtureScores.append(FixtureScore(fixture: fixture.id, features: Dictionary(uniqueKeysWithValues: ScoredFeature.all.map {
+            fixtureScores.append(FixtureScore(fixture: fixture.id, features: Dictionary(uniqueKeysWithValues: scoring.features.map {
                 ($0.id, $0.score(expected: e, predicted: predicted))
             })))
         }
 
         var features: [ExtractionFeature: FeatureScore] = [:]
         var micro = Metrics.zero
-        for feature in ScoredFeature.ids {
+        for feature in scoring.ids {
             let details = fixtureScores.compactMap { $0.features[feature] }
             let metrics = details.map(\.metrics).reduce(Metrics.zero, +)
             var tallies: [String: (correct: Int, total: Int)] = [:]

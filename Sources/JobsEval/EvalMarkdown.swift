@@ -5,6 +5,18 @@ import JSONKit
 extension EvalReport {
     /// `report.md`: the numbers as tables for a pull request, then the main variant's misses per fixture.
     public func markdown() -> String {
+        var out = markdownHeader()
+        out += markdownScores()
+        out += markdownVariants()
+        out += markdownPreFilter()
+        if let baseline { out += markdownBaseline(baseline) }
+        if let main { out += markdownMisses(main) }
+        out.append("")
+        return out.joined(separator: "\n")
+    }
+
+    /// The title, what was run, the commit and prompt fingerprints, and a banner when extractions failed.
+    func markdownHeader() -> [String] {
         var out: [String] = ["# Extractor eval", ""]
         out.append("\(fixtureCount) fixtures from \(Self.code(fixturesPath)), run \(createdAt). Features: \(features.map(\.rawValue).joined(separator: ", ")).")
         let prompts = variants.filter { $0.provider != "rules" }.flatMap { v in features.compactMap { v.prompts[$0] } }
@@ -21,9 +33,12 @@ extension EvalReport {
             out.append("> **Extractions failed: these numbers do not measure the prompts.**")
             for variant in failed { out.append("> - \(Self.md(EvalGates.failedExtractions(variant)))") }
         }
-        out.append("")
-        out.append("## Scores")
-        out.append("")
+        return out
+    }
+
+    /// P, R and F1 per feature and variant, with ΔF1 of each compared variant against the main one.
+    func markdownScores() -> [String] {
+        var out = ["", "## Scores", ""]
         let compares = main == nil ? [] : variants.filter { $0.role == .compare }
         out.append("| feature | " + variants.map { "\(Self.md($0.id)) P | R | F1" }.joined(separator: " | ")
                    + compares.map { " | ΔF1 \(Self.md($0.id))" }.joined() + " |")
@@ -39,9 +54,12 @@ extension EvalReport {
         }
         for feature in features { out.append(row(feature.rawValue) { $0.score.features[feature]?.metrics }) }
         out.append(row("**micro**") { $0.score.micro })
-        out.append("")
-        out.append("## Variants")
-        out.append("")
+        return out
+    }
+
+    /// One row per variant (provider, prompts, requests, tokens, cache, failures), then each failed extraction.
+    func markdownVariants() -> [String] {
+        var out = ["", "## Variants", ""]
         out.append("| variant | role | provider / model | prompts | requests | tokens | cache | failed |")
         out.append("|---|---|---|---|---:|---|---|---:|")
         for v in variants {
@@ -57,9 +75,12 @@ extension EvalReport {
                 out.append("- \(Self.code(variant)) \(Self.md(error.fixture)) / \(error.feature.rawValue): \(Self.md(String(error.detail.prefix(400))))")
             }
         }
-        out.append("")
-        out.append("## Pre-filter")
-        out.append("")
+        return out
+    }
+
+    /// What the scan's pre-filter would drop, per feature, and each expected item it would lose.
+    func markdownPreFilter() -> [String] {
+        var out = ["", "## Pre-filter", ""]
         out.append("The scan's pre-filter drops \(preFilter.droppedMessages) of \(preFilter.messages) fixture messages. "
                    + "Expected items that cite only dropped messages (must be 0): **\(preFilter.totalMisses)**.")
         out.append("")
@@ -73,54 +94,55 @@ extension EvalReport {
         for miss in preFilter.misses {
             out.append("- \(Self.md(miss.fixture)) \(miss.feature.rawValue)[\(miss.expectedIndex)]: sources \(Self.md(miss.sources.joined(separator: ", ")))")
         }
-        if let baseline {
-            out.append("")
-            out.append("## Versus baseline")
-            out.append("")
-            out.append("Main variant against \(Self.code(baseline.path)).")
-            out.append("")
-            out.append("| feature | F1 before | F1 now | ΔF1 | ΔP | ΔR |")
-            out.append("|---|---:|---:|---:|---:|---:|")
-            for feature in features {
-                guard let d = baseline.features[feature] else { continue }
-                out.append("| \(feature.rawValue) | \(EvalFormat.rate(d.baseline.f1)) | \(EvalFormat.rate(d.current.f1)) | \(EvalFormat.delta(d.f1Delta)) "
-                           + "| \(EvalFormat.delta(d.precisionDelta)) | \(EvalFormat.delta(d.recallDelta)) |")
-            }
-            let m = baseline.micro
-            out.append("| **micro** | \(EvalFormat.rate(m.baseline.f1)) | \(EvalFormat.rate(m.current.f1)) | \(EvalFormat.delta(m.f1Delta)) "
-                       + "| \(EvalFormat.delta(m.precisionDelta)) | \(EvalFormat.delta(m.recallDelta)) |")
-            out.append("")
-            if baseline.regressions.isEmpty {
-                out.append("No fixture regressed.")
-            } else {
-                out.append("Regressed fixtures:")
-                out.append("")
-                for r in baseline.regressions {
-                    out.append("- \(Self.md(r.fixture)): F1 \(EvalFormat.rate(r.baseline.f1)) → \(EvalFormat.rate(r.current.f1)), "
-                               + "TP \(r.baseline.tp) → \(r.current.tp) (\(r.features.map(\.rawValue).joined(separator: ", ")))")
-                }
-            }
-        }
-        if let main {
-            out.append("")
-            out.append("## Misses of \(Self.code(main.id))")
-            out.append("")
-            var any = false
-            for fixture in main.score.fixtures {
-                for feature in features {
-                    guard let detail = fixture.features[feature], !detail.falsePositives.isEmpty || !detail.falseNegatives.isEmpty else { continue }
-                    any = true
-                    out.append("- **\(Self.md(fixture.fixture))** \(feature.rawValue)")
-                    for fn in detail.falseNegatives { out.append("  - FN expected: \(Self.md(Self.itemText(fn.expected)))") }
-                    for fp in detail.falsePositives {
-                        out.append("  - FP predicted: \(Self.md(Self.itemText(fp.predicted)))" + (fp.dateMistake ? " (date mistake)" : ""))
-                    }
-                }
-            }
-            if !any { out.append("None.") }
-        }
+        return out
+    }
+
+    /// The main variant against a `--baseline` report: F1, ΔP and ΔR per feature, then the fixtures that regressed.
+    func markdownBaseline(_ baseline: BaselineComparison) -> [String] {
+        var out = ["", "## Versus baseline", ""]
+        out.append("Main variant against \(Self.code(baseline.path)).")
         out.append("")
-        return out.joined(separator: "\n")
+        out.append("| feature | F1 before | F1 now | ΔF1 | ΔP | ΔR |")
+        out.append("|---|---:|---:|---:|---:|---:|")
+        for feature in features {
+            guard let d = baseline.features[feature] else { continue }
+            out.append("| \(feature.rawValue) | \(EvalFormat.rate(d.baseline.f1)) | \(EvalFormat.rate(d.current.f1)) | \(EvalFormat.delta(d.f1Delta)) "
+                       + "| \(EvalFormat.delta(d.precisionDelta)) | \(EvalFormat.delta(d.recallDelta)) |")
+        }
+        let m = baseline.micro
+        out.append("| **micro** | \(EvalFormat.rate(m.baseline.f1)) | \(EvalFormat.rate(m.current.f1)) | \(EvalFormat.delta(m.f1Delta)) "
+                   + "| \(EvalFormat.delta(m.precisionDelta)) | \(EvalFormat.delta(m.recallDelta)) |")
+        out.append("")
+        if baseline.regressions.isEmpty {
+            out.append("No fixture regressed.")
+        } else {
+            out.append("Regressed fixtures:")
+            out.append("")
+            for r in baseline.regressions {
+                out.append("- \(Self.md(r.fixture)): F1 \(EvalFormat.rate(r.baseline.f1)) → \(EvalFormat.rate(r.current.f1)), "
+                           + "TP \(r.baseline.tp) → \(r.current.tp) (\(r.features.map(\.rawValue).joined(separator: ", ")))")
+            }
+        }
+        return out
+    }
+
+    /// The main variant's false negatives and false positives, per fixture and feature.
+    func markdownMisses(_ main: EvalVariantReport) -> [String] {
+        var out = ["", "## Misses of \(Self.code(main.id))", ""]
+        var any = false
+        for fixture in main.score.fixtures {
+            for feature in features {
+                guard let detail = fixture.features[feature], !detail.falsePositives.isEmpty || !detail.falseNegatives.isEmpty else { continue }
+                any = true
+                out.append("- **\(Self.md(fixture.fixture))** \(feature.rawValue)")
+                for fn in detail.falseNegatives { out.append("  - FN expected: \(Self.md(Self.itemText(fn.expected)))") }
+                for fp in detail.falsePositives {
+                    out.append("  - FP predicted: \(Self.md(Self.itemText(fp.predicted)))" + (fp.dateMistake ? " (date mistake)" : ""))
+                }
+            }
+        }
+        if !any { out.append("None.") }
+        return out
     }
 
     /// Text shown literally in Markdown, one line: CommonMark backslash-escapes every character that could start

@@ -87,9 +87,10 @@ public struct EvalRunner: Sendable {
             }
         }
         let order = Dictionary(uniqueKeysWithValues: fixtures.enumerated().map { ($0.element.id, $0.offset) })
+        let features = variant.engine.registry.ids
         outcome.errors.sort {
-            (order[$0.fixture] ?? 0, ScoredFeature.ids.firstIndex(of: $0.feature) ?? 0)
-                < (order[$1.fixture] ?? 0, ScoredFeature.ids.firstIndex(of: $1.feature) ?? 0)
+            (order[$0.fixture] ?? 0, features.firstIndex(of: $0.feature) ?? 0)
+                < (order[$1.fixture] ?? 0, features.firstIndex(of: $1.feature) ?? 0)
         }
         return outcome
     }
@@ -147,9 +148,9 @@ public struct EvalRunner: Sendable {
         for (index, features) in units.enumerated() {
             switch results[index] {
             case .success(let run)?:
-                let predicted = PredictionMapping.predicted(run.extraction, user: user)
                 for feature in features {
-                    ScoredFeature.named(feature)?.copy(from: predicted, into: &outcome.predicted)
+                    // Each feature maps its own items to the scorer's shape (`ParentFeature.scored`).
+                    engine.registry.feature(feature)?.scored(run.extraction, user: user, into: &outcome.predicted)
                     outcome.grounding[feature] = Self.grounding(run.extraction.notes.filter { $0.feature == feature },
                                                                  tally: run.extraction.grounding[feature] ?? GroundingTally())
                 }

@@ -9,7 +9,9 @@ import Providers
 /// What `messageai-jobs eval` was asked to do.
 public struct EvalRunOptions: Sendable {
     public var fixturesPath = "evals/fixtures"
-    public var features: [ExtractionFeature] = ScoredFeature.ids
+    public var features: [ExtractionFeature] = FeatureRegistry.parents.ids
+    /// The features an engine can run and the scorer scores (the five that ship; a test adds one).
+    public var registry: FeatureRegistry = .parents
     public var promptsPath: String?
     public var provider: ProviderChoice = .auto
     public var model: String?
@@ -45,25 +47,51 @@ public struct EvalRun: Sendable {
 public enum EvalSession {
     public static func run(_ options: EvalRunOptions, now: Date = Date(),
                            progress: (@Sendable (EvalProgress) -> Void)? = nil) async throws -> EvalRun {
-        let fixtures: [Fixture]
-        do {
-            fixtures = try FixtureLoader.load(path: ProviderFactory.homePath(options.fixturesPath, environment: options.environment))
-        } catch {
-            throw EvalRunError(.fixturesDoNotLoad, "the fixtures do not load:\n\(error)")
-        }
-        let features = ScoredFeature.ids.filter(options.features.contains)
+        let scoring = options.registry.scoring
+        let fixtures = try loadFixtures(options, scoring: scoring)
+        let features = scoring.ids.filter(options.features.contains)
         guard !features.isEmpty else { throw EvalRunError("--features names no feature") }
         let library = try loadPrompts(options.promptsPath, pins: options.promptPins, environment: options.environment)
         try checkVersions(options, features: features, library: library)
+        let (llm, notice) = try resolveLLM(options)
+        try checkCompare(options, llm: llm)
 
-        var notice: String?
-        let llm: (provider: LLMAnswerProvider, stats: CacheStats, makeProvider: @Sendable (CacheStats) -> LLMAnswerProvider)?
+        let specs = try variantSpecs(options, llm: llm, library: library, features: features)
+        let variants = try await runVariants(specs, fixtures: fixtures, features: features, scoring: scoring,
+                                             concurrency: options.concurrency, progress: progress)
+        var report = EvalReport(
+            createdAt: ISO8601Instant.string(now), fixturesPath: options.fixturesPath, fixtureCount: fixtures.count,
+            features: features, variants: variants,
+            preFilter: PreFilterAudit.audit(fixtures, features: features, scoring: scoring))
+        report.gitCommit = gitCommit()
+        return EvalRun(report: report, fixtures: fixtures, notice: notice)
+    }
+
+    /// The fixtures under `options.fixturesPath`, each labelling every feature `scoring` scores.
+    static func loadFixtures(_ options: EvalRunOptions, scoring: ScoringRegistry) throws -> [Fixture] {
+        do {
+            return try FixtureLoader.load(path: ProviderFactory.homePath(options.fixturesPath, environment: options.environment),
+                                          scoring: scoring)
+        } catch {
+            throw EvalRunError(.fixturesDoNotLoad, "the fixtures do not load:\n\(error)")
+        }
+    }
+
+    /// The LLM a run asks (nil: the rule-based provider only), with the cache statistics of its main variant and how
+    /// to make another provider over the same cache for a compared variant.
+    struct LLMVariants: Sendable {
+        let provider: LLMAnswerProvider
+        let stats: CacheStats
+        let makeProvider: @Sendable (CacheStats) -> LLMAnswerProvider
+    }
+
+    /// The provider `options` pick, and the notice to show when `auto` fell back to the rule-based provider.
+    static func resolveLLM(_ options: EvalRunOptions) throws -> (LLMVariants?, notice: String?) {
         switch try ProviderFactory.resolve(options.provider, environment: options.environment) {
         case .rules(let fallback):
-            llm = nil
-            if fallback != nil {
-                notice = "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): evaluating the rule-based provider only."
-            }
+            let notice = fallback == nil ? nil
+                : "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): evaluating the rule-based provider only."
+            return (nil, notice)
         case .llm(let configuration):
             let directory = options.cacheDirectory
             let readCache = options.readCache
@@ -74,17 +102,27 @@ public enum EvalSession {
                     transport: CachingTransport(base: AsyncHTTPClientTransport.shared, directory: directory, readCache: readCache, stats: stats))
             }
             let stats = CacheStats()
-            llm = (make(stats), stats, make)
+            return (LLMVariants(provider: make(stats), stats: stats, makeProvider: make), nil)
         }
+    }
+
+    /// Comparisons that cannot be made: combined beside picked versions, or versions without an LLM.
+    static func checkCompare(_ options: EvalRunOptions, llm: LLMVariants?) throws {
         if options.compareCombined, !options.compareVersions.isEmpty {
             throw EvalRunError("--compare combined cannot be mixed with FEATURE=VERSION picks: run them separately")
         }
         if llm == nil, !options.compareVersions.isEmpty {
             throw EvalRunError("--compare needs an LLM provider: the rule-based provider ignores the prompt text, so both versions would score the same")
         }
+    }
 
+    /// The variants to run, in report order: the LLM (and its compared versions), the rule-based provider (the main
+    /// variant without an LLM, else the baseline), then the combined request if asked for.
+    static func variantSpecs(_ options: EvalRunOptions, llm: LLMVariants?, library: PromptLibrary,
+                             features: [ExtractionFeature]) throws -> [EvalVariantSpec] {
         func engine(_ provider: any AnswerProvider, _ versions: [ExtractionFeature: Int]) throws -> ExtractionEngine {
-            var built = try ExtractionEngine(prompts: library, provider: provider, windowing: options.windowing, promptVersions: versions)
+            var built = try ExtractionEngine(prompts: library, provider: provider, windowing: options.windowing, promptVersions: versions,
+                                             registry: options.registry)
             built.combined = options.combined
             return built
         }
@@ -104,14 +142,15 @@ public enum EvalSession {
                                              engine: compareEngine, features: changed, cacheStats: stats))
             }
         }
-        let rulesEngine = try engine(RulesAnswerProvider(), options.promptVersions)
+        let rulesEngine = try engine(RulesAnswerProvider(registry: options.registry), options.promptVersions)
         specs.append(EvalVariantSpec(id: "rules", role: llm == nil ? .main : .rulesBaseline, label: "rules (no LLM)",
                                      engine: rulesEngine, features: features))
 
         if options.compareCombined {
             // The same provider and versions in one combined request per fixture window; every feature is the variant's own.
             let stats = llm == nil ? nil : CacheStats()
-            let provider: any AnswerProvider = if let llm, let stats { llm.makeProvider(stats) } else { RulesAnswerProvider() }
+            let provider: any AnswerProvider = if let llm, let stats { llm.makeProvider(stats) }
+                else { RulesAnswerProvider(registry: options.registry) }
             var combinedEngine = try engine(provider, options.promptVersions)
             combinedEngine.combined = true
             let prompt = try combinedEngine.combinedPrompt()
@@ -120,8 +159,15 @@ public enum EvalSession {
                 label: "\(combinedEngine.provider.name) \(combinedEngine.provider.modelName(for: prompt)) with \(prompt.id)@\(prompt.version)",
                 engine: combinedEngine, features: features, cacheStats: stats))
         }
-        let runner = EvalRunner(concurrency: options.concurrency)
-        let scored = fixtures.map { restrict($0, to: features) }
+        return specs
+    }
+
+    /// Runs each variant over the fixtures and scores it on the fixtures' `features` lists.
+    static func runVariants(_ specs: [EvalVariantSpec], fixtures: [Fixture], features: [ExtractionFeature],
+                            scoring: ScoringRegistry, concurrency: Int,
+                            progress: (@Sendable (EvalProgress) -> Void)?) async throws -> [EvalVariantReport] {
+        let runner = EvalRunner(concurrency: concurrency)
+        let scored = fixtures.map { restrict($0, to: features, scoring: scoring) }
         var variants: [EvalVariantReport] = []
         var mainPredictions: [String: PredictedItems] = [:]
         for spec in specs {
@@ -132,19 +178,14 @@ public enum EvalSession {
                 // Features this variant did not change are the main variant's answers, so only the change is measured.
                 for feature in features where !spec.features.contains(feature) {
                     for (fixture, items) in mainPredictions {
-                        ScoredFeature.named(feature)?.copy(from: items, into: &predictions[fixture, default: PredictedItems()])
+                        predictions[fixture, default: PredictedItems()].copy(feature, from: items)
                     }
                 }
             }
-            let score = Scorer.score(fixtures: scored, predictions: predictions)
+            let score = Scorer.score(fixtures: scored, predictions: predictions, scoring: scoring)
             variants.append(try await variantReport(spec, outcome: outcome, score: score, features: features))
         }
-
-        var report = EvalReport(
-            createdAt: ISO8601Instant.string(now), fixturesPath: options.fixturesPath, fixtureCount: fixtures.count,
-            features: features, variants: variants, preFilter: PreFilterAudit.audit(fixtures, features: features))
-        report.gitCommit = gitCommit()
-        return EvalRun(report: report, fixtures: fixtures, notice: notice)
+        return variants
     }
 
     /// The checkout's commit, `-dirty` when files differ from it; nil outside a git checkout or without git.
@@ -172,9 +213,9 @@ public enum EvalSession {
         var picks: [ExtractionFeature: Int] = [:]
         for value in values {
             let parts = value.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, let feature = ScoredFeature.named(ExtractionFeature(parts[0]))?.id, let version = Int(parts[1]), version > 0 else {
+            guard parts.count == 2, let feature = ScoringRegistry.parents.named(ExtractionFeature(parts[0]))?.id, let version = Int(parts[1]), version > 0 else {
                 throw EvalRunError("\(option) '\(value)': expected FEATURE=VERSION, e.g. calendar_events=2 "
-                                   + "(features: \(ScoredFeature.ids.map(\.rawValue).joined(separator: ", ")))")
+                                   + "(features: \(ScoringRegistry.parents.ids.map(\.rawValue).joined(separator: ", ")))")
             }
             guard picks[feature] == nil else { throw EvalRunError("\(option) names \(feature.rawValue) twice") }
             picks[feature] = version
@@ -193,7 +234,7 @@ public enum EvalSession {
 
     static func checkVersions(_ options: EvalRunOptions, features: [ExtractionFeature], library: PromptLibrary) throws {
         for (option, picks) in [("--prompt-version", options.promptVersions), ("--compare", options.compareVersions)] {
-            for feature in ScoredFeature.ids {
+            for feature in options.registry.ids {
                 guard let version = picks[feature] else { continue }
                 guard features.contains(feature) else {
                     throw EvalRunError("\(option) \(feature.rawValue)=\(version): \(feature.rawValue) is not among --features")
@@ -207,10 +248,10 @@ public enum EvalSession {
     }
 
     /// The fixture with the lists of unscored features emptied, so they count in no number.
-    static func restrict(_ fixture: Fixture, to features: [ExtractionFeature]) -> Fixture {
+    static func restrict(_ fixture: Fixture, to features: [ExtractionFeature], scoring: ScoringRegistry) -> Fixture {
         var copy = fixture
-        for feature in ScoredFeature.ids where !features.contains(feature) {
-            ScoredFeature.named(feature)?.copy(from: PredictedItems(), into: &copy.expected)
+        for feature in scoring.ids where !features.contains(feature) {
+            copy.expected.copy(feature, from: PredictedItems())
         }
         return copy
     }

@@ -24,7 +24,8 @@ public struct PreFilterAudit: Sendable, Hashable, Codable {
     /// Expected items of `features` whose sources would all be dropped.
     public var totalMisses: Int { misses.count }
 
-    public static func audit(_ fixtures: [Fixture], features: [ExtractionFeature], filter: PreFilter = PreFilter()) -> PreFilterAudit {
+    public static func audit(_ fixtures: [Fixture], features: [ExtractionFeature], scoring: ScoringRegistry = .parents,
+                             filter: PreFilter = PreFilter()) -> PreFilterAudit {
         var counts = Dictionary(uniqueKeysWithValues: features.map { ($0, PreFilterCount()) })
         var misses: [PreFilterMiss] = []
         var messages = 0
@@ -40,7 +41,7 @@ public struct PreFilterAudit: Sendable, Hashable, Codable {
                 if !needed { dropped += 1 }
             }
             for feature in features {
-                for (index, sources) in (ScoredFeature.named(feature)?.sources(in: fixture.expected) ?? []).enumerated() {
+                for (index, sources) in (scoring.named(feature)?.sources(in: fixture.expected) ?? []).enumerated() {
                     counts[feature, default: PreFilterCount()].expected += 1
                     guard !sources.contains(where: { kept[$0] ?? true }) else { continue }
                     counts[feature, default: PreFilterCount()].onlyDropped += 1

@@ -44,7 +44,7 @@ public enum PromptRequestCapture {
         engine.combined = true
         _ = try engine.combinedPrompt()
         do {
-            _ = try await engine.extract(try FixtureConversation.input(fixture), features: ScoredFeature.ids)
+            _ = try await engine.extract(try FixtureConversation.input(fixture), features: engine.registry.ids)
         } catch is CapturedRequest {
             // Expected, as above.
         }

@@ -29,7 +29,7 @@ struct PredictionsFileTests {
     }
 
     @Test func serializeRoundTrips() throws {
-        let original = ["class-picnic": Make.standardExpected, "snow-day": ExtractionSet(decisions: [Make.decision(["m2"])])]
+        let original = ["class-picnic": Make.standardExpected, "snow-day": ExtractionSet([Make.decision(["m2"])])]
         let text = PredictionsFile.serialize(original)
         #expect(text.split(separator: "\n").count == 6)
         #expect(try PredictionsFile.parse(text, file: "run.jsonl", fixtureIDs: ids) == original)

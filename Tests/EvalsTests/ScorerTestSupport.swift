@@ -43,10 +43,10 @@ enum Make {
 
     /// One item per feature except two events, each with a known source and date.
     static let standardExpected = ExtractionSet(
-        calendarEvents: [event("2026-03-07", ["m1"], time: "11:00", location: "Riverside Park"),
-                         event("2026-03-09", ["m2", "m3"])],
-        decisions: [decision(["m4", "m5"])],
-        priorityMessages: [priority("m3")],
-        rsvps: [rsvp("2026-03-07", ["m1"])],
-        deadlines: [deadline("2026-03-06", ["m2"])])
+        [event("2026-03-07", ["m1"], time: "11:00", location: "Riverside Park"),
+         event("2026-03-09", ["m2", "m3"])],
+        [decision(["m4", "m5"])],
+        [priority("m3")],
+        [rsvp("2026-03-07", ["m1"])],
+        [deadline("2026-03-06", ["m2"])])
 }

@@ -1,3 +1,4 @@
+import Evals
 import Foundation
 @_exported import FeatureKit
 
@@ -14,6 +15,16 @@ public struct FeatureRegistry: Sendable {
     public static let parents = FeatureRegistry([CalendarEvents(), Decisions(), PriorityMessages(), RSVPs(), Deadlines()])
 
     public var ids: [ExtractionFeature] { features.map(\.id) }
+
+    /// Each feature's scoring description, in registry order: what fixtures label and `eval` scores.
+    public var scoring: ScoringRegistry { ScoringRegistry(features.map(\.scoring)) }
+
+    /// `extraction`'s items of every feature, as the scorer sees them from `user`'s point of view.
+    public func scored(_ extraction: Extraction, user: String) -> ExtractionSet {
+        var set = ExtractionSet()
+        for feature in features { feature.scored(extraction, user: user, into: &set) }
+        return set
+    }
 
     /// A registry with one more feature (after the others).
     public func adding(_ feature: any ParentFeature) -> FeatureRegistry {

@@ -1,3 +1,4 @@
+import Evals
 import JSONKit
 import Postgres
 
@@ -5,15 +6,20 @@ import Postgres
 /// items, how items from overlapping windows merge, the rule-based answer, its rows and its report lines.
 ///
 /// Everything that differs between features is a requirement here, so a new feature is one type conforming to
-/// this protocol (in `Features/Parents/`), its prompt `prompts/<id>.yaml` and its schema `schemas/<id>.schema.json`,
-/// its table's migration, plus one entry in `FeatureRegistry.parents`; the compiler names any requirement left to write. The engine,
-/// the store, the batch path and the reports only ever go through this protocol.
+/// this protocol (in `Features/Parents/`, with the scorer's shape of its items: an Evals `ScoredItem`), its prompt
+/// `prompts/<id>.yaml` and its schema `schemas/<id>.schema.json`, its table's migration, plus one entry in
+/// `FeatureRegistry.parents`; the compiler names any requirement left to write. The engine, the store, the batch path,
+/// the reports and the eval runner only ever go through this protocol.
 public protocol ParentFeature: Sendable {
     /// One found item, with the input's real ids (never the prompt's aliases).
     associatedtype Item: Sendable, Hashable, Codable
 
     /// Prompt id, schema name and eval key.
     var id: ExtractionFeature { get }
+    /// The scorer's shape of an item: how a label of this feature is written, paired and compared (Evals'
+    /// `ScoredItem`, whose `feature` must be this feature's `id`).
+    associatedtype Scored: ScoredItem
+
     /// The key of this feature's list in `Extraction`'s JSON (`extract --json`); the id unless it says otherwise.
     var itemsKey: String { get }
     /// This feature's line in the combined prompt's list of features (`- <id>: <rule>`): what to find and how, in one
@@ -45,6 +51,9 @@ public protocol ParentFeature: Sendable {
 
     /// One line of `extract`'s report per item.
     func reportLine(_ item: Item) -> String
+
+    /// An item as the scorer sees it, from `user`'s point of view (an eval fixture's reference user).
+    func scored(_ item: Item, user: String) -> Scored
 }
 
 extension ParentFeature {
@@ -73,6 +82,14 @@ extension ParentFeature {
     /// `extract`'s report lines for this feature's items in `extraction`.
     public func reportLines(_ extraction: Extraction) -> [String] {
         extraction[self].map(reportLine)
+    }
+
+    /// This feature's scoring description (its `Scored` type's).
+    public var scoring: ScoredFeature { ScoredFeature(Scored.self) }
+
+    /// Sets `set`'s list of this feature to `extraction`'s items as the scorer sees them from `user`'s point of view.
+    public func scored(_ extraction: Extraction, user: String, into set: inout ExtractionSet) {
+        set[Scored.self] = extraction[self].map { scored($0, user: user) }
     }
 
     func write(_ extraction: Extraction, prompt: PromptRef, to rows: inout RowWriter) async throws {

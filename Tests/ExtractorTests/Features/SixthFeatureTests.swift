@@ -1,5 +1,6 @@
 import AgentRuntime
 import Chrono
+import Evals
 @testable import Extractors
 import Foundation
 import JSONKit
@@ -9,12 +10,14 @@ import Postgres
 import PromptKit
 import Testing
 import TestSupport
+import YAMLKit
 
-// A sixth feature is one Swift type (this file's `Carpools`), its prompt, its schema and its table's migration
-// (Resources/SixthFeature/prompts/carpools.yaml, schemas/carpools.schema.json, migrations/carpools.sql), and one
-// registry line (`registry` below). Nothing else in the code base changes: the engine, the combined prompt and its
-// schema, the checks, the merge, the store, `scan`, the oracle, the eval runner and the report lines all go through
-// `ParentFeature` and the registry.
+// A sixth feature is one Swift type (this file's `Carpools`, with its scorer's shape `ScoredCarpool`), its prompt, its
+// schema and its table's migration (Resources/SixthFeature/prompts/carpools.yaml, schemas/carpools.schema.json,
+// migrations/carpools.sql), and one registry line (`registry` below). Nothing else in the code base changes: the
+// engine, the combined prompt and its schema, the checks, the merge, the store, `scan`, the oracle, the eval runner,
+// the fixture schema and checks, the scorer and the report lines all go through `ParentFeature` and the registry
+// (SixthFeatureEvalTests scores it on Resources/SixthFeature/fixtures).
 
 /// Who drives the children on which day.
 struct CarpoolItem: Sendable, Hashable, Codable {
@@ -73,14 +76,47 @@ struct Carpools: ParentFeature {
         """
 
     func reportLine(_ item: CarpoolItem) -> String { "\(item.date.iso) \(item.driver ?? "someone") drives" }
+
+    func scored(_ item: CarpoolItem, user: String) -> ScoredCarpool {
+        ScoredCarpool(driver: item.driver, date: item.date, source: item.sources)
+    }
+}
+
+/// A carpool offer as an eval fixture labels it (`expected.carpools`): paired on a shared source and the same day, the
+/// driver compared on pairs; the driver must be a participant of the fixture.
+struct ScoredCarpool: ScoredItem {
+    var driver: String?
+    var date: LocalDate
+    var source: [String]
+
+    static var feature: ExtractionFeature { ExtractionFeature("carpools") }
+
+    static var labelSchema: JSONValue {
+        [
+            "type": "object",
+            "required": ["driver", "date", "source"],
+            "additionalProperties": false,
+            "properties": [
+                "driver": ["anyOf": [["$ref": "#/$defs/id"], ["type": "null"]]],
+                "date": ["$ref": "#/$defs/date"],
+                "source": ["$ref": "#/$defs/source"],
+            ],
+        ]
+    }
+
+    var sources: [String] { source }
+    var keyDate: LocalDate? { date }
+    var participantReferences: [(path: [JSONPathComponent], id: String)] { driver.map { [([.key("driver")], $0)] } ?? [] }
+
+    func fieldResults(predicted p: ScoredCarpool) -> [(field: String, correct: Bool)] { [("driver", driver == p.driver)] }
 }
 
 @Suite struct SixthFeatureTests {
     static let carpools = Carpools()
     static let registry = FeatureRegistry.parents.adding(carpools)
 
-    static let ana = Participant(id: "u-ana", name: "Ana Ruiz")
-    static let dan = Participant(id: "u-dan", name: "Dan Kim")
+    static let ana = Extractors.Participant(id: "u-ana", name: "Ana Ruiz")
+    static let dan = Extractors.Participant(id: "u-dan", name: "Dan Kim")
     /// Monday 2026-03-02 in New York: "tomorrow" is Tuesday March 3.
     static let input = ConversationInput(
         conversationID: "carpool-chat", name: "Carpool crew", isGroup: true, participants: [ana, dan],
@@ -307,7 +343,8 @@ struct Carpools: ParentFeature {
         }
 
         func input() -> ConversationInput {
-            let ana = Participant(id: self.ana.postgresValue, name: "ana"), dan = Participant(id: self.dan.postgresValue, name: "dan")
+            let ana = Extractors.Participant(id: self.ana.postgresValue, name: "ana")
+            let dan = Extractors.Participant(id: self.dan.postgresValue, name: "dan")
             return ConversationInput(
                 conversationID: conversation.postgresValue, name: "Carpool crew", isGroup: true, participants: [ana, dan],
                 messages: [

@@ -16,7 +16,7 @@ struct EvalBaselineTests {
             id: id, description: id, reference: FixtureReference(now: at, timezone: "America/New_York", user: "a"),
             participants: [Evals.Participant(id: "a", name: "A")],
             messages: ["m1", "m2", "m3"].map { Evals.ChatMessage(id: $0, sender: "a", sentAt: at, text: "text of \($0)") },
-            expected: ExtractionSet(calendarEvents: events, deadlines: deadlines))
+            expected: ExtractionSet(events, deadlines))
     }
 
     static func event(_ day: String, _ source: String) -> ScoredEvent {
@@ -43,15 +43,15 @@ struct EvalBaselineTests {
     static let fresh = fixture("fresh", events: [event("2026-03-07", "m1")])
 
     static let before = report([steady, worse, better], [
-        "steady": PredictedItems(calendarEvents: [event("2026-03-05", "m1")]),
-        "worse": PredictedItems(calendarEvents: [event("2026-03-05", "m1"), event("2026-03-06", "m2")]),
+        "steady": PredictedItems([event("2026-03-05", "m1")]),
+        "worse": PredictedItems([event("2026-03-05", "m1"), event("2026-03-06", "m2")]),
         "better": PredictedItems(),
     ])
     static let after = report([steady, worse, better, fresh], [
-        "steady": PredictedItems(calendarEvents: [event("2026-03-05", "m1")]),
-        "worse": PredictedItems(calendarEvents: [event("2026-03-05", "m1"), event("2026-03-09", "m2")]),
-        "better": PredictedItems(deadlines: [deadline("2026-03-09", "m3")]),
-        "fresh": PredictedItems(calendarEvents: [event("2026-03-07", "m1")]),
+        "steady": PredictedItems([event("2026-03-05", "m1")]),
+        "worse": PredictedItems([event("2026-03-05", "m1"), event("2026-03-09", "m2")]),
+        "better": PredictedItems([deadline("2026-03-09", "m3")]),
+        "fresh": PredictedItems([event("2026-03-07", "m1")]),
     ])
 
     @Test("deltas per feature and micro are current minus baseline; only fixtures that got worse are regressions")

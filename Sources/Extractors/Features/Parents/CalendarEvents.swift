@@ -1,4 +1,5 @@
 import Chrono
+import Evals
 import Foundation
 import JSONKit
 import Postgres
@@ -39,6 +40,11 @@ public struct CalendarEvents: ParentFeature {
     public func mergeKey(_ item: EventItem) -> String { item.mergeKey }
 
     public func rulesAnswer(_ scan: RuleScan) -> JSONValue { CalendarEventRules.answer(scan) }
+
+    public func scored(_ item: EventItem, user: String) -> ScoredEvent {
+        ScoredEvent(title: item.title, date: item.date, time: item.time, location: item.location, category: item.category,
+                    source: item.sources)
+    }
 
     public func reportLine(_ item: EventItem) -> String {
         "\(item.date.iso)\(item.time.map { " " + $0.iso } ?? "")\(item.endTime.map { "-" + $0.iso } ?? "") \(item.title)"

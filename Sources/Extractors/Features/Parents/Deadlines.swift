@@ -1,4 +1,5 @@
 import Chrono
+import Evals
 import Foundation
 import JSONKit
 import Postgres
@@ -34,6 +35,10 @@ public struct Deadlines: ParentFeature {
     public func mergeKey(_ item: DeadlineItem) -> String { item.mergeKey }
 
     public func rulesAnswer(_ scan: RuleScan) -> JSONValue { DeadlineRules.answer(scan) }
+
+    public func scored(_ item: DeadlineItem, user: String) -> ScoredDeadline {
+        ScoredDeadline(task: item.task, deadline: item.deadline, category: item.category, source: item.sources)
+    }
 
     public func reportLine(_ item: DeadlineItem) -> String {
         "\(item.deadline.iso)\(item.time.map { " " + $0.iso } ?? "") \(item.task) [\(item.category.rawValue), \(item.priority)]"

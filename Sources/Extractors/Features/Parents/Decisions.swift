@@ -1,4 +1,5 @@
 import Chrono
+import Evals
 import Foundation
 import JSONKit
 import Postgres
@@ -32,6 +33,10 @@ public struct Decisions: ParentFeature {
     public func mergeKey(_ item: DecisionItem) -> String { item.mergeKey }
 
     public func rulesAnswer(_ scan: RuleScan) -> JSONValue { DecisionRules.answer(scan) }
+
+    public func scored(_ item: DecisionItem, user: String) -> ScoredDecision {
+        ScoredDecision(decision: item.decision, category: item.category, source: item.sources)
+    }
 
     public func reportLine(_ item: DecisionItem) -> String { "\(item.decision) [\(item.category.rawValue)]" }
 

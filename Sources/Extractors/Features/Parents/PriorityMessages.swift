@@ -1,4 +1,5 @@
 import Chrono
+import Evals
 import Foundation
 import JSONKit
 import Postgres
@@ -27,6 +28,12 @@ public struct PriorityMessages: ParentFeature {
     public func mergeKey(_ item: PriorityItem) -> String { item.messageID }
 
     public func rulesAnswer(_ scan: RuleScan) -> JSONValue { PriorityRules.answer(scan) }
+
+    /// A priority outside the scored levels (the schema lets none through) is scored as `medium`, the lowest.
+    public func scored(_ item: PriorityItem, user: String) -> ScoredPriorityMessage {
+        ScoredPriorityMessage(message: item.messageID, priority: PriorityLevel(rawValue: item.priority) ?? .medium,
+                              actionRequired: item.actionRequired)
+    }
 
     public func reportLine(_ item: PriorityItem) -> String {
         "\(item.priority): \(item.reason)\(item.actionRequired ? " (action required)" : "")"

@@ -1,4 +1,5 @@
 import Chrono
+import Evals
 import Foundation
 import JSONKit
 import Postgres
@@ -56,6 +57,15 @@ public struct RSVPs: ParentFeature {
     }
 
     public func rulesAnswer(_ scan: RuleScan) -> JSONValue { RSVPRules.answer(scan) }
+
+    /// `user`'s status and latest answer (the fixture's reference user), not the group's.
+    public func scored(_ item: RSVPItem, user: String) -> ScoredRSVP {
+        let answer = item.response(of: user)
+        return ScoredRSVP(
+            event: item.event, eventDate: item.eventDate, deadline: item.deadline, requestedBy: item.requestedBy ?? "",
+            source: item.sources, status: answer == nil ? .pending : .responded,
+            response: answer.flatMap { Evals.RSVPResponse(rawValue: $0.response) })
+    }
 
     public func reportLine(_ item: RSVPItem) -> String {
         "\(item.event) on \(item.eventDate.iso)\(item.deadline.map { ", reply by " + $0.iso } ?? ""): \(item.responses.count) answered"
