@@ -16,18 +16,13 @@ public final class BenchOpenAIServer: Sendable {
     public var port: UInt16 { server.port }
     public var baseURL: URL { server.url.appendingPathComponent("v1") }
     private let server: LoopbackHTTPServer
-    private let answering: ThreadCPUMeter
 
-    /// CPU seconds the server has used so far: its event-loop thread, and the answers it computed.
-    public var cpuSeconds: Double { server.cpuSeconds + answering.seconds }
+    /// CPU seconds the server has used so far: its event-loop thread, which also computes every answer.
+    public var cpuSeconds: Double { server.cpuSeconds }
 
     public init(latency: Duration) throws {
-        let answering = ThreadCPUMeter()
-        self.answering = answering
         server = try LoopbackHTTPServer { request in
-            let start = ThreadCPUMeter.threadNanoseconds()
             let answer = BenchOpenAIServer.completion(for: request.body)
-            answering.addCallingThread(since: start)
             return LoopbackReply.response(status: 200, headers: [("Content-Type", "application/json")], body: answer).after(latency)
         }
     }
