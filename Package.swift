@@ -130,8 +130,8 @@ let package = Package(
         .target(
             name: "Bench",
             dependencies: [
-                "JobsKit", "AgentRuntime", "Chrono", "Extractors", "JSONKit", "Migrations", "Postgres", "PromptKit", "Proactive", "Providers",
-                "SeededRandom",
+                "JobsKit", "AgentRuntime", "Chrono", "Extractors", "JSONKit", "LoopbackHTTP", "Migrations", "Postgres", "PromptKit", "Proactive",
+                "Providers", "SeededRandom",
             ]
         ),
         // Floor 5: options and console output shared by the two executables.
@@ -158,16 +158,27 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // One HTTP/1.1 server on 127.0.0.1 with fault injection, for the tests' fake model and the benchmarks' servers;
+        // never linked into messageai-jobs.
+        .target(
+            name: "LoopbackHTTP",
+            dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // The seeded generator (SplitMix64) of the benchmarks' workloads and the tests' noise; never linked into messageai-jobs.
         .target(name: "SeededRandom"),
         // Test support: a scripted OpenAI-compatible server on loopback and per-test databases.
         .target(
             name: "TestSupport",
-            dependencies: ["Postgres", "Migrations", "JSONKit", "Chrono", "Evals", "Extractors"]
+            dependencies: ["AgentRuntime", "Postgres", "Migrations", "JSONKit", "Chrono", "Evals", "Extractors", "LoopbackHTTP"]
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Migrations", "TestSupport"]),
         .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "TestSupport"]),
-        .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "JSONKit", "TestSupport"]),
+        .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "JSONKit", "LoopbackHTTP", "TestSupport"]),
         .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "JSONKit", "YAMLKit", "TestSupport"]),
         .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Chrono", "JSONKit", "Postgres", "TestSupport"]),
         .testTarget(

@@ -1,76 +1,34 @@
 import Extractors
 import Foundation
 import JSONKit
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LoopbackHTTP
 
 /// A minimal OpenAI-compatible server on 127.0.0.1 for the scan benchmark: it answers every Chat Completions
 /// request after a fixed latency with a schema-valid answer for the requested feature (empty lists, except one
 /// priority message citing the newest message, so the store writes a row per conversation). It keeps connections
-/// alive, as OpenAI's API does (the transport's pool reuses them); one thread per connection. Shipping code cannot
-/// link the test target's `FakeOpenAIServer`, and this needs none of its scripting.
+/// alive, as OpenAI's API does (the transport's pool reuses them).
 public final class BenchOpenAIServer: Sendable {
     /// Requests in flight a benchmark client may send it: it answers every request at once, as OpenAI's API does,
     /// so the client's per-server line (`LLMConfiguration.maxConcurrency`, 1 by default for a loopback URL) must
     /// not be what a benchmark measures.
     public static let clientConcurrency = 1_024
 
-    public let port: UInt16
-    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/v1")! }
-    private let listenFD: Int32
-    private let latency: Duration
-    private let stopped = BenchFlag()
-    private let connections = OpenConnections()
-    private let cpu = ThreadCPUMeter()
+    public var port: UInt16 { server.port }
+    public var baseURL: URL { server.url.appendingPathComponent("v1") }
+    private let server: LoopbackHTTPServer
 
-    /// CPU seconds the server's own threads (accept loop and one per connection) have used so far, counted after
-    /// every answer.
-    public var cpuSeconds: Double { cpu.seconds }
+    /// CPU seconds the server has used so far: its event-loop thread, which also computes every answer.
+    public var cpuSeconds: Double { server.cpuSeconds }
 
     public init(latency: Duration) throws {
-        self.latency = latency
-        (listenFD, port) = try LoopbackListener.open(backlog: 256)
-        let thread = Thread { [self] in acceptLoop() }
-        thread.start()
-    }
-
-    /// Stops accepting (the accept loop then closes the socket) and closes the connections clients keep open.
-    public func stop() {
-        guard stopped.set() else { return }
-        shutdown(listenFD, Int32(SHUT_RDWR))
-        connections.shutdownAll()
-    }
-
-    private func acceptLoop() {
-        var counted = cpu.addCallingThread()
-        LoopbackListener.acceptLoop(listenFD, stopped: stopped, connections: connections,
-                                    afterEach: { counted = cpu.addCallingThread(since: counted) }) { [self] in serve($0) }
-    }
-
-    /// Answers requests on one connection until the client closes it or asks to.
-    private func serve(_ fd: Int32) {
-        var counted: UInt64 = 0
-        // Declared first, so it runs last: the thread's CPU up to its end, the close included.
-        defer { cpu.addCallingThread(since: counted) }
-        defer {
-            connections.remove(fd)
-            close(fd)
-        }
-        var reader = HTTPRequestReader(fd: fd)
-        while let request = reader.next() {
-            Thread.sleep(forTimeInterval: Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18)
-            let answer = Self.completion(for: request.body)
-            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(answer.count)\r\n"
-                + (request.wantsClose ? "Connection: close\r\n" : "") + "\r\n"
-            var bytes = Data(head.utf8)
-            bytes.append(answer)
-            counted = cpu.addCallingThread(since: counted)
-            guard AgentBenchmarkServer.sendAll(bytes, to: fd), !request.wantsClose else { return }
+        server = try LoopbackHTTPServer { request in
+            let answer = BenchOpenAIServer.completion(for: request.body)
+            return LoopbackReply.response(status: 200, headers: [("Content-Type", "application/json")], body: answer).after(latency)
         }
     }
+
+    /// Stops accepting and closes the connections clients keep open.
+    public func stop() { server.stop() }
 
     /// A Chat Completions response whose usage estimates tokens as bytes / 4.
     static func completion(for body: Data) -> Data {
@@ -120,22 +78,6 @@ public final class BenchOpenAIServer: Sendable {
         guard let text = user?["content"]?.stringValue, let open = text.range(of: "<messages>\n", options: .backwards),
               let close = text.range(of: "\n</messages>", range: open.upperBound..<text.endIndex) else { return nil }
         return MessageBlock.parse(String(text[open.upperBound..<close.lowerBound]))?.last
-    }
-}
-
-/// A one-way flag shared by the server's threads.
-final class BenchFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-
-    var isSet: Bool { lock.withLock { value } }
-
-    /// Sets the flag; false when it was already set.
-    func set() -> Bool {
-        lock.withLock {
-            defer { value = true }
-            return !value
-        }
     }
 }
 

@@ -8,9 +8,7 @@ import Testing
 @Suite("Batch client creates")
 struct BatchClientCreateTests {
     func makeBatchClient(_ server: FakeOpenAIServer, attempts: Int = 3) -> OpenAIBatchClient {
-        OpenAIBatchClient(configuration: LLMConfiguration(
-            apiKey: "sk-test-key", baseURL: server.baseURL,
-            retryPolicy: RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))))
+        OpenAIBatchClient(configuration: server.configuration(apiKey: "sk-test-key", retry: FakeOpenAIServer.quickRetries(attempts)))
     }
 
     static let line = #"{"custom_id":"a","method":"POST","url":"/v1/chat/completions","body":{"model":"m","messages":[]}}"# + "\n"
@@ -61,9 +59,7 @@ struct BatchClientCreateTests {
         defer { server.stop() }
         let file = try await makeBatchClient(server).uploadBatchFile(Data(Self.line.utf8), filename: "messageai-scan-4.jsonl")
         server.batches.refuseNextCreates(5, retryAfter: "2")
-        let client = OpenAIBatchClient(configuration: LLMConfiguration(
-            apiKey: "sk-test-key", baseURL: server.baseURL,
-            retryPolicy: RetryPolicy(maxAttempts: 5, totalBudget: .seconds(1))))
+        let client = OpenAIBatchClient(configuration: server.configuration(apiKey: "sk-test-key", retry: RetryPolicy(maxAttempts: 5, totalBudget: .seconds(1))))
         await #expect(throws: LLMError.self) { _ = try await client.createBatch(inputFileID: file.id) }
         #expect(server.requests.count == 2)
         #expect(server.batches.batches.isEmpty)

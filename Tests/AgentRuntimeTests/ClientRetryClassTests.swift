@@ -10,10 +10,8 @@ import TestSupport
 struct ClientRetryClassTests {
     /// A client whose waits are recorded instead of slept.
     func client(_ server: FakeOpenAIServer, timeout: Duration = .seconds(10), waits: NIOLockedValueBox<[Duration]>) -> OpenAIClient {
-        OpenAIClient(
-            configuration: LLMConfiguration(apiKey: "sk-test", baseURL: server.baseURL, defaultModel: "m", requestTimeout: timeout,
-                                            retryPolicy: RetryPolicy(maxAttempts: 4), maxConcurrency: 8),
-            sleep: { wait in waits.withLockedValue { $0.append(wait) } })
+        server.client(apiKey: "sk-test", model: "m", timeout: timeout, retry: RetryPolicy(maxAttempts: 4), maxConcurrency: 8,
+                      sleep: { wait in waits.withLockedValue { $0.append(wait) } })
     }
 
     @Test("a 500 is retried once, not until the attempts run out")

@@ -14,15 +14,8 @@ func makeClient(
     retry: RetryPolicy = RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50)),
     sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 ) -> OpenAIClient {
-    OpenAIClient(configuration: LLMConfiguration(
-        apiKey: apiKey,
-        baseURL: server.baseURL,
-        defaultModel: model,
-        structuredOutput: structuredOutput,
-        maxTokensField: maxTokensField,
-        requestTimeout: timeout,
-        retryPolicy: retry
-    ), sleep: sleep)
+    server.client(apiKey: apiKey, model: model, structuredOutput: structuredOutput, maxTokensField: maxTokensField, timeout: timeout,
+                  retry: retry, sleep: sleep)
 }
 
 let helloRequest = ChatCompletionRequest(messages: [.system("You are terse."), .user("Hello")])

@@ -1,41 +1,37 @@
 import Foundation
 import JSONKit
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import LoopbackHTTP
 
 /// A scripted OpenAI-compatible HTTP/1.1 server on 127.0.0.1, for testing the real client and transport end to end.
 ///
 /// Replies come from a FIFO queue (`enqueue`), then from the fallback handler, else a 500 saying the script ran out.
-/// Every request is recorded. One thread accepts, one thread serves each connection; `stop()` (or deinit) ends them.
+/// Every request is recorded; every answer closes its connection. `stop()` (or deinit) ends the server.
 public final class FakeOpenAIServer: Sendable {
-    private let core: ServerCore
+    private let script: Script
+    private let server: LoopbackHTTPServer
 
     /// Binds an ephemeral port and starts serving at once.
     public init(fallback: (@Sendable (RecordedRequest) -> ScriptedReply)? = nil) throws {
-        core = try ServerCore(fallback: fallback)
+        let script = Script(fallback: fallback)
+        self.script = script
+        server = try LoopbackHTTPServer { await script.answer($0) }
     }
 
-    /// The server's threads hold only the core, so dropping the last reference to the server stops it.
-    deinit { core.stop() }
-
-    public var port: UInt16 { core.port }
+    public var port: UInt16 { server.port }
     /// `http://127.0.0.1:PORT/v1`, to use as the client's base URL.
-    public var baseURL: URL { core.baseURL }
+    public var baseURL: URL { server.url.appendingPathComponent("v1") }
 
     /// Appends replies to the FIFO queue.
-    public func enqueue(_ replies: ScriptedReply...) { core.enqueue(replies) }
-    public func enqueue(_ replies: [ScriptedReply]) { core.enqueue(replies) }
+    public func enqueue(_ replies: ScriptedReply...) { script.enqueue(replies) }
+    public func enqueue(_ replies: [ScriptedReply]) { script.enqueue(replies) }
     /// Answers requests once the queue is empty (e.g. replaying recorded answers keyed by the request).
-    public func setFallback(_ handler: (@Sendable (RecordedRequest) -> ScriptedReply)?) { core.setFallback(handler) }
+    public func setFallback(_ handler: (@Sendable (RecordedRequest) -> ScriptedReply)?) { script.setFallback(handler) }
     /// Replies still queued.
-    public var pendingReplies: Int { core.pendingReplies }
+    public var pendingReplies: Int { script.pendingReplies }
     /// Every request received so far, in arrival order.
-    public var requests: [RecordedRequest] { core.requests }
+    public var requests: [RecordedRequest] { script.requests }
     /// The Files and Batch endpoints (`/v1/files*`, `/v1/batches*`); other paths are answered as before.
-    public var batches: FakeBatchEndpoints { core.batchEndpoints }
+    public var batches: FakeBatchEndpoints { script.batchEndpoints }
 
     /// Waits until at least `count` requests have arrived or `timeout` passes; returns what arrived.
     public func waitForRequests(count: Int, timeout: Duration = .seconds(30)) async -> [RecordedRequest] {
@@ -48,65 +44,23 @@ public final class FakeOpenAIServer: Sendable {
         return requests
     }
 
-    /// Stops accepting, resets open connections and waits (bounded) for the server's threads. Idempotent.
-    public func stop() { core.stop() }
+    /// Stops accepting, closes open connections and drops replies still waiting. Idempotent.
+    public func stop() { server.stop() }
 }
 
-/// The sockets, threads and script of one server.
-private final class ServerCore: Sendable {
-    let port: UInt16
-    let baseURL: URL
-
+/// The queue, fallback and record of one fake server.
+private final class Script: Sendable {
     private struct State {
         var queue: [ScriptedReply] = []
         var fallback: (@Sendable (RecordedRequest) -> ScriptedReply)?
         var requests: [RecordedRequest] = []
-        var stopped = false
-        var openClients: Set<Int32> = []
     }
 
     private let state = Locked(State())
     let batchEndpoints = FakeBatchEndpoints()
-    private let listenFD: Int32
-    private let wakeFDs: (read: Int32, write: Int32)
-    private let threads = DispatchGroup()
 
-    init(fallback: (@Sendable (RecordedRequest) -> ScriptedReply)?) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw FakeServerError("socket() failed: errno \(errno)") }
-        var yes: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 64) == 0 else {
-            let code = errno
-            close(fd)
-            throw FakeServerError("bind/listen on 127.0.0.1 failed: errno \(code)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else {
-            close(fd)
-            throw FakeServerError("getsockname failed: errno \(errno)")
-        }
-        var pipeFDs: [Int32] = [0, 0]
-        guard pipe(&pipeFDs) == 0 else {
-            close(fd)
-            throw FakeServerError("pipe failed: errno \(errno)")
-        }
-        listenFD = fd
-        wakeFDs = (pipeFDs[0], pipeFDs[1])
-        port = UInt16(bigEndian: address.sin_port)
-        baseURL = URL(string: "http://127.0.0.1:\(port)/v1")!
+    init(fallback: (@Sendable (RecordedRequest) -> ScriptedReply)?) {
         state.withLock { $0.fallback = fallback }
-        startThread { [self] in acceptLoop() }
     }
 
     func enqueue(_ replies: [ScriptedReply]) { state.withLock { $0.queue += replies } }
@@ -114,79 +68,16 @@ private final class ServerCore: Sendable {
     var pendingReplies: Int { state.withLock { $0.queue.count } }
     var requests: [RecordedRequest] { state.withLock { $0.requests } }
 
-    // MARK: Lifecycle
-
-    func stop() {
-        // Shut connections down under the lock: `serve` removes its fd under the same lock before closing it,
-        // so no fd here can have been closed and reused for something else.
-        let wasStopped = state.withLock { state -> Bool in
-            defer { state.stopped = true }
-            guard !state.stopped else { return true }
-            for client in state.openClients { _ = shutdown(client, Int32(SHUT_RDWR)) }
-            return false
-        }
-        guard !wasStopped else { return }
-        var byte: UInt8 = 1
-        _ = write(wakeFDs.write, &byte, 1)
-        _ = threads.wait(timeout: .now() + 3)
-        close(listenFD)
-        close(wakeFDs.read)
-        close(wakeFDs.write)
-    }
-
-    private var isStopped: Bool { state.withLock { $0.stopped } }
-
-    private func startThread(_ body: @escaping @Sendable () -> Void) {
-        threads.enter()
-        let thread = Thread { [threads] in
-            body()
-            threads.leave()
-        }
-        thread.stackSize = 1 << 20
-        thread.start()
-    }
-
-    private func acceptLoop() {
-        while true {
-            var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFDs.read, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            if fds[1].revents != 0 || isStopped { return }
-            guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
-            let client = accept(listenFD, nil, nil)
-            guard client >= 0 else { continue }
-            let admitted = state.withLock { state -> Bool in
-                guard !state.stopped else { return false }
-                state.openClients.insert(client)
-                return true
-            }
-            guard admitted else {
-                close(client)
-                return
-            }
-            startThread { [self] in serve(client) }
-        }
-    }
-
-    private func serve(_ fd: Int32) {
-        defer {
-            state.withLock { _ = $0.openClients.remove(fd) }
-            close(fd)
-        }
-        var connection = HTTPConnection(fd: fd)
-        guard let parsed = try? connection.readRequest() else { return }
-        let (recorded, reply) = record(parsed)
+    /// Records the request, waits out the reply's delays and gates (cancelled when the server stops), then renders it.
+    func answer(_ request: LoopbackRequest) async -> LoopbackReply {
+        let (recorded, reply) = record(request)
         var current = reply
         while true {
             if case .delay(let seconds, let then) = current {
-                guard sleepUnlessStopped(seconds) else { return }
+                do { try await Task.sleep(for: .seconds(seconds)) } catch { return .close }
                 current = then
             } else if case .held(let gate, let then) = current {
-                gate.hold(recorded)
-                while !gate.isOpen { guard sleepUnlessStopped(0.005) else { return } }
+                guard await gate.pass(recorded) else { return .close }
                 current = then
             } else {
                 break
@@ -195,22 +86,25 @@ private final class ServerCore: Sendable {
         let model = recorded.json?["model"]?.stringValue ?? "fake-model"
         switch current.render(sequence: recorded.index, model: model) {
         case .reset:
-            connection.reset()
+            return .reset
         case .response(let status, var headers, let body):
             if headers.keys.first(where: { $0.lowercased() == "x-request-id" }) == nil { headers["x-request-id"] = "req_fake_\(recorded.index)" }
-            try? connection.writeResponse(status: status, headers: headers, body: body)
-            _ = shutdown(fd, Int32(SHUT_WR))
+            return .response(status: status, headers: headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) },
+                             body: body, close: true)
         }
     }
 
     /// Records the request and picks its reply under one lock, so arrival order and reply order agree.
-    private func record(_ parsed: ParsedRequest) -> (RecordedRequest, ScriptedReply) {
-        let json = try? JSONValue.parse(parsed.body)
-        let now = ContinuousClock.now
+    private func record(_ request: LoopbackRequest) -> (RecordedRequest, ScriptedReply) {
+        let json = try? JSONValue.parse(request.body)
+        var headers: [String: String] = [:]
+        for (name, value) in request.headers {
+            headers[name.lowercased()] = headers[name.lowercased()].map { "\($0), \(value)" } ?? value
+        }
         return state.withLock { state in
             let recorded = RecordedRequest(
-                index: state.requests.count, method: parsed.method, path: parsed.path, headers: parsed.headers,
-                body: parsed.body, json: json, wasChunked: parsed.wasChunked, receivedAt: now
+                index: state.requests.count, method: request.method, path: request.uri, headers: headers,
+                body: request.body, json: json, wasChunked: request.wasChunked, receivedAt: request.receivedAt
             )
             state.requests.append(recorded)
             let reply: ScriptedReply
@@ -225,16 +119,6 @@ private final class ServerCore: Sendable {
             }
             return (recorded, reply)
         }
-    }
-
-    /// Sleeps in short slices so `stop()` is not held up by a long scripted delay. False if stopped meanwhile.
-    private func sleepUnlessStopped(_ seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if isStopped { return false }
-            Thread.sleep(forTimeInterval: min(0.01, max(0, deadline.timeIntervalSinceNow)))
-        }
-        return !isStopped
     }
 }
 

@@ -3,15 +3,50 @@ import Foundation
 /// Holds the replies sent through it (`ScriptedReply.held`) until a test opens it, so a test decides when a model
 /// request ends instead of guessing a delay. Records what it holds, so the test can wait until a request is in flight.
 public final class ReplyGate: Sendable {
-    private let state = Locked<(open: Bool, held: [RecordedRequest])>((false, []))
+    private struct State {
+        var open = false
+        var held: [RecordedRequest] = []
+        var waiting: [Int: CheckedContinuation<Bool, Never>] = [:]
+        var nextWaiter = 0
+    }
+
+    private let state = Locked(State())
 
     public init() {}
 
     /// Lets every held reply (and every later one) through.
-    public func open() { state.withLock { $0.open = true } }
+    public func open() {
+        let waiting = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+            state.open = true
+            defer { state.waiting = [:] }
+            return Array(state.waiting.values)
+        }
+        for continuation in waiting { continuation.resume(returning: true) }
+    }
+
     public var isOpen: Bool { state.withLock { $0.open } }
     /// The requests whose replies were held here, in arrival order (including ones let through since).
     public var held: [RecordedRequest] { state.withLock { $0.held } }
 
-    func hold(_ request: RecordedRequest) { state.withLock { $0.held.append(request) } }
+    /// Records `request` and suspends until the gate opens (true) or the task is cancelled (false).
+    func pass(_ request: RecordedRequest) async -> Bool {
+        let id = state.withLock { state -> Int in
+            state.held.append(request)
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let passNow: Bool? = state.withLock { state in
+                    if state.open { return true }
+                    if Task.isCancelled { return false }
+                    state.waiting[id] = continuation
+                    return nil
+                }
+                if let passNow { continuation.resume(returning: passNow) }
+            }
+        } onCancel: {
+            state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(returning: false)
+        }
+    }
 }

@@ -22,14 +22,14 @@ struct AsyncHTTPClientTransportTests {
         }
     }
 
-    private func post(_ server: LoopbackHTTPServer, body: String = "{}", timeout: Duration = .seconds(10)) -> HTTPRequest {
+    private func post(_ server: ScriptedConnectionServer, body: String = "{}", timeout: Duration = .seconds(10)) -> HTTPRequest {
         HTTPRequest(url: server.baseURL.appendingPathComponent("chat/completions"),
                     headers: ["Content-Type": "application/json"], body: Data(body.utf8), timeout: timeout)
     }
 
     @Test("sequential requests to one host reuse one keep-alive connection")
     func keepAliveReuse() async throws {
-        let server = try LoopbackHTTPServer(scripts: [[.answerKeepAlive(Self.answer), .answerKeepAlive(Self.answer), .answerKeepAlive(Self.answer)]])
+        let server = try ScriptedConnectionServer(scripts: [[.answerKeepAlive(Self.answer), .answerKeepAlive(Self.answer), .answerKeepAlive(Self.answer)]])
         defer { server.stop() }
         try await withTransport { transport in
             for _ in 0..<3 {
@@ -46,7 +46,7 @@ struct AsyncHTTPClientTransportTests {
     func staleConnectionRetried() async throws {
         // The first connection answers once, then closes when the second request arrives on it, as a server does
         // that timed the idle connection out just as the request was sent. Without the retry this request fails.
-        let server = try LoopbackHTTPServer(scripts: [[.answerKeepAlive(Self.answer), .closeOnRequest], [.answerKeepAlive(Self.answer)]])
+        let server = try ScriptedConnectionServer(scripts: [[.answerKeepAlive(Self.answer), .closeOnRequest], [.answerKeepAlive(Self.answer)]])
         defer { server.stop() }
         try await withTransport { transport in
             let first = try await transport.send(post(server, body: #"{"n":1}"#))
@@ -63,7 +63,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("a keep-alive connection the server closed while idle is replaced, and the request succeeds")
     func idleConnectionClosed() async throws {
-        let server = try LoopbackHTTPServer(scripts: [[.answerThenClose(Self.answer)], [.answerKeepAlive(Self.answer)]])
+        let server = try ScriptedConnectionServer(scripts: [[.answerThenClose(Self.answer)], [.answerKeepAlive(Self.answer)]])
         defer { server.stop() }
         try await withTransport { transport in
             let first = try await transport.send(post(server))
@@ -76,7 +76,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("a kept-alive connection dropped under a request gets one fresh retry, and a second drop fails the request")
     func droppedTwiceFails() async throws {
-        let server = try LoopbackHTTPServer(scripts: [[.answerKeepAlive(Self.answer), .closeOnRequest], [.closeOnRequest], [.answerKeepAlive(Self.answer)]])
+        let server = try ScriptedConnectionServer(scripts: [[.answerKeepAlive(Self.answer), .closeOnRequest], [.closeOnRequest], [.answerKeepAlive(Self.answer)]])
         defer { server.stop() }
         let third = try await withTransport { transport in
             _ = try await transport.send(post(server))
@@ -112,11 +112,9 @@ struct AsyncHTTPClientTransportTests {
         var options = AsyncHTTPClientTransport.Options()
         options.maxResponseBytes = 64 * 1024
         try await withTransport(options) { transport in
-            let client = OpenAIClient(
-                configuration: LLMConfiguration(
-                    apiKey: "sk-test-key", baseURL: server.baseURL, defaultModel: "gpt-test",
-                    retryPolicy: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(10))),
-                transport: transport)
+            let client = server.client(apiKey: "sk-test-key", model: "gpt-test",
+                                       retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(10)),
+                                       transport: transport)
             do {
                 _ = try await client.complete(ChatCompletionRequest(messages: [.user("hi")]))
                 Issue.record("an oversized answer was accepted")
@@ -130,7 +128,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("a chunked body that grows past the cap fails with responseTooLarge; a request may raise the cap")
     func chunkedOverCap() async throws {
-        let server = try LoopbackHTTPServer(scripts: [[.chunked(bytes: 300_000)], [.chunked(bytes: 300_000)]])
+        let server = try ScriptedConnectionServer(scripts: [[.chunked(bytes: 300_000)], [.chunked(bytes: 300_000)]])
         defer { server.stop() }
         var options = AsyncHTTPClientTransport.Options()
         options.maxResponseBytes = 100_000
@@ -145,7 +143,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("the request goes out with exactly the client's method, path, headers and body bytes")
     func exactBytes() async throws {
-        let server = try LoopbackHTTPServer(scripts: [[.answerKeepAlive(Self.answer)]])
+        let server = try ScriptedConnectionServer(scripts: [[.answerKeepAlive(Self.answer)]])
         defer { server.stop() }
         let body = #"{"model":"m","messages":[{"role":"user","content":"héllo \"q\""}]}"#
         let request = HTTPRequest(
@@ -166,7 +164,7 @@ struct AsyncHTTPClientTransportTests {
 
     @Test("a refused connection is a connection failure that names no header")
     func refused() async throws {
-        try await LoopbackHTTPServer.withRefusingPort { port in
+        try await ScriptedConnectionServer.withRefusingPort { port in
             let request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/chat/completions")!,
                                       headers: ["Authorization": "Bearer sk-SECRET-refused"], body: Data("{}".utf8), timeout: .seconds(5))
             try await withTransport { transport in

@@ -143,9 +143,7 @@ struct ScoredCarpool: ScoredItem {
     }
 
     static func engine(_ server: FakeOpenAIServer, registry: FeatureRegistry = registry) throws -> ExtractionEngine {
-        let client = OpenAIClient(configuration: LLMConfiguration(
-            apiKey: "sk-test-not-a-real-key", baseURL: server.baseURL, structuredOutput: .jsonSchema,
-            retryPolicy: RetryPolicy(maxAttempts: 1, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))))
+        let client = server.client(retry: FakeOpenAIServer.quickRetries(1))
         return try ExtractionEngine(prompts: try prompts(), provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema),
                                     registry: registry)
     }

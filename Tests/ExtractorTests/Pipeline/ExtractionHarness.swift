@@ -33,9 +33,7 @@ struct ExtractionHarness {
             _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: now))
             let server = try FakeOpenAIServer { request in reply(feature(of: request), request) }
             defer { server.stop() }
-            let client = OpenAIClient(configuration: LLMConfiguration(
-                apiKey: "sk-test-not-a-real-key", baseURL: server.baseURL, structuredOutput: structuredOutput,
-                retryPolicy: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))))
+            let client = server.client(structuredOutput: structuredOutput)
             let provider = LLMAnswerProvider(client: client, structuredOutput: structuredOutput)
             let engine = try ExtractionEngine(prompts: try prompts(), provider: provider)
             return try await body(ExtractionHarness(db: db, server: server, engine: engine))

@@ -49,7 +49,7 @@ import TestSupport
     }
 
     static func service(_ db: TestDatabase, _ server: FakeOpenAIServer) throws -> AssistService {
-        AssistService(pool: db.pool, client: OpenAIClient(configuration: LLMConfiguration(apiKey: "sk-test", baseURL: server.baseURL)),
+        AssistService(pool: db.pool, client: server.client(apiKey: "sk-test", retry: RetryPolicy()),
                       prompts: try prompts())
     }
 
@@ -211,7 +211,7 @@ import TestSupport
         try await TestDatabase.with { db in
             let server = try FakeOpenAIServer()
             defer { server.stop() }
-            let service = AssistService(pool: db.pool, client: OpenAIClient(configuration: LLMConfiguration(baseURL: server.baseURL)),
+            let service = AssistService(pool: db.pool, client: server.client(apiKey: nil, retry: RetryPolicy()),
                                         prompts: try Self.prompts())
             let missing = UUID()
             let error = await #expect(throws: JobsError.self) { try await service.run(userID: missing, now: Self.now) }

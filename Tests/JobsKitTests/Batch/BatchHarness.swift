@@ -35,9 +35,7 @@ struct BatchHarness {
             let server = try FakeOpenAIServer(fallback: reply)
             defer { server.stop() }
             server.batches.setLifecycle(lifecycle)
-            let configuration = LLMConfiguration(
-                apiKey: "sk-test-not-a-real-key", baseURL: server.baseURL,
-                retryPolicy: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)))
+            let configuration = server.configuration()
             let provider = LLMAnswerProvider(client: OpenAIClient(configuration: configuration), structuredOutput: .jsonSchema)
             let engine = try ExtractionEngine(prompts: try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts")),
                                               provider: provider)

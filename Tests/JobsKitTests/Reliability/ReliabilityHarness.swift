@@ -17,11 +17,9 @@ enum Reliability {
     static func prompts() throws -> PromptLibrary { try PromptLibrary.load(directory: promptsURL) }
 
     /// The real client with a short per-attempt timeout and quick retries, so fault tests stay fast.
-    static func client(_ server: FakeOpenAIServer, apiKey: String = "sk-test-not-a-real-key", attempts: Int = 3,
+    static func client(_ server: FakeOpenAIServer, apiKey: String = FakeOpenAIServer.testAPIKey, attempts: Int = 3,
                        timeout: Duration = .milliseconds(400)) -> OpenAIClient {
-        OpenAIClient(configuration: LLMConfiguration(
-            apiKey: apiKey, baseURL: server.baseURL, requestTimeout: timeout,
-            retryPolicy: RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)), maxConcurrency: 64))
+        server.client(apiKey: apiKey, timeout: timeout, retry: FakeOpenAIServer.quickRetries(attempts), maxConcurrency: 64)
     }
 
     static func engine(_ server: FakeOpenAIServer, attempts: Int = 3) throws -> ExtractionEngine {

@@ -32,10 +32,9 @@ enum ScanHarness {
         _ = try await WorkloadLoader(pool: db.pool).load(workload)
     }
 
-    static func engine(_ server: FakeOpenAIServer, retry: RetryPolicy = RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)),
+    static func engine(_ server: FakeOpenAIServer, retry: RetryPolicy = FakeOpenAIServer.quickRetries(2),
                        limiter: RateLimiter? = nil) throws -> ExtractionEngine {
-        let client = OpenAIClient(configuration: LLMConfiguration(
-            apiKey: "sk-test-not-a-real-key", baseURL: server.baseURL, retryPolicy: retry, maxConcurrency: 64))
+        let client = server.client(retry: retry, maxConcurrency: 64)
         let limited: any ChatCompleting = limiter.map { RateLimitedClient(inner: client, limiter: $0) } ?? client
         let prompts = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
         return try ExtractionEngine(prompts: prompts, provider: LLMAnswerProvider(client: limited, structuredOutput: .jsonSchema))

@@ -34,9 +34,7 @@ enum WorkerHarness {
 
     /// Extraction through the real OpenAI client against a fake server.
     static func llmHandler(_ pool: PostgresPool, server: FakeOpenAIServer) throws -> JobRequestHandler {
-        let client = OpenAIClient(configuration: LLMConfiguration(
-            apiKey: "sk-test-not-a-real-key", baseURL: server.baseURL, structuredOutput: .jsonSchema,
-            retryPolicy: RetryPolicy(maxAttempts: 1, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20)), maxConcurrency: 64))
+        let client = server.client(retry: FakeOpenAIServer.quickRetries(1), maxConcurrency: 64)
         let engine = try ProviderFactory.engine(
             promptsPath: promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
         return JobRequestHandler(extract: ExtractService(pool: pool, engine: engine), assist: nil)

@@ -1,0 +1,44 @@
+import AgentRuntime
+import Foundation
+
+extension FakeOpenAIServer {
+    /// The key test clients send: shaped like a real one, so a test that looks for a leaked key has one to find.
+    public static let testAPIKey = "sk-test-not-a-real-key"
+
+    /// Real retries, but quick: `attempts` tries, 5–20 ms apart.
+    public static func quickRetries(_ attempts: Int) -> RetryPolicy {
+        RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))
+    }
+
+    /// A client configuration pointed at this server; nil `timeout` and `maxConcurrency` keep the client's defaults.
+    public func configuration(
+        apiKey: String? = FakeOpenAIServer.testAPIKey,
+        model: String? = nil,
+        structuredOutput: StructuredOutputMode = .jsonSchema,
+        maxTokensField: MaxTokensField = .maxCompletionTokens,
+        timeout: Duration? = nil,
+        retry: RetryPolicy = FakeOpenAIServer.quickRetries(2),
+        maxConcurrency: Int? = nil
+    ) -> LLMConfiguration {
+        LLMConfiguration(apiKey: apiKey, baseURL: baseURL, defaultModel: model, structuredOutput: structuredOutput,
+                         maxTokensField: maxTokensField, requestTimeout: timeout, retryPolicy: retry, maxConcurrency: maxConcurrency)
+    }
+
+    /// The real OpenAI client, JSON and retry code pointed at this server.
+    public func client(
+        apiKey: String? = FakeOpenAIServer.testAPIKey,
+        model: String? = nil,
+        structuredOutput: StructuredOutputMode = .jsonSchema,
+        maxTokensField: MaxTokensField = .maxCompletionTokens,
+        timeout: Duration? = nil,
+        retry: RetryPolicy = FakeOpenAIServer.quickRetries(2),
+        maxConcurrency: Int? = nil,
+        transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) -> OpenAIClient {
+        OpenAIClient(
+            configuration: configuration(apiKey: apiKey, model: model, structuredOutput: structuredOutput, maxTokensField: maxTokensField,
+                                         timeout: timeout, retry: retry, maxConcurrency: maxConcurrency),
+            transport: transport, sleep: sleep)
+    }
+}
