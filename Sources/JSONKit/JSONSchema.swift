@@ -32,7 +32,7 @@
 /// date-time (41 files, 1,022 cases) pass, except 6 skipped cases: 4 need the remote meta-schema, 2 need
 /// `unevaluatedProperties`.
 public struct JSONSchema: Sendable {
-    private let compiled: CompiledSchema
+    let compiled: CompiledSchema
 
     /// Compiles a schema. `root` is the document `$ref`s resolve against (defaults to `schema` itself), so a schema like
     /// `{"$ref": "#/components/schemas/CreateChatCompletionRequest"}` can be checked with root = the whole openapi.json.

@@ -352,7 +352,7 @@ struct SchemaEvaluator {
         report(keyword, "does not match any of the \(branches.count) alternatives of \(keyword)" + (summary.isEmpty ? "" : " (\(summary))"))
     }
 
-    private func childPath(_ parent: String, _ key: String) -> String {
+    func childPath(_ parent: String, _ key: String) -> String {
         parent + (Self.isIdentifier(key) ? "." + key : "[" + JSONValue.string(key).serialized() + "]")
     }
 

@@ -13,10 +13,11 @@ public enum PromptRequestCapture {
     public static func body(
         feature: ExtractionFeature, version: Int?, fixture: Fixture, prompts: PromptLibrary,
         structuredOutput: StructuredOutputMode, modelOverride: String? = nil,
-        tokenField: MaxTokensField = .maxCompletionTokens, windowing: Windowing = Windowing()
+        tokenField: MaxTokensField = .maxCompletionTokens, windowing: Windowing = Windowing(), schemaBounds: Bool = false
     ) async throws -> JSONValue {
         let client = CapturingClient()
-        let provider = LLMAnswerProvider(client: client, structuredOutput: structuredOutput, modelOverride: modelOverride)
+        var provider = LLMAnswerProvider(client: client, structuredOutput: structuredOutput, modelOverride: modelOverride)
+        provider.schemaBounds = schemaBounds
         var picks: [ExtractionFeature: Int] = [:]
         if let version { picks[feature] = version }
         let engine = try ExtractionEngine(prompts: prompts, provider: provider, windowing: windowing, promptVersions: picks)
@@ -36,10 +37,11 @@ public enum PromptRequestCapture {
     /// features over the fixture's first window, as `scan --combined` sends it.
     public static func combinedBody(
         fixture: Fixture, prompts: PromptLibrary, structuredOutput: StructuredOutputMode, modelOverride: String? = nil,
-        tokenField: MaxTokensField = .maxCompletionTokens, windowing: Windowing = Windowing()
+        tokenField: MaxTokensField = .maxCompletionTokens, windowing: Windowing = Windowing(), schemaBounds: Bool = false
     ) async throws -> JSONValue {
         let client = CapturingClient()
-        let provider = LLMAnswerProvider(client: client, structuredOutput: structuredOutput, modelOverride: modelOverride)
+        var provider = LLMAnswerProvider(client: client, structuredOutput: structuredOutput, modelOverride: modelOverride)
+        provider.schemaBounds = schemaBounds
         var engine = try ExtractionEngine(prompts: prompts, provider: provider, windowing: windowing)
         engine.combined = true
         _ = try engine.combinedPrompt()

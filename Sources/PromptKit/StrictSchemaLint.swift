@@ -14,9 +14,12 @@ import YAMLKit
 /// object nesting, 5,000 properties, 1,000 enum values, 120,000 characters of names and enum/const
 /// values, and 15,000 characters for a string enum of more than 250 values.
 ///
-/// `minLength` and `maxLength` are accepted as **locally enforced** caps: strict mode does not take them, so
-/// `wireSchema(_:)` removes them from the schema sent to the server, and the local validator enforces them on
-/// every answer (a hostile server cannot store a 200 MB title).
+/// `minLength`, `maxLength` and `maxItems` are accepted as **locally enforced** caps: strict mode does not take
+/// the string lengths, so `wireSchema(_:)` removes them from the schema sent to OpenAI, and the local validator
+/// enforces them on every answer (a hostile server cannot store a 200 MB title). `maxItems` is left out of
+/// OpenAI's wire schema too: the prompts' fingerprints hash that schema, and the caps are enforced here anyway.
+/// Servers that compile the schema into a grammar (llama.cpp, vLLM) get `boundedWireSchema(_:)`, the caps
+/// included, so a rambling model's answer ends within them.
 public enum StrictSchemaLint {
     public static let maxObjectDepth = 10
     public static let maxProperties = 5_000
@@ -32,8 +35,8 @@ public enum StrictSchemaLint {
         "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minItems", "maxItems",
     ]
 
-    /// String-length caps the local validator enforces and `wireSchema` strips before sending.
-    public static let locallyEnforcedKeywords: Set<String> = ["minLength", "maxLength"]
+    /// Size caps the local validator enforces and `wireSchema` strips before sending to OpenAI.
+    public static let locallyEnforcedKeywords: Set<String> = ["minLength", "maxLength", "maxItems"]
 
     /// The schema as sent in strict mode: the same, without the locally enforced keywords.
     public static func wireSchema(_ schema: JSONValue) -> JSONValue {
@@ -46,6 +49,12 @@ public enum StrictSchemaLint {
     /// (`description` is also a field of calendar events).
     public static func compactWireSchema(_ schema: JSONValue) -> JSONValue {
         stripping(schema, locallyEnforcedKeywords.union(annotationKeywords))
+    }
+
+    /// The schema for a server that turns it into a grammar: every size cap kept, so the grammar bounds the
+    /// answer's length. `compact` also drops annotations, as `compactWireSchema` does.
+    public static func boundedWireSchema(_ schema: JSONValue, compact: Bool) -> JSONValue {
+        compact ? stripping(schema, annotationKeywords) : schema
     }
 
     /// `schema` without `keywords` on any schema node (names inside `properties` and `$defs` are not keywords).

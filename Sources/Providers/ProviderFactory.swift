@@ -49,8 +49,10 @@ public enum ProviderFactory {
         wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
     ) -> LLMAnswerProvider {
         let client = transport.map { OpenAIClient(configuration: configuration, transport: $0) } ?? OpenAIClient(configuration: configuration)
-        return LLMAnswerProvider(client: wrap(client), structuredOutput: configuration.structuredOutput,
-                                 modelOverride: modelOverride ?? configuration.defaultModel)
+        var provider = LLMAnswerProvider(client: wrap(client), structuredOutput: configuration.structuredOutput,
+                                         modelOverride: modelOverride ?? configuration.defaultModel)
+        provider.schemaBounds = configuration.schemaBounds
+        return provider
     }
 
     /// The provider and a notice to show when `auto` fell back to rules.

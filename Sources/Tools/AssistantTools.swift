@@ -18,6 +18,13 @@ public enum AssistantTools {
         return try make(context: context)
     }
 
+    /// The tools' names, in the order `make` builds them (checked by a test), for options that name a tool before
+    /// any context exists (`assist --first-tool-choice`).
+    public static let names = [
+        "get_recent_messages", "get_upcoming_events", "check_conflicts", "get_pending_rsvps", "get_upcoming_deadlines",
+        "list_reminders", "create_reminder",
+    ]
+
     /// The same tools over an already loaded context (tests, or a caller that needs the context too).
     public static func make(context: ToolContext) throws -> [AnyAgentTool] {
         [

@@ -80,8 +80,8 @@ struct AssistCommand: AsyncParsableCommand {
     var limit: Int?
 
     @Option(help: ArgumentHelp(
-        "tool_choice of the assistant's first model call: auto (the model decides) or required (it must look something up before it answers; for small models that answer without looking).",
-        valueName: "auto|required"))
+        "tool_choice of the assistant's first model call: auto (the model decides), required (it must look something up before it answers; for small models that answer without looking), none, or a tool's name (that tool first, e.g. get_upcoming_events).",
+        valueName: FirstToolChoice.valueName))
     var firstToolChoice: FirstToolChoice = .auto
 
     @OptionGroup var llm: LLMOptions
@@ -98,6 +98,7 @@ struct AssistCommand: AsyncParsableCommand {
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
         guard leaseSeconds >= 30 else { throw ValidationError("--lease-seconds must be at least 30") }
         _ = try Self.resolveShard(shard)
+        try firstToolChoice.validate()
     }
 
     func run() async throws {

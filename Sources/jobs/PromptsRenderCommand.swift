@@ -49,7 +49,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --prompt assistant: the moment the run starts (default: now).", valueName: "ISO-8601 instant"))
     var now: String?
 
-    @Option(help: ArgumentHelp("With --prompt assistant: tool_choice of the first call, as `assist --first-tool-choice`.", valueName: "auto|required"))
+    @Option(help: ArgumentHelp("With --prompt assistant: tool_choice of the first call, as `assist --first-tool-choice`.", valueName: FirstToolChoice.valueName))
     var firstToolChoice: FirstToolChoice = .auto
 
     @Option(help: "A fixture YAML file or a directory of them.")
@@ -71,6 +71,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
         if assistant {
             guard user != nil else { throw ValidationError("--prompt assistant needs --user ID (or --user demo)") }
             guard fixture == nil else { throw ValidationError("--fixture fills extractor prompts; the assistant is rendered for --user") }
+            try firstToolChoice.validate()
             if let now, ISO8601Instant.parse(now) == nil {
                 throw ValidationError("--now '\(now)': expected an ISO-8601 instant with an offset, e.g. 2026-03-04T17:00:00Z")
             }
@@ -91,6 +92,8 @@ struct PromptsRenderCommand: AsyncParsableCommand {
                 throw EvalRunError("--structured-output '\(modeName)': expected json_schema or json_object")
             }
             let tokenField = environment["OPENAI_MAX_TOKENS_FIELD"].flatMap(MaxTokensField.init(rawValue:)) ?? .maxCompletionTokens
+            // The caps go on the wire for a server that builds a grammar from the schema (OPENAI_SCHEMA_BOUNDS).
+            let schemaBounds = (try? LLMConfiguration.fromEnvironment(environment))?.schemaBounds ?? false
             let loaded: [Fixture]
             do {
                 loaded = try FixtureLoader.load(path: ProviderFactory.homePath(fixtures))
@@ -106,12 +109,13 @@ struct PromptsRenderCommand: AsyncParsableCommand {
             if let feature = id {
                 body = try await PromptRequestCapture.body(
                     feature: feature, version: version, fixture: chosen, prompts: library, structuredOutput: mode,
-                    modelOverride: modelOverride, tokenField: tokenField)
+                    modelOverride: modelOverride, tokenField: tokenField, schemaBounds: schemaBounds)
             } else {
                 var pinned = library
                 if let version { pinned = try library.pinning(PromptPins([CombinedSchema.promptID: version]), source: "--prompt") }
                 body = try await PromptRequestCapture.combinedBody(
-                    fixture: chosen, prompts: pinned, structuredOutput: mode, modelOverride: modelOverride, tokenField: tokenField)
+                    fixture: chosen, prompts: pinned, structuredOutput: mode, modelOverride: modelOverride, tokenField: tokenField,
+                    schemaBounds: schemaBounds)
             }
             Console.print(body.serialized(pretty: true))
         } catch {

@@ -14,11 +14,84 @@ struct AgentAnswerStepTests {
     ]
 
     func runner(_ server: FakeOpenAIServer, maxSteps: Int = 5, toolsWithSchema: Bool = false,
-                first: ToolChoice = .auto) throws -> AgentRunner {
-        var runner = try makeRunner(server, tools: [WeatherTool(journal: ToolJournal())], limits: AgentLimits(maxSteps: maxSteps))
+                first: ToolChoice = .auto, named: Bool = true, tools: [any AgentTool]? = nil) throws -> AgentRunner {
+        var runner = try makeRunner(server, tools: tools ?? [WeatherTool(journal: ToolJournal())], limits: AgentLimits(maxSteps: maxSteps))
         runner.toolsWithSchema = toolsWithSchema
         runner.firstToolChoice = first
+        runner.namedToolChoice = named
         return runner
+    }
+
+    static func twoTools() -> [any AgentTool] {
+        [WeatherTool(journal: ToolJournal()), ClosureTool(name: "get_calendar") { _ in ["events": []] }]
+    }
+
+    @Test("a named first tool goes in the spec's named form where the server takes it; later steps are auto")
+    func firstToolNamed() async throws {
+        let server = try FakeOpenAIServer()
+        server.enqueue(
+            .toolCalls([(id: "c1", name: "get_weather", arguments: "{\"city\":\"Oslo\"}")]),
+            .chat(content: "{\"summary\": \"Sunny\"}"))
+        let output = try AgentOutputSchema(name: "digest", schema: Self.schema)
+        let result = await (try runner(server, first: .function("get_weather"), tools: Self.twoTools())).run(system: "s", user: "u", output: output)
+        #expect(result.stopReason == .completed)
+        let requests = server.requests
+        try #require(requests.count == 2)
+        #expect(requests[0].json?["tool_choice"] == ["type": "function", "function": ["name": "get_weather"]])
+        #expect(requests[0].json?["tools"]?.arrayValue?.count == 2)
+        #expect(requests[0].json?["parallel_tool_calls"] == false)
+        #expect(requests[1].json?["tool_choice"] == "auto")
+        #expect(result.toolCallCount == 1)
+    }
+
+    @Test("without the named form (llama.cpp) a named first tool is that tool alone with required; the next step offers all")
+    func firstToolNamedCompatible() async throws {
+        let server = try FakeOpenAIServer()
+        server.enqueue(
+            .toolCalls([(id: "c1", name: "get_weather", arguments: "{\"city\":\"Oslo\"}")]),
+            .chat(content: "{\"summary\": \"Sunny\"}"))
+        let output = try AgentOutputSchema(name: "digest", schema: Self.schema)
+        let run = try runner(server, maxSteps: 2, first: .function("get_weather"), named: false, tools: Self.twoTools())
+        let result = await run.run(system: "s", user: "u", output: output)
+        #expect(result.output == ["summary": "Sunny"], "the answer on the last allowed call, in the schema")
+        let requests = server.requests
+        try #require(requests.count == 2, "maxSteps counts every call")
+        #expect(requests[0].json?["tool_choice"] == "required")
+        #expect(requests[0].json?["tools"]?.arrayValue?.compactMap { $0["function"]?["name"]?.stringValue } == ["get_weather"])
+        #expect(requests[0].json?["response_format"] == nil)
+        #expect(requests[0].json?["parallel_tool_calls"] == false, "one call of that tool")
+        #expect(requests[1].json?["parallel_tool_calls"] == nil)
+        #expect(requests[1].json?["tool_choice"] == "none")
+        #expect(requests[1].json?["tools"]?.arrayValue?.count == 2)
+        #expect(run.firstRequest(system: "s", user: "u", output: output).tools.map(\.name) == ["get_weather"])
+    }
+
+    @Test("a first tool that is not a tool of the run stops it before any call, naming the tools")
+    func firstToolUnknown() async throws {
+        let server = try FakeOpenAIServer()
+        let output = try AgentOutputSchema(name: "digest", schema: Self.schema)
+        let result = await (try runner(server, first: .function("get_wether"))).run(system: "s", user: "u", output: output)
+        #expect(server.requests.isEmpty)
+        guard case .error(let why) = result.stopReason else {
+            Issue.record("expected an error stop, got \(result.stopReason)")
+            return
+        }
+        #expect(why.contains("get_wether") && why.contains("get_weather"))
+    }
+
+    @Test("an answer with a list over its maxItems keeps the first items instead of a re-ask")
+    func answerListCut() async throws {
+        let server = try FakeOpenAIServer()
+        server.enqueue(.chat(content: "{\"summary\": \"ok\", \"notes\": [\"a\", \"b\", \"c\"]}"))
+        let schema: JSONValue = [
+            "type": "object", "properties": ["summary": ["type": "string"], "notes": ["type": "array", "maxItems": 2, "items": ["type": "string"]]],
+            "required": ["summary", "notes"], "additionalProperties": false,
+        ]
+        let output = try AgentOutputSchema(name: "digest", schema: schema)
+        let result = await (try makeRunner(server, tools: [])).run(system: "s", user: "u", output: output)
+        #expect(result.stopReason == .completed)
+        #expect(result.output == ["summary": "ok", "notes": ["a", "b"]])
+        #expect(server.requests.count == 1)
     }
 
     @Test("tool steps carry no response_format; an answer in the schema on a tool step is taken as it is")

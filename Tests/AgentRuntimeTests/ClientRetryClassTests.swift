@@ -87,6 +87,15 @@ struct ClientRetryClassTests {
         #expect(set.maxConcurrency == 4)
         #expect(set.retryPolicy.totalBudget == .seconds(900))
         #expect(set.toolsWithSchema)
+        #expect(local.schemaBounds && !openAI.schemaBounds, "caps on the wire only for servers that build a grammar")
+        #expect(!local.namedToolChoice && openAI.namedToolChoice)
+        let flipped = try #require(try LLMConfiguration.fromEnvironment([
+            "OPENAI_BASE_URL": "http://127.0.0.1:8080/v1", "OPENAI_SCHEMA_BOUNDS": "false", "OPENAI_NAMED_TOOL_CHOICE": "yes",
+        ]))
+        #expect(!flipped.schemaBounds && flipped.namedToolChoice)
+        #expect(throws: LLMSettingError.self) {
+            try LLMConfiguration.fromEnvironment(["OPENAI_BASE_URL": "http://127.0.0.1:8080/v1", "OPENAI_SCHEMA_BOUNDS": "maybe"])
+        }
         #expect(throws: LLMSettingError.self) {
             try LLMConfiguration.fromEnvironment(["OPENAI_API_KEY": "sk-1", "OPENAI_TIMEOUT_SECONDS": "soon"])
         }

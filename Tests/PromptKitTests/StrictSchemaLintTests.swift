@@ -68,6 +68,24 @@ struct StrictSchemaLintTests {
         #expect(wire["properties"]?["items"]?["items"]?["properties"]?["name"] == ["type": "string"])
     }
 
+    /// `maxItems` is checked locally and left out of OpenAI's wire schema (which the prompts' fingerprints hash); a
+    /// server that builds a grammar gets every cap (`boundedWireSchema`), with or without annotations.
+    @Test func itemCapsAreLocalForOpenAIAndSentToGrammarServers() {
+        var item = goodItem.objectValue!
+        item["properties"] = ["name": ["type": "string", "maxLength": 200, "description": "Name."], "when": ["type": ["string", "null"]]]
+        var root = schema(item: .object(item)).objectValue!
+        root["properties"] = ["items": ["type": "array", "maxItems": 5, "minItems": 1, "items": .object(item)]]
+        let capped = JSONValue.object(root)
+        #expect(StrictSchemaLint.problems(in: capped).isEmpty)
+        let wire = StrictSchemaLint.wireSchema(capped)
+        #expect(wire["properties"]?["items"]?["maxItems"] == nil)
+        #expect(wire["properties"]?["items"]?["minItems"] == 1, "minItems stays on OpenAI's wire, as before")
+        let bounded = StrictSchemaLint.boundedWireSchema(capped, compact: true)
+        #expect(bounded["properties"]?["items"]?["maxItems"] == 5)
+        #expect(bounded["properties"]?["items"]?["items"]?["properties"]?["name"] == ["type": "string", "maxLength": 200])
+        #expect(StrictSchemaLint.boundedWireSchema(capped, compact: false) == capped)
+    }
+
     /// The extractors' wire schema drops annotations on every schema node, but not a property that is called `description`.
     @Test func theCompactWireSchemaDropsDescriptionsButKeepsAPropertyNamedDescription() {
         let annotated: JSONValue = [

@@ -30,6 +30,7 @@ import Tools
                 "get_recent_messages", "get_upcoming_events", "check_conflicts", "get_pending_rsvps",
                 "get_upcoming_deadlines", "list_reminders", "create_reminder",
             ])
+            #expect(tools.map(\.name) == AssistantTools.names, "the names options check before any tool exists")
             for tool in tools {
                 #expect(tool.strict)
                 #expect(tool.description.count > 40, "\(tool.name) needs a description that tells the model what it is for")

@@ -15,10 +15,12 @@ public struct AgentOutputSchema: Sendable {
         validator = try JSONSchema(schema)
     }
 
-    /// The parsed answer, or the reasons it does not fit (JSON errors and schema violations with their paths).
+    /// The parsed answer, or the reasons it does not fit (JSON errors and schema violations with their paths). A list
+    /// longer than its `maxItems` keeps its first items (a step is not spent re-asking for a shorter list).
     func check(_ text: String) -> Result<JSONValue, OutputMismatch> {
-        let value: JSONValue
-        do { value = try JSONValue.parse(text) } catch { return .failure(OutputMismatch(problems: ["the answer is not JSON: \(error)"])) }
+        let parsed: JSONValue
+        do { parsed = try JSONValue.parse(text) } catch { return .failure(OutputMismatch(problems: ["the answer is not JSON: \(error)"])) }
+        let value = validator.truncatingArrays(parsed).value
         let violations = validator.validate(value)
         return violations.isEmpty ? .success(value) : .failure(OutputMismatch(problems: violations.map(\.description)))
     }

@@ -11,12 +11,26 @@ struct AgentRequests: Sendable {
     var toolsWithSchema = true
     /// `tool_choice` of the first call, when it offers tools.
     var firstToolChoice: ToolChoice = .auto
+    /// Whether the server takes a `tool_choice` that names a function. Without it, a call that must use one tool
+    /// offers only that tool, with `required`: the same meaning in the form such servers (llama.cpp) understand.
+    var namedToolChoice = true
 
     /// A step that may call tools, or (`forceAnswer`) the answer itself: `tool_choice: "none"` and the output's
     /// format. Without `toolsWithSchema`, tool steps carry no format, so servers that build one grammar for either
     /// tools or a format (llama.cpp) leave the model free to call tools.
     func make(_ messages: [ChatMessage], forceAnswer: Bool, output: AgentOutputSchema?, first: Bool = false) -> ChatCompletionRequest {
-        let toolChoice: ToolChoice? = tools.isEmpty ? nil : (forceAnswer ? .disabled : (first ? firstToolChoice : .auto))
+        var toolChoice: ToolChoice? = tools.isEmpty ? nil : (forceAnswer ? .disabled : (first ? firstToolChoice : .auto))
+        var tools = self.tools
+        var parallelToolCalls: Bool? = tools.isEmpty || !singleToolCall ? nil : false
+        if case .function(let name)? = toolChoice {
+            // One call of that tool is what the step asks for; llama.cpp's grammar ends the call section after it
+            // only without parallel calls (else a small model repeats the call until its token limit).
+            parallelToolCalls = false
+            if !namedToolChoice {
+                tools = tools.filter { $0.name == name }
+                toolChoice = .required
+            }
+        }
         return ChatCompletionRequest(
             model: model,
             messages: messages,
@@ -25,7 +39,7 @@ struct AgentRequests: Sendable {
             maxCompletionTokens: maxCompletionTokens,
             tools: toolsWithSchema ? tools.map(\.definition) : tools.map(\.definition.lenient),
             toolChoice: toolChoice,
-            parallelToolCalls: tools.isEmpty || !singleToolCall ? nil : false,
+            parallelToolCalls: parallelToolCalls,
             responseFormat: forceAnswer || tools.isEmpty || toolsWithSchema ? output?.responseFormat : nil
         )
     }

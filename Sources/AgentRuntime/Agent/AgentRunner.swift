@@ -18,8 +18,11 @@ public struct AgentRunner: Sendable {
     /// Whether a tool step may carry the output schema too (`LLMConfiguration.toolsWithSchema`). Without it, tool
     /// steps go without `response_format` and the answer is a separate call with `tool_choice: "none"` and the schema.
     public var toolsWithSchema = true
-    /// `tool_choice` of the first call: `.required` makes the model look something up before it answers.
+    /// `tool_choice` of the first call: `.required` makes the model look something up before it answers;
+    /// `.function(name)` makes it call that tool first (one of `tools`, else the run stops before any call).
     public var firstToolChoice: ToolChoice = .auto
+    /// Whether the server takes a `tool_choice` naming a function (`LLMConfiguration.namedToolChoice`).
+    public var namedToolChoice = true
     private let client: any ChatCompleting
     private let logger: Logger
 
@@ -53,6 +56,10 @@ public struct AgentRunner: Sendable {
             tools: tools, maxCallsPerStep: limits.maxToolCallsPerStep, maxConcurrent: limits.maxConcurrentToolCalls,
             maxResultBytes: limits.maxToolResultBytes
         )
+        if case .function(let name) = firstToolChoice, !tools.contains(where: { $0.name == name }) {
+            return run.finish(.error("the first tool_choice names '\(bounded(name, limit: 100))', which is not a tool of this run "
+                                     + "(\(tools.map(\.name).joined(separator: ", ")))"))
+        }
         let requests = requestBuilder()
         let answersSeparately = requests.answersSeparately(output)
         while true {
@@ -157,6 +164,7 @@ public struct AgentRunner: Sendable {
         )
         requests.toolsWithSchema = toolsWithSchema
         requests.firstToolChoice = firstToolChoice
+        requests.namedToolChoice = namedToolChoice
         return requests
     }
 

@@ -20,6 +20,14 @@ public struct LLMConfiguration: Sendable {
     /// the response-format grammar and the model can never call a tool, so other servers get tool steps without a
     /// format and a final step with `tool_choice: "none"` and the schema.
     public var toolsWithSchema: Bool
+    /// Whether a `json_schema` response format carries the schema's size caps (`maxLength`, `maxItems`). OpenAI's
+    /// strict mode refuses `maxLength`, so it gets the schema without them (checked locally). llama.cpp and vLLM
+    /// compile the caps into the answer's grammar, which is what bounds a rambling model's answer there.
+    public var schemaBounds: Bool
+    /// Whether `tool_choice` may name a function (`{"type": "function", "function": {"name": …}}`). llama.cpp's server
+    /// takes only the strings and reads an object as `auto`; without it a step that must call one tool offers only
+    /// that tool, with `required`.
+    public var namedToolChoice: Bool
 
     public static let openAIBaseURL = URL(string: "https://api.openai.com/v1")!
 
@@ -32,7 +40,9 @@ public struct LLMConfiguration: Sendable {
         requestTimeout: Duration? = nil,
         retryPolicy: RetryPolicy = RetryPolicy(),
         maxConcurrency: Int? = nil,
-        toolsWithSchema: Bool? = nil
+        toolsWithSchema: Bool? = nil,
+        schemaBounds: Bool? = nil,
+        namedToolChoice: Bool? = nil
     ) {
         self.apiKey = apiKey.flatMap { $0.isEmpty ? nil : $0 }
         self.baseURL = baseURL
@@ -44,6 +54,8 @@ public struct LLMConfiguration: Sendable {
         self.retryPolicy = retryPolicy
         self.maxConcurrency = max(1, maxConcurrency ?? (openAI ? Self.openAIDefaultConcurrency : 1))
         self.toolsWithSchema = toolsWithSchema ?? openAI
+        self.schemaBounds = schemaBounds ?? !openAI
+        self.namedToolChoice = namedToolChoice ?? openAI
     }
 
     /// OpenAI's default: room for the widest scan (64 conversations, five feature requests each) and its assistant
@@ -68,11 +80,13 @@ public struct LLMConfiguration: Sendable {
     public static let concurrencySetting = "OPENAI_MAX_CONCURRENCY"
     public static let retryBudgetSetting = "OPENAI_RETRY_BUDGET_SECONDS"
     public static let toolsWithSchemaSetting = "OPENAI_TOOLS_WITH_SCHEMA"
+    public static let schemaBoundsSetting = "OPENAI_SCHEMA_BOUNDS"
+    public static let namedToolChoiceSetting = "OPENAI_NAMED_TOOL_CHOICE"
 
     /// Reads `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL`, `OPENAI_STRUCTURED_OUTPUT` (json_schema|json_object),
     /// `OPENAI_MAX_TOKENS_FIELD` (max_completion_tokens|max_tokens), `OPENAI_TIMEOUT_SECONDS` (one attempt),
     /// `OPENAI_RETRY_BUDGET_SECONDS` (all attempts of one call), `OPENAI_MAX_CONCURRENCY` (requests in flight) and
-    /// `OPENAI_TOOLS_WITH_SCHEMA` (true|false). Returns nil when neither a key nor a base URL is set, meaning no LLM
+    /// `OPENAI_TOOLS_WITH_SCHEMA`, `OPENAI_SCHEMA_BOUNDS` and `OPENAI_NAMED_TOOL_CHOICE` (true|false). Returns nil when neither a key nor a base URL is set, meaning no LLM
     /// is configured; unrecognised values fall back to the defaults for the base URL. Throws for a malformed number.
     public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws(LLMSettingError) -> LLMConfiguration? {
         func value(_ name: String) -> String? {
@@ -89,14 +103,17 @@ public struct LLMConfiguration: Sendable {
             }
             return parsed
         }
-        var toolsWithSchema: Bool?
-        if let raw = value(toolsWithSchemaSetting) {
+        func flag(_ name: String) throws(LLMSettingError) -> Bool? {
+            guard let raw = value(name) else { return nil }
             switch raw.lowercased() {
-            case "true", "1", "yes": toolsWithSchema = true
-            case "false", "0", "no": toolsWithSchema = false
-            default: throw LLMSettingError(name: toolsWithSchemaSetting, value: raw, expected: "true or false")
+            case "true", "1", "yes": return true
+            case "false", "0", "no": return false
+            default: throw LLMSettingError(name: name, value: raw, expected: "true or false")
             }
         }
+        let toolsWithSchema = try flag(toolsWithSchemaSetting)
+        let schemaBounds = try flag(schemaBoundsSetting)
+        let namedToolChoice = try flag(namedToolChoiceSetting)
         var retryPolicy = RetryPolicy()
         if let budget = try number(retryBudgetSetting, in: 1...86_400) { retryPolicy.totalBudget = .milliseconds(Int64(budget * 1000)) }
         return LLMConfiguration(
@@ -108,7 +125,9 @@ public struct LLMConfiguration: Sendable {
             requestTimeout: try number(timeoutSetting, in: 1...3_600).map { .milliseconds(Int64($0 * 1000)) },
             retryPolicy: retryPolicy,
             maxConcurrency: try number(concurrencySetting, in: 1...1_024).map { Int($0) },
-            toolsWithSchema: toolsWithSchema
+            toolsWithSchema: toolsWithSchema,
+            schemaBounds: schemaBounds,
+            namedToolChoice: namedToolChoice
         )
     }
 }
@@ -119,7 +138,7 @@ extension LLMConfiguration: CustomStringConvertible, CustomDebugStringConvertibl
         "LLMConfiguration(baseURL: \(baseURL.absoluteString), apiKey: \(apiKey == nil ? "none" : "[redacted]"), "
             + "defaultModel: \(defaultModel ?? "none"), structuredOutput: \(structuredOutput.rawValue), "
             + "maxTokensField: \(maxTokensField.rawValue), requestTimeout: \(requestTimeout), maxConcurrency: \(maxConcurrency), "
-            + "toolsWithSchema: \(toolsWithSchema))"
+            + "toolsWithSchema: \(toolsWithSchema), schemaBounds: \(schemaBounds), namedToolChoice: \(namedToolChoice))"
     }
 
     public var debugDescription: String { description }
@@ -130,9 +149,9 @@ public enum StructuredOutputMode: String, Sendable, Hashable, CaseIterable {
     case jsonSchema = "json_schema"
     case jsonObject = "json_object"
 
-    /// The response format that asks for JSON matching `schema`. Strict `json_schema` refuses some keywords (such
-    /// as `maxLength`), so it carries `wireSchema`, the schema without them; the answer is still validated against
-    /// the full one. With `json_object` the server may not enforce the schema: the caller must also describe it in
+    /// The response format that asks for JSON matching `schema`. OpenAI's strict `json_schema` refuses some keywords
+    /// (such as `maxLength`), so it carries `wireSchema`, the schema without them (or with them, for a server that
+    /// enforces them: `LLMConfiguration.schemaBounds`); the answer is still validated against the full one. With `json_object` the server may not enforce the schema: the caller must also describe it in
     /// the prompt.
     public func responseFormat(name: String, schema: JSONValue, wireSchema: @autoclosure () -> JSONValue) -> ResponseFormat {
         switch self {

@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 public final class LLMSpendMeter: Sendable {
     @TaskLocal public static var current: LLMSpendMeter?
 
-    private let state = NIOLockedValueBox((attempts: 0, usage: Usage.zero))
+    private let state = NIOLockedValueBox((attempts: 0, usage: Usage.zero, sent: 0))
 
     public init() {}
 
@@ -18,8 +18,18 @@ public final class LLMSpendMeter: Sendable {
         }
     }
 
+    /// Counts one attempt as it goes on the wire, before any answer: a process stopped while it waits still knows
+    /// it asked (and probably paid for) one more request.
+    public func noteSent() {
+        state.withLockedValue { $0.sent += 1 }
+    }
+
     /// HTTP attempts so far.
     public var attempts: Int { state.withLockedValue { $0.attempts } }
+    /// Attempts sent so far, answered or not.
+    public var sent: Int { state.withLockedValue { $0.sent } }
+    /// Attempts on the wire whose outcome is not counted yet: their tokens are unknown.
+    public var inFlight: Int { state.withLockedValue { max(0, $0.sent - $0.attempts) } }
     /// Tokens reported so far.
     public var usage: Usage { state.withLockedValue { $0.usage } }
 

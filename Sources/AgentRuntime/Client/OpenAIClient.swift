@@ -61,6 +61,7 @@ public struct OpenAIClient: ChatCompleting {
             } catch {
                 return .failure(.cancelled, retryAfter: nil)
             }
+            LLMSpendMeter.current?.noteSent()
             let attemptStart = clock.now
             do {
                 let sent: HTTPResponse

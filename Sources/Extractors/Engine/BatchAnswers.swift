@@ -71,18 +71,20 @@ extension ExtractionEngine {
         let choice = response.firstChoice
         if choice.finishReason == .length { throw fail("the answer was cut off at the token limit") }
         if let refusal = choice.message.refusal, !refusal.isEmpty { throw fail("the model refused: \(refusal.prefix(300))") }
-        let answer: JSONValue
+        let parsed: JSONValue
         do {
-            answer = try JSONValue.parse(LLMAnswerProvider.stripCodeFence(choice.message.content ?? ""))
+            parsed = try JSONValue.parse(LLMAnswerProvider.stripCodeFence(choice.message.content ?? ""))
         } catch {
             throw fail("$: the answer is not JSON (\(error))")
         }
+        let (answer, capNotes) = AnswerCaps.apply(parsed, schema: schema, feature: feature)
         let problems = schema.validate(answer)
         guard problems.isEmpty else { throw BatchAnswerError(feature: feature, problems: problems.map(\.description)) }
 
         let messageWindow = MessageWindow(messages: Array(input.messages[window]), participants: input.participants)
         var run = ExtractionRun()
         run.extraction = Self.decode(answer, try registry.require(feature), window: messageWindow, input: input)
+        run.extraction.notes = capNotes + run.extraction.notes
         if let usage = response.usage { run.usage = TokenUsage(usage) }
         run.requests = 1
         run.windows = 1

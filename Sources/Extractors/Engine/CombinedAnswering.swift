@@ -42,7 +42,7 @@ public struct CombinedAnswerRequest: Sendable {
                 errors.append("$: missing required property '\(feature.rawValue)'")
                 continue
             }
-            let found = schemas[feature]?.validate(part) ?? []
+            let found = schemas[feature].map { $0.validate($0.truncatingArrays(part).value) } ?? []
             if !found.isEmpty {
                 failed.append(feature)
                 errors += found.map { "$.\(feature.rawValue)\($0.path.dropFirst()): \($0.message)" }

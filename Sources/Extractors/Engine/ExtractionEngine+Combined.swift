@@ -68,13 +68,16 @@ extension ExtractionEngine {
                 schemaJSON: schemaJSON, schemas: compiled, logger: combinedLogger))
             for feature in features {
                 // Each part passes its feature's gate, rule-based answers included, then its feature's decoder.
-                let part = answer.json[feature.rawValue] ?? .null
+                var part = answer.json[feature.rawValue] ?? .null
+                var capNotes: [ExtractionNote] = []
+                if let schema = compiled[feature] { (part, capNotes) = AnswerCaps.apply(part, schema: schema, feature: feature) }
                 let problems = compiled[feature]?.validate(part) ?? []
                 guard problems.isEmpty else {
                     throw ExtractionError.invalidOutput(feature: feature, errors: problems.map(\.description))
                 }
-                let partial = Self.decode(part, try registry.require(feature), window: prepared.window, input: input,
+                var partial = Self.decode(part, try registry.require(feature), window: prepared.window, input: input,
                                           evidence: prepared.evidence)
+                partial.notes = capNotes + partial.notes
                 parts[feature, default: Extraction()].merge(partial)
             }
             run.usage += answer.usage

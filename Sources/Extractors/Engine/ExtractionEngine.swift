@@ -147,11 +147,14 @@ public struct ExtractionEngine: Sendable {
             let answer = try await provider.answer(AnswerRequest(
                 feature: feature, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema, logger: logger))
             // Rule-based answers pass the same gate as the model's.
-            let problems = schema.validate(answer.json)
+            let capped = AnswerCaps.apply(answer.json, schema: schema, feature: feature)
+            let problems = schema.validate(capped.json)
             guard problems.isEmpty else {
                 throw ExtractionError.invalidOutput(feature: feature, errors: problems.map(\.description))
             }
-            run.extraction.merge(Self.decode(answer.json, parent, window: window, input: input, evidence: prepared.evidence))
+            var partial = Self.decode(capped.json, parent, window: window, input: input, evidence: prepared.evidence)
+            partial.notes = capped.notes + partial.notes
+            run.extraction.merge(partial)
             run.usage += answer.usage
             run.requests += answer.requests
             run.reasks += answer.reasked ? 1 : 0

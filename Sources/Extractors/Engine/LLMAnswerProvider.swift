@@ -11,6 +11,8 @@ public struct LLMAnswerProvider: AnswerProvider {
     public let structuredOutput: StructuredOutputMode
     /// Replaces every prompt's model (e.g. `--model`, `OPENAI_MODEL`).
     public let modelOverride: String?
+    /// Send the schema's size caps too (`LLMConfiguration.schemaBounds`): for servers that compile them into a grammar.
+    public var schemaBounds = false
     let logger = Logger(label: "messageai.extractors")
 
     public init(client: any ChatCompleting, structuredOutput: StructuredOutputMode, modelOverride: String? = nil) {
@@ -25,7 +27,8 @@ public struct LLMAnswerProvider: AnswerProvider {
 
     public func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
         try await ask(makeRequest(request), feature: request.feature, what: "answer", logger: request.logger) { json in
-            (request.feature, request.schema.validate(json).map(\.description))
+            // Items over a cap are cut, not re-asked for: the engine keeps the first ones and notes the rest.
+            (request.feature, request.schema.validate(request.schema.truncatingArrays(json).value).map(\.description))
         }
     }
 
@@ -100,7 +103,10 @@ public struct LLMAnswerProvider: AnswerProvider {
         }
         // The prompts say what the fields mean, so the strict wire schema leaves the descriptions home too.
         let format = structuredOutput.responseFormat(
-            name: name, schema: schema, wireSchema: wireSchema ?? StrictSchemaLint.compactWireSchema(schema))
+            name: name, schema: schema,
+            wireSchema: schemaBounds
+                ? StrictSchemaLint.boundedWireSchema(schema, compact: true)
+                : wireSchema ?? StrictSchemaLint.compactWireSchema(schema))
         return ChatCompletionRequest(
             model: modelOverride ?? rendered.model,
             messages: messages,

@@ -60,8 +60,15 @@ public struct AssistService: Sendable {
     public var maxRemindersPerRun = 3
     /// Whether a tool step may carry the output schema too (`LLMConfiguration.toolsWithSchema`).
     public var toolsWithSchema = true
-    /// `tool_choice` of each run's first call (`--first-tool-choice required`: look before answering).
+    /// Whether the answer's schema carries its size caps (`LLMConfiguration.schemaBounds`).
+    public var schemaBounds = false
+    /// `tool_choice` of each run's first call (`--first-tool-choice required`: look before answering; a tool's name:
+    /// that tool first).
     public var firstToolChoice: ToolChoice = .auto
+    /// Whether the server takes `tool_choice` naming a function (`LLMConfiguration.namedToolChoice`).
+    public var namedToolChoice = true
+    /// The names of the tools every run offers, for options that name one.
+    public static var toolNames: [String] { AssistantTools.names }
     public var proactive = ProactiveOptions()
     let logger = Logger(label: "messageai.assist")
 
@@ -78,6 +85,8 @@ public struct AssistService: Sendable {
     /// room for a few calls at the server's request timeout (a slow local server must not hit it on its first call).
     public mutating func configure(for configuration: LLMConfiguration) {
         toolsWithSchema = configuration.toolsWithSchema
+        schemaBounds = configuration.schemaBounds
+        namedToolChoice = configuration.namedToolChoice
         limits.timeLimit = max(limits.timeLimit ?? .seconds(120), configuration.requestTimeout * 3)
     }
 
@@ -97,6 +106,9 @@ public struct AssistService: Sendable {
         let runID = try await recorder.start(.assist, provider: "openai", model: model,
                                              options: ["user_id": .string(userID.postgresValue)], promptSet: prompts.fingerprint,
                                              prompts: promptFingerprint.map { [$0] } ?? [])
+        // Counts each request as it is sent, so a run stopped mid-request (a signal, an error) records it.
+        let meter = LLMSpendMeter()
+        recorder.track(runID, meter)
         do {
             let options = proactive
             try await pool.transaction { db in
@@ -104,9 +116,11 @@ public struct AssistService: Sendable {
                 _ = try await FindingStore().write(found, users: [userID], runID: runID, now: now, on: db)
             }
             let open = try await pool.withConnection { try await OpenFinding.load([userID], on: $0) }[userID] ?? []
-            let summary = try await narrate(person, findings: open, runID: runID, now: now)
+            let summary = try await LLMSpendMeter.$current.withValue(meter) {
+                try await narrate(person, findings: open, runID: runID, now: now)
+            }
             var outcome = JobRunRecorder.Outcome(status: summary.findings != nil ? .succeeded : .failed)
-            outcome.requests = summary.requests
+            outcome.requests = max(summary.requests, meter.sent)
             outcome.usage = summary.usage
             outcome.itemCounts = ["reminders": summary.remindersCreated, "tool_calls": summary.toolCalls,
                                   "findings": open.count, "dropped": summary.dropped.count]
@@ -119,6 +133,8 @@ public struct AssistService: Sendable {
             return summary
         } catch {
             var outcome = JobRunRecorder.Outcome(status: .failed)
+            outcome.requests = max(meter.sent, meter.attempts)
+            outcome.usage = TokenUsage(meter.usage)
             outcome.error = "\(error)"
             outcome.failures = [RunFailure(userID: userID, error: error)]
             try? await recorder.finish(runID, outcome)
@@ -227,11 +243,14 @@ public struct AssistService: Sendable {
             logger: logger)
         runner.toolsWithSchema = toolsWithSchema
         runner.firstToolChoice = firstToolChoice
+        runner.namedToolChoice = namedToolChoice
         let name = prompt.outputName ?? "assistant_findings"
         let schema = prompt.outputSchema ?? .object([:])
         let output = try AgentOutputSchema(
             name: name, schema: schema,
-            responseFormat: structuredOutput.responseFormat(name: name, schema: schema, wireSchema: StrictSchemaLint.wireSchema(schema)))
+            responseFormat: structuredOutput.responseFormat(
+                name: name, schema: schema,
+                wireSchema: schemaBounds ? StrictSchemaLint.boundedWireSchema(schema, compact: false) : StrictSchemaLint.wireSchema(schema)))
         let system = rendered.messages.first { $0.role == .system }?.content ?? ""
         let userText = rendered.messages.last { $0.role == .user }?.content ?? ""
         return Opening(prompt: prompt, findings: findings, runner: runner, system: system, user: userText, output: output)

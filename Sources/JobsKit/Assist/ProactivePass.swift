@@ -92,6 +92,7 @@ public struct ProactivePass: Sendable {
         var summary = Summary(runID: runID)
         // Counts every model attempt and token of the pass, failed runs' included.
         let meter = LLMSpendMeter()
+        recorder.track(runID, meter)
         do {
             try await LLMSpendMeter.$current.withValue(meter) {
                 try await passUsers(selection, runID: runID, now: now, summary: &summary)

@@ -54,6 +54,7 @@ public struct ExtractService: Sendable {
         var outcome = JobRunRecorder.Outcome(status: .failed)
         // Counts every attempt and token, so a run that fails half-way still records what it spent.
         let meter = LLMSpendMeter()
+        recorder.track(runID, meter)
         var logger = self.logger
         logger[metadataKey: "run"] = "\(runID.postgresValue)"
         logger[metadataKey: "conversation"] = "\(conversationID.postgresValue)"

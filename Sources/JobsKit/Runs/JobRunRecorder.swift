@@ -85,6 +85,12 @@ public struct JobRunRecorder: Sendable {
         return id
     }
 
+    /// Lets a stop by signal (`closeOpenRuns`) record what the run spent so far from `meter`, including requests
+    /// still in flight.
+    public func track(_ id: UUID, _ meter: LLMSpendMeter) {
+        OpenRuns.shared.attach(meter, to: id)
+    }
+
     private func heartbeat(_ id: UUID) -> Task<Void, Never> {
         let (pool, seconds) = (pool, leaseSeconds)
         return Task {
@@ -202,7 +208,9 @@ public struct JobRunRecorder: Sendable {
     }
 
     /// Closes every run this process still has open, after a signal that ends it (SIGTERM, SIGINT): `partial` when
-    /// the run committed conversations or assistant runs, else `failed`, with `reason` as the error. Bounded by
+    /// the run committed conversations or assistant runs, else `failed`, with `reason` as the error. A run with a
+    /// meter (`track`) records the requests it sent, in flight ones included (named in the error and in
+    /// `details.requests_in_flight`: their tokens are unknown), and the tokens of those answered. Bounded by
     /// `timeout`; returns how many rows it closed.
     public static func closeOpenRuns(reason: String, timeout: Duration = .seconds(10)) async -> Int {
         let open = OpenRuns.shared.all()
@@ -210,18 +218,26 @@ public struct JobRunRecorder: Sendable {
         return await withTaskGroup(of: Int.self) { group in
             group.addTask {
                 var closed = 0
-                for (id, configuration) in open {
+                for (id, configuration, meter) in open {
+                    let inFlight = meter?.inFlight ?? 0
+                    let error = inFlight == 0 ? reason
+                        : reason + "; \(inFlight) model request\(inFlight == 1 ? " was" : "s were") in flight (tokens unknown)"
+                    let usage = meter?.usage ?? .zero
+                    let details: JSONValue = inFlight == 0 ? .object([:]) : ["requests_in_flight": .integer(Int64(inFlight))]
                     do {
                         try await closing(id, configuration: configuration) { connection in
                             let sql = """
                                 UPDATE job_runs r SET finished_at = now(), alive_until = NULL, error = $2,
+                                    requests = GREATEST(r.requests, $3), prompt_tokens = GREATEST(r.prompt_tokens, $4),
+                                    completion_tokens = GREATEST(r.completion_tokens, $5), details = r.details || $6::jsonb,
                                     conversations_processed = GREATEST(r.conversations_processed, c.conversations),
                                     status = CASE WHEN c.conversations + c.assistant > 0 THEN 'partial' ELSE 'failed' END
                                 FROM (SELECT (SELECT count(*) FROM scan_watermarks w WHERE w.run_id = $1) AS conversations,
                                              (SELECT count(*) FROM assistant_runs a WHERE a.run_id = $1) AS assistant) c
                                 WHERE r.id = $1 AND r.status = 'running'
                                 """
-                            let binds: [any PostgresEncodable] = [id, reason]
+                            let binds: [any PostgresEncodable] = [
+                                id, error, max(meter?.sent ?? 0, meter?.attempts ?? 0), usage.promptTokens, usage.completionTokens, details]
                             if let connection {
                                 try await connection.query(sql, binds)
                             } else {
@@ -254,12 +270,17 @@ final class OpenRuns: Sendable {
     private struct Entry {
         var heartbeat: Task<Void, Never>?
         let configuration: PostgresConfiguration
+        var meter: LLMSpendMeter?
     }
 
     private let entries = Mutex<[UUID: Entry]>([:])
 
     func open(_ id: UUID, heartbeat: Task<Void, Never>, configuration: PostgresConfiguration) {
         entries.withLock { $0[id] = Entry(heartbeat: heartbeat, configuration: configuration) }
+    }
+
+    func attach(_ meter: LLMSpendMeter, to id: UUID) {
+        entries.withLock { $0[id]?.meter = meter }
     }
 
     func stopHeartbeat(_ id: UUID) {
@@ -273,7 +294,7 @@ final class OpenRuns: Sendable {
         entries.withLock { $0[id] = nil }
     }
 
-    func all() -> [(UUID, PostgresConfiguration)] {
-        entries.withLock { $0.map { ($0.key, $0.value.configuration) } }
+    func all() -> [(UUID, PostgresConfiguration, LLMSpendMeter?)] {
+        entries.withLock { $0.map { ($0.key, $0.value.configuration, $0.value.meter) } }
     }
 }

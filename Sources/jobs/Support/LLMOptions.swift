@@ -1,6 +1,7 @@
 import AgentRuntime
 import ArgumentParser
 import Foundation
+import JobsKit
 
 /// How hard to push the model server; each flag overrides its environment variable for this run.
 struct LLMOptions: ParsableArguments {
@@ -40,10 +41,29 @@ struct LLMOptions: ParsableArguments {
     }
 }
 
-/// `--first-tool-choice`: what the assistant's first model call may do.
-enum FirstToolChoice: String, ExpressibleByArgument, CaseIterable {
-    case auto
-    case required
+/// `--first-tool-choice`: what the assistant's first model call may do: `auto`, `required`, `none`, or one tool's
+/// name (that tool must be called first: "always look at the calendar first").
+struct FirstToolChoice: ExpressibleByArgument, Sendable {
+    let toolChoice: ToolChoice
 
-    var toolChoice: ToolChoice { self == .required ? .required : .auto }
+    static let auto = FirstToolChoice(toolChoice: .auto)
+    static let valueName = "auto|required|none|TOOL"
+
+    private init(toolChoice: ToolChoice) { self.toolChoice = toolChoice }
+
+    init(argument: String) {
+        switch argument {
+        case "auto": toolChoice = .auto
+        case "required": toolChoice = .required
+        case "none": toolChoice = .disabled
+        default: toolChoice = .function(argument)
+        }
+    }
+
+    /// A tool name must be one of the assistant's tools (a usage error, exit 64, that lists them).
+    func validate() throws {
+        guard case .function(let name) = toolChoice, !AssistService.toolNames.contains(name) else { return }
+        throw ValidationError("--first-tool-choice '\(name.prefix(80))': expected auto, required, none or a tool name: "
+                              + AssistService.toolNames.joined(separator: ", "))
+    }
 }

@@ -73,6 +73,30 @@ import TestSupport
             let body = try JSONValue.parse(openAI.stdout)
             #expect(body["tool_choice"] == "required")
             #expect(body["response_format"]?["json_schema"]?["name"] == "assistant_findings", "OpenAI takes tools with the schema")
+            #expect(body["response_format"]?["json_schema"]?["schema"]?.serialized().contains("maxItems") == false,
+                    "OpenAI's wire schema is as before: the caps are checked locally")
+
+            // A tool by name: OpenAI gets the spec's named form with every tool; a local server (which reads an object
+            // as "auto") gets that tool alone with "required".
+            let named = try await Reliability.cli(["prompts", "render"] + user + prompts + ["--first-tool-choice", "get_upcoming_events"],
+                                                  databaseURL: db.connectionURL, server: nil)
+            #expect(named.termination == .exit(0), "\(named.stderr)")
+            let namedBody = try JSONValue.parse(named.stdout)
+            #expect(namedBody["tool_choice"] == ["type": "function", "function": ["name": "get_upcoming_events"]])
+            #expect((namedBody["tools"]?.arrayValue?.count ?? 0) > 1)
+            let local = try await Self.render(user + prompts + ["--first-tool-choice", "get_upcoming_events"], db, server: server)
+            #expect(local.termination == .exit(0), "\(local.stderr)")
+            let localBody = try JSONValue.parse(local.stdout)
+            #expect(localBody["tool_choice"] == "required")
+            #expect(localBody["tools"]?.arrayValue?.compactMap { $0["function"]?["name"]?.stringValue } == ["get_upcoming_events"])
+            let none = try await Self.render(user + prompts + ["--first-tool-choice", "none"], db, server: server)
+            #expect(try JSONValue.parse(none.stdout)["tool_choice"] == "none", "\(none.stderr)")
+            let unknown = try await Self.render(user + prompts + ["--first-tool-choice", "get_calendar"], db, server: server)
+            #expect(unknown.termination == .exit(64) && unknown.stderr.contains("'get_calendar'")
+                    && unknown.stderr.contains("get_upcoming_events"), "\(unknown.stderr)")
+            let assistUnknown = try await Reliability.cli(["assist", "--user", "demo", "--first-tool-choice", "calendar"],
+                                                          databaseURL: db.connectionURL, server: nil)
+            #expect(assistUnknown.termination == .exit(64) && assistUnknown.stderr.contains("check_conflicts"), "\(assistUnknown.stderr)")
 
             let pinned = try await Self.render(["--prompt", "assistant@2"] + maria + prompts, db, server: server)
             let unpinned = try await Self.render(user + prompts, db, server: server)

@@ -104,6 +104,18 @@ struct EvalRulesTests {
         let body = try JSONValue.parse(render.stdout)
         #expect(body["response_format"]?["json_schema"]?["name"]?.stringValue == "calendar_events")
         #expect(body["messages"]?.arrayValue?.last?["content"]?.stringValue?.contains("Conversation: class-picnic") == true)
+        let openAISchema = try #require(body["response_format"]?["json_schema"]?["schema"])
+        #expect(!openAISchema.serialized().contains("maxItems") && !openAISchema.serialized().contains("maxLength"),
+                "OpenAI's strict schema leaves the caps to local validation")
+        // A server that builds a grammar from the schema (any base URL but OpenAI's) is sent the caps.
+        let local = try await EvalChild.run(["prompts", "render", "--prompt", "calendar_events@1", "--fixture", "class-picnic",
+                                             "--fixtures", EvalTestSupport.fixturesPath, "--prompts", EvalTestSupport.promptsPath],
+                                            environment: ["OPENAI_BASE_URL": "http://127.0.0.1:9/v1"])
+        #expect(local.status == 0, "stderr: \(local.stderr)")
+        let events = try JSONValue.parse(local.stdout)["response_format"]?["json_schema"]?["schema"]?["properties"]?["events"]
+        #expect(events?["maxItems"] == 10)
+        #expect(events?["items"]?["properties"]?["title"]?["maxLength"] == 200)
+        #expect(events?["items"]?["properties"]?["source_message_ids"]?["maxItems"] == 5)
 
         // The assistant is rendered for a user of the database (AssistRenderTests), not over a fixture.
         let assistant = try await EvalChild.run(["prompts", "render", "--prompt", "assistant", "--fixture", "class-picnic",

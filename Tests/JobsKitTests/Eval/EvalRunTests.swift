@@ -200,9 +200,12 @@ struct EvalRunTests {
         #expect(server.requests.count == 1)
 
         let library = try PromptLibrary.load(directory: URL(fileURLWithPath: EvalTestSupport.promptsPath))
+        // The loopback server is not OpenAI, so the run sends the schema's caps (OPENAI_SCHEMA_BOUNDS' default there).
         let rendered = try await PromptRequestCapture.body(feature: .rsvps, version: nil, fixture: fixture, prompts: library,
-                                                           structuredOutput: .jsonSchema)
+                                                           structuredOutput: .jsonSchema,
+                                                           schemaBounds: LLMConfiguration(baseURL: server.baseURL).schemaBounds)
         #expect(rendered.serialized() == String(decoding: sent.body, as: UTF8.self))
+        #expect(rendered["response_format"]?["json_schema"]?["schema"]?["properties"]?["rsvps"]?["maxItems"] == 5)
         #expect(rendered["response_format"]?["json_schema"]?["name"]?.stringValue == "rsvps")
 
         let jsonObject = try await PromptRequestCapture.body(feature: .rsvps, version: 1, fixture: fixture, prompts: library,

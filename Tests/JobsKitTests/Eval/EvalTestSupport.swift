@@ -164,8 +164,8 @@ struct EvalChild {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai-jobs")
     }
 
-    static func run(_ arguments: [String], timeout: Duration = .seconds(120)) async throws -> EvalChild {
-        let child = try SpawnedProcess(executable, arguments: arguments, adding: [:])
+    static func run(_ arguments: [String], timeout: Duration = .seconds(120), environment: [String: String] = [:]) async throws -> EvalChild {
+        let child = try SpawnedProcess(executable, arguments: arguments, adding: environment)
         do {
             let termination = try await child.waitForExit(timeout: Double(timeout.components.seconds))
             return EvalChild(status: termination.code, timedOut: false, stdout: child.stdout, stderr: child.stderr)

@@ -125,6 +125,32 @@ struct RunRecordTests {
             let run = try #require(try await Self.runs(db, kind: "assist").first)
             #expect(run.status == "failed" && run.finished, "\(run)")
             #expect(run.error?.contains("SIGTERM") == true)
+            #expect(try await Self.spent(db, run.id).requests >= 1, "the request in flight is counted")
         }
+    }
+
+    /// A request counts when it is sent: a run stopped while it waits for the answer records it, and says its
+    /// tokens are unknown.
+    @Test func aSIGTERMedAssistRunRecordsTheRequestInFlight() async throws {
+        try await TestDatabase.with { db in
+            try await Self.demoNow(db)
+            let server = try FakeOpenAIServer { _ in .delay(60, then: .error(status: 500, message: "too late")) }
+            defer { server.stop() }
+            let child = try Self.child(["assist", "--user", "demo", "--provider", "openai", "--prompts", WorkerHarness.promptsPath], db, server)
+            _ = await server.waitForRequests(count: 1, timeout: .seconds(60))
+            child.kill(SIGTERM)
+            #expect(try await child.waitForExit(timeout: 30) == .exit(143), "\(child.stderr)")
+            let run = try #require(try await Self.runs(db, kind: "assist").first)
+            #expect(run.status == "failed" && run.finished, "\(run)")
+            #expect(run.error?.contains("1 model request was in flight (tokens unknown)") == true, "\(run.error ?? "nil")")
+            let spent = try await Self.spent(db, run.id)
+            #expect(spent.requests == 1 && spent.inFlight == 1 && spent.promptTokens == 0)
+        }
+    }
+
+    static func spent(_ db: TestDatabase, _ id: UUID) async throws -> (requests: Int, inFlight: Int?, promptTokens: Int) {
+        let row = try await db.pool.query(
+            "SELECT requests, (details->>'requests_in_flight')::int AS in_flight, prompt_tokens FROM job_runs WHERE id = $1", [id])[0]
+        return (try row.decode("requests"), try row.decode("in_flight"), try row.decode("prompt_tokens"))
     }
 }
