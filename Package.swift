@@ -32,6 +32,8 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
         .target(name: "Chrono", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // Floor 0: the one shape of an error's `code`, shared by the modules' error structs.
+        .target(name: "ErrorCode"),
         // Floor 0: the shipped prompts, schemas and migrations, and the version and git commit, compiled in
         // (Plugins/EmbedFiles).
         .target(name: "Embedded", plugins: ["EmbedFiles"]),
@@ -45,7 +47,7 @@ let package = Package(
         ),
         .target(
             name: "Migrations",
-            dependencies: ["Postgres", "Embedded"],
+            dependencies: ["Postgres", "Embedded", "ErrorCode"],
             // Embedded in the binary through the Embedded module.
             exclude: ["SQL"]
         ),
@@ -95,13 +97,13 @@ let package = Package(
         // Floor 4: which answer provider a run uses, and what its tokens cost (the price table).
         .target(
             name: "Providers",
-            dependencies: ["AgentRuntime", "Extractors", "JSONKit", "PromptKit", "YAMLKit"]
+            dependencies: ["AgentRuntime", "ErrorCode", "Extractors", "JSONKit", "PromptKit", "YAMLKit"]
         ),
         // Floor 4: orchestration (demo data, extract, assist, scan, eval runs).
         .target(
             name: "JobsKit",
             dependencies: [
-                "AgentRuntime", "BuildStamp", "Chrono", "Extractors", "JSONKit", "Postgres", "PromptKit", "Proactive", "Providers", "Tools",
+                "AgentRuntime", "BuildStamp", "Chrono", "ErrorCode", "Extractors", "JSONKit", "Postgres", "PromptKit", "Proactive", "Providers", "Tools",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -124,7 +126,7 @@ let package = Package(
         // Floor 4: the eval runner and its reports (fixtures through the real engine, cache, baselines, HTML/Markdown).
         .target(
             name: "JobsEval",
-            dependencies: ["Providers", "AgentRuntime", "Chrono", "Evals", "Extractors", "FeatureKit", "JSONKit", "PromptKit", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["Providers", "AgentRuntime", "Chrono", "ErrorCode", "Evals", "Extractors", "FeatureKit", "JSONKit", "PromptKit", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Floor 4: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation).
         .target(

@@ -18,30 +18,26 @@ public struct EvalScore: Sendable, Hashable, Codable {
 
 /// One feature over all fixtures.
 public struct FeatureScore: Sendable, Hashable, Codable {
-    public let tp: Int
-    public let fp: Int
-    public let fn: Int
-    /// Nil when nothing was predicted.
-    public let precision: Double?
-    public let recall: Double
-    public let f1: Double
+    /// The counts and the rates derived from them.
+    public let metrics: Metrics
     /// False positives that cite an acceptable source of some expected item but carry another key date.
     public let dateMistakes: Int
     /// Keyed by field name (`time`, `location`, `category`, `priority`, `action_required`, `status`, `response`).
     public let fieldAccuracy: [String: FieldAccuracy]
 
     public init(metrics: Metrics, dateMistakes: Int, fieldAccuracy: [String: FieldAccuracy]) {
-        tp = metrics.tp
-        fp = metrics.fp
-        fn = metrics.fn
-        precision = metrics.precision
-        recall = metrics.recall
-        f1 = metrics.f1
+        self.metrics = metrics
         self.dateMistakes = dateMistakes
         self.fieldAccuracy = fieldAccuracy
     }
 
-    public var metrics: Metrics { Metrics(tp: tp, fp: fp, fn: fn) }
+    public var tp: Int { metrics.tp }
+    public var fp: Int { metrics.fp }
+    public var fn: Int { metrics.fn }
+    /// Nil when nothing was predicted.
+    public var precision: Double? { metrics.precision }
+    public var recall: Double { metrics.recall }
+    public var f1: Double { metrics.f1 }
 
     enum CodingKeys: String, CodingKey {
         case tp, fp, fn, precision, recall, f1

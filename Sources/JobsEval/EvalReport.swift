@@ -1,4 +1,5 @@
 import AgentRuntime
+import ErrorCode
 import Evals
 import Extractors
 import Foundation
@@ -197,27 +198,7 @@ extension EvalReport {
 /// One struct for the module, in the style of AsyncHTTPClient's `HTTPClientError`.
 public struct EvalRunError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is; compared by kind only, never by message.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Base: String, Sendable, Hashable {
-            case usage, fixturesDoNotLoad, promptsDoNotLoad, invalidFixture, reportNotWritten
-        }
-
-        private let base: Base
-        private init(_ base: Base) { self.base = base }
-
-        /// Options that contradict each other or name what does not exist (`--features`, `--compare`, pins).
-        public static let usage = Code(.usage)
-        /// The fixture files do not load; the message lists every problem with its file and line.
-        public static let fixturesDoNotLoad = Code(.fixturesDoNotLoad)
-        /// The prompt set does not load or is not found.
-        public static let promptsDoNotLoad = Code(.promptsDoNotLoad)
-        /// A fixture loaded but cannot become a conversation (an unknown `reference.timezone`).
-        public static let invalidFixture = Code(.invalidFixture)
-        /// The report directory cannot be created.
-        public static let reportNotWritten = Code(.reportNotWritten)
-
-        public var description: String { base.rawValue }
-    }
+    public typealias Code = ErrorCode<EvalRunError>
 
     public let code: Code
     /// The whole user-visible text.
@@ -232,4 +213,17 @@ public struct EvalRunError: Error, Sendable, Hashable, CustomStringConvertible {
     public init(_ message: String) { self.init(.usage, message) }
 
     public var description: String { message }
+}
+
+extension ErrorCode where Domain == EvalRunError {
+    /// Options that contradict each other or name what does not exist (`--features`, `--compare`, pins).
+    public static var usage: Self { Self("usage") }
+    /// The fixture files do not load; the message lists every problem with its file and line.
+    public static var fixturesDoNotLoad: Self { Self("fixturesDoNotLoad") }
+    /// The prompt set does not load or is not found.
+    public static var promptsDoNotLoad: Self { Self("promptsDoNotLoad") }
+    /// A fixture loaded but cannot become a conversation (an unknown `reference.timezone`).
+    public static var invalidFixture: Self { Self("invalidFixture") }
+    /// The report directory cannot be created.
+    public static var reportNotWritten: Self { Self("reportNotWritten") }
 }

@@ -1,4 +1,5 @@
 import Embedded
+import ErrorCode
 import Foundation
 import Postgres
 
@@ -48,25 +49,7 @@ public struct MigrationSet: Sendable {
 /// One struct for the module, in the style of AsyncHTTPClient's `HTTPClientError` and postgres-nio's `PSQLError`.
 public struct MigrationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is; compared by kind only, never by message.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Base: String, Sendable, Hashable {
-            case notEmbedded, edited, failed, notMigrated
-        }
-
-        private let base: Base
-        private init(_ base: Base) { self.base = base }
-
-        /// The binary carries no such migration set, or a file of it is not UTF-8.
-        public static let notEmbedded = Code(.notEmbedded)
-        /// A migration file changed after the database applied it; nothing new was applied.
-        public static let edited = Code(.edited)
-        /// A migration's SQL failed; its transaction was rolled back.
-        public static let failed = Code(.failed)
-        /// The database lacks service migrations this binary carries (`pending`); a job refuses to start.
-        public static let notMigrated = Code(.notMigrated)
-
-        public var description: String { base.rawValue }
-    }
+    public typealias Code = ErrorCode<MigrationError>
 
     public let code: Code
     /// The whole user-visible text.
@@ -184,4 +167,15 @@ public struct Migrator: Sendable {
     private func checksum(_ sql: String, on connection: PostgresConnection) async throws -> String {
         try await connection.query("SELECT md5($1) AS sum", [sql])[0].decode("sum")
     }
+}
+
+extension ErrorCode where Domain == MigrationError {
+    /// The binary carries no such migration set, or a file of it is not UTF-8.
+    public static var notEmbedded: Self { Self("notEmbedded") }
+    /// A migration file changed after the database applied it; nothing new was applied.
+    public static var edited: Self { Self("edited") }
+    /// A migration's SQL failed; its transaction was rolled back.
+    public static var failed: Self { Self("failed") }
+    /// The database lacks service migrations this binary carries (`pending`); a job refuses to start.
+    public static var notMigrated: Self { Self("notMigrated") }
 }

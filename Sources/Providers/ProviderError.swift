@@ -1,26 +1,10 @@
+import ErrorCode
+
 /// Why no answer provider or prompt set could be set up for a run, with a `code` callers branch on and a message
 /// that says what to change. One struct for the module, in the style of AsyncHTTPClient's `HTTPClientError`.
 public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is; compared by kind only, never by message.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Base: String, Sendable, Hashable {
-            case notConfigured, invalidSetting, promptsNotFound, promptsDoNotLoad
-        }
-
-        private let base: Base
-        private init(_ base: Base) { self.base = base }
-
-        /// The run asked for an LLM and neither `OPENAI_API_KEY` nor `OPENAI_BASE_URL` is set.
-        public static let notConfigured = Code(.notConfigured)
-        /// An `OPENAI_*` setting is malformed.
-        public static let invalidSetting = Code(.invalidSetting)
-        /// `--prompts` or `$MESSAGEAI_HOME/prompts` names no directory.
-        public static let promptsNotFound = Code(.promptsNotFound)
-        /// The prompt directory exists but its files or pins do not load.
-        public static let promptsDoNotLoad = Code(.promptsDoNotLoad)
-
-        public var description: String { base.rawValue }
-    }
+    public typealias Code = ErrorCode<ProviderError>
 
     public let code: Code
     /// The whole user-visible text: what is wrong and how to fix it.
@@ -41,4 +25,15 @@ public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible 
         (llama.cpp, vLLM, Ollama: e.g. OPENAI_BASE_URL=http://127.0.0.1:8080/v1, and OPENAI_STRUCTURED_OUTPUT=json_object \
         for servers without json_schema support), or pass --provider rules to run without an LLM
         """)
+}
+
+extension ErrorCode where Domain == ProviderError {
+    /// The run asked for an LLM and neither `OPENAI_API_KEY` nor `OPENAI_BASE_URL` is set.
+    public static var notConfigured: Self { Self("notConfigured") }
+    /// An `OPENAI_*` setting is malformed.
+    public static var invalidSetting: Self { Self("invalidSetting") }
+    /// `--prompts` or `$MESSAGEAI_HOME/prompts` names no directory.
+    public static var promptsNotFound: Self { Self("promptsNotFound") }
+    /// The prompt directory exists but its files or pins do not load.
+    public static var promptsDoNotLoad: Self { Self("promptsDoNotLoad") }
 }

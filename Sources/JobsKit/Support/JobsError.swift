@@ -1,4 +1,5 @@
 import AgentRuntime
+import ErrorCode
 import Foundation
 
 /// A job that cannot do what it was asked, with a `code` callers branch on and a message that says what and where.
@@ -8,31 +9,7 @@ import Foundation
 /// (`runID`) for the caller that needs it. Problems in a model's answer stay `ExtractionError`s.
 public struct JobsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is; compared by kind only, never by message.
-    public struct Code: Sendable, Hashable, CustomStringConvertible {
-        private enum Base: String, Sendable, Hashable {
-            case invalidInput, notFound, conflict, invalidRecord, promptProblem, llmNotConfigured, noAnswer
-        }
-
-        private let base: Base
-        private init(_ base: Base) { self.base = base }
-
-        /// A request, option or job row the caller wrote is malformed (a shard `i/N`, a request without its id).
-        public static let invalidInput = Code(.invalidInput)
-        /// An id names no row (a conversation, a user, a batch, a job request).
-        public static let notFound = Code(.notFound)
-        /// The row exists but its state forbids the action (retrying a running request).
-        public static let conflict = Code(.conflict)
-        /// A row this service stored earlier no longer decodes (an `llm_batches` row naming an unknown feature).
-        public static let invalidRecord = Code(.invalidRecord)
-        /// The deployment's prompts cannot serve the job; every conversation would fail the same way.
-        public static let promptProblem = Code(.promptProblem)
-        /// The job needs an LLM and none is configured; retrying on the same worker cannot help.
-        public static let llmNotConfigured = Code(.llmNotConfigured)
-        /// The model ran but gave no usable answer; `runID` names the run that spent the tokens.
-        public static let noAnswer = Code(.noAnswer)
-
-        public var description: String { base.rawValue }
-    }
+    public typealias Code = ErrorCode<JobsError>
 
     public let code: Code
     /// The whole user-visible text: what failed and where.
@@ -70,4 +47,21 @@ public struct JobsError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Errors that no retry can fix, so a worker fails the request at once instead of after every attempt.
     var isPermanent: Bool { code == .llmNotConfigured }
+}
+
+extension ErrorCode where Domain == JobsError {
+    /// A request, option or job row the caller wrote is malformed (a shard `i/N`, a request without its id).
+    public static var invalidInput: Self { Self("invalidInput") }
+    /// An id names no row (a conversation, a user, a batch, a job request).
+    public static var notFound: Self { Self("notFound") }
+    /// The row exists but its state forbids the action (retrying a running request).
+    public static var conflict: Self { Self("conflict") }
+    /// A row this service stored earlier no longer decodes (an `llm_batches` row naming an unknown feature).
+    public static var invalidRecord: Self { Self("invalidRecord") }
+    /// The deployment's prompts cannot serve the job; every conversation would fail the same way.
+    public static var promptProblem: Self { Self("promptProblem") }
+    /// The job needs an LLM and none is configured; retrying on the same worker cannot help.
+    public static var llmNotConfigured: Self { Self("llmNotConfigured") }
+    /// The model ran but gave no usable answer; `runID` names the run that spent the tokens.
+    public static var noAnswer: Self { Self("noAnswer") }
 }

@@ -10,21 +10,8 @@ extension FakeOpenAIServer {
         RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))
     }
 
-    /// A client configuration pointed at this server; nil `timeout` and `maxConcurrency` keep the client's defaults.
-    public func configuration(
-        apiKey: String? = FakeOpenAIServer.testAPIKey,
-        model: String? = nil,
-        structuredOutput: StructuredOutputMode = .jsonSchema,
-        maxTokensField: MaxTokensField = .maxCompletionTokens,
-        timeout: Duration? = nil,
-        retry: RetryPolicy = FakeOpenAIServer.quickRetries(2),
-        maxConcurrency: Int? = nil
-    ) -> LLMConfiguration {
-        LLMConfiguration(apiKey: apiKey, baseURL: baseURL, defaultModel: model, structuredOutput: structuredOutput,
-                         maxTokensField: maxTokensField, requestTimeout: timeout, retryPolicy: retry, maxConcurrency: maxConcurrency)
-    }
-
-    /// The real OpenAI client, JSON and retry code pointed at this server.
+    /// The real OpenAI client, JSON and retry code pointed at this server; nil `timeout` and `maxConcurrency` keep the
+    /// client's defaults. Its `configuration` serves clients of other endpoints (batches).
     public func client(
         apiKey: String? = FakeOpenAIServer.testAPIKey,
         model: String? = nil,
@@ -37,8 +24,9 @@ extension FakeOpenAIServer {
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) -> OpenAIClient {
         OpenAIClient(
-            configuration: configuration(apiKey: apiKey, model: model, structuredOutput: structuredOutput, maxTokensField: maxTokensField,
-                                         timeout: timeout, retry: retry, maxConcurrency: maxConcurrency),
+            configuration: LLMConfiguration(apiKey: apiKey, baseURL: baseURL, defaultModel: model, structuredOutput: structuredOutput,
+                                            maxTokensField: maxTokensField, requestTimeout: timeout, retryPolicy: retry,
+                                            maxConcurrency: maxConcurrency),
             transport: transport, sleep: sleep)
     }
 }

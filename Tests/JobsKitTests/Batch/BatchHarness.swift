@@ -35,7 +35,7 @@ struct BatchHarness {
             let server = try FakeOpenAIServer(fallback: reply)
             defer { server.stop() }
             server.batches.setLifecycle(lifecycle)
-            let configuration = server.configuration()
+            let configuration = server.client().configuration
             let provider = LLMAnswerProvider(client: OpenAIClient(configuration: configuration), structuredOutput: .jsonSchema)
             let engine = try ExtractionEngine(prompts: try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts")),
                                               provider: provider)
