@@ -22,7 +22,7 @@ struct FakeServerTests {
             + String(first.utf8.count, radix: 16) + ";ext=1\r\n" + first + "\r\n"
             + String(rest.utf8.count, radix: 16) + "\r\n" + rest + "\r\n"
             + "0\r\nX-Trailer: yes\r\n\r\n"
-        let response = try rawExchange(port: server.port, request: raw)
+        let response = try RawConnection.exchange(port: server.port, raw).text
         #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(response.contains("Connection: close"))
         let recorded = try #require(server.requests.first)
@@ -79,34 +79,6 @@ struct FakeServerTests {
             Issue.record("expected a transport error, got \(String(describing: error))")
             return
         }
-    }
-
-    /// Sends raw bytes over a fresh TCP connection and reads until the server closes it.
-    private func rawExchange(port: UInt16, request: String) throws -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        try #require(connected == 0)
-        let bytes = Array(request.utf8)
-        let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        try #require(sent == bytes.count)
-        var response: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            response += buffer[..<n]
-        }
-        return String(decoding: response, as: UTF8.self)
     }
 }
 
