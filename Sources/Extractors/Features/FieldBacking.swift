@@ -1,5 +1,6 @@
 import Chrono
 import Foundation
+import JSONKit
 
 /// What the messages an item cites say, as the field check compares it: their content words (folded as evidence
 /// alignment folds them, plus plural and other-language day words), the times and dates the resolver reads in them,
@@ -22,8 +23,15 @@ struct MessageFacts: Sendable {
     /// True when one of `text`'s content words is here (same stem, or the same first `FieldWords.prefixLength`
     /// letters: "drive"/"driving"), or `text` has no content word at all (nothing to contradict).
     func sharesContent(_ text: String) -> Bool {
-        let content = FieldWords.content(text)
-        return content.isEmpty || content.contains { word in words.contains(word) || FieldWords.prefix(word).map { prefixes.contains($0) } == true }
+        let (content, shared) = overlap(text)
+        return content == 0 || shared > 0
+    }
+
+    /// How many distinct content words `text` has, and how many of them are here (same stem or same prefix).
+    func overlap(_ text: String) -> (content: Int, shared: Int) {
+        let content = Set(FieldWords.content(text))
+        let shared = content.count { word in words.contains(word) || FieldWords.prefix(word).map { prefixes.contains($0) } == true }
+        return (content.count, shared)
     }
 
     /// True when `time` is written in these messages: the resolver reads it (start or end of a range), or its hour
@@ -113,17 +121,32 @@ extension DecodeContext {
         return all
     }
 
-    /// The field check's verdict on an item's main text (a title, task, decision or event): backed when it shares a
-    /// content word with the cited messages, or when its date and time are both read there (a paraphrased title of a
-    /// timed event). An unbacked item is dropped, counted (`unbacked`) and noted.
-    mutating func backed(_ text: String?, field: String, sources: [String], date: LocalDate?, time: LocalTime?, item: String) -> Bool {
+    /// The field check's verdict on an item's main text (a title, task, decision or event), against the messages it
+    /// cites and, after a re-cite, the ones the model cited (`modelCited`: a decision's proposal stays there). Backed
+    /// when it shares two content words with them; when it shares one (a word any item of the chat may carry,
+    /// "practice", "pickup"), only when the item has no date or time or its date or time is read there too; when it
+    /// shares none, only when its date and time are both read there (a paraphrased title of a timed event). An
+    /// unbacked item is dropped, counted (`unbacked`) and noted.
+    mutating func backed(_ text: String?, field: String, sources: [String], modelCited: [String] = [], date: LocalDate?,
+                         time: LocalTime?, item: String) -> Bool {
         guard let text, !text.isEmpty else { return true }
-        let cited = facts(sources)
-        if cited.sharesContent(text) { return true }
-        if let date, let time, cited.dates.contains(date), cited.holds(time) { return true }
+        let cited = facts(sources + modelCited.filter { !sources.contains($0) })
+        let (content, shared) = cited.overlap(text)
+        let onDay = date.map { cited.dates.contains($0) } ?? false
+        let atTime = time.map { cited.holds($0) } ?? false
+        if content == 0 || shared >= 2 { return true }
+        if shared == 1, (date == nil && time == nil) || onDay || atTime { return true }
+        if onDay, atTime { return true }
         tally.unbacked += 1
-        note(.unbacked, "dropped \(item): its \(field) '\(text.prefix(60))' shares no word with the messages it cites")
+        let why = shared == 0 ? "shares no word with the messages it cites"
+            : "shares one word with the messages it cites, which do not say its date or time"
+        note(.unbacked, "dropped \(item): its \(field) '\(text.prefix(60))' \(why)")
         return false
+    }
+
+    /// The messages the model cited (real ids, unknown aliases left out), for `backed` after a re-cite.
+    func modelCited(_ item: JSONValue) -> [String] {
+        (item["source_message_ids"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { window.message(forAlias: $0)?.id } }
     }
 
     /// A time the cited messages do not write is cleared (nil), counted and noted; a written one is kept.

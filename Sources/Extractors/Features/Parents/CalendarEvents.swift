@@ -58,7 +58,8 @@ public struct CalendarEvents: ParentFeature {
                   let (resolved, phrase) = context.requiredDate(item, field: "date", grounded: grounded, label: label) else { return nil }
             let sources = grounded.sources
             let time = resolved.time ?? item["time"]?.stringValue.flatMap { LocalTime(iso: $0) }
-            guard context.backed(item["title"]?.nonEmptyString, field: "title", sources: sources, date: resolved.date, time: time,
+            guard context.backed(item["title"]?.nonEmptyString, field: "title", sources: sources, modelCited: context.modelCited(item),
+                                 date: resolved.date, time: time,
                                  item: label) else { return nil }
             let confidence = min(1, max(0, item["confidence"]?.doubleValue ?? 0.5))
             return EventItem(

@@ -51,7 +51,8 @@ public struct Deadlines: ParentFeature {
                   let (resolved, phrase) = context.requiredDate(item, field: "deadline", grounded: grounded, label: label, deadline: true)
             else { return nil }
             let time = resolved.time ?? item["time"]?.stringValue.flatMap { LocalTime(iso: $0) }
-            guard context.backed(item["task"]?.nonEmptyString, field: "task", sources: grounded.sources, date: resolved.date,
+            guard context.backed(item["task"]?.nonEmptyString, field: "task", sources: grounded.sources, modelCited: context.modelCited(item),
+                                 date: resolved.date,
                                  time: time, item: label) else { return nil }
             return DeadlineItem(
                 task: item["task"]?.nonEmptyString ?? "Task",
