@@ -119,8 +119,8 @@ public struct Deadlines: ParentFeature {
 
     /// "Reminder: <task>" at 18:00 the evening before the deadline, in the user's zone, while that is still ahead; once
     /// it has passed, at the next sensible time before the due time (`reminderInstant`), unless the deadline already has
-    /// its reminder. "Now" is the later of the run's clock and the database's, so a skewed clock never writes a
-    /// reminder in the past. created_by is 'ai' (the app's word for reminders it did not write); origin 'extractor' is
+    /// its reminder. "Now" is the run's clock, the one every other date of the run is read against (a test's fixed
+    /// clock included). created_by is 'ai' (the app's word for reminders it did not write); origin 'extractor' is
     /// the service's. A reminder the PRD's Edge Function wrote for the same deadline (same user and title, that
     /// evening) is adopted.
     static func remind(_ userID: String, of item: DeadlineItem, deadlineKey: String, zone: TimeZone, prompt: PromptRef,
@@ -129,7 +129,7 @@ public struct Deadlines: ParentFeature {
         let found = try await rows.db.query(reminderAtSQL, [item.deadline, ExtractionStore.reminderTime, zone.identifier, deadlineKey, key])
         guard let row = found.first else { return }
         let evening: Date = try row.decode("at")
-        let now = max(rows.now, try row.decode("db_now", as: Date.self))
+        let now = rows.now
         if evening <= now, try row.decode("reminded", as: Bool.self) { return }
         guard let at = reminderInstant(evening: evening, due: try row.decode("due_at", as: Date.self), now: now, zone: zone)
         else { return }
@@ -163,10 +163,10 @@ public struct Deadlines: ParentFeature {
         return at < due ? at : now.addingTimeInterval(60)
     }
 
-    /// The deadline row's id, its evening-before reminder instant, its due instant, the database's clock and whether
+    /// The deadline row's id, its evening-before reminder instant, its due instant and whether
     /// its reminder exists: $1 the date, $2 the reminder's local time, $3 the zone, $4 the row's key, $5 the reminder's key.
     static let reminderAtSQL = """
-        SELECT id, (($1::date - 1) + $2::time) AT TIME ZONE $3 AS at, due_at, now() AS db_now,
+        SELECT id, (($1::date - 1) + $2::time) AT TIME ZONE $3 AS at, due_at,
                EXISTS (SELECT 1 FROM reminders WHERE idempotency_key = $5) AS reminded
         FROM deadlines WHERE idempotency_key = $4
         """
