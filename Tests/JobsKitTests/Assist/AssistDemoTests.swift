@@ -11,8 +11,9 @@ import TestSupport
 /// The proactive assistant with an LLM on the demo data: a rule-based scan fills the calendar, code finds the
 /// conflict and the RSVP, then a scripted model drives the real loop, client and tools over those findings.
 @Suite struct AssistDemoTests {
-    /// Wednesday 2026-03-04, noon in New York: the demo's soccer game and birthday party are both on Saturday March 7.
-    static let now = FixedTime.wednesdayNoon
+    /// Tuesday 2026-03-03, noon in New York: the demo's soccer game and birthday party are both on its conflict day,
+    /// Saturday March 7, and the party RSVP is due Thursday March 5, within the proactive pass's RSVP window.
+    static let now = FixedTime.tuesdayNoon
     static let maria = DemoDataset.userIDs.maria
 
     static func prompts() throws -> PromptLibrary { try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts")) }
