@@ -6,6 +6,6 @@ public enum FixedTime {
     /// around.
     public static let wednesdayNoon = Date(timeIntervalSince1970: 1_772_643_600)
     /// 2026-03-03T17:00:00Z: Tuesday noon in New York. The demo loaded then plans its week around Saturday March 7
-    /// (its first Saturday at least four days ahead), with the party RSVP due Thursday March 5.
+    /// (its first Saturday at least four days ahead), with the party RSVP due tomorrow, Wednesday March 4.
     public static let tuesdayNoon = wednesdayNoon.addingTimeInterval(-86_400)
 }

@@ -12,7 +12,7 @@ import TestSupport
 /// conflict and the RSVP, then a scripted model drives the real loop, client and tools over those findings.
 @Suite struct AssistDemoTests {
     /// Tuesday 2026-03-03, noon in New York: the demo's soccer game and birthday party are both on its conflict day,
-    /// Saturday March 7, and the party RSVP is due Thursday March 5, within the proactive pass's RSVP window.
+    /// Saturday March 7, and the party RSVP is due tomorrow, Wednesday March 4.
     static let now = FixedTime.tuesdayNoon
     static let maria = DemoDataset.userIDs.maria
 
@@ -38,7 +38,7 @@ import TestSupport
             "summary": "Saturday's soccer game overlaps Emma's party, and you have not answered the party RSVP.",
             "conflicts": [["description": "Both are Saturday late morning. Options: ask Alex to take Sofia to the game, or arrive at the party at 12:15.",
                            "event_ids": [.string(ids.game), .string(ids.party)]]],
-            "pending_rsvps": [["rsvp_id": .string(ids.rsvp), "note": "Answer Jenny by Thursday"]],
+            "pending_rsvps": [["rsvp_id": .string(ids.rsvp), "note": "Answer Jenny by tomorrow"]],
             "near_deadlines": [], "suggested_actions": ["Ask Alex to take Sofia to the game"],
         ]
         server.enqueue(

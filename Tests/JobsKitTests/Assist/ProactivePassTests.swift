@@ -61,7 +61,7 @@ import TestSupport
                     "\(conflict.suggestion)")
             #expect(conflict.cites.arrayValue?.count == 2)
             let rsvp = try #require(try await Self.finding(db, "rsvp"))
-            #expect(rsvp.suggestion.contains("Emma's 8th birthday party") && rsvp.suggestion.contains("Reply by Thursday Mar 5"), "\(rsvp.suggestion)")
+            #expect(rsvp.suggestion.contains("Emma's 8th birthday party") && rsvp.suggestion.contains("Reply by tomorrow (Wednesday Mar 4)"), "\(rsvp.suggestion)")
             // Each cited row exists and belongs to the finding's user (or the user's conversations).
             for cite in conflict.cites.arrayValue ?? [] {
                 let id = try #require(cite["id"]?.stringValue.flatMap(UUID.init(uuidString:)))
