@@ -11,13 +11,23 @@ extension DecodeContext {
 
 extension DecodeContext {
     /// A required date `field` (the item is dropped with a note when it is null or not a real date), read against the
-    /// item's `date_phrase` by `resolve`. Returns code's reading and the phrase.
+    /// item's `date_phrase` by `resolve`. Returns code's reading and the phrase; nil (dropped, noted) when code reads the
+    /// phrase as a day before the message that says it (the item is past, not coming).
     mutating func requiredDate(_ item: JSONValue, field: String, grounded: (sources: [String], holder: String), label: String,
                                deadline: Bool = false) -> (resolved: ResolvedDate, phrase: String?)? {
         guard let modelDate = date(item[field], field: field, item: label) ?? nil else { return nil }
         let phrase = item["date_phrase"]?.nonEmptyString
         let resolved = resolve(phrase: phrase, modelDate: modelDate, sources: grounded.sources, evidenceMessage: grounded.holder,
                                item: label, deadline: deadline)
+        if isPast(resolved, phrase: phrase, label: label) { return nil }
         return (resolved, phrase)
+    }
+
+    /// True (noted as a drop) when code read the item's date as a day before the message that says it: the item is
+    /// over ("Tuesday 3/3" written in November is the past March 3), not a coming one.
+    mutating func isPast(_ resolved: ResolvedDate, phrase: String?, label: String) -> Bool {
+        guard resolved.isPast else { return false }
+        note(.dropped, "dropped \(label): '\((phrase ?? "").prefix(60))' is \(resolved.date.iso), before the message that says it: past")
+        return true
     }
 }

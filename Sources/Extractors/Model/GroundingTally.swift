@@ -3,27 +3,35 @@ import FeatureKit
 /// How one feature's items were grounded by the evidence check: kept because the quote is verbatim in a cited
 /// message (`exact`), kept because it aligns with one though not verbatim, or a priority message kept by its own
 /// citation (`aligned`), moved to the message the quote is in (`recited`), or dropped (`dropped`: the quote is in
-/// no message, or every cited id is unknown). A prompt that makes the model misquote more moves items from `exact`
+/// no message, or every cited id is unknown). The field check then drops an item whose main text the cited messages do
+/// not back (`unbacked`) and clears a single field they do not back (`cleared`: a time or place nobody wrote). A prompt that makes the model misquote more moves items from `exact`
 /// to `aligned` before it costs recall.
 public struct GroundingTally: Sendable, Hashable, Codable {
     public var exact = 0
     public var aligned = 0
     public var recited = 0
     public var dropped = 0
+    public var unbacked = 0
+    public var cleared = 0
 
-    public init(exact: Int = 0, aligned: Int = 0, recited: Int = 0, dropped: Int = 0) {
+    public init(exact: Int = 0, aligned: Int = 0, recited: Int = 0, dropped: Int = 0, unbacked: Int = 0, cleared: Int = 0) {
         self.exact = exact
         self.aligned = aligned
         self.recited = recited
         self.dropped = dropped
+        self.unbacked = unbacked
+        self.cleared = cleared
     }
 
     public static func += (a: inout Self, b: Self) { a = a + b }
 
     /// The tally as JSON for `job_runs.item_counts` ("grounding").
-    public var json: [String: Int] { ["exact": exact, "aligned": aligned, "recited": recited, "dropped": dropped] }
+    public var json: [String: Int] {
+        ["exact": exact, "aligned": aligned, "recited": recited, "dropped": dropped, "unbacked": unbacked, "cleared": cleared]
+    }
 
     public static func + (a: Self, b: Self) -> Self {
-        Self(exact: a.exact + b.exact, aligned: a.aligned + b.aligned, recited: a.recited + b.recited, dropped: a.dropped + b.dropped)
+        Self(exact: a.exact + b.exact, aligned: a.aligned + b.aligned, recited: a.recited + b.recited, dropped: a.dropped + b.dropped,
+             unbacked: a.unbacked + b.unbacked, cleared: a.cleared + b.cleared)
     }
 }

@@ -224,7 +224,10 @@ struct HostileInputTests {
             // Every smuggled first answer broke the schema (extra id fields) and was re-asked, never written.
             #expect(summary.requests == 15)
             let rows = try await Reliability.aiRows(db.pool, conversation: world.hostile)
-            #expect(rows.contains { $0.contains("HACKED") && $0.contains("DROP TABLE messages") }, "text is stored verbatim, as data")
+            // The "HACKED ... DROP TABLE" event cites the injection, which says nothing of it: the field check drops it as
+            // unbacked. The deadlines' words are the injection's own: stored verbatim, as data.
+            #expect(!rows.joined().contains("HACKED") && !rows.joined().contains("DROP TABLE"), "a made-up title is dropped: \(rows)")
+            #expect(rows.contains { $0.hasPrefix("deadline ") && $0.contains("Remind every parent #") }, "text is stored verbatim, as data")
             #expect(!rows.joined().contains("surprise party"))
             #expect(!rows.joined().contains("\u{0}"))
             // Deadlines and their reminders go to the conversation's members only (not to the announcer, Carol); the 25
