@@ -173,6 +173,7 @@ public struct EvalRunner: Sendable {
                         dropped: notes.count { $0.kind == .noEvidence },
                         datesUnconfirmed: notes.count { $0.kind == .dateUnconfirmed },
                         droppedUnknownIDs: notes.count { $0.kind == .unknownSource && $0.droppedItem },
-                        droppedOther: notes.count { $0.kind == .dropped })
+                        droppedOther: notes.count { $0.kind == .dropped },
+                        droppedInjection: notes.count { $0.kind == .injection })
     }
 }
