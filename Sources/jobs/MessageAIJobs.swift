@@ -23,7 +23,9 @@ struct MessageAIJobs: AsyncParsableCommand {
         do {
             var command = try parseAsRoot()
             // Every setting is checked before any work; `settings` itself still prints the table to fix them by.
-            if !(command is SettingsCommand) { EnvironmentSettings.stopOnProblems(ProcessInfo.processInfo.environment) }
+            // Help is printed whatever the environment holds.
+            let help = CommandLine.arguments.dropFirst().contains { ["--help", "-h", "help"].contains($0) }
+            if !(command is SettingsCommand), !help { EnvironmentSettings.stopOnProblems(ProcessInfo.processInfo.environment) }
             if !(command is ScanCommand || command is WorkerCommand) { StopSignals.closeRunsThenExit() }
             if var command = command as? AsyncParsableCommand {
                 try await command.run()

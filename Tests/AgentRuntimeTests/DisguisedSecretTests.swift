@@ -37,7 +37,7 @@ struct DisguisedSecretTests {
         #expect(SecretText.normalized("Sk\u{200B}-A") == "Sk-A")
         let chat = "Emma 👩‍👧 loves the café\u{200D}, see you at 4 — 😀"
         #expect(SecretText.replacing(key, in: chat, with: "x") == chat)
-        #expect(SecretText.replacing("café", in: chat, with: "x") == "Emma 👩‍👧 loves the x, see you at 4 — 😀")
+        #expect(SecretText.replacing("café", in: chat, with: "x") == "Emma 👩‍👧 loves the x\u{200D}, see you at 4 — 😀")
         // Joiners inside an emoji sequence stay: only a match's span is replaced.
         #expect(SecretText.replacing("Emma", in: chat, with: "E") == "E 👩‍👧 loves the café\u{200D}, see you at 4 — 😀")
         let ascii = Data("{\"a\": \"no key here\"}".utf8)

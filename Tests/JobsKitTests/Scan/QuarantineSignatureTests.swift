@@ -61,7 +61,9 @@ struct QuarantineSignatureTests {
             let poison = workload.conversations[1]
             let failing = Locked("decisions")
             let server = try FakeOpenAIServer { request in
-                if ScanRequests.conversation(request) == poison.name, ScanRequests.feature(request) == failing.value {
+                // The re-ask carries no conversation block: it fails the same way.
+                let conversation = ScanRequests.conversation(request)
+                if conversation == poison.name || conversation == nil, ScanRequests.feature(request) == failing.value {
                     return .chat(content: #"{"unexpected": true}"#)
                 }
                 return ScanRequests.answer(request)
