@@ -174,6 +174,7 @@ public struct EvalRunner: Sendable {
                         datesUnconfirmed: notes.count { $0.kind == .dateUnconfirmed },
                         droppedUnknownIDs: notes.count { $0.kind == .unknownSource && $0.droppedItem },
                         droppedOther: notes.count { $0.kind == .dropped },
+                        droppedInjection: notes.count { $0.kind == .injection },
                         droppedUnbacked: notes.count { $0.kind == .unbacked }, fieldsCleared: notes.count { $0.kind == .fieldCleared })
     }
 }

@@ -5,7 +5,25 @@ extension DecodeContext {
     /// and the item's `evidence` is in one of them (`ground`). Nil when the item is dropped (with a note).
     mutating func grounded(_ item: JSONValue, label: String) -> (sources: [String], holder: String)? {
         guard let cited = sources(item["source_message_ids"], item: label) else { return nil }
-        return ground(item["evidence"]?.stringValue, sources: cited, item: label)
+        let before = tally
+        let grounded = ground(item["evidence"]?.stringValue, sources: cited, item: label)
+        return notInjection(grounded, tallyBefore: before, item: label)
+    }
+
+    /// `grounded` unless every message it rests on (the cited ones and the one holding the evidence) addresses the
+    /// assistant or its rules (`PromptInjection`): such an item is dropped, counted (`.injection`, the tally's
+    /// `dropped` and `injections` instead of how it was grounded) and so never written nor reminded of.
+    mutating func notInjection(_ grounded: (sources: [String], holder: String)?, tallyBefore: GroundingTally, item: String)
+        -> (sources: [String], holder: String)? {
+        guard let grounded else { return nil }
+        let resting = Set(grounded.sources + [grounded.holder])
+        guard resting.allSatisfy({ input.message($0).map { PromptInjection.addressesAssistant($0.text) } ?? false }) else { return grounded }
+        tally = tallyBefore
+        tally.dropped += 1
+        tally.injections += 1
+        let alias = window.alias(ofMessage: grounded.holder) ?? grounded.holder
+        note(.injection, "dropped \(item): its only evidence is \(alias), a message addressing the assistant or its rules, not the chat")
+        return nil
     }
 }
 
