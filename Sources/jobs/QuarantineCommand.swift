@@ -28,7 +28,8 @@ struct QuarantineCommand: AsyncParsableCommand {
 struct QuarantineListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "Quarantined conversations, longest in quarantine first (the default `quarantine` subcommand)."
+        abstract: "Quarantined conversations, longest in quarantine first (the default `quarantine` subcommand).",
+        usage: "messageai-jobs quarantine list [--limit <limit>] [<options>]"
     )
 
     @Option(help: "How many conversations at most.")
@@ -55,7 +56,8 @@ struct QuarantineListCommand: AsyncParsableCommand {
 struct QuarantineShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
-        abstract: "One conversation: whether it is quarantined, why, and its last errors (newest first)."
+        abstract: "One conversation: whether it is quarantined, why, and its last errors (newest first).",
+        usage: "messageai-jobs quarantine show <id> [<options>]"
     )
 
     @Argument(help: "The conversation's id (a UUID).")
