@@ -9,7 +9,8 @@ import Providers
 
 /// The tokens of one night, our design against the seed's, on the same generated data and billed by the same
 /// server rule (`TokenCostRule`): ours is the real nightly scan (`ScanService` with the openai provider and the real
-/// engine: new messages plus context, pre-filter, one call per conversation and feature); the seed's is
+/// engine: new messages plus context, pre-filter, one call per conversation window, or per window and feature with
+/// `--per-feature`); the seed's is
 /// `SeedDesignSimulation`. Everything happens in a scratch schema of the given database, dropped afterwards.
 public struct TokenCostBenchmark: Sendable {
     public struct Options: Sendable {
@@ -22,8 +23,8 @@ public struct TokenCostBenchmark: Sendable {
         public var concurrency = 8
         public var promptsPath = "prompts"
         public var skipEmptySeedWindows = true
-        /// Our scan in combined mode (`scan --combined`): one request per conversation window for all the features.
-        public var combined = false
+        /// How our scan asks: combined by default, as `scan` does (`--per-feature` for five requests per window).
+        public var mode = RequestMode.productDefault
 
         public init(conversations: Int) { self.conversations = conversations }
     }
@@ -44,6 +45,8 @@ public struct TokenCostBenchmark: Sendable {
         public var costUSD: Double?
         /// The same tokens through the Batch API.
         public var batchCostUSD: Double?
+        /// What the cached prompt tokens saved: the night without the cache discount minus `costUSD`.
+        public var cacheSavingsUSD: Double?
         /// The request bodies as sent, and where their bytes go.
         public var wire = TokenCostMeasure()
 
@@ -55,6 +58,7 @@ public struct TokenCostBenchmark: Sendable {
             case totalTokens = "total_tokens"
             case costUSD = "cost_usd"
             case batchCostUSD = "batch_cost_usd"
+            case cacheSavingsUSD = "cache_savings_usd"
         }
 
         public init(conversations: Int, requests: Int, promptTokens: Int, completionTokens: Int, seconds: Double) {
@@ -76,6 +80,7 @@ public struct TokenCostBenchmark: Sendable {
             model = try c.decodeIfPresent(String.self, forKey: .model) ?? ""
             costUSD = try c.decodeIfPresent(Double.self, forKey: .costUSD)
             batchCostUSD = try c.decodeIfPresent(Double.self, forKey: .batchCostUSD)
+            cacheSavingsUSD = try c.decodeIfPresent(Double.self, forKey: .cacheSavingsUSD)
             wire = try c.decodeIfPresent(TokenCostMeasure.self, forKey: .wire) ?? TokenCostMeasure()
         }
 
@@ -91,6 +96,7 @@ public struct TokenCostBenchmark: Sendable {
             try c.encode(model, forKey: .model)
             try c.encode(costUSD, forKey: .costUSD)
             try c.encode(batchCostUSD, forKey: .batchCostUSD)
+            try c.encode(cacheSavingsUSD, forKey: .cacheSavingsUSD)
             try c.encode(wire, forKey: .wire)
         }
 
@@ -100,6 +106,8 @@ public struct TokenCostBenchmark: Sendable {
             costUSD = table?.cost(model: model, prompt: promptTokens, cachedPrompt: cachedPromptTokens, completion: completionTokens)
             batchCostUSD = table?.cost(model: model, prompt: promptTokens, cachedPrompt: cachedPromptTokens,
                                        completion: completionTokens, batch: true)
+            let uncached = table?.cost(model: model, prompt: promptTokens, cachedPrompt: 0, completion: completionTokens)
+            cacheSavingsUSD = costUSD.flatMap { cost in uncached.map { $0 - cost } }
         }
     }
 
@@ -126,11 +134,14 @@ public struct TokenCostBenchmark: Sendable {
         public var pricesAsOf: String?
         /// The seed's night at our model's price, so the money compares design with design.
         public var seedCostAtOurModelUSD: Double?
+        /// How our scan asked.
+        public var requestMode = RequestMode.productDefault
         /// Whether our scan ran in combined mode.
-        public var combined = false
+        public var combined: Bool { requestMode == .combined }
 
         enum CodingKeys: String, CodingKey {
-            case conversations, days, seed, messages, ours, share, factor, combined
+            case conversations, days, seed, messages, ours, share, factor
+            case requestMode = "request_mode"
             case activeConversations = "active_conversations"
             case newMessages = "new_messages"
             case seedDesign = "seed_design"
@@ -172,7 +183,7 @@ public struct TokenCostBenchmark: Sendable {
             scan.owner = "bench-tokens"
             var engine = try ProviderFactory.engine(
                 promptsPath: options.promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
-            engine.combined = options.combined
+            engine.mode = options.mode
             let summary = try await ScanService(pool: pool, engine: engine, options: scan).run(now: now)
             if let failure = summary.failures.first {
                 throw BenchError("the scan failed for \(summary.failed) conversation(s); first: \(failure.error)")
@@ -210,7 +221,7 @@ public struct TokenCostBenchmark: Sendable {
             factor: ours.totalTokens > 0 ? Double(seedSide.totalTokens) / Double(ours.totalTokens) : 0,
             seedMessageLineTokens: seedLineTokens,
             conservativeShare: seedLineTokens > 0 ? Double(ours.wire.bodyTokens) / Double(seedLineTokens) : 0,
-            pricesAsOf: prices?.asOf, seedCostAtOurModelUSD: seedAtOurModel.costUSD, combined: options.combined)
+            pricesAsOf: prices?.asOf, seedCostAtOurModelUSD: seedAtOurModel.costUSD, requestMode: options.mode)
     }
 
     /// `<prompts>/pricing/openai.yaml`, nil when there is none (costs are then unknown, not guessed).

@@ -18,6 +18,10 @@ public struct TokenCostMeasure: Sendable, Codable, Equatable {
     public var exampleBytes = 0
     /// Prompt tokens (by `TokenCostRule`) that emulated prefix caching served from cache.
     public var cachedPromptTokens = 0
+    /// Per response schema name (`combined`, or each feature's): tokens of the cacheable prompt text
+    /// (`PrefixCacheEmulator.prefixText`) that every request of that name shares, the static prefix a provider can
+    /// cache across conversations. OpenAI caches from 1,024 tokens on.
+    public var sharedPrefixTokens: [String: Int] = [:]
 
     /// Tokens of whole bodies at 4 bytes per token.
     public var bodyTokens: Int { TokenCostRule.tokens(bytes: bodyBytes) }
@@ -30,9 +34,22 @@ public struct TokenCostMeasure: Sendable, Codable, Equatable {
         case systemBytes = "system_bytes"
         case exampleBytes = "example_bytes"
         case cachedPromptTokens = "cached_prompt_tokens"
+        case sharedPrefixTokens = "shared_prefix_tokens"
     }
 
     public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        requests = try c.decode(Int.self, forKey: .requests)
+        bodyBytes = try c.decode(Int.self, forKey: .bodyBytes)
+        messageBlockBytes = try c.decode(Int.self, forKey: .messageBlockBytes)
+        schemaBytes = try c.decode(Int.self, forKey: .schemaBytes)
+        systemBytes = try c.decode(Int.self, forKey: .systemBytes)
+        exampleBytes = try c.decode(Int.self, forKey: .exampleBytes)
+        cachedPromptTokens = try c.decodeIfPresent(Int.self, forKey: .cachedPromptTokens) ?? 0
+        sharedPrefixTokens = try c.decodeIfPresent([String: Int].self, forKey: .sharedPrefixTokens) ?? [:]
+    }
 
     /// "messages 54%, schema 16%, …" of the body bytes.
     public var breakdown: String {
@@ -100,18 +117,28 @@ public final class TokenCostMeter: HTTPTransport, @unchecked Sendable {
     private let cache: PrefixCacheEmulator
     private let lock = NSLock()
     private var measure = TokenCostMeasure()
+    /// Per response schema name, the prompt text every request so far began with.
+    private var sharedPrefixes: [String: [UInt8]] = [:]
 
     public init(base: any HTTPTransport = AsyncHTTPClientTransport.shared, cache: PrefixCacheEmulator = PrefixCacheEmulator()) {
         self.base = base
         self.cache = cache
     }
 
-    public var snapshot: TokenCostMeasure { lock.withLock { measure } }
+    public var snapshot: TokenCostMeasure {
+        lock.withLock {
+            var result = measure
+            result.sharedPrefixTokens = sharedPrefixes.mapValues { TokenCostRule.tokens(bytes: $0.count) }
+            return result
+        }
+    }
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let json = try? JSONValue.parse(request.body) else { return try await base.send(request) }
         let cached = cache.cachedTokens(for: json)
         let part = Self.measure(json, bodyBytes: request.body.count)
+        let name = json["response_format"]?["json_schema"]?["name"]?.stringValue ?? "(no schema)"
+        let prefix = Array(PrefixCacheEmulator.prefixText(json).utf8)
         var response = try await base.send(request)
         if (200..<300).contains(response.status), cached > 0, case .object(var object)? = try? JSONValue.parse(response.body),
            case .object(var usage)? = object["usage"] {
@@ -129,6 +156,11 @@ public final class TokenCostMeter: HTTPTransport, @unchecked Sendable {
             measure.systemBytes += part.systemBytes
             measure.exampleBytes += part.exampleBytes
             measure.cachedPromptTokens += cached
+            if let shared = sharedPrefixes[name] {
+                sharedPrefixes[name] = Array(zip(shared, prefix).prefix { $0.0 == $0.1 }.map { $0.0 })
+            } else {
+                sharedPrefixes[name] = prefix
+            }
         }
         return response
     }

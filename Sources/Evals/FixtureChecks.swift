@@ -3,7 +3,8 @@ import Foundation
 import YAMLKit
 
 /// Consistency rules a schema cannot express: ids refer to things that exist, the time zone is real,
-/// the fixture is named after its file.
+/// the fixture is named after its file, and the labels keep the rules of FEATURES.md that need no reading of the chat
+/// (`FixtureLabelLint`).
 enum FixtureChecks {
     typealias Finding = (path: [JSONPathComponent], message: String)
 
@@ -52,6 +53,6 @@ enum FixtureChecks {
                 }
             }
         }
-        return out
+        return out + FixtureLabelLint.findings(in: fixture)
     }
 }

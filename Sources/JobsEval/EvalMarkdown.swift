@@ -9,6 +9,7 @@ extension EvalReport {
         out += markdownScores()
         out += markdownVariants()
         out += markdownPreFilter()
+        if let recordedAnswers { out += ["", "## Recorded answers", ""] + recordedAnswers.lines.map { "- " + Self.md($0.trimmingCharacters(in: .whitespaces)) } }
         if let baseline { out += markdownBaseline(baseline) }
         if let main { out += markdownMisses(main) }
         out.append("")

@@ -21,6 +21,8 @@ public struct EvalReport: Sendable, Codable {
     public var baseline: BaselineComparison?
     /// The commit the run was made from (`git rev-parse`), when it ran in a git checkout.
     public var gitCommit: String?
+    /// `--provider recorded`: answers used, missing and stale.
+    public var recordedAnswers: RecordedAnswersSummary?
 
     public static let currentFormat = 1
 
@@ -45,6 +47,7 @@ public struct EvalReport: Sendable, Codable {
         case fixtureCount = "fixture_count"
         case preFilter = "pre_filter"
         case gitCommit = "git_commit"
+        case recordedAnswers = "recorded_answers"
     }
 }
 

@@ -118,7 +118,7 @@ public struct EvalRunner: Sendable {
         let user = fixture.reference.user
         // A unit is what one extraction answers: each feature alone, or all of them when the engine is combined (one
         // request per window; when it fails, every feature of the fixture fails with it, and that cost is counted).
-        let units: [[ExtractionFeature]] = engine.combined ? [variant.features] : variant.features.map { [$0] }
+        let units: [[ExtractionFeature]] = engine.mode == .combined ? [variant.features] : variant.features.map { [$0] }
         let results = await withTaskGroup(of: (Int, Result<ExtractionRun, any Error>, Double).self) { group in
             for (index, features) in units.enumerated() {
                 group.addTask {

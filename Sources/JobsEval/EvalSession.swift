@@ -21,14 +21,17 @@ public struct EvalRunOptions: Sendable {
     public var promptPins: [String] = []
     /// Versions of a second LLM variant, run beside the main one.
     public var compareVersions: [ExtractionFeature: Int] = [:]
-    /// Every variant makes one combined request per fixture window (`ExtractionEngine.combined`).
-    public var combined = false
-    /// Also run the main variant's provider and versions in combined mode, side by side (`--compare combined`).
-    public var compareCombined = false
+    /// How every variant asks (`ExtractionEngine.mode`); `eval` passes the scan's mode (`RequestMode.resolve`).
+    public var mode = RequestMode.perFeature
+    /// Also run the main variant's provider and versions in this other mode, side by side (`--compare combined` or
+    /// `--compare per-feature`).
+    public var compareMode: RequestMode?
     public var readCache = true
     public var cacheDirectory = URL(fileURLWithPath: ".eval-cache")
     public var concurrency = 4
     public var windowing = Windowing()
+    /// `--provider recorded`: the folder of answer files (`RecordedAnswerBook`).
+    public var answersDirectory: URL?
     /// Where `OPENAI_*` settings are read from.
     public var environment: [String: String] = ProcessInfo.processInfo.environment
 
@@ -53,7 +56,15 @@ public enum EvalSession {
         guard !features.isEmpty else { throw EvalRunError("--features names no feature") }
         let library = try loadPrompts(options.promptsPath, pins: options.promptPins, environment: options.environment)
         try checkVersions(options, features: features, library: library)
-        let (llm, notice) = try resolveLLM(options)
+        var book: RecordedAnswerBook?
+        var llm: LLMVariants?
+        var notice: String?
+        if options.provider == .recorded {
+            let recorded = try await recordedLLM(options, fixtures: fixtures, features: features, library: library)
+            (llm, book) = (recorded.llm, recorded.book)
+        } else {
+            (llm, notice) = try resolveLLM(options)
+        }
         try checkCompare(options, llm: llm)
 
         let specs = try variantSpecs(options, llm: llm, library: library, features: features)
@@ -64,6 +75,7 @@ public enum EvalSession {
             features: features, variants: variants,
             preFilter: PreFilterAudit.audit(fixtures, features: features, scoring: scoring))
         report.gitCommit = gitCommit()
+        report.recordedAnswers = await book?.summary
         return EvalRun(report: report, fixtures: fixtures, notice: notice)
     }
 
@@ -80,9 +92,36 @@ public enum EvalSession {
     /// The LLM a run asks (nil: the rule-based provider only), with the cache statistics of its main variant and how
     /// to make another provider over the same cache for a compared variant.
     struct LLMVariants: Sendable {
+        /// The provider's name in variant labels.
+        let name: String
         let provider: LLMAnswerProvider
         let stats: CacheStats
         let makeProvider: @Sendable (CacheStats) -> LLMAnswerProvider
+
+        init(name: String = "openai", stats: CacheStats, makeProvider: @escaping @Sendable (CacheStats) -> LLMAnswerProvider) {
+            self.name = name
+            self.provider = makeProvider(stats)
+            self.stats = stats
+            self.makeProvider = makeProvider
+        }
+    }
+
+    /// `--provider recorded`: the run's requests (`RequestExport.plan`), each answered from its file in the answers folder.
+    static func recordedLLM(_ options: EvalRunOptions, fixtures: [Fixture], features: [ExtractionFeature],
+                            library: PromptLibrary) async throws -> (llm: LLMVariants, book: RecordedAnswerBook) {
+        guard let directory = options.answersDirectory else { throw EvalRunError("--provider recorded needs --answers DIR") }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw EvalRunError("--answers \(directory.path): no such directory (export the requests with --export-requests first)")
+        }
+        let plan = try await RequestExport.plan(options, fixtures: fixtures, features: features, library: library)
+        let configuration = try RequestExport.configuration(options.environment)
+        let book = RecordedAnswerBook(directory: directory, plan: plan)
+        let model = options.model
+        let llm = LLMVariants(name: "recorded", stats: CacheStats()) { stats in
+            ProviderFactory.llmProvider(configuration, modelOverride: model, transport: RecordedAnswersTransport(book: book, stats: stats))
+        }
+        return (llm, book)
     }
 
     /// The provider `options` pick, and the notice to show when `auto` fell back to the rule-based provider.
@@ -101,15 +140,19 @@ public enum EvalSession {
                     configuration, modelOverride: model,
                     transport: CachingTransport(base: AsyncHTTPClientTransport.shared, directory: directory, readCache: readCache, stats: stats))
             }
-            let stats = CacheStats()
-            return (LLMVariants(provider: make(stats), stats: stats, makeProvider: make), nil)
+            return (LLMVariants(stats: CacheStats(), makeProvider: make), nil)
         }
     }
 
     /// Comparisons that cannot be made: combined beside picked versions, or versions without an LLM.
     static func checkCompare(_ options: EvalRunOptions, llm: LLMVariants?) throws {
-        if options.compareCombined, !options.compareVersions.isEmpty {
-            throw EvalRunError("--compare combined cannot be mixed with FEATURE=VERSION picks: run them separately")
+        if let other = options.compareMode {
+            guard other != options.mode else {
+                throw EvalRunError("--compare \(other): the main variant already makes \(other) requests; compare with the other mode")
+            }
+            guard options.compareVersions.isEmpty else {
+                throw EvalRunError("--compare \(other) cannot be mixed with FEATURE=VERSION picks: run them separately")
+            }
         }
         if llm == nil, !options.compareVersions.isEmpty {
             throw EvalRunError("--compare needs an LLM provider: the rule-based provider ignores the prompt text, so both versions would score the same")
@@ -123,14 +166,14 @@ public enum EvalSession {
         func engine(_ provider: any AnswerProvider, _ versions: [ExtractionFeature: Int]) throws -> ExtractionEngine {
             var built = try ExtractionEngine(prompts: library, provider: provider, windowing: options.windowing, promptVersions: versions,
                                              registry: options.registry)
-            built.combined = options.combined
+            built.mode = options.mode
             return built
         }
 
         var specs: [EvalVariantSpec] = []
         if let llm {
             let mainEngine = try engine(llm.provider, options.promptVersions)
-            specs.append(EvalVariantSpec(id: "llm", role: .main, label: try label("openai", mainEngine, features, changed: []),
+            specs.append(EvalVariantSpec(id: "llm", role: .main, label: try label(llm.name, mainEngine, features, changed: []),
                                          engine: mainEngine, features: features, cacheStats: llm.stats))
             if !options.compareVersions.isEmpty {
                 let stats = CacheStats()
@@ -138,7 +181,7 @@ public enum EvalSession {
                 let compareEngine = try engine(llm.makeProvider(stats), versions)
                 let changed = features.filter { options.compareVersions[$0] != nil }
                 specs.append(EvalVariantSpec(id: "llm-compare", role: .compare,
-                                             label: try label("openai", compareEngine, features, changed: changed),
+                                             label: try label(llm.name, compareEngine, features, changed: changed),
                                              engine: compareEngine, features: changed, cacheStats: stats))
             }
         }
@@ -146,18 +189,22 @@ public enum EvalSession {
         specs.append(EvalVariantSpec(id: "rules", role: llm == nil ? .main : .rulesBaseline, label: "rules (no LLM)",
                                      engine: rulesEngine, features: features))
 
-        if options.compareCombined {
-            // The same provider and versions in one combined request per fixture window; every feature is the variant's own.
+        if let other = options.compareMode {
+            // The same provider and versions in the other request mode; every feature is the variant's own.
             let stats = llm == nil ? nil : CacheStats()
             let provider: any AnswerProvider = if let llm, let stats { llm.makeProvider(stats) }
                 else { RulesAnswerProvider(registry: options.registry) }
-            var combinedEngine = try engine(provider, options.promptVersions)
-            combinedEngine.combined = true
-            let prompt = try combinedEngine.combinedPrompt()
-            specs.append(EvalVariantSpec(
-                id: "combined", role: .compare,
-                label: "\(combinedEngine.provider.name) \(combinedEngine.provider.modelName(for: prompt)) with \(prompt.id)@\(prompt.version)",
-                engine: combinedEngine, features: features, cacheStats: stats))
+            var otherEngine = try engine(provider, options.promptVersions)
+            otherEngine.mode = other
+            let label: String
+            if other == .combined {
+                let prompt = try otherEngine.combinedPrompt()
+                label = "\(otherEngine.provider.name) \(otherEngine.provider.modelName(for: prompt)) with \(prompt.id)@\(prompt.version)"
+            } else {
+                label = try Self.label(otherEngine.provider.name, otherEngine, features, changed: []) + " (per-feature requests)"
+            }
+            specs.append(EvalVariantSpec(id: other.rawValue, role: .compare, label: label,
+                                         engine: otherEngine, features: features, cacheStats: stats))
         }
         return specs
     }
@@ -260,7 +307,7 @@ public enum EvalSession {
         var refs: [ExtractionFeature: PromptRef] = [:]
         for feature in features {
             // A combined engine asks every feature with the combined prompt (one feature alone still goes per feature).
-            let prompt = engine.combined && features.count > 1 ? try engine.combinedPrompt() : try engine.prompt(for: feature)
+            let prompt = engine.mode == .combined && features.count > 1 ? try engine.combinedPrompt() : try engine.prompt(for: feature)
             refs[feature] = PromptRef(id: prompt.id, version: prompt.version, model: engine.provider.modelName(for: prompt),
                                       sha256: prompt.fingerprint.sha256)
         }

@@ -80,6 +80,10 @@ extension EvalReport {
         for miss in preFilter.misses.prefix(20) {
             lines.append("  \(miss.fixture) \(miss.feature.rawValue)[\(miss.expectedIndex)] sources \(miss.sources.joined(separator: ","))")
         }
+        if let recordedAnswers {
+            lines.append("")
+            lines += recordedAnswers.lines
+        }
         if let baseline {
             lines.append("")
             lines.append("versus baseline \(baseline.path) (main variants):")

@@ -43,7 +43,7 @@ public enum PromptRequestCapture {
         var provider = LLMAnswerProvider(client: client, structuredOutput: structuredOutput, modelOverride: modelOverride)
         provider.schemaBounds = schemaBounds
         var engine = try ExtractionEngine(prompts: prompts, provider: provider, windowing: windowing)
-        engine.combined = true
+        engine.mode = .combined
         _ = try engine.combinedPrompt()
         do {
             _ = try await engine.extract(try FixtureConversation.input(fixture), features: engine.registry.ids)

@@ -9,6 +9,8 @@ public enum ProviderChoice: String, Sendable, CaseIterable, Codable {
     case auto
     case openai
     case rules
+    /// `eval` only: answers read from files (`eval --provider recorded --answers DIR`), no model is called.
+    case recorded
 }
 
 /// Builds the answer provider a command asked for.
@@ -33,6 +35,8 @@ public enum ProviderFactory {
         switch (choice, configuration) {
         case (.rules, _):
             return .rules(notice: nil)
+        case (.recorded, _):
+            throw ProviderError(.invalidSetting, "--provider recorded answers from files and works with `eval` only; use openai, rules or auto here")
         case (.auto, nil):
             return .rules(notice: "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): using the rule-based provider.")
         case (.openai, nil):

@@ -16,9 +16,46 @@ public struct RunCost: Sendable, Codable, Equatable {
     public var batch = false
 
     enum CodingKeys: String, CodingKey {
-        case usd, model, batch
+        case usd, model, batch, estimate
         case pricesAsOf = "prices_as_of"
         case unknownReason = "unknown_reason"
+    }
+
+    public init(usd: Double? = nil, model: String? = nil, pricesAsOf: String? = nil, unknownReason: String? = nil, batch: Bool = false) {
+        self.usd = usd
+        self.model = model
+        self.pricesAsOf = pricesAsOf
+        self.unknownReason = unknownReason
+        self.batch = batch
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        usd = try c.decodeIfPresent(Double.self, forKey: .usd)
+        model = try c.decodeIfPresent(String.self, forKey: .model)
+        pricesAsOf = try c.decodeIfPresent(String.self, forKey: .pricesAsOf)
+        unknownReason = try c.decodeIfPresent(String.self, forKey: .unknownReason)
+        batch = try c.decodeIfPresent(Bool.self, forKey: .batch) ?? false
+    }
+
+    /// `usd` is always written, null when unknown, beside `estimate` ("$0.0123" or "unknown"): a reader never has to
+    /// tell a missing key from a free run.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(usd, forKey: .usd)
+        try c.encode(Self.text(usd), forKey: .estimate)
+        try c.encodeIfPresent(model, forKey: .model)
+        try c.encodeIfPresent(pricesAsOf, forKey: .pricesAsOf)
+        try c.encodeIfPresent(unknownReason, forKey: .unknownReason)
+        try c.encode(batch, forKey: .batch)
+    }
+
+    /// "$0.0123", or "unknown" for a cost nobody can price (never "$0").
+    public static func text(_ usd: Double?) -> String { usd.map { String(format: "$%.4f", $0) } ?? "unknown" }
+
+    /// Costs added up: unknown when any part is unknown, so a night with an unpriced model never reads as cheap.
+    public static func sum(_ parts: [Double?]) -> Double? {
+        parts.reduce(Optional(0.0)) { total, part in total.flatMap { total in part.map { total + $0 } } }
     }
 
     /// "Estimated cost: $0.0123 (gpt-4o-mini, list prices of 2026-11-23)" or "Estimated cost: unknown (why)".

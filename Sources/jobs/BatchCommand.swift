@@ -13,7 +13,8 @@ struct BatchCommand: AsyncParsableCommand {
         abstract: "The nightly scan through OpenAI's Batch API (half the price, answers within 24 h).",
         discussion: """
             `messageai-jobs scan --batch` claims conversations like the scan, renders the same requests, and submits them \
-            as one OpenAI batch. Its conversations stay claimed (lease owner batch:<id>) until collected, so a normal scan \
+            as one OpenAI batch (one combined request per conversation window, or with --per-feature one per feature and \
+            window). Its conversations stay claimed (lease owner batch:<id>) until collected, so a normal scan \
             meanwhile skips them. `batch collect` applies finished batches: each conversation's rows and watermark in one \
             transaction, safe to repeat. A conversation with an error or an invalid answer is released for the next scan.
 
@@ -38,9 +39,10 @@ struct BatchCommand: AsyncParsableCommand {
         }
         let configuration = try clientConfiguration()
         let (provider, _) = try ProviderFactory.make(.openai, modelOverride: providerOptions.model)
-        let engine = try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: provider,
+        var engine = try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: provider,
                                                 windowing: Windowing(maxInputTokens: providerOptions.windowTokens),
                                                 versions: providerOptions.promptVersions)
+        engine.mode = try providerOptions.requestMode()
         var options = BatchOptions()
         options.scan = scan
         let summary = try await database.withPool(maxConnections: 2) { pool in

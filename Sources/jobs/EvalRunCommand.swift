@@ -19,9 +19,23 @@ struct EvalRunCommand: AsyncParsableCommand {
             Examples:
               messageai-jobs eval --report out/
               messageai-jobs eval --compare calendar_events=2 --report out/
-              messageai-jobs eval --compare combined   # per-feature requests against one combined request
+              messageai-jobs eval --compare per-feature   # combined requests (the default) beside per-feature ones
+              messageai-jobs eval --per-feature --compare combined   # the same, per-feature as the main variant
               messageai-jobs eval --baseline old/report.json --max-regression 0.02
               messageai-jobs eval --provider rules --fail-under 0.5
+
+            Scoring a model this machine cannot call: --export-requests DIR writes every request the run would send \
+            (each fixture and window: one combined request, or one per feature with --per-feature; with --compare both variants') as \
+            DIR/<fixture>/<feature-or-combined>@<version>.w<window>.<hash12>.request.md, plus DIR/manifest.json. \
+            Nothing is sent and no key or database is needed. Anyone (a model in a chat window, a colleague) writes \
+            the JSON object a model would return to the same path with .request.md replaced by .answer.json. Then \
+            --provider recorded --answers DIR scores those answers exactly as a live run would (validation, the \
+            re-ask, grounding, dates, scoring, reports). Answers for another prompt version or request are reported \
+            stale and never used; a missing answer is a failed extraction. When an answer is invalid, the re-ask has \
+            its own request: it is written to DIR/missing/<fixture>/<stem>.reask.<hash12>.request.md; write its \
+            answer beside it (.answer.json) or in DIR/<fixture>/, and re-run.
+              messageai-jobs eval --export-requests requests/
+              messageai-jobs eval --provider recorded --answers requests/ --report out/
             """
     )
 
@@ -33,11 +47,8 @@ struct EvalRunCommand: AsyncParsableCommand {
 
     @OptionGroup var provider: ProviderOptions
 
-    @Option(help: "FEATURE=VERSION: also run a second LLM variant with this prompt version, side by side (repeatable); or `combined`: the same prompts in one combined request per fixture (prompts/combined.yaml).")
+    @Option(help: "FEATURE=VERSION: also run a second LLM variant with this prompt version, side by side (repeatable); or the other request mode, `per-feature` (when the run is combined, the default) or `combined` (with --per-feature): the same prompts and provider, scored side by side.")
     var compare: [String] = []
-
-    @Flag(help: "Every variant makes one combined request per fixture window for all the features (prompts/combined.yaml).")
-    var combined = false
 
     @Option(help: "Write report.json, report.md and report.html into this directory.")
     var report: String?
@@ -63,15 +74,30 @@ struct EvalRunCommand: AsyncParsableCommand {
     @Option(help: "Fixtures extracted at once.")
     var concurrency: Int = 4
 
+    @Option(name: .customLong("export-requests"), help: "Write every request the run would send, and manifest.json, into this directory; send nothing.")
+    var exportRequests: String?
+
+    @Option(help: "With --provider recorded: the directory of answer files (an --export-requests directory with .answer.json files).")
+    var answers: String?
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
-        if combined, compare.contains("combined") { throw ValidationError("--combined and --compare combined: pick one") }
+        let mode = try provider.requestMode()
+        if let other = compareMode, other == mode {
+            throw ValidationError("--compare \(other): this run already makes \(other) requests; compare with \(mode == .combined ? "per-feature" : "combined"), or pass --\(mode == .combined ? "per-feature" : "combined") for the main variant")
+        }
+        if compare.filter({ RequestMode(rawValue: $0) != nil }).count > 1 { throw ValidationError("--compare: name one request mode, not both") }
         if maxRegression != nil, baseline == nil { throw ValidationError("--max-regression needs --baseline") }
         if let failUnder, !(0...1).contains(failUnder) { throw ValidationError("--fail-under is an F1 between 0 and 1") }
         if let maxRegression, maxRegression < 0 { throw ValidationError("--max-regression must be 0 or more") }
         if maxFailures < 0 { throw ValidationError("--max-failures must be 0 or more") }
+        if provider.provider == .recorded, answers == nil, exportRequests == nil {
+            throw ValidationError("--provider recorded needs --answers DIR (export the requests first with --export-requests DIR)")
+        }
+        if answers != nil, provider.provider != .recorded { throw ValidationError("--answers needs --provider recorded") }
+        if exportRequests != nil, answers != nil { throw ValidationError("--export-requests and --answers: export first, then score") }
     }
 
     func run() async throws {
@@ -92,12 +118,26 @@ struct EvalRunCommand: AsyncParsableCommand {
             let isCombined = { (pick: String) in pick.hasPrefix(CombinedSchema.promptID + "=") }
             options.promptVersions = try EvalSession.parseVersionPicks(picks.filter { !isCombined($0) }, option: "--prompt-version")
             options.promptPins = picks.filter(isCombined)
-            options.compareVersions = try EvalSession.parseVersionPicks(compare.filter { $0 != "combined" }, option: "--compare")
-            options.compareCombined = compare.contains("combined")
-            options.combined = combined
+            options.compareVersions = try EvalSession.parseVersionPicks(compare.filter { RequestMode(rawValue: $0) == nil }, option: "--compare")
+            options.compareMode = compareMode
+            // The scan's mode: combined unless --per-feature or MESSAGEAI_REQUEST_MODE says otherwise.
+            options.mode = try provider.requestMode()
             options.readCache = !noCache
             options.cacheDirectory = URL(fileURLWithPath: cacheDir)
             options.concurrency = concurrency
+            options.answersDirectory = answers.map { URL(fileURLWithPath: $0) }
+            if let exportRequests {
+                let plan = try await RequestExport.plan(options)
+                let count = try RequestExport.write(plan, to: URL(fileURLWithPath: exportRequests))
+                let summary = "wrote \(count) request files for \(plan.fixtureCount) fixtures (\(plan.mode)"
+                    + (plan.compare.isEmpty ? "" : ", compare \(plan.compare.joined(separator: " "))") + ") and manifest.json to \(exportRequests)"
+                if output.json {
+                    Console.print(String(decoding: try Data(contentsOf: URL(fileURLWithPath: exportRequests).appendingPathComponent("manifest.json")), as: UTF8.self))
+                } else {
+                    Console.print(summary)
+                }
+                return
+            }
             let previous = try baseline.map { try EvalReport.load(path: $0) }
 
             let showProgress = Console.isTerminal && !output.json
@@ -132,6 +172,11 @@ struct EvalRunCommand: AsyncParsableCommand {
             for failure in failures { Console.error("FAIL: \(failure)") }
             throw ExitCode.failure
         }
+    }
+
+    /// The request mode named in --compare (`combined` or `per-feature`), if any.
+    var compareMode: RequestMode? {
+        compare.lazy.compactMap { RequestMode(rawValue: $0) }.first
     }
 
     static func parseFeatures(_ text: String) throws -> [ExtractionFeature] {

@@ -9,8 +9,8 @@ struct ExtractCommand: AsyncParsableCommand {
         commandName: "extract",
         abstract: "Run the extractors on one conversation and store what they find.",
         discussion: """
-            Reads the conversation's messages, runs the chosen features (one request per feature and window, never per \
-            user), validates every answer against its JSON Schema, checks cited message ids and recomputes dates, then \
+            Reads the conversation's messages, runs the chosen features (one combined request per window for all of \
+            them, or with --per-feature one per feature and window; never per user), validates every answer against its JSON Schema, checks cited message ids and recomputes dates, then \
             writes all rows in one transaction. Running it twice leaves the same rows. The run is recorded in job_runs.
 
             Examples:
@@ -29,9 +29,6 @@ struct ExtractCommand: AsyncParsableCommand {
     @Flag(help: "Extract and print, but write nothing.")
     var dryRun = false
 
-    @Flag(help: "One request per conversation window for all the features (prompts/combined.yaml) instead of one per feature. Off by default until an eval with a real model says quality holds.")
-    var combined = false
-
     @OptionGroup var providerOptions: ProviderOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var zones: TimeZoneOptions
@@ -45,8 +42,7 @@ struct ExtractCommand: AsyncParsableCommand {
         output.bootstrap()
         let zones = try self.zones.policy()
         let chosen = try ExtractionFeature.parseList(features)
-        var engine = try providerOptions.engine()
-        engine.combined = combined
+        let engine = try providerOptions.engine()
         let summary = try await database.withPool { pool in
             var service = ExtractService(pool: pool, engine: engine)
             service.reader.zones = zones

@@ -11,7 +11,8 @@ struct RunsCommand: AsyncParsableCommand {
         discussion: """
             Each run with its status, start, duration, conversations or users, items, failures, model tokens, estimated \
             cost ("unknown" when the model has no price) and the build and prompt set it ran with. `runs show ID` lists \
-            that run's failures with conversation, feature and error.
+            that run's failures with conversation, feature and error. The list ends with the listed runs' cost together \
+            (with --since 24h, the night's).
 
             Examples:
               messageai-jobs runs --since 24h
@@ -69,6 +70,7 @@ struct RunsListCommand: AsyncParsableCommand {
         if output.json { return try Console.printJSON(runs) }
         guard !runs.isEmpty else { return Console.print("No runs" + (failed ? " that failed" : "") + (since.map { " since \($0)" } ?? "") + ".") }
         for run in runs { RunText.print(run) }
+        Console.print(RunText.total(runs))
     }
 }
 
@@ -130,6 +132,14 @@ private enum RunText {
                      run.model.map { "model \($0)" }].compactMap { $0 }
         if !build.isEmpty { Console.print("    " + build.joined(separator: ", ")) }
         if let error = run.error, run.status != "succeeded" { Console.print("    error: \(error.prefix(300))") }
+    }
+
+    /// The listed runs' estimated cost together: with `--since 24h`, the night's. Unknown runs are counted, not priced.
+    static func total(_ runs: [RunHistory.Run]) -> String {
+        let known = runs.compactMap(\.costUSD)
+        let unknown = runs.count - known.count
+        return "Estimated cost of these \(runs.count) run(s): " + (known.isEmpty ? "unknown" : String(format: "$%.4f", known.reduce(0, +)))
+            + (unknown > 0 && !known.isEmpty ? " + \(unknown) run(s) at unknown cost" : "")
     }
 
     static func seconds(_ value: Double) -> String {

@@ -13,8 +13,9 @@ struct ScanCommand: AsyncParsableCommand {
         commandName: "scan",
         abstract: "The nightly scan: extract what is new in every conversation.",
         discussion: """
-            Finds conversations with messages newer than their watermark and sends each extractor only the new messages \
-            plus a window of earlier context. Each conversation's rows and its advanced watermark are committed in one \
+            Finds conversations with messages newer than their watermark and sends the model only the new messages \
+            plus a window of earlier context: one request per conversation window for all the features \
+            (prompts/combined.yaml), or with --per-feature (or MESSAGEAI_REQUEST_MODE=per-feature) one per feature. Each conversation's rows and its advanced watermark are committed in one \
             transaction, so a crash loses nothing committed and repeats nothing committed. Work is claimed with leases \
             (FOR UPDATE SKIP LOCKED): several scans may run at once, on one machine or many. A conversation that fails \
             is recorded and retried by the next scan; the exit status is non-zero if any failed. One that fails the same \
@@ -39,7 +40,7 @@ struct ScanCommand: AsyncParsableCommand {
               messageai-jobs scan
               messageai-jobs scan --concurrency 8 --shard 2/4
               messageai-jobs scan --shard auto/4   # i from JOB_COMPLETION_INDEX
-              messageai-jobs scan --combined       # one request for all features
+              messageai-jobs scan --per-feature    # five requests per window, one per feature
             """
     )
 
@@ -80,9 +81,6 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Submit the requests as one OpenAI batch instead (collect with `batch collect`).")
     var batch = false
 
-    @Flag(help: "One request per conversation window for all the features (prompts/combined.yaml) instead of one per feature. Off by default until an eval with a real model says quality holds.")
-    var combined = false
-
     @Option(help: "Requests per minute the account allows (default: $OPENAI_RPM). The openai provider also slows down on x-ratelimit headers.")
     var rpm: Int?
 
@@ -104,7 +102,6 @@ struct ScanCommand: AsyncParsableCommand {
         _ = try resolvedShard()
         _ = try ExtractionFeature.parseList(features)
         _ = try rateLimits()
-        if combined, batch { throw ValidationError("--combined does not work with --batch yet") }
     }
 
     func rateLimits() throws -> RateLimits {
@@ -121,9 +118,11 @@ struct ScanCommand: AsyncParsableCommand {
         let (provider, notice) = try ProviderFactory.make(
             providerOptions.provider, modelOverride: providerOptions.model, environment: providerOptions.llm.environment(), wrap: { RateLimitedClient(inner: $0, limiter: limiter) })
         if let notice { CLILogging.notice(notice) }
-        return try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: provider,
-                                          windowing: Windowing(maxInputTokens: providerOptions.windowTokens),
-                                          versions: providerOptions.promptVersions)
+        var engine = try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: provider,
+                                                windowing: Windowing(maxInputTokens: providerOptions.windowTokens),
+                                                versions: providerOptions.promptVersions)
+        engine.mode = try providerOptions.requestMode()
+        return engine
     }
 
     func resolvedShard() throws -> (index: Int, count: Int) {
@@ -150,8 +149,7 @@ struct ScanCommand: AsyncParsableCommand {
         options.quarantineAfter = quarantineAfter
         options.retryQuarantined = retryQuarantined
         if batch { return try await BatchCommand.submit(options: options, providerOptions: providerOptions, database: database, output: output) }
-        var engine = try rateLimitedEngine()
-        engine.combined = combined
+        let engine = try rateLimitedEngine()
         let showProgress = Console.isTerminal && !output.json
         let connections = dbConnections ?? ScanOptions.defaultDatabaseConnections(concurrency: concurrency)
         let summary = try await database.withPool(maxConnections: connections) { pool in

@@ -20,7 +20,8 @@ struct WorkerCommand: AsyncParsableCommand {
             --poll-seconds, so a lost notification only delays a request. Requests are claimed with leases (FOR UPDATE \
             SKIP LOCKED): run as many workers as you like. A failed attempt is retried after an exponential backoff; after \
             --max-attempts the request is marked failed with its error. Assist requests need an LLM (OPENAI_API_KEY or \
-            OPENAI_BASE_URL); without one they fail at once saying so.
+            OPENAI_BASE_URL); without one they fail at once saying so. Extract requests make one combined request per \
+            conversation window, like scan (--per-feature or MESSAGEAI_REQUEST_MODE=per-feature: one per feature).
 
             On SIGTERM or SIGINT the worker claims nothing more, lets in-flight requests finish for up to --grace-seconds, \
             gives the rest back to the queue and exits 0. With --once it processes what is ready and exits (exit status 2 \
@@ -30,7 +31,7 @@ struct WorkerCommand: AsyncParsableCommand {
             whose probes or Prometheus reach the pod's IP): GET /healthz answers 200 while the database connection and the \
             LISTEN channel are alive and 503 with the reason otherwise; /readyz also waits for the first claim pass and \
             turns 503 while shutting down; /metrics is Prometheus text (requests by kind and result, latency histogram, \
-            model tokens and cost, lease renewals, queue depth).
+            model tokens and cost, runs whose cost is unknown, lease renewals, queue depth).
 
             Examples:
               messageai-jobs worker

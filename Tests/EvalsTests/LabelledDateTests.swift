@@ -27,7 +27,7 @@ struct LabelledDateTests {
     /// The conventions: weekday on/after; "next" = following Monday-to-Sunday week; day or month-day
     /// = next occurrence on/after; "this weekend" = coming Saturday; "end of the month" = last day.
     static func resolve(_ phrase: String, from base: LocalDate) -> LocalDate? {
-        let words = phrase.lowercased().split(separator: " ").map(String.init)
+        let words = normalized(phrase)
         func weekday(_ name: String) -> Int? { weekdays.firstIndex(of: name).map { $0 + 1 } }
         func onOrAfter(_ iso: Int) -> LocalDate { base.adding(days: (iso - base.isoWeekday + 7) % 7) }
         func ordinal(_ word: String) -> Int? { Int(word.prefix { $0.isNumber }) }
@@ -66,9 +66,48 @@ struct LabelledDateTests {
         }
     }
 
-    /// "at 7" → 19:00, "8" → 08:00, "2pm" → 14:00, "6 in the morning" → 06:00.
+    /// Chats write dates in other languages, abbreviated and day-first ("sábado 14 de febrero", "Freitag, 6. November",
+    /// "Sat Oct 17", "Tuesday 29th September"): the same conventions apply, so the words are put in the English,
+    /// month-first shape the cases below read ("saturday february 14").
+    static let synonyms: [String: String] = {
+        var map: [String: String] = ["tmrw": "tomorrow", "tmw": "tomorrow", "nächsten": "next", "le": "the"]
+        let days = [["mon", "lundi", "lunes", "montag"], ["tue", "tues", "mardi", "martes", "dienstag"],
+                    ["wed", "mercredi", "miércoles", "mittwoch"], ["thu", "thur", "thurs", "jeudi", "jueves", "donnerstag"],
+                    ["fri", "vendredi", "viernes", "freitag"], ["sat", "samedi", "sábado", "samstag"],
+                    ["sun", "dimanche", "domingo", "sonntag"]]
+        for (i, names) in days.enumerated() { for name in names { map[name] = weekdays[i] } }
+        let monthNames = [["jan", "janvier", "enero", "januar"], ["feb", "février", "febrero", "februar"],
+                          ["mar", "mars", "marzo", "märz"], ["apr", "avril", "abril"], ["mai", "mayo"],
+                          ["jun", "juin", "junio", "juni"], ["jul", "juillet", "julio", "juli"], ["aug", "août", "agosto"],
+                          ["sep", "sept", "septembre", "septiembre"], ["oct", "octobre", "octubre", "oktober"],
+                          ["nov", "novembre", "noviembre"], ["dec", "décembre", "diciembre", "dezember"]]
+        for (i, names) in monthNames.enumerated() { for name in names { map[name] = months[i] } }
+        return map
+    }()
+
+    static func normalized(_ phrase: String) -> [String] {
+        var words = phrase.lowercased().split(separator: " ")
+            .map { String($0).trimmingCharacters(in: CharacterSet(charactersIn: ".,")) }
+            .filter { !$0.isEmpty && $0 != "de" }
+            .map { synonyms[$0] ?? $0 }
+        func isDay(_ word: String) -> Bool { word.first?.isNumber == true }
+        // Day-first: "14 february" → "february 14".
+        if words.count >= 2, isDay(words[words.count - 2]), months.contains(words[words.count - 1]) {
+            words.swapAt(words.count - 2, words.count - 1)
+        }
+        // "saturday 14th" → "saturday the 14th".
+        if words.count == 2, weekdays.contains(words[0]), isDay(words[1]) { words.insert("the", at: 1) }
+        return words
+    }
+
+    /// "at 7" → 19:00, "8" → 08:00, "2pm" → 14:00, "6 in the morning" → 06:00; "noon" → 12:00; "18h30", "17 Uhr",
+    /// "9 baje" (Hindi: o'clock) read as the hour they name; a range "1-4" by its start.
     static func resolveTime(_ phrase: String) -> LocalTime? {
         var text = phrase.lowercased().replacingOccurrences(of: "at ", with: "")
+        if text == "noon" { return LocalTime(hour: 12, minute: 0) }
+        if let m = text.wholeMatch(of: /(\d{1,2})h(\d{2})?/) { return LocalTime(hour: Int(m.1)!, minute: m.2.map { Int($0)! } ?? 0) }
+        for suffix in [" uhr", " baje"] where text.hasSuffix(suffix) { text = String(text.dropLast(suffix.count)) }
+        if let m = text.wholeMatch(of: /(\d{1,2})-\d{1,2}/) { text = String(m.1) }
         var suffix: String?
         for s in ["in the morning", "am", "pm"] where text.hasSuffix(s) {
             suffix = s == "pm" ? "pm" : "am"

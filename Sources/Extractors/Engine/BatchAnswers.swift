@@ -26,15 +26,17 @@ public struct BatchAnswerError: Error, Sendable, CustomStringConvertible {
 /// request arrives hours after it was rendered. Both halves are the engine's own code, so a batch writes the rows a
 /// synchronous extraction would (except that a batch cannot re-ask: an invalid answer fails its conversation).
 extension ExtractionEngine {
-    /// Every (feature, window) request a synchronous `extract` would send first, in feature then window order.
-    /// Needs the LLM provider: the rule-based one has nothing to batch.
+    /// Every request a synchronous `extract` would send first: per (feature, window) in feature then window order, or
+    /// in combined mode one per window. Needs the LLM provider: the rule-based one has nothing to batch.
     public func batchRequests(_ input: ConversationInput, features: [ExtractionFeature]) throws -> [BatchRequestPlan] {
         guard let llm = provider as? LLMAnswerProvider else {
             throw ExtractionError.invalidInput("batch mode needs the openai provider, not '\(provider.name)'")
         }
         guard !input.messages.isEmpty else { return [] }
+        let sorted = registry.sorted(features)
+        if mode == .combined, sorted.count > 1 { return try combinedBatchRequests(input, features: sorted, llm: llm) }
         var plans: [BatchRequestPlan] = []
-        for feature in registry.sorted(features) {
+        for feature in sorted {
             _ = try registry.require(feature)
             let prompt = try prompt(for: feature)
             let schema = try batchSchema(prompt)
@@ -54,14 +56,42 @@ extension ExtractionEngine {
         return plans
     }
 
+    /// One combined request per window (`mode == .combined`), rendered as `extractCombined` sends it. Its plan's
+    /// feature is `combinedItem`, the name the batch stores and `decodeBatchAnswer` recognises.
+    private func combinedBatchRequests(_ input: ConversationInput, features: [ExtractionFeature],
+                                       llm: LLMAnswerProvider) throws -> [BatchRequestPlan] {
+        for feature in features { _ = try registry.require(feature) }
+        let schemaJSON = try combinedSchema(features)
+        let full = try combinedPrompt()
+        let prompt = features.count < registry.features.count ? Self.restrictExamples(full, to: features) : full
+        return try windowing.windows(input.messages).map { range in
+            let window = MessageWindow(messages: Array(input.messages[range]), participants: input.participants)
+            let rendered: RenderedPrompt
+            do {
+                rendered = try prompt.render(Self.variables(input: input, window: window), model: llm.modelName(for: prompt))
+            } catch {
+                throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
+            }
+            let request = llm.makeRequest(rendered, schema: schemaJSON, name: rendered.outputName ?? CombinedSchema.promptID)
+            return BatchRequestPlan(feature: Self.combinedItem, window: range, request: request)
+        }
+    }
+
+    /// The name a batch item answering all its batch's features in one combined request is stored under.
+    public static let combinedItem = ExtractionFeature(CombinedSchema.promptID)
+
     /// Validates one batch answer (a Chat Completions response body) against the feature's schema and decodes it with
     /// the window's aliases, exactly as `extract` does. The result carries the answer's usage and one request.
-    public func decodeBatchAnswer(_ body: JSONValue, feature: ExtractionFeature, window: Range<Int>, input: ConversationInput) throws -> ExtractionRun {
+    /// For a combined item (`feature == combinedItem`) the answer holds every one of `features`: each part passes its
+    /// feature's schema and decoder, as in `extractCombined`.
+    public func decodeBatchAnswer(_ body: JSONValue, feature: ExtractionFeature, features: [ExtractionFeature] = [],
+                                  window: Range<Int>, input: ConversationInput) throws -> ExtractionRun {
         func fail(_ problem: String) -> BatchAnswerError { BatchAnswerError(feature: feature, problems: [problem]) }
         guard window.lowerBound >= 0, window.upperBound <= input.messages.count, !window.isEmpty else {
             throw fail("window \(window.lowerBound)..<\(window.upperBound) is outside the conversation's \(input.messages.count) messages")
         }
-        let schema = try batchSchema(try prompt(for: feature))
+        let parts = feature == Self.combinedItem ? registry.sorted(features) : [feature]
+        guard !parts.isEmpty else { throw fail("a combined answer needs the batch's list of features") }
         let response: ChatCompletionResponse
         do {
             response = try ChatCompletionResponse.decode(body.serializedData())
@@ -77,14 +107,18 @@ extension ExtractionEngine {
         } catch {
             throw fail("$: the answer is not JSON (\(error))")
         }
-        let (answer, capNotes) = AnswerCaps.apply(parsed, schema: schema, feature: feature)
-        let problems = schema.validate(answer)
-        guard problems.isEmpty else { throw BatchAnswerError(feature: feature, problems: problems.map(\.description)) }
-
         let messageWindow = MessageWindow(messages: Array(input.messages[window]), participants: input.participants)
         var run = ExtractionRun()
-        run.extraction = Self.decode(answer, try registry.require(feature), window: messageWindow, input: input)
-        run.extraction.notes = capNotes + run.extraction.notes
+        for part in parts {
+            let schema = try batchSchema(try prompt(for: part))
+            let (answer, capNotes) = AnswerCaps.apply(feature == Self.combinedItem ? parsed[part.rawValue] ?? .null : parsed,
+                                                      schema: schema, feature: part)
+            let problems = schema.validate(answer)
+            guard problems.isEmpty else { throw BatchAnswerError(feature: part, problems: problems.map(\.description)) }
+            var decoded = Self.decode(answer, try registry.require(part), window: messageWindow, input: input)
+            decoded.notes = capNotes + decoded.notes
+            run.extraction.merge(decoded)
+        }
         if let usage = response.usage { run.usage = TokenUsage(usage) }
         run.requests = 1
         run.windows = 1

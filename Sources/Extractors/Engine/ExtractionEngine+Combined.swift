@@ -3,11 +3,11 @@ import JSONKit
 import Logging
 import PromptKit
 
-/// The combined mode (`scan --combined`): one request per window for all the chosen features, answered under one
+/// The combined mode (the default of scan, extract, the worker and batch): one request per window for all the chosen features, answered under one
 /// strict schema composed from the features' own schemas (`CombinedSchema`). The answer is split, and each part
 /// passes its feature's schema and its feature's decoder with every check a per-feature answer gets (cited ids,
 /// evidence, dates). The messages are sent once instead of once per feature; the price is one prompt that must do
-/// every feature's job, so it stays off until an eval with a real model says quality holds.
+/// every feature's job; a real-model eval scored it level with per-feature requests (README, "Request mode").
 extension ExtractionEngine {
     /// The active (pinned) version of the combined prompt (`prompts/combined.yaml`), its list of features, example and
     /// schema filled from the registry (`CombinedPrompt`).
@@ -24,7 +24,7 @@ extension ExtractionEngine {
     /// The prompts a run of `features` sends, with their content hashes, for `job_runs.prompts` and eval reports.
     public func fingerprints(_ features: [ExtractionFeature]) -> [PromptFingerprint] {
         var prompts = features.compactMap { try? prompt(for: $0) }
-        if combined, let combinedPrompt = try? combinedPrompt() { prompts.append(combinedPrompt) }
+        if mode == .combined, features.count > 1, let combinedPrompt = try? combinedPrompt() { prompts.append(combinedPrompt) }
         return prompts.map(\.fingerprint)
     }
 

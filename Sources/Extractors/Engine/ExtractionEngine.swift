@@ -44,8 +44,10 @@ public struct ExtractionEngine: Sendable {
     public var promptVersions: [ExtractionFeature: Int]
     /// The features this engine can run; each decodes its own answers (`ParentFeature`).
     public let registry: FeatureRegistry
-    /// One request per window for all the features (`ExtractionEngine+Combined`); off by default.
-    public var combined = false
+    /// Combined: one request per window for all the features (`ExtractionEngine+Combined`). The engine itself starts
+    /// per-feature, so a library caller or test states the mode it means; the commands set `RequestMode.productDefault`
+    /// (combined) unless `--per-feature` or `MESSAGEAI_REQUEST_MODE` says otherwise.
+    public var mode = RequestMode.perFeature
     let schemas: [String: JSONSchema]
 
     public init(prompts: PromptLibrary, provider: any AnswerProvider, windowing: Windowing = Windowing(),
@@ -94,7 +96,7 @@ public struct ExtractionEngine: Sendable {
             return PreparedWindow(window: window, variables: Self.variables(input: input, window: window),
                                   evidence: EvidenceIndex(window))
         }
-        if combined, chosen.count > 1 {
+        if mode == .combined, chosen.count > 1 {
             return try await extractCombined(input, chosen: chosen, windows: windows, run: run, logger: logger)
         }
         // Features are independent: ask for them concurrently, then merge in feature order.
@@ -185,7 +187,8 @@ public struct ExtractionEngine: Sendable {
             "now": ISO8601Instant.string(input.now, in: input.timeZone),
             "timezone": input.timeZone.identifier,
             "user_name": input.viewer.map { MessageWindow.escapeAngles($0.name) } ?? "(all participants)",
-            "user_id": input.viewer.flatMap { window.alias(ofParticipant: $0.id) } ?? "",
+            // "none" when the prompt takes no one's view (the nightly scan), so "(alias {{user_id}})" still reads.
+            "user_id": input.viewer.flatMap { window.alias(ofParticipant: $0.id) } ?? "none",
             "conversation_name": MessageWindow.escapeAngles(input.name),
             "participants": window.renderParticipants(input.participants),
         ]

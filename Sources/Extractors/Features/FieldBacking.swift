@@ -125,14 +125,17 @@ extension DecodeContext {
     /// cites and, after a re-cite, the ones the model cited (`modelCited`: a decision's proposal stays there). Backed
     /// when it shares two content words with them; when it shares one (a word any item of the chat may carry,
     /// "practice", "pickup"), only when the item has no date or time or its date or time is read there too; when it
-    /// shares none, only when its date and time are both read there (a paraphrased title of a timed event). An
+    /// shares none, only when its date and time are both read there (a paraphrased title of a timed event). A date
+    /// counts as read there when a cited message writes its day of the month, in any language. An
     /// unbacked item is dropped, counted (`unbacked`) and noted.
     mutating func backed(_ text: String?, field: String, sources: [String], modelCited: [String] = [], date: LocalDate?,
                          time: LocalTime?, item: String) -> Bool {
         guard let text, !text.isEmpty else { return true }
         let cited = facts(sources + modelCited.filter { !sources.contains($0) })
         let (content, shared) = cited.overlap(text)
-        let onDay = date.map { cited.dates.contains($0) } ?? false
+        // Its date is read there, or its day of the month is written there ("19. Juni", "le 10"): the resolver reads
+        // English date words, and a chat in another language still writes the day's number.
+        let onDay = date.map { cited.dates.contains($0) || cited.numbers.contains(String($0.day)) } ?? false
         let atTime = time.map { cited.holds($0) } ?? false
         if content == 0 || shared >= 2 { return true }
         if shared == 1, (date == nil && time == nil) || onDay || atTime { return true }

@@ -29,16 +29,14 @@ public struct GroundingTally: Sendable, Hashable, Codable {
 
     public static func += (a: inout Self, b: Self) { a = a + b }
 
-    enum CodingKeys: String, CodingKey { case exact, aligned, recited, dropped, injections, unbacked, cleared }
+    enum CodingKeys: String, CodingKey { case exact, aligned, recited, dropped, injections }
 
-    /// Tallies stored before `injections`, `unbacked` and `cleared` existed read them as zero.
+    /// Tallies stored before `injections` existed read it as zero.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(exact: try c.decode(Int.self, forKey: .exact), aligned: try c.decode(Int.self, forKey: .aligned),
                   recited: try c.decode(Int.self, forKey: .recited), dropped: try c.decode(Int.self, forKey: .dropped),
-                  injections: try c.decodeIfPresent(Int.self, forKey: .injections) ?? 0,
-                  unbacked: try c.decodeIfPresent(Int.self, forKey: .unbacked) ?? 0,
-                  cleared: try c.decodeIfPresent(Int.self, forKey: .cleared) ?? 0)
+                  injections: try c.decodeIfPresent(Int.self, forKey: .injections) ?? 0)
     }
 
     /// The tally as JSON for `job_runs.item_counts` ("grounding").

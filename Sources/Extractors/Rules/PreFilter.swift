@@ -1,40 +1,50 @@
 import Foundation
 
-/// Decides which new messages are worth an LLM call. Most chat ("lol", "thanks!") holds nothing the
-/// extractors could report, and a scan that skips it saves tokens. A message is kept when it has a date or
-/// time, a question mark, an event noun, or any cue the rules know — including short replies ("yes", "count us
-/// in") and agreements ("deal", "+1"), because answers and decisions matter as much as what they answer.
+/// Decides which new messages are worth an LLM call. It drops only chatter: a message whose every word is small talk
+/// ("lol", "thanks so much!", "omg so cute 😍") or that is only emoji. Everything else reaches the model, because no
+/// cue list knows every way a parent commits ("Chens are in, we'll bring potato salad"), answers ("ok", "👍", "me
+/// too") or writes in another language ("Wir bringen den Kuchen mit"): a message the filter does not recognise as
+/// chatter is kept. A scan that finds nothing but chatter skips the model, which is where the saving is.
 public struct PreFilter: Sendable {
     public init() {}
 
     public func needsModel(_ message: InputMessage, timeZone: TimeZone) -> Bool {
-        let text = message.text
-        if Self.containsQuestionOrPlusOne(text) { return true }
-        let cues = CueText(text)
-        if cues.first(of: RuleCues.prefilter) != nil { return true }
-        // Any event noun ("swimming gala", "picture day") may be a plan the model should see.
-        if Self.eventNouns.contains(where: cues.contains) { return true }
-        return !TemporalResolver(timeZone: timeZone).resolve(text, reference: message.sentAt).isEmpty
+        !Self.isChatter(message.text)
     }
 
-    /// The event nouns as cue phrases, joined once instead of once per message.
-    static let eventNouns = EventVocabulary.nouns.map { $0.words.joined(separator: " ") }
-
-    /// Whether the text has "?" or "+1": byte-wise for ASCII text (where any search gives the same answer), through
-    /// Foundation's `contains` as before for any other text.
-    static func containsQuestionOrPlusOne(_ text: String) -> Bool {
-        var text = text
-        let ascii: Bool? = text.withUTF8 { bytes in
-            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-            guard !bytes.contains(UInt8(ascii: "?")) else { return true }
-            guard bytes.count >= 2 else { return false }
-            for i in 0..<(bytes.count - 1) where bytes[i] == UInt8(ascii: "+") && bytes[i + 1] == UInt8(ascii: "1") { return true }
-            return false
+    /// Small talk only: no question mark, no digit, no word outside `chatterWords`, and no emoji that answers
+    /// (`answerSymbols`). An empty text is chatter too.
+    static func isChatter(_ text: String) -> Bool {
+        if text.contains("?") || text.contains("？") { return false }
+        if text.unicodeScalars.contains(where: { answerSymbols.contains($0) }) { return false }
+        for token in RuleTokenizer.tokenize(text) where token.isWord {
+            if token.lower.contains(where: \.isNumber) { return false }
+            if !chatterWords.contains(token.lower.replacingOccurrences(of: "’", with: "'")) { return false }
         }
-        return ascii ?? (text.contains("?") || text.contains("+1"))
+        return true
     }
 
-    /// Context messages (before `firstNewIndex`) stay as they are; new messages without any cue are dropped.
+    /// Emoji that answer a question or volunteer: a thumbs-up to "can you drive?" is a yes.
+    static let answerSymbols: Set<Unicode.Scalar> = ["\u{1F44D}", "\u{1F44C}", "\u{2705}", "\u{2714}", "\u{2611}", "\u{1F64B}",
+                                                     "\u{270B}", "\u{1F197}", "\u{1F91D}"]
+
+    /// Words that on their own never carry an item: laughter, thanks, praise, greetings and their glue. Answers
+    /// ("ok", "yes", "sure", "me too") and anything with a time, a place or a verb of doing are deliberately absent.
+    static let chatterWords: Set<String> = [
+        "lol", "lolol", "lmao", "lmfao", "rofl", "haha", "hahaha", "hahahaha", "hah", "ha", "hehe", "heh", "jaja", "jajaja",
+        "omg", "omfg", "wow", "whoa", "aw", "aww", "awww", "oh", "ooh", "oooh", "yay", "woohoo", "woo", "yayy",
+        "cute", "cutest", "adorable", "precious", "love", "loved", "loving", "lovely", "beautiful", "gorgeous", "amazing",
+        "awesome", "nice", "great", "sweet", "fun", "funny", "hilarious", "brilliant", "fantastic", "wonderful", "cool",
+        "thanks", "thank", "thx", "ty", "tysm", "thnx", "thankyou", "merci", "danke", "gracias", "grazie", "obrigado",
+        "obrigada", "congrats", "congratulations", "happy", "birthday", "bday", "hbd",
+        "good", "morning", "night", "gm", "gn", "hi", "hello", "hey", "hiya",
+        "so", "soo", "sooo", "such", "very", "really", "too", "much", "just", "all", "everyone", "everybody", "guys",
+        "ladies", "folks", "y'all", "you", "ya", "u", "it", "this", "that", "these", "those", "them", "is", "was",
+        "it's", "that's", "what", "how", "a", "an", "the", "of", "for", "lots", "xo", "xoxo", "x", "xx", "xxx",
+        "photo", "photos", "pic", "pics", "picture", "pictures", "video",
+    ]
+
+    /// Context messages (before `firstNewIndex`) stay as they are; new chatter is dropped.
     /// When no new message is left, the result has none (`firstNewIndex == messages.count`) and callers skip the model.
     public func filter(_ input: ConversationInput) -> (kept: ConversationInput, skipped: Int) {
         let context = Array(input.messages[..<input.firstNewIndex])

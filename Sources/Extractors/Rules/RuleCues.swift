@@ -82,22 +82,7 @@ package enum RuleCues {
         "fill out", "complete",
     ]
 
-    // MARK: pre-filter only
-
-    /// Short agreements that settle a plan ("Deal", "OK animals it is!", "I'll do both runs").
-    static let agreement = [
-        "deal", "sounds good", "sounds great", "fine by me", "works for me", "it is", "count me in", "i'm in", "me too",
-        "same here", "perfect", "i'll do", "i will do", "i can do", "i'll take", "i can take", "i'll drive",
-        "i can drive", "i'll bring", "i can bring",
-    ]
-    /// Time words the resolver gives no date for, which still point at a plan ("next week", "that day").
-    static let vagueTime = [
-        "next week", "this week", "that day", "same day", "that weekend", "next month", "this month", "weekend",
-        "morning", "afternoon", "evening",
-    ]
-
-    /// Everything that makes a message worth a model's time besides dates, question marks and event nouns.
-    package static let prefilter = rsvpRequest + replyNo + replyMaybe + replyYes + replyYesOpening + replyNoOpening
-        + replyMaybeAnywhere + urgent + high + groupQuestion + decision + cancellation + move + deadline + agreement
-        + vagueTime
+    /// Every cue phrase the rules match, for the tokenizer's fast-path check (`RulesTokenizerSpeedTests`).
+    package static let all = rsvpRequest + replyNo + replyMaybe + replyYes + replyYesOpening + replyNoOpening
+        + replyMaybeAnywhere + urgent + high + groupQuestion + decision + cancellation + move + deadline
 }

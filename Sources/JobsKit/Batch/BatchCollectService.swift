@@ -166,12 +166,14 @@ public struct BatchCollectService: Sendable {
         }
     }
 
-    /// Every item's answer, validated and decoded, merged per feature then across features as `extract` does.
+    /// Every item's answer, validated and decoded, merged per feature (or per combined window) then across features as
+    /// `extract` does.
     private func decode(_ conversation: BatchStore.PendingConversation, input: ConversationInput, record: BatchStore.Record,
                         answers: [String: BatchOutputLine], remote: BatchObject, engine: ExtractionEngine) throws -> ExtractionRun {
         var run = ExtractionRun()
         run.prompts = record.prompts
-        for feature in engine.registry.sorted(record.features) {
+        // A combined batch has one item per window under `combinedItem`, answering every feature at once.
+        for feature in engine.registry.sorted(record.features) + [ExtractionEngine.combinedItem] {
             var partial = ExtractionRun()
             for item in conversation.items where item.feature == feature {
                 guard let line = answers[item.customID] else {
@@ -184,7 +186,7 @@ public struct BatchCollectService: Sendable {
                 }
                 let answer: ExtractionRun
                 do {
-                    answer = try engine.decodeBatchAnswer(body, feature: feature, window: item.window, input: input)
+                    answer = try engine.decodeBatchAnswer(body, feature: feature, features: record.features, window: item.window, input: input)
                 } catch {
                     throw ItemFailure(customID: item.customID, message: "\(item.customID): \(error)")
                 }

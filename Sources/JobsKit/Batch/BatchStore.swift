@@ -147,7 +147,8 @@ struct BatchStore: Sendable {
         var items: [UUID: [Item]] = [:]
         for row in itemRows {
             let name: String = try row.decode("feature")
-            guard let feature = ExtractionFeature.named(name) else {
+            let combined = name == ExtractionEngine.combinedItem.rawValue ? ExtractionEngine.combinedItem : nil
+            guard let feature = combined ?? ExtractionFeature.named(name) else {
                 throw JobsError.invalidRecord("llm_batch_items \(try row.decode("custom_id", as: String.self)): unknown feature '\(name)'")
             }
             let start: Int = try row.decode("window_start"), end: Int = try row.decode("window_end")

@@ -60,11 +60,13 @@ public struct BatchSubmitService: Sendable {
         }
     }
 
-    /// Each feature's prompt as the batch records it, and the one model they all name (a batch file may name only one).
+    /// Each feature's prompt as the batch records it (in combined mode the combined prompt, as `extractCombined`
+    /// records it), and the one model they all name (a batch file may name only one).
     private func promptRefs(_ features: [ExtractionFeature]) throws -> (prompts: [ExtractionFeature: PromptRef], model: String?) {
         var prompts: [ExtractionFeature: PromptRef] = [:]
+        let combined = engine.mode == .combined && features.count > 1 ? try engine.combinedPrompt() : nil
         for feature in features {
-            let prompt = try engine.prompt(for: feature)
+            let prompt = try combined ?? engine.prompt(for: feature)
             prompts[feature] = PromptRef(id: prompt.id, version: prompt.version, model: engine.provider.modelName(for: prompt))
         }
         let models = Set(prompts.values.map(\.model))
@@ -82,7 +84,8 @@ public struct BatchSubmitService: Sendable {
             .batch, provider: "openai-batch", model: model,
             options: ["batch_id": .string(batchID.uuidString.lowercased()),
                       "shard": .string("\(scanOptions.shardIndex)/\(scanOptions.shardCount)"),
-                      "features": .array(features.map { .string($0.rawValue) })],
+                      "features": .array(features.map { .string($0.rawValue) }),
+                      "request_mode": .string(engine.mode.rawValue)],
             promptSet: engine.prompts.fingerprint, prompts: engine.fingerprints(features))
         try await BatchStore(pool: pool).create(batchID, runID: runID, features: features, prompts: prompts)
         return runID

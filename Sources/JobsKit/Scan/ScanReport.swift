@@ -35,7 +35,8 @@ public enum ScanReport {
         lines.append("Rows: \(s.rowsInserted) new, \(s.rowsUpdated) updated; reminders created: \(s.remindersCreated)")
         lines.append(String(format: "%d requests, %d prompt + %d completion tokens (%d cached), %.2f s",
                             s.requests, s.usage.promptTokens, s.usage.completionTokens, s.usage.cachedPromptTokens, s.seconds))
-        if let cost = s.cost { lines.append(cost.line) }
+        if let cost = s.cost { lines.append(cost.line + " for extraction (\(s.mode) requests)") }
+        if let night = s.night { lines.append("Night's estimated cost: \(night.estimate)" + night.breakdown) }
         for found in s.found {
             lines.append("")
             lines.append(found.conversation + ":")

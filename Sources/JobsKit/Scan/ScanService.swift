@@ -54,6 +54,10 @@ public struct ScanService: Sendable {
         public var usage = TokenUsage()
         /// The tokens at list prices (`RunCost`), also in `job_runs.estimated_cost_usd`.
         public var cost: RunCost?
+        /// How the extraction asked the model: `combined` or `per-feature` (`RequestMode`).
+        public var mode = RequestMode.productDefault.rawValue
+        /// The night's estimated cost: extraction plus the proactive pass's assistant runs.
+        public var night: NightCost?
         public var seconds = 0.0
         /// Users in conversations whose rows changed: the ones the assistant should look at again.
         public var changedUsers: [UUID] = []
@@ -143,6 +147,8 @@ public struct ScanService: Sendable {
         if !interrupted { summary.proactive = await proactive?.afterScan(changedUsers: summary.changedUsers, now: now) }
         summary.seconds = Date().timeIntervalSince(started)
         summary.cost = RunCost.estimate(summary.usage, engine: engine, features: options.features)
+        summary.mode = engine.mode.rawValue
+        summary.night = NightCost(extractionUSD: summary.cost?.usd, assistantUSD: summary.proactive.map { $0.costUSD })
         let outcome = Self.outcome(summary)
         summary.runRecordError = await closeRun(runID, outcome, recorder: recorder, logger: logger)
         Self.logFinished(summary, status: outcome.status, logger: logger)
@@ -156,7 +162,7 @@ public struct ScanService: Sendable {
             "shard": .string("\(options.shardIndex)/\(options.shardCount)"),
             "features": .array(options.features.map { .string($0.rawValue) }),
             "owner": .string(options.owner), "lease_seconds": .integer(Int64(options.lease.wholeSeconds)),
-            "combined": .bool(engine.combined),
+            "combined": .bool(engine.mode == .combined), "request_mode": .string(engine.mode.rawValue),
         ]
         let provider = engine.provider.name
         let prompts = engine.fingerprints(options.features) + (proactive?.assistant?.promptFingerprint.map { [$0] } ?? [])

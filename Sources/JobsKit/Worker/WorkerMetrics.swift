@@ -11,6 +11,8 @@ public struct WorkerMetrics: Sendable {
     public static let requestDuration = "messageai_worker_request_duration_seconds"
     public static let modelTokens = "messageai_worker_model_tokens_total"
     public static let modelCost = "messageai_worker_model_cost_usd_total"
+    /// Runs whose cost is unknown (the model has no price): they add nothing to `modelCost`, so this says the sum is short.
+    public static let modelCostUnknown = "messageai_worker_model_cost_unknown_runs_total"
     public static let leaseRenewals = "messageai_worker_lease_renewals_total"
     public static let queueDepth = "messageai_worker_queue_depth"
     public static let inFlight = "messageai_worker_requests_in_flight"
@@ -51,6 +53,8 @@ public struct WorkerMetrics: Sendable {
             .increment(by: completion)
         if let cost {
             FloatingPointCounter(label: Self.modelCost, dimensions: [("kind", kind.rawValue)], factory: factory).increment(by: cost)
+        } else {
+            Counter(label: Self.modelCostUnknown, dimensions: [("kind", kind.rawValue)], factory: factory).increment()
         }
     }
 

@@ -1,6 +1,7 @@
 import AgentRuntime
 import CLISupport
 import Chrono
+import Extractors
 import Foundation
 import Logging
 import Postgres
@@ -92,6 +93,15 @@ enum EnvironmentSettings {
                 defaultValue: "300", flag: nil) { name, value in
             (try? JobRunRecorder.lease(fromSetting: value)) != nil
                 ? nil : "\(name)='\(value.prefix(60))' is not valid: expected whole seconds from \(JobRunRecorder.leaseRange.lowerBound) to \(JobRunRecorder.leaseRange.upperBound)"
+        },
+        Setting(name: RequestMode.setting, allowed: RequestMode.allCases.map(\.rawValue).joined(separator: " or "),
+                defaultValue: RequestMode.productDefault.rawValue, flag: "--combined / --per-feature") { name, value in
+            do {
+                _ = try RequestMode.resolve(environment: [name: value])
+                return nil
+            } catch {
+                return "\(error)"
+            }
         },
         Setting(name: "JOB_COMPLETION_INDEX", allowed: "a shard index, 0 or more (read by --shard auto/N)", defaultValue: "none",
                 flag: "--shard i/N") { name, value in

@@ -1,16 +1,17 @@
 import ArgumentParser
 import CLISupport
 import Extractors
+import Foundation
 import JobsKit
 import Providers
 
 extension ProviderChoice: ExpressibleByArgument {}
 
-/// How extractors get their answers; shared by extract, scan and eval.
+/// How extractors get their answers and how many requests they make; shared by extract, scan, the worker and eval.
 struct ProviderOptions: ParsableArguments {
     @Option(help: """
         Where answers come from: openai (OpenAI or any OpenAI-compatible server, from OPENAI_API_KEY / OPENAI_BASE_URL), \
-        rules (no LLM), or auto: openai when configured, else rules.
+        rules (no LLM), auto: openai when configured, else rules; or recorded (eval only: answers from --answers DIR).
         """)
     var provider: ProviderChoice = .auto
 
@@ -24,20 +25,38 @@ struct ProviderOptions: ParsableArguments {
     @Option(help: "Estimated input tokens per window; longer conversations are split into overlapping windows.")
     var windowTokens: Int = 6000
 
+    @Flag(help: "One request per conversation window for all the features (prompts/combined.yaml): the default (or $MESSAGEAI_REQUEST_MODE=combined).")
+    var combined = false
+
+    @Flag(help: "One request per feature and window instead of one combined request (or $MESSAGEAI_REQUEST_MODE=per-feature): five requests where combined sends one.")
+    var perFeature = false
+
     @OptionGroup var llm: LLMOptions
+
+    /// Combined unless `--per-feature` or `MESSAGEAI_REQUEST_MODE` says otherwise; a bad value stops the command.
+    func requestMode() throws -> RequestMode {
+        do {
+            return try RequestMode.resolve(combined: combined, perFeature: perFeature, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
 
     func validate() throws {
         // Below ~1,000 tokens a window holds the fixed prompt and hardly a message: hundreds of requests per conversation.
         guard (1_000...1_000_000).contains(windowTokens) else {
             throw ValidationError("--window-tokens must be between 1000 and 1000000, not \(windowTokens)")
         }
+        _ = try requestMode()
     }
 
     /// The engine, with a notice on stderr when no LLM was configured.
     func engine() throws -> ExtractionEngine {
         let (provider, notice) = try ProviderFactory.make(self.provider, modelOverride: model, environment: llm.environment())
         if let notice { CLILogging.notice(notice) }
-        return try ProviderFactory.engine(promptsPath: prompts, provider: provider, windowing: Windowing(maxInputTokens: windowTokens),
-                                          versions: promptVersions)
+        var engine = try ProviderFactory.engine(promptsPath: prompts, provider: provider, windowing: Windowing(maxInputTokens: windowTokens),
+                                                versions: promptVersions)
+        engine.mode = try requestMode()
+        return engine
     }
 }

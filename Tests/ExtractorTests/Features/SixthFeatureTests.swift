@@ -139,7 +139,8 @@ struct ScoredCarpool: ScoredItem {
     /// The shipped prompts plus the sixth feature's.
     static func prompts() throws -> PromptLibrary {
         let sixth = try PromptLibrary.load(directory: try resources().appendingPathComponent("prompts"))
-        return try PromptLibrary(prompts: try ExtractionHarness.prompts().all + sixth.all)
+        let shipped = try ExtractionHarness.prompts()
+        return try PromptLibrary(prompts: shipped.all + sixth.all, pins: shipped.pins)
     }
 
     static func engine(_ server: FakeOpenAIServer, registry: FeatureRegistry = registry) throws -> ExtractionEngine {
@@ -262,7 +263,7 @@ struct ScoredCarpool: ScoredItem {
         let server = try FakeOpenAIServer { Self.reply($0) }
         defer { server.stop() }
         var engine = try Self.engine(server)
-        engine.combined = true
+        engine.mode = .combined
         let run = try await engine.extract(Self.input, features: Self.registry.ids)
 
         #expect(server.requests.count == 1)

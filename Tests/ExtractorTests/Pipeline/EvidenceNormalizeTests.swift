@@ -51,17 +51,3 @@ import Testing
         #expect(index.holding("\"quoted\" 'x'") == [texts.firstIndex(of: "“Quoted” ‘x’ ‚low‛ „low“ ′prime″")!])
     }
 }
-
-/// The pre-filter's "?" / "+1" check is byte-wise for ASCII text (issue 15) and answers as Foundation's `contains` did.
-@Suite struct PreFilterFastPathTests {
-    @Test func questionAndPlusOneMatchFoundation() {
-        let texts = EvidenceNormalizeTests.ascii + EvidenceNormalizeTests.unicode + [
-            "?", "+1", "+", "1", "1+", "+ 1", "ok +1", "+10 for that", "really?!", "what?\u{301}", "+1\u{301}", "😀?", "😀+1", "+\u{301}1",
-            "？fullwidth", "＋１", "a+", "?+1",
-        ]
-        for text in texts {
-            #expect(PreFilter.containsQuestionOrPlusOne(text) == (text.contains("?") || text.contains("+1")), "\(text.debugDescription)")
-        }
-        #expect(PreFilter.eventNouns.count == EventVocabulary.nouns.count)
-    }
-}

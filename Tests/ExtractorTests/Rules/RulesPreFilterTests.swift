@@ -6,13 +6,18 @@ import Testing
     typealias Line = RulesFixture.Line
 
     @Test(arguments: ["Yes we'll be there!", "Is practice on?", "Count us in", "Sorry, can't make it", "Game is Saturday at 10",
-                      "URGENT call me", "So the plan is pizza", "maybe"])
+                      "URGENT call me", "So the plan is pizza", "maybe",
+                      // Commitments, answers and other languages that no cue list names.
+                      "Chens are in, we'll bring potato salad", "I'll take her", "I can drive", "we're in", "ok", "👍",
+                      "me too", "Wir bringen den Kuchen mit", "Claro, yo la llevo", "Nous venons avec les enfants",
+                      "lol ok fine I'll do it", "thanks, see you then", "Running late, Emma has her cleats"])
     func keeps(_ text: String) throws {
         let message = InputMessage(id: "x", senderID: "dan", sentAt: try ReferenceInstant.parse(RulesSent.monday("09:00")), text: text)
         #expect(PreFilter().needsModel(message, timeZone: RulesFixture.zone))
     }
 
-    @Test(arguments: ["lol 😂", "thanks!", "Haha so cute", "❤️", "ok"])
+    @Test(arguments: ["lol 😂", "thanks!", "Haha so cute", "❤️", "Thank you so much!!", "omg love it 😍", "Good morning everyone",
+                      "Happy birthday!! 🎉", "", "gracias!!"])
     func drops(_ text: String) throws {
         let message = InputMessage(id: "x", senderID: "dan", sentAt: try ReferenceInstant.parse(RulesSent.monday("09:00")), text: text)
         #expect(!PreFilter().needsModel(message, timeZone: RulesFixture.zone))

@@ -17,7 +17,7 @@ import Testing
         "Please   reply\nasap", "we’re in", "WE'RE IN", "see you then", "talk then", "e\u{301}’ test", "it",
     ]
 
-    static let cues = RuleCues.prefilter + [
+    static let cues = RuleCues.all + [
         "", "it is", "then", "can't make it", "can’t make it", "We're In", "  we're  in ", "rock-'n", "s'", "'s", "-x",
         "field trip", "parent-teacher conference", "911", "+1", "no.", "a--b", "x'-y",
     ]
@@ -39,8 +39,8 @@ import Testing
             #expect(RuleTokenizer.words(cue) == tokenized, "\(cue)")
         }
         // Every cue the rules ship takes the fast path.
-        #expect(RuleCues.prefilter.allSatisfy { RuleTokenizer.simpleWords($0) != nil })
-        #expect(simple > RuleCues.prefilter.count)
+        #expect(RuleCues.all.allSatisfy { RuleTokenizer.simpleWords($0) != nil })
+        #expect(simple > RuleCues.all.count)
     }
 
     @Test func cueMatchingMatchesThePaddedStringSearch() {

@@ -33,6 +33,9 @@ import Glibc
             let submitted = try JSONValue.parse(submit.stdout)
             #expect(submitted["status"] == "submitted" && submitted["conversations"] == 4)
             #expect(h.server.requests.allSatisfy { $0.path != "/v1/chat/completions" })
+            // The default request mode: one combined request per conversation window.
+            #expect(submitted["requests"] == 4)
+            #expect(try h.uploadedLines().allSatisfy { $0["custom_id"]?.stringValue?.contains(":combined:") == true })
 
             let waiting = try await Self.run(["batch", "collect", "--prompts", prompts], environment: env)
             #expect(waiting.code == 0, "\(waiting.stderr)")

@@ -17,7 +17,7 @@ import TestSupport
 
     static func synchronousScan() async throws -> SyncResult {
         try await BatchHarness.with { h in
-            let summary = try await h.syncScan()
+            let summary = try await h.syncScan(mode: .perFeature)
             #expect(summary.conversations == 4 && summary.failed == 0)
             return SyncResult(
                 rows: try await h.rows(), lastMessages: try await h.watermarks().mapValues(\.lastMessageID),
@@ -29,7 +29,7 @@ import TestSupport
         let sync = try await Self.synchronousScan()
         #expect(!sync.rows.isEmpty)
         try await BatchHarness.with(lifecycle: .holdInProgress) { h in
-            let submitted = try await h.submit()
+            let submitted = try await h.submit(mode: .perFeature)
             // The same requests the synchronous scan sent, body for body.
             #expect(try h.uploadedLines().compactMap { $0["body"]?.serialized(sortedKeys: true) }.sorted() == sync.bodies)
 
@@ -71,7 +71,7 @@ import TestSupport
             return GenericAnswers.reply(request)
         }
         try await BatchHarness.with(reply: reply) { h in
-            let submitted = try await h.submit()
+            let submitted = try await h.submit(mode: .perFeature)
             let summary = try #require(try await h.collect().first)
             #expect(summary.applied == 3 && summary.failed == 1)
             let failure = try #require(summary.failures.first)
@@ -95,14 +95,14 @@ import TestSupport
             #expect(try run.decode("status", as: String.self) == "partial")
 
             // The next synchronous scan retries just that conversation.
-            let scan = try await h.syncScan()
+            let scan = try await h.syncScan(mode: .perFeature)
             #expect(scan.conversations + scan.failed == 1)
         }
     }
 
     @Test func anExpiredBatchReleasesItsConversations() async throws {
         try await BatchHarness.with(lifecycle: .holdInProgress) { h in
-            let submitted = try await h.submit()
+            let submitted = try await h.submit(mode: .perFeature)
             h.server.batches.end(status: "expired")
             let summary = try #require(try await h.collect().first)
             #expect(summary.remoteStatus == "expired" && summary.status == .expired)
@@ -114,7 +114,7 @@ import TestSupport
             #expect(listing.first { $0.id == submitted.batchID }?.status == .expired)
             #expect(listing.first { $0.id == submitted.batchID }?.failed == 4)
             // Released conversations go to the next scan.
-            let scan = try await h.syncScan()
+            let scan = try await h.syncScan(mode: .perFeature)
             #expect(scan.conversations == 4)
         }
     }
@@ -126,7 +126,7 @@ import TestSupport
                 : GenericAnswers.reply(request)
         }
         try await BatchHarness.with(reply: reply) { h in
-            _ = try await h.submit()
+            _ = try await h.submit(mode: .perFeature)
             let batch = try #require(h.server.batches.batches.first)
             #expect(batch.errorFileID != nil && batch.outputFileID != nil)
             let summary = try #require(try await h.collect().first)
@@ -138,7 +138,7 @@ import TestSupport
 
     @Test func theNextBatchTakesOnlyNewMessagesAndAdvancesChatWithoutCuesAtOnce() async throws {
         try await BatchHarness.with { h in
-            _ = try await h.submit()
+            _ = try await h.submit(mode: .perFeature)
             #expect(try await h.collect().first?.applied == 4)
             let carpool = DemoDataset.conversationIDs.carpool
             let chatter = UUID(), question = UUID()
@@ -147,7 +147,7 @@ import TestSupport
                 [chatter, BatchHarness.birthday, DemoDataset.userIDs.dan, BatchHarness.now.addingTimeInterval(-600),
                  question, carpool, DemoDataset.userIDs.maria, "Can we move practice to Friday at 5pm?"])
 
-            let next = try await h.submit()
+            let next = try await h.submit(mode: .perFeature)
             #expect(next.status == .submitted)
             #expect(next.conversations == 1 && next.advanced == 1 && next.skippedMessages == 1 && next.newMessages == 2)
             // The chatter moved the birthday watermark at submit time, with no request.
@@ -161,6 +161,52 @@ import TestSupport
             #expect(collected.applied == 1 && collected.failed == 0)
             let marks = try await h.watermarks()
             #expect(marks[carpool]?.lastMessageID == question && marks[carpool]?.leaseOwner == nil)
+        }
+    }
+}
+
+/// Batch mode in the default request mode: one combined request per conversation window, collected into the rows the
+/// synchronous combined scan writes. The per-feature batch is `BatchCollectTests` (it states `.perFeature`).
+@Suite(.serialized) struct BatchCombinedTests {
+    @Test func aCombinedBatchSendsOneRequestPerWindowAndWritesWhatTheCombinedScanWrites() async throws {
+        let sync = try await BatchHarness.with { h in
+            let summary = try await h.syncScan(mode: .combined)
+            #expect(summary.conversations == 4 && summary.failed == 0 && summary.requests == 4, "\(summary.failures)")
+            return (rows: try await h.rows(),
+                    bodies: h.server.requests.filter { $0.path == "/v1/chat/completions" }.compactMap { $0.json?.serialized(sortedKeys: true) }.sorted())
+        }
+        #expect(sync.rows.contains { $0.hasPrefix("calendar_events ") } && sync.rows.contains { $0.hasPrefix("deadlines ") })
+        try await BatchHarness.with(lifecycle: .holdInProgress) { h in
+            let submitted = try await h.submit(mode: .combined)
+            #expect(submitted.conversations == 4 && submitted.requests == 4)
+            let lines = try h.uploadedLines()
+            // The requests the synchronous combined scan sent, body for body, each one combined request.
+            #expect(lines.compactMap { $0["body"]?.serialized(sortedKeys: true) }.sorted() == sync.bodies)
+            #expect(lines.allSatisfy { $0["custom_id"]?.stringValue?.contains(":combined:") == true })
+            #expect(try await h.count("SELECT count(*) AS n FROM llm_batch_items WHERE feature = 'combined'") == 4)
+            let recorded = try await h.db.pool.query("SELECT prompts::text AS p FROM llm_batches WHERE id = $1", [submitted.batchID])[0]
+            #expect(try recorded.decode("p", as: String.self).contains("\"combined\""))
+
+            h.server.batches.complete()
+            let collected = try #require(try await h.collect().first)
+            #expect(collected.applied == 4 && collected.failed == 0, "\(collected.failures)")
+            #expect(try await h.rows() == sync.rows)
+        }
+    }
+
+    @Test func anInvalidPartOfACombinedAnswerFailsItsConversationAndNamesTheFeature() async throws {
+        try await BatchHarness.with(lifecycle: .holdInProgress, reply: { request in
+            // Every combined answer's deadlines part lacks its list: the whole conversation fails, nothing half-written.
+            guard case .object(var answer)? = try? JSONValue.parse(GenericAnswers.replyContent(request)) else { return GenericAnswers.reply(request) }
+            answer["deadlines"] = .object(JSONObject())
+            return .chat(content: JSONValue.object(answer).serialized(), usage: FakeUsage(prompt: 200, completion: 30))
+        }) { h in
+            _ = try await h.submit(mode: .combined)
+            h.server.batches.complete()
+            let collected = try #require(try await h.collect().first)
+            #expect(collected.applied == 0 && collected.failed == 4)
+            #expect(collected.failures.allSatisfy { $0.error.contains("deadlines") }, "\(collected.failures)")
+            #expect(try await h.count("SELECT count(*) AS n FROM calendar_events") == 0)
         }
     }
 }

@@ -43,9 +43,12 @@ struct BatchHarness {
         }
     }
 
-    func submit(limit: Int? = nil) async throws -> BatchSubmitService.Summary {
+    /// Submits with the harness's engine in `mode` (every caller states which path it tests).
+    func submit(limit: Int? = nil, mode: RequestMode) async throws -> BatchSubmitService.Summary {
         var options = BatchOptions()
         options.scan.limit = limit
+        var engine = self.engine
+        engine.mode = mode
         return try await BatchSubmitService(pool: db.pool, engine: engine, client: client, options: options).run(now: Self.now)
     }
 
@@ -53,9 +56,11 @@ struct BatchHarness {
         try await BatchCollectService(pool: db.pool, engine: engine, client: client).run(batchID: batchID, now: Self.now)
     }
 
-    func syncScan() async throws -> ScanService.Summary {
+    func syncScan(mode: RequestMode) async throws -> ScanService.Summary {
         var options = ScanOptions()
         options.concurrency = 1
+        var engine = self.engine
+        engine.mode = mode
         return try await ScanService(pool: db.pool, engine: engine, options: options).run(now: Self.now)
     }
 
@@ -146,15 +151,30 @@ enum GenericAnswers {
         case "deadlines":
             ["deadlines": [["task": evidence, "deadline": "2026-03-05", "time": nil, "category": "other", "priority": "medium",
                             "details": nil, "date_phrase": nil, "evidence": evidence, "source_message_ids": ["m1"]]]]
+        case CombinedSchema.promptID:
+            // One combined request: each feature the schema asks for, answered as its own request would be.
+            .object(combined(schema, evidence: evidence.stringValue ?? "m1"))
         default:
             CombinedSchema.emptyAnswer(schema)
         }
     }
 
-    @Sendable static func reply(_ request: RecordedRequest) -> ScriptedReply {
+    static func combined(_ schema: JSONValue, evidence: String) -> JSONObject {
+        var object = JSONObject()
+        for name in schema["required"]?.arrayValue?.compactMap(\.stringValue) ?? [] {
+            object[name] = answer(name, evidence: evidence, schema: schema["properties"]?[name] ?? [:])
+        }
+        return object
+    }
+
+    /// The answer's JSON text for `request` (per feature, or combined).
+    static func replyContent(_ request: RecordedRequest) -> String {
         let m1 = ScanRequests.messageLines(request).first { $0["id"]?.stringValue == "m1" }?["text"]?.stringValue ?? "m1"
         let schema = request.json?["response_format"]?["json_schema"]?["schema"] ?? [:]
-        return .chat(content: answer(BatchHarness.feature(of: request), evidence: String(m1.prefix(40)), schema: schema).serialized(),
-                     usage: FakeUsage(prompt: 200, completion: 30))
+        return answer(BatchHarness.feature(of: request), evidence: String(m1.prefix(40)), schema: schema).serialized()
+    }
+
+    @Sendable static func reply(_ request: RecordedRequest) -> ScriptedReply {
+        .chat(content: replyContent(request), usage: FakeUsage(prompt: 200, completion: 30))
     }
 }

@@ -16,7 +16,7 @@ import TestSupport
         let batchObjectSchema = try JSONSchema(["$ref": "#/components/schemas/Batch"], root: openAPI)
         let fileSchema = try JSONSchema(["$ref": "#/components/schemas/OpenAIFile"], root: openAPI)
         try await BatchHarness.with(lifecycle: .holdInProgress) { h in
-            let summary = try await h.submit()
+            let summary = try await h.submit(mode: .perFeature)
             #expect(summary.status == .submitted)
             #expect(summary.conversations == 4)
             #expect(summary.failed == 0)
@@ -83,7 +83,7 @@ import TestSupport
 
     @Test func collectBeforeCompletionWritesNothingAndASynchronousScanSkipsTheBatch() async throws {
         try await BatchHarness.with(lifecycle: .holdInProgress) { h in
-            let submitted = try await h.submit()
+            let submitted = try await h.submit(mode: .perFeature)
             let marksBefore = try await h.watermarks()
             let collected = try await h.collect()
             #expect(collected.count == 1)
@@ -93,13 +93,13 @@ import TestSupport
             #expect(try await h.rows().isEmpty)
             #expect(try await h.watermarks() == marksBefore)
 
-            let scan = try await h.syncScan()
+            let scan = try await h.syncScan(mode: .perFeature)
             #expect(scan.conversations == 0 && scan.failed == 0)
             #expect(h.server.requests.allSatisfy { $0.path != "/v1/chat/completions" })
             #expect(try await h.rows().isEmpty)
 
             // A second submit finds nothing to claim.
-            let second = try await h.submit()
+            let second = try await h.submit(mode: .perFeature)
             #expect(second.status == .empty && second.conversations == 0)
             #expect(h.server.batches.uploads.count == 1)
             let listing = try await BatchStatusService(pool: h.db.pool).list()
@@ -111,7 +111,7 @@ import TestSupport
     @Test func aRefusedBatchReleasesEveryConversationAndRecordsWhy() async throws {
         try await BatchHarness.with { h in
             h.server.batches.rejectCreates("quota exceeded for batch tokens")
-            let error = await #expect(throws: LLMError.self) { try await h.submit() }
+            let error = await #expect(throws: LLMError.self) { try await h.submit(mode: .perFeature) }
             #expect(error?.description.contains("HTTP 400") == true && error?.description.contains("quota exceeded") == true)
             #expect(try await h.watermarks().values.allSatisfy { $0.leaseOwner == nil && $0.lastMessageID == nil && $0.failures == 0 })
             let listing = try #require(try await BatchStatusService(pool: h.db.pool).list().first)
@@ -120,7 +120,7 @@ import TestSupport
 
             // Nothing is lost: the next attempt claims the same conversations.
             h.server.batches.rejectCreates(nil)
-            let retry = try await h.submit()
+            let retry = try await h.submit(mode: .perFeature)
             #expect(retry.status == .submitted && retry.conversations == 4)
         }
     }

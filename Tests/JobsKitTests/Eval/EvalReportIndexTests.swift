@@ -28,14 +28,9 @@ struct EvalReportIndexTests {
         return rows
     }
 
-    /// The fixture a request is about ("Conversation: <fixture id>" in a user message; the prompt's example has another name).
-    static func fixtureID(_ request: RecordedRequest, among ids: Set<String>) -> String? {
-        for message in request.json?["messages"]?.arrayValue ?? [] where message["role"]?.stringValue == "user" {
-            guard let text = message["content"]?.stringValue, let range = text.range(of: "Conversation: ") else { continue }
-            let name = String(text[range.upperBound...].prefix { $0 != "\n" })
-            if ids.contains(name) { return name }
-        }
-        return nil
+    /// The fixture a request is about (`EvalTestSupport.fixture(of:among:)`).
+    static func fixtureID(_ request: RecordedRequest, among fixtures: [Fixture]) -> String? {
+        request.json.flatMap { EvalTestSupport.fixture(of: $0, among: fixtures)?.id }
     }
 
     @Test("a compare run against a baseline marks the changed, failed and regressed fixtures, with the sign of each change")
@@ -58,12 +53,11 @@ struct EvalReportIndexTests {
         // Calendar answers: empty (nothing found) or schema-invalid for the chosen fixtures and prompt version.
         let degrade = Locked(false)
         let answers = LabelledAnswers(fixtures)
-        let ids = Set(fixtures.map(\.id))
-        let server = try FakeOpenAIServer { request in
+                let server = try FakeOpenAIServer { request in
             let system = request.json?["messages"]?[0]?["content"]?.stringValue ?? ""
             let candidate = system.contains("(Candidate two.)")
             let calendar = request.json?["response_format"]?["json_schema"]?["name"]?.stringValue == "calendar_events"
-            if degrade.value, calendar, let fixture = Self.fixtureID(request, among: ids) {
+            if degrade.value, calendar, let fixture = Self.fixtureID(request, among: fixtures) {
                 if candidate, fixture == brokenOnCandidate { return .chat(content: #"{"not_the_schema": true}"#) }
                 if candidate ? worseOnCandidate.contains(fixture) : worseOnMain.contains(fixture) {
                     return .chat(content: #"{"events": []}"#)

@@ -57,7 +57,7 @@ struct EvalRulesTests {
             reference: {now: "2026-03-02T20:00:00-05:00", timezone: America/New_York, user: maria}
             participants: [{id: maria, name: Maria}, {id: dan, name: Dan}]
             messages:
-              - {id: m1, sender: dan, sent_at: "2026-03-02T08:14:00-05:00", text: "lol ok"}
+              - {id: m1, sender: dan, sent_at: "2026-03-02T08:14:00-05:00", text: "lol thanks!"}
               - {id: m2, sender: maria, sent_at: "2026-03-02T08:15:00-05:00", text: "Practice is tomorrow at 5?"}
             expected:
               calendar_events: []
@@ -103,7 +103,7 @@ struct EvalRulesTests {
         #expect(render.status == 0, "stderr: \(render.stderr)")
         let body = try JSONValue.parse(render.stdout)
         #expect(body["response_format"]?["json_schema"]?["name"]?.stringValue == "calendar_events")
-        #expect(body["messages"]?.arrayValue?.last?["content"]?.stringValue?.contains("Conversation: class-picnic") == true)
+        #expect(body["messages"]?.arrayValue?.last?["content"]?.stringValue?.contains("Conversation: Parents group") == true)
         let openAISchema = try #require(body["response_format"]?["json_schema"]?["schema"])
         #expect(!openAISchema.serialized().contains("maxItems") && !openAISchema.serialized().contains("maxLength"),
                 "OpenAI's strict schema leaves the caps to local validation")

@@ -12,6 +12,18 @@ enum EvalTestSupport {
     static var promptsPath: String { RepositoryPaths.root.appendingPathComponent("prompts").path }
     static let apiKey = "sk-test-eval-not-a-real-key"
 
+    /// The fixture a request is about: the one with the most of its messages in the last user message (an eval names
+    /// the conversation neutrally, never by fixture id, and the prompt's worked example comes before).
+    static func fixture(of body: JSONValue, among fixtures: [Fixture]) -> Fixture? {
+        guard let text = body["messages"]?.arrayValue?.last(where: { $0["role"]?.stringValue == "user" })?["content"]?.stringValue
+        else { return nil }
+        let scored = fixtures.map { fixture in
+            (fixture, fixture.messages.count { text.contains(JSONValue.string($0.text).serialized()) })
+        }
+        guard let best = scored.max(by: { ($0.1, $1.0.id) < ($1.1, $0.0.id) }), best.1 > 0 else { return nil }
+        return best.0
+    }
+
     static func temporaryDirectory(_ label: String = "eval") throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("jobs-\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -60,8 +72,8 @@ enum EvalTestSupport {
     }
 }
 
-/// Plays a model that has read the labels: it answers each request with the expected items of the fixture
-/// named in the prompt ("Conversation: <fixture id>"), in the feature's schema and the window's aliases.
+/// Plays a model that has read the labels: it answers each request with the expected items of the fixture whose
+/// messages the prompt carries (`EvalTestSupport.fixture(of:among:)`), in the feature's schema and the window's aliases.
 struct LabelledAnswers: Sendable {
     let fixtures: [String: Fixture]
     /// Features answered with an empty list instead (so a run scores below 1).
@@ -75,24 +87,27 @@ struct LabelledAnswers: Sendable {
     }
 
     func reply(_ request: RecordedRequest) -> ScriptedReply {
-        guard let feature = request.json?["response_format"]?["json_schema"]?["name"]?.stringValue,
-              let fixture = fixture(named: request) else {
+        guard let content = request.json.flatMap(content(for:)) else {
             return .error(status: 400, message: "LabelledAnswers: cannot tell the feature or fixture of this request")
         }
-        if invalid.contains("\(fixture.id)/\(feature)") {
-            return .chat(content: #"{"not_the_schema": true}"#, usage: usage)
-        }
-        let answer = emptyFeatures.contains(feature) ? Self.empty(feature) : Self.answer(feature, fixture)
-        return .chat(content: answer.serialized(), usage: usage)
+        return .chat(content: content, usage: usage)
     }
 
-    private func fixture(named request: RecordedRequest) -> Fixture? {
-        for message in request.json?["messages"]?.arrayValue ?? [] where message["role"]?.stringValue == "user" {
-            guard let text = message["content"]?.stringValue, let range = text.range(of: "Conversation: ") else { continue }
-            let name = text[range.upperBound...].prefix { $0 != "\n" }
-            if let fixture = fixtures[String(name)] { return fixture }
+    /// The answer's JSON text for a request body; a combined request gets each of its features' answers.
+    func content(for body: JSONValue) -> String? {
+        guard let feature = body["response_format"]?["json_schema"]?["name"]?.stringValue, let fixture = fixture(named: body) else {
+            return nil
         }
-        return nil
+        if invalid.contains("\(fixture.id)/\(feature)") { return #"{"not_the_schema": true}"# }
+        func answer(_ feature: String) -> JSONValue { emptyFeatures.contains(feature) ? Self.empty(feature) : Self.answer(feature, fixture) }
+        if let parts = body["response_format"]?["json_schema"]?["schema"]?["properties"]?.objectValue, feature == "combined" {
+            return JSONValue.object(JSONObject(parts.keys.map { ($0, answer($0)) })).serialized()
+        }
+        return answer(feature).serialized()
+    }
+
+    private func fixture(named body: JSONValue) -> Fixture? {
+        EvalTestSupport.fixture(of: body, among: Array(fixtures.values))
     }
 
     static func empty(_ feature: String) -> JSONValue {

@@ -20,6 +20,8 @@ struct BadInputTests {
         var database: DatabaseKind = .test
         var model: ModelKind = .none
         var footprint: Footprint = .nothing
+        /// Settings added to the child's environment.
+        var settings: [String: String] = [:]
 
         var testDescription: String { name }
     }
@@ -63,6 +65,18 @@ struct BadInputTests {
              expected: ["LLM"], model: .unreachable, footprint: .failedRunRecord),
         Case(name: "unreachable model server (assist)", arguments: ["assist", "--user", DemoDataset.userIDs.maria.uuidString] + prompts,
              expected: ["LLM"], model: .unreachable, footprint: .failedRunRecord),
+        Case(name: "bad request mode setting (scan)", arguments: ["scan", "--provider", "rules"] + prompts,
+             expected: ["MESSAGEAI_REQUEST_MODE='five-at-once' is not a request mode", "combined or per-feature"],
+             settings: ["MESSAGEAI_REQUEST_MODE": "five-at-once"]),
+        Case(name: "bad request mode setting (worker)", arguments: ["worker", "--provider", "rules", "--once"] + prompts,
+             expected: ["MESSAGEAI_REQUEST_MODE='perfeature'"], settings: ["MESSAGEAI_REQUEST_MODE": "perfeature"]),
+        Case(name: "both request modes", arguments: ["extract", "--combined", "--per-feature", "--conversation", birthday] + prompts,
+             expected: ["--combined and --per-feature: pick one"]),
+        Case(name: "eval compared with its own mode", arguments: ["eval", "--provider", "rules", "--compare", "combined"],
+             expected: ["--compare combined: this run already makes combined requests"]),
+        Case(name: "eval compared with its own mode (per-feature)", arguments: ["eval", "--provider", "rules", "--compare", "per-feature"],
+             expected: ["--compare per-feature: this run already makes per-feature requests"],
+             settings: ["MESSAGEAI_REQUEST_MODE": "per-feature"]),
     ]
 
     static func environment(_ test: Case, db: TestDatabase, server: FakeOpenAIServer) throws -> [String: String] {
@@ -76,6 +90,7 @@ struct BadInputTests {
         case .fake: environment["OPENAI_BASE_URL"] = server.baseURL.absoluteString
         case .unreachable: environment["OPENAI_BASE_URL"] = "http://127.0.0.1:\(try FreePort.find())/v1"
         }
+        environment.merge(test.settings) { _, setting in setting }
         return environment
     }
 

@@ -14,7 +14,7 @@ struct ScanCombinedTests {
 
     static func combinedEngine(_ server: FakeOpenAIServer) throws -> ExtractionEngine {
         var engine = try ScanHarness.engine(server)
-        engine.combined = true
+        engine.mode = .combined
         return engine
     }
 

@@ -33,10 +33,11 @@ enum WorkerHarness {
     }
 
     /// Extraction through the real OpenAI client against a fake server.
-    static func llmHandler(_ pool: PostgresPool, server: FakeOpenAIServer) throws -> JobRequestHandler {
+    /// `model`: every prompt's model replaced (nil: the prompts' own).
+    static func llmHandler(_ pool: PostgresPool, server: FakeOpenAIServer, model: String? = nil) throws -> JobRequestHandler {
         let client = server.client(retry: FakeOpenAIServer.quickRetries(1), maxConcurrency: 64)
         let engine = try ProviderFactory.engine(
-            promptsPath: promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
+            promptsPath: promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema, modelOverride: model))
         return JobRequestHandler(extract: ExtractService(pool: pool, engine: engine), assist: nil)
     }
 

@@ -61,9 +61,29 @@ struct WorkerMetricsTests {
             #expect(recordedCost > 0)
             let exported = try #require(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_model_cost_usd_total{kind="extract"}"#))
             #expect(abs(exported - recordedCost) < 1e-9)
+            #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_model_cost_unknown_runs_total{kind="extract"}"#) == nil)
             #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_requests_total{kind="extract",result="done"}"#) == 1)
             #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_request_duration_seconds_count{kind="extract"}"#) == 1)
             #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_requests_in_flight"#) == 0)
+        }
+    }
+
+    @Test("a run whose model has no price adds nothing to the cost and is counted as unknown")
+    func unknownCostIsCountedNotSummed() async throws {
+        try await WorkerHarness.withDemo { db in
+            let server = try FakeOpenAIServer { .chat(content: FakeAnswers.answer(for: $0).serialized(), usage: FakeUsage(prompt: 1000, completion: 100)) }
+            defer { server.stop() }
+            let factory = PrometheusBootstrap.factory()
+            let exposition = PrometheusExposition(registry: factory.registry)
+            let id = try await JobRequestQueue(pool: db.pool).enqueue(.extract, id: WorkerHarness.conversations.birthday)
+            let worker = RequestWorker(pool: db.pool, handler: try WorkerHarness.llmHandler(db.pool, server: server, model: "unpriced-model"),
+                                       options: WorkerHarness.options(once: true), metrics: WorkerMetrics(factory: factory))
+            _ = try await worker.run()
+            #expect(try await WorkerHarness.row(id, db.pool).runID != nil)
+            let metrics = text(exposition)
+            #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_model_cost_unknown_runs_total{kind="extract"}"#) == 1)
+            #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_model_cost_usd_total{kind="extract"}"#) == nil)
+            #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_model_tokens_total{kind="extract",type="prompt"}"#) ?? 0 >= 1000)
         }
     }
 

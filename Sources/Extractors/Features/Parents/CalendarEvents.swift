@@ -33,7 +33,7 @@ public struct CalendarEvents: ParentFeature {
     public var id: ExtractionFeature { .calendarEvents }
 
     public var combinedRule: String {
-        #"school, medical, activity and social events with a specific date; not vague, unconfirmed, cancelled or past ones. One per event, latest details; cite each message adding a detail. confidence 0 to 1."#
+        #"dated occasions the User's family might attend or that change the family's day: school events, appointments, children's activities (one item per game or session), social plans, closures, no-school days and early dismissals (with the dismissal time), invitations whatever the User answers, dated plans the parents agreed on. A series given by its first date is one event on that date. Not past events (dated before today; today's events stay even when their time has passed), vague plans, unagreed suggestions, cancelled events, deadlines that are not occasions, other families' own events, or custody, carpool and pick-up arrangements (those are decisions). A moved event: one item at its latest date and time. One item per occasion; cite every message adding a detail. confidence 0 to 1."#
     }
     public var itemsKey: String { "events" }
 

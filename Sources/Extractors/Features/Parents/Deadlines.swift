@@ -29,7 +29,7 @@ public struct Deadlines: ParentFeature {
     public var id: ExtractionFeature { .deadlines }
 
     public var combinedRule: String {
-        #"things a parent must do by a date (slip, payment, registration, sign-up, bring something); not undated or done tasks. priority by days left from now: urgent 1, high 3, medium 14, low later. details: amount, form or place, or null."#
+        #"what the User's family must do or deliver by a date: forms and slips, payments and fees, sign-ups and registrations, items the family is asked to send or bring on a given day (a recurring one once, on its first date), an item the User was asked to bring and agreed to, every task of a forwarded newsletter that applies to the User's family. A task the User says she is doing ("on it") is not done yet. One item per task (a slip and its fee together are one). Not an invitation's reply-by date (that is the RSVP's), tasks of other families only, past or already-met dates, undated tasks, dress codes, or events themselves. priority by days left from now: urgent 1, high 3, medium 14, low later. details: amount, form or place, or null."#
     }
 
     public func mergeKey(_ item: DeadlineItem) -> String { item.mergeKey }

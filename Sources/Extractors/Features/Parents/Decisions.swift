@@ -27,7 +27,7 @@ public struct Decisions: ParentFeature {
     public var id: ExtractionFeature { .decisions }
 
     public var combinedRule: String {
-        #"settled choices or assignments (a plan plus agreement, someone taking a task); not open questions, unagreed proposals or reversed plans. decided_by: sender alias, null for the group. Cite the proposal and the agreement."#
+        #"what the group settled, or a commitment a participant made to the group, that others rely on: who drives or takes a child, who brings or buys what, who pays how much, the plan once agreed or changed by agreement. A question or proposal counts only once someone accepts it ("Can you take her?" alone is not one; "Yes, I'll take her" is); a firm commitment made unasked ("we'll bring potato salad") is one. One item per settled point, as finally settled, saying who does what. Not open questions, unaccepted proposals, announcements by a school, coach or organiser, personal asides nobody relies on, or the date and time of an agreed plan (that is a calendar event). decided_by: the sender alias who committed or accepted, null for the group. Cite the question and the answer that settled it."#
     }
 
     public func mergeKey(_ item: DecisionItem) -> String { item.mergeKey }

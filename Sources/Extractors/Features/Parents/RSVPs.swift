@@ -39,7 +39,7 @@ public struct RSVPs: ParentFeature {
     public var id: ExtractionFeature { .rsvps }
 
     public var combinedRule: String {
-        #"requests asking who will attend. requested_by: sender alias. responses: each participant's latest yes, no or maybe with its message_id; leave out non-answers. Cite the request messages."#
+        #"invitations to an event someone hosts that ask for attendance ("RSVP by Friday", "who's coming?", "let me know if you can make it"). Not volunteer or item sign-ups, school trips needing a form or payment, "let's do X?" suggestions between parents, or invitations the User sent. deadline: the reply-by date or null. requested_by: the host's sender alias. responses: each participant's latest yes, no or maybe with its message_id, the User's own included; "will confirm soon" is no answer; leave out non-answers. Cite the invitation messages."#
     }
 
     public func mergeKey(_ item: RSVPItem) -> String { item.mergeKey }

@@ -1,0 +1,55 @@
+import Evals
+import Extractors
+import Foundation
+import JobsEval
+import TestSupport
+import Testing
+
+/// The answers a real model gave to every request of the pinned prompts over `evals/fixtures/`, checked in under
+/// `evals/recorded/` (how they were made: README's prompt-iteration section; the figures: benchmarks/RESULTS.md).
+/// They are scored through the real pipeline, so a change to validation, grounding, dates or scoring that drops what
+/// the model found fails here, and a prompt or request change makes them stale, which fails here too: re-record.
+@Suite("Recorded real-model answers")
+struct RecordedRealModelTests {
+    /// The last round's figures (RESULTS.md), less a rounding margin: micro precision and recall per mode.
+    static let floors: [RequestMode: (precision: Double, recall: Double)] = [
+        .perFeature: (0.965, 0.92),
+        .combined: (0.975, 0.94),
+    ]
+
+    static func score(_ mode: RequestMode) async throws -> EvalVariantReport {
+        var options = EvalRunOptions()
+        options.fixturesPath = EvalTestSupport.fixturesPath
+        options.promptsPath = EvalTestSupport.promptsPath
+        options.provider = .recorded
+        options.mode = mode
+        options.answersDirectory = RepositoryPaths.root.appendingPathComponent("evals/recorded/\(mode.rawValue)")
+        options.environment = [:]
+        let report = try await EvalSession.run(options).report
+        let recorded = try #require(report.recordedAnswers)
+        #expect(recorded.stale.isEmpty && recorded.missing.isEmpty,
+                "\(mode): \(recorded.stale.count) stale and \(recorded.missing.count) missing answers: the prompts or requests changed since they were recorded; record them again (README, prompt iteration)")
+        #expect(recorded.answered == recorded.expected)
+        return try #require(report.main)
+    }
+
+    @Test("each mode meets the quality targets on the recorded answers", arguments: [RequestMode.perFeature, .combined])
+    func targets(_ mode: RequestMode) async throws {
+        let main = try await Self.score(mode)
+        #expect(main.errors.isEmpty, "\(main.errors)")
+        let micro = main.score.micro
+        let floor = try #require(Self.floors[mode])
+        #expect((micro.precision ?? 0) >= floor.precision, "\(mode) micro precision \(micro.precision ?? 0)")
+        #expect(micro.recall >= floor.recall, "\(mode) micro recall \(micro.recall)")
+        for (feature, score) in main.score.features {
+            #expect((score.metrics.precision ?? 1) >= 0.85, "\(mode) \(feature.rawValue) precision \(score.metrics.precision ?? 0)")
+        }
+    }
+
+    @Test("combined is within 0.02 micro F1 of per-feature on the same model's answers (issue 37's parity gate)")
+    func parity() async throws {
+        let perFeature = try await Self.score(.perFeature).score.micro.f1
+        let combined = try await Self.score(.combined).score.micro.f1
+        #expect(combined >= perFeature - 0.02, "combined F1 \(combined) against per-feature \(perFeature)")
+    }
+}
