@@ -6,6 +6,8 @@ import YAMLKit
 /// The parts of FEATURES.md (the product's definition of each feature) that a label can be checked against without
 /// reading the chat: a wrong label here would teach the scorer to reward what the product must not show.
 enum FixtureLabelLint {
+    static let maxSources = 5
+
     static func findings(in fixture: Fixture) -> [FixtureChecks.Finding] {
         var out: [FixtureChecks.Finding] = []
         let user = fixture.reference.user
@@ -32,6 +34,16 @@ enum FixtureLabelLint {
             for (j, deadline) in expected.deadlines.enumerated()
             where deadline.deadline == replyBy && !Set(deadline.source).isDisjoint(with: rsvp.source) {
                 out.append((path(.deadlines, j, "deadline"), "\(replyBy.iso) is the reply-by date of rsvps[\(i)]: it lives in the RSVP only, never also as a deadline"))
+            }
+        }
+        // The response schemas cite at most five messages per item; a label citing more could never be matched as written.
+        let cited: [(ExtractionFeature, [[String]])] = [
+            (.calendarEvents, expected.calendarEvents.map(\.source)), (.decisions, expected.decisions.map(\.source)),
+            (.rsvps, expected.rsvps.map(\.source)), (.deadlines, expected.deadlines.map(\.source)),
+        ]
+        for (feature, sources) in cited {
+            for (i, source) in sources.enumerated() where source.count > maxSources {
+                out.append((path(feature, i, "source"), "\(source.count) messages cited: an item cites at most \(maxSources) (the response schema's cap)"))
             }
         }
         if let today {

@@ -29,6 +29,7 @@ extension TemporalGrammar {
             part = weekdayForm(at: afterWeek, rule: .followingWeek, qualified: true) ?? weekend(at: i + 1, nextWeek: true)
         case "last": part = weekdayForm(at: i + 1, rule: .previous, qualified: true)
         case "the": part = theNth(at: i) ?? endOf(at: i + 1) ?? weekend(at: i + 1, nextWeek: false) ?? namedDay(at: i + 1)
+        case "le", "el": part = theNth(at: i)
         case "end", "eod": part = endOf(at: i)
         case "in": part = inCount(at: i + 1)
         default:
@@ -92,6 +93,9 @@ extension TemporalGrammar {
             return agreeing(explicit, weekday: weekday)
         }
         if let ordinal = ordinalDay(at: afterComma, weekday: weekday) { return ordinal }
+        // Other languages write the day without a suffix ("jueves 12", "samedi 7"); in English "Saturday 10" is a time.
+        if DateVocabulary.englishWeekdays[w] == nil, isNumberNotTime(afterComma),
+           let ordinal = ordinalDay(at: afterComma, weekday: weekday, ordinalRequired: false) { return ordinal }
         if DateVocabulary.ambiguousWeekdays.contains(w), !qualified {
             // "we sat at 4", "the sun": only a weekday when capitalized and a time follows.
             guard token(i)?.isCapitalized == true, timePart(at: afterComma, afterDate: true) != nil else { return nil }
@@ -185,7 +189,7 @@ extension TemporalGrammar {
 
     /// "March 14", "Mar. 14th", "Sept 3, 2027".
     private func monthDay(at i: Int) -> DatePart? {
-        guard let w = word(i), let month = DateVocabulary.months[w] else { return nil }
+        guard let w = word(i), let month = DateVocabulary.months[w], !DateVocabulary.dayFirstMonths.contains(w) else { return nil }
         var k = i + 1
         if w.count <= 4, isPunctuation(k, ["."]), touches(k) { k += 1 }
         guard let (day, afterDay) = dayOfMonth(at: k, ordinalRequired: false) ?? firstDayOfSpan(at: k) else { return nil }
@@ -199,21 +203,40 @@ extension TemporalGrammar {
         return (first, next)
     }
 
-    /// "14 March", "14th of March", "3rd Sept 2027".
+    /// "14 March", "14th of March", "3rd Sept 2027", and as other languages write them: "14 de febrero",
+    /// "11. November", "17 décembre".
     private func dayMonth(at i: Int) -> DatePart? {
-        guard let (day, afterDay) = dayOfMonth(at: i, ordinalRequired: false) else { return nil }
-        let k = word(afterDay) == "of" ? afterDay + 1 : afterDay
+        guard let (day, afterDay) = germanDay(at: i) ?? dayOfMonth(at: i, ordinalRequired: false) else { return nil }
+        let k = word(afterDay).map(DateVocabulary.dayMonthLinks.contains) == true ? afterDay + 1 : afterDay
         guard let w = word(k), let month = DateVocabulary.months[w] else { return nil }
         var afterMonth = k + 1
         if w.count <= 4, isPunctuation(afterMonth, ["."]), touches(afterMonth) { afterMonth += 1 }
         return calendarDate(month: month, day: day, yearAt: afterMonth)
     }
 
+    /// A day number that no clock mark follows ("12", not "12:30", "12h", "12 Uhr", "12 pm").
+    private func isNumberNotTime(_ i: Int) -> Bool {
+        guard token(i)?.isNumber == true else { return false }
+        if isPunctuation(i + 1, [":", "h"]) { return false }
+        if let w = word(i + 1), ["h", "hs", "uhr", "am", "pm", "heures", "horas", "hrs"].contains(w) { return false }
+        return true
+    }
+
+    /// "11." before a month name, as German writes a day ("11. November"): the day and the index after the period.
+    private func germanDay(at i: Int) -> (Int, Int)? {
+        guard let t = token(i), t.isNumber, t.text.count <= 2, let day = t.number, (1...31).contains(day),
+              isPunctuation(i + 1, ["."]), touches(i + 1), let w = word(i + 2), DateVocabulary.months[w] != nil else { return nil }
+        return (day, i + 2)
+    }
+
     /// "the 14th", "the 2nd of June": a day of the month needs "the" and an ordinal suffix.
+    /// French and Spanish need no suffix: "le 10", "el 12 de marzo".
     func theNth(at i: Int) -> DatePart? {
-        guard word(i) == "the", let (day, afterDay) = dayOfMonth(at: i + 1, ordinalRequired: true) else { return nil }
-        if word(afterDay) == "of", let w = word(afterDay + 1), let month = DateVocabulary.months[w] {
-            return calendarDate(month: month, day: day, yearAt: afterDay + 2)
+        guard let article = word(i), ["the", "le", "el"].contains(article),
+              let (day, afterDay) = dayOfMonth(at: i + 1, ordinalRequired: article == "the") else { return nil }
+        let k = word(afterDay).map(DateVocabulary.dayMonthLinks.contains) == true ? afterDay + 1 : afterDay
+        if k > afterDay || article != "the", let w = word(k), let month = DateVocabulary.months[w] {
+            return calendarDate(month: month, day: day, yearAt: k + 1)
         }
         if let w = word(afterDay), DateVocabulary.ordinalNouns.contains(w) { return nil }
         for monthsAhead in 0...12 {
@@ -228,8 +251,8 @@ extension TemporalGrammar {
 
     /// A bare ordinal after a weekday ("Monday 7th", "Friday, 12th"): the next day of the month with that number
     /// on or after the message date that falls on that weekday (within two years); else the next such day.
-    private func ordinalDay(at i: Int, weekday: Int) -> DatePart? {
-        guard let (day, afterDay) = dayOfMonth(at: i, ordinalRequired: true) else { return nil }
+    private func ordinalDay(at i: Int, weekday: Int, ordinalRequired: Bool = true) -> DatePart? {
+        guard let (day, afterDay) = dayOfMonth(at: i, ordinalRequired: ordinalRequired) else { return nil }
         if let w = word(afterDay), DateVocabulary.ordinalNouns.contains(w) { return nil }
         var first: LocalDate?
         for monthsAhead in 0...24 {

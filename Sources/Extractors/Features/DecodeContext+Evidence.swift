@@ -76,9 +76,15 @@ extension DecodeContext {
                  + "evidence only partly aligns with it (score \(String(format: "%.2f", citedScore)))")
             return (sources, window.messages[citedBest].id)
         }
-        if !isMessage, holding.isEmpty, let merged = mergedHolders(quote, scores: scores, cited: cited, anyPair: best < threshold) {
+        if holding.isEmpty, let merged = mergedHolders(quote, scores: scores, cited: cited, anyPair: best < threshold) {
             tally.aligned += 1
             let parts = merged.map { alias($0) }.joined(separator: " and ")
+            if isMessage {
+                // A priority item is one message: the cited one when the quote runs through it, else where it starts.
+                let own = merged.first(where: cited.contains) ?? merged[0]
+                note(.alignedEvidence, "\(item): its evidence runs across consecutive messages \(parts); it is \(alias(own))")
+                return ([window.messages[own].id], window.messages[own].id)
+            }
             note(.alignedEvidence, "\(item): its evidence runs across consecutive messages \(parts); cites each")
             let ids = (sources + merged.map { window.messages[$0].id }).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             return (ids.sorted { sentAt($0) < sentAt($1) }, window.messages[merged[0]].id)

@@ -17,6 +17,8 @@ public struct DecodeContext {
     var alignmentTexts: [Int: EvidenceAlignment.Text] = [:]
     /// Each cited message's words, times and dates for the field check (`FieldBacking`), built the first time cited.
     var messageFacts: [String: MessageFacts] = [:]
+    /// The window's words, built on first use (`windowNames`).
+    var windowWords: Set<String>?
 
     /// `evidence` is the window's index when the caller built it already (once per window for every feature).
     init(feature: ExtractionFeature, window: MessageWindow, input: ConversationInput, evidence: EvidenceIndex? = nil) {

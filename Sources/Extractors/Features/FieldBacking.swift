@@ -11,8 +11,17 @@ struct MessageFacts: Sendable {
     var numbers: Set<String> = []
     var times: Set<LocalTime> = []
     var dates: Set<LocalDate> = []
+    /// How many words the messages have, and how many of them are English function words (`FieldWords.english`).
+    var wordCount = 0
+    var englishCount = 0
+
+    /// Written in another language: an English title, task or decision translates them, so it need not share their
+    /// words (names and numbers still count when it does).
+    var otherLanguage: Bool { wordCount >= 4 && Double(englishCount) < 0.08 * Double(wordCount) }
 
     mutating func formUnion(_ other: MessageFacts) {
+        wordCount += other.wordCount
+        englishCount += other.englishCount
         words.formUnion(other.words)
         prefixes.formUnion(other.prefixes)
         numbers.formUnion(other.numbers)
@@ -78,6 +87,48 @@ enum FieldWords {
         "item", "items", "need", "needs", "needed", "must", "should", "new", "not", "no",
     ]
 
+    /// The person a decision starts with ("Maria drives to ...", "Reto's family brings ..."), folded as evidence words
+    /// are: a capitalized first word followed by a verb in the third person ("drives", "takes"), or by "'s family".
+    /// Nil when the decision does not start that way ("Farewell gift for ...", "Pickup moved to 4").
+    static func subjectName(_ text: String) -> String? {
+        let tokens = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard tokens.count >= 2, let first = tokens.first, first.first?.isUppercase == true else { return nil }
+        let name = first.hasSuffix("'s") || first.hasSuffix("’s") ? String(first.dropLast(2)) : first
+        let next = tokens[1].lowercased()
+        let verb = next.count >= 4 && next.hasSuffix("s") && !next.hasSuffix("ss") && next.allSatisfy(\.isLetter)
+        guard name != first ? next == "family" || next == "mom" || next == "dad" : verb else { return nil }
+        guard let word = EvidenceWords.words(Evidence.normalize(name)).first, word.count >= 2, !english.contains(word),
+              !commonSubjects.contains(word) else { return nil }
+        return word
+    }
+
+    /// The capitalized words after the first ("Jen orders flowers for Miss Irina" → jen is not one, irina and miss
+    /// are), folded as evidence words are, without weekday and month names: a decision naming two or more of them,
+    /// none of which the chat mentions, is about other people.
+    static func properNames(_ text: String) -> Set<String> {
+        let tokens = text.split(whereSeparator: \.isWhitespace).dropFirst()
+        return Set(tokens.compactMap { token -> String? in
+            guard token.first?.isUppercase == true,
+                  let word = EvidenceWords.words(Evidence.normalize(String(token))).first, word.count >= 2,
+                  DateVocabulary.weekdays[word] == nil, DateVocabulary.months[word] == nil else { return nil }
+            return word
+        })
+    }
+
+    /// Subjects that are no one's name ("Everyone brings a dish", "Parents take turns").
+    static let commonSubjects: Set<String> = [
+        "everyone", "everybody", "each", "every", "all", "both", "nobody", "someone", "somebody", "anyone", "parents",
+        "kids", "children", "class", "team", "school", "coach", "teacher", "mom", "dad", "mum", "grandma", "grandpa",
+        "family", "families", "he", "she", "we", "they", "user", "i",
+    ]
+
+    /// Words that say a message is English: function words that are not words of the languages parents most often mix
+    /// in ("a", "me", "in", "on" and "die" are).
+    static let english: Set<String> = [
+        "the", "to", "of", "and", "for", "is", "are", "we", "you", "will", "can", "with", "from", "please", "this",
+        "that", "our", "your", "have", "it", "at", "be", "they", "what", "who", "if", "there",
+    ]
+
     /// Day words of the languages parents most often mix in (Spanish, French, German, Portuguese, Italian).
     static let dayWords: [String: String] = [
         "lunes": "monday", "martes": "tuesday", "miercoles": "wednesday", "miércoles": "wednesday", "jueves": "thursday",
@@ -104,6 +155,10 @@ extension DecodeContext {
             var one = MessageFacts()
             var text = message.text
             if let sender = input.participants.first(where: { $0.id == message.senderID }) { text += " " + sender.name }
+            for word in EvidenceWords.words(Evidence.normalize(message.text)) {
+                one.wordCount += 1
+                if FieldWords.english.contains(word) { one.englishCount += 1 }
+            }
             for word in EvidenceWords.words(Evidence.normalize(text)) {
                 if word.allSatisfy(\.isNumber) { one.numbers.insert(word); continue }
                 let stem = FieldWords.stem(word)
@@ -126,11 +181,22 @@ extension DecodeContext {
     /// when it shares two content words with them; when it shares one (a word any item of the chat may carry,
     /// "practice", "pickup"), only when the item has no date or time or its date or time is read there too; when it
     /// shares none, only when its date and time are both read there (a paraphrased title of a timed event). A date
-    /// counts as read there when a cited message writes its day of the month, in any language. An
-    /// unbacked item is dropped, counted (`unbacked`) and noted.
+    /// counts as read there when a cited message writes its day of the month, in any language. Messages in another
+    /// language (`MessageFacts.otherLanguage`) back a text sharing one word with them, or none when its date or time
+    /// is read there. An unbacked item is dropped, counted (`unbacked`) and noted.
     mutating func backed(_ text: String?, field: String, sources: [String], modelCited: [String] = [], date: LocalDate?,
                          time: LocalTime?, item: String) -> Bool {
         guard let text, !text.isEmpty else { return true }
+        if field == "decision" {
+            let names = FieldWords.properNames(text)
+            let stranger = FieldWords.subjectName(text).flatMap { windowNames.contains($0) ? nil : $0 }
+                ?? (names.count >= 2 && windowNames.isDisjoint(with: names) ? names.sorted().joined(separator: ", ") : nil)
+            if let stranger {
+                tally.unbacked += 1
+                note(.unbacked, "dropped \(item): its \(field) '\(text.prefix(60))' names \(stranger), never mentioned in the chat")
+                return false
+            }
+        }
         let cited = facts(sources + modelCited.filter { !sources.contains($0) })
         let (content, shared) = cited.overlap(text)
         // Its date is read there, or its day of the month is written there ("19. Juni", "le 10"): the resolver reads
@@ -140,11 +206,25 @@ extension DecodeContext {
         if content == 0 || shared >= 2 { return true }
         if shared == 1, (date == nil && time == nil) || onDay || atTime { return true }
         if onDay, atTime { return true }
+        if cited.otherLanguage, shared >= 1 || onDay || atTime { return true }
         tally.unbacked += 1
         let why = shared == 0 ? "shares no word with the messages it cites"
             : "shares one word with the messages it cites, which do not say its date or time"
         note(.unbacked, "dropped \(item): its \(field) '\(text.prefix(60))' \(why)")
         return false
+    }
+
+    /// Every word of the window's messages and its participants' names (folded as evidence words are), for the
+    /// subject of a decision.
+    var windowNames: Set<String> {
+        mutating get {
+            if let known = windowWords { return known }
+            var words = Set<String>()
+            for message in window.messages { words.formUnion(EvidenceWords.words(Evidence.normalize(message.text))) }
+            for person in input.participants { words.formUnion(EvidenceWords.words(Evidence.normalize(person.name))) }
+            windowWords = words
+            return words
+        }
     }
 
     /// The messages the model cited (real ids, unknown aliases left out), for `backed` after a re-cite.

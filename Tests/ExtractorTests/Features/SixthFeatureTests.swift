@@ -275,9 +275,9 @@ struct ScoredCarpool: ScoredItem {
         // The prompt lists six features, the sixth from its own type; the example shows it finding nothing.
         let messages = request["messages"]?.arrayValue?.compactMap { $0["content"]?.stringValue } ?? []
         let system = messages.first ?? ""
-        #expect(system.hasPrefix("You fill six lists from a group chat of busy parents."))
-        #expect(system.contains("\n- deadlines: things a parent must do by a date"))
-        #expect(system.hasSuffix("\n- carpools: \(Self.carpools.combinedRule)\n"))
+        #expect(system.hasPrefix("You fill six lists for one busy parent"))
+        #expect(system.contains("\n- deadlines: \(Deadlines().combinedRule)\n- carpools: \(Self.carpools.combinedRule)\n"),
+                "the sixth feature's rule follows the five, from its own type")
         #expect(messages.count == 4)
         let example = try JSONValue.parse(messages.count > 2 ? messages[2] : "")
         #expect(example["carpools"] == ["carpools": []])
@@ -294,10 +294,12 @@ struct ScoredCarpool: ScoredItem {
         let five = try Self.engine(server, registry: .parents).combinedPrompt()
         let six = try Self.engine(server).combinedPrompt()
         #expect(five.system.hasPrefix("You fill five lists") && !five.system.contains("carpools"))
+        let deadlinesLine = "- deadlines: \(Deadlines().combinedRule)\n"
+        #expect(five.system.contains(deadlinesLine))
         #expect(six.system == five.system
             .replacingOccurrences(of: "You fill five lists", with: "You fill six lists")
-            + "- carpools: \(Self.carpools.combinedRule)\n")
-        #expect(five.variables == ["messages", "now", "timezone", "user_name", "conversation_name"])
+            .replacingOccurrences(of: deadlinesLine, with: deadlinesLine + "- carpools: \(Self.carpools.combinedRule)\n"))
+        #expect(five.variables == ["messages", "now", "timezone", "user_name", "user_id", "conversation_name"])
     }
 
     /// One group chat in the database: Dan asks, Ana offers; Olga is in another family's chats.

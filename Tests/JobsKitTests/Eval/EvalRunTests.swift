@@ -123,34 +123,34 @@ struct EvalRunTests {
         let prompts = root.appendingPathComponent("prompts"), schemas = root.appendingPathComponent("schemas")
         try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent("schemas"), to: schemas)
         try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent("prompts"), to: prompts)
-        let v1 = try String(contentsOf: prompts.appendingPathComponent("calendar_events.yaml"), encoding: .utf8)
-        let v2 = v1.replacingOccurrences(of: "\nversion: 1\n", with: "\nversion: 2\n")
-            .replacingOccurrences(of: "You find calendar events", with: "VERSION-TWO: You find calendar events")
-        #expect(v2 != v1)
-        try v2.write(to: prompts.appendingPathComponent("calendar_events.v2.yaml"), atomically: true, encoding: .utf8)
+        let v2 = try String(contentsOf: prompts.appendingPathComponent("calendar_events.v2.yaml"), encoding: .utf8)
+        let v3 = v2.replacingOccurrences(of: "\nversion: 2\n", with: "\nversion: 3\n")
+            .replacingOccurrences(of: "You find the calendar events", with: "VERSION-THREE: You find the calendar events")
+        #expect(v3.contains("VERSION-THREE") && v3.contains("\nversion: 3\n"))
+        try v3.write(to: prompts.appendingPathComponent("calendar_events.v3.yaml"), atomically: true, encoding: .utf8)
 
         let fixtures = try EvalTestSupport.realFixtures()
         let labelled = LabelledAnswers(fixtures)
-        // Version 2 "forgets" every event.
+        // Version 3 "forgets" every event.
         let server = try FakeOpenAIServer { request in
             let system = request.json?["messages"]?.arrayValue?.first?["content"]?.stringValue ?? ""
-            return system.contains("VERSION-TWO") ? .chat(content: #"{"events": []}"#) : labelled.reply(request)
+            return system.contains("VERSION-THREE") ? .chat(content: #"{"events": []}"#) : labelled.reply(request)
         }
         defer { server.stop() }
         var options = EvalTestSupport.options(fixtures: EvalTestSupport.fixturesPath, server: server,
                                               cache: try EvalTestSupport.temporaryDirectory("cache"))
         options.promptsPath = prompts.path
         options.features = [.calendarEvents, .rsvps]
-        options.compareVersions = [.calendarEvents: 2]
+        options.compareVersions = [.calendarEvents: 3]
 
         let report = try await EvalSession.run(options).report
         #expect(report.variants.map(\.id) == ["llm", "llm-compare", "rules"])
         let main = try #require(report.variants.first), compare = try #require(report.variants.dropFirst().first)
-        #expect(main.prompts[.calendarEvents]?.version == 1, "the main variant runs the pinned version (active.yaml), not the newest")
-        #expect(compare.prompts[.calendarEvents]?.version == 2)
+        #expect(main.prompts[.calendarEvents]?.version == 2, "the main variant runs the pinned version (active.yaml), not the newest")
+        #expect(compare.prompts[.calendarEvents]?.version == 3)
         #expect(compare.role == .compare)
         #expect(compare.ranFeatures == [.calendarEvents])
-        #expect(compare.prompts[.rsvps]?.version == 1)
+        #expect(compare.prompts[.rsvps]?.version == 2)
         let hashes = (main.prompts[.calendarEvents]?.sha256, compare.prompts[.calendarEvents]?.sha256)
         #expect(hashes.0?.count == 64 && hashes.1?.count == 64 && hashes.0 != hashes.1, "each version's content hash is in the report")
         #expect(main.score.features[.calendarEvents]?.f1 == 1 && compare.score.features[.calendarEvents]?.recall == 0)
@@ -160,18 +160,18 @@ struct EvalRunTests {
         let again = try #require(cached.variants.dropFirst().first)
         #expect(again.cache?.hits == again.requests && again.requests > 0)
 
-        // Pin the main run to version 1 and compare against 2 (fresh cache, so every request is counted).
+        // Pin the main run to version 1 and compare against 3 (fresh cache, so every request is counted).
         options.promptVersions = [.calendarEvents: 1]
         options.cacheDirectory = try EvalTestSupport.temporaryDirectory("cache")
         let pinned = try await EvalSession.run(options).report
         let a = try #require(pinned.variants.first), b = try #require(pinned.variants.dropFirst().first)
-        #expect(a.prompts[.calendarEvents]?.version == 1 && b.prompts[.calendarEvents]?.version == 2)
+        #expect(a.prompts[.calendarEvents]?.version == 1 && b.prompts[.calendarEvents]?.version == 3)
         #expect(a.score.features[.calendarEvents]?.f1 == 1)
         #expect(b.score.features[.calendarEvents]?.recall == 0)
         #expect(b.score.features[.rsvps] == a.score.features[.rsvps], "unchanged features are the main variant's answers")
-        let twos = server.requests.filter { String(decoding: $0.body, as: UTF8.self).contains("VERSION-TWO") }.count
+        let twos = server.requests.filter { String(decoding: $0.body, as: UTF8.self).contains("VERSION-THREE") }.count
         let withMessages = fixtures.filter { !$0.messages.isEmpty }.count
-        #expect(twos == 2 * withMessages, "one version-2 request per fixture in each run")
+        #expect(twos == 2 * withMessages, "one version-3 request per fixture in each run")
         #expect(pinned.summaryText().contains("llm-compare"))
         #expect(EvalHTML.render(pinned, fixtures: fixtures).contains("llm-compare"))
 

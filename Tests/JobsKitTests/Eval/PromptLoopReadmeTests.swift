@@ -45,13 +45,13 @@ struct PromptLoopReadmeTests {
             let child = try SpawnedProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], adding: env)
             let end = try await child.waitForExit(timeout: 300)
             #expect(end.code == 0, "`\(command)` exited \(end.code): \(child.stderr)")
-            if command.contains("render --prompt calendar_events@2") { #expect(child.stdout.contains("\"model\"")) }
+            if command.contains("render --prompt calendar_events@3") { #expect(child.stdout.contains("\"model\"")) }
         }
         #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("out/gate/report.html").path))
         let baseline = try EvalReport.load(path: root.appendingPathComponent("out/baseline/report.json").path)
         #expect(baseline.variants.map(\.id) == ["llm", "llm-compare", "rules"])
-        #expect(baseline.main?.prompts[.calendarEvents]?.version == 1, "eval scores the pinned set by default")
+        #expect(baseline.main?.prompts[.calendarEvents]?.version == 2, "eval scores the pinned set by default")
         let library = try PromptLibrary.load(directory: root.appendingPathComponent("prompts"))
-        #expect(library.active(id: "calendar_events")?.version == 2, "the last step moved the pin")
+        #expect(library.active(id: "calendar_events")?.version == 3, "the last step moved the pin")
     }
 }

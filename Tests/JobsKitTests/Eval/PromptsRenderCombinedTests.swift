@@ -24,10 +24,17 @@ struct PromptsRenderCombinedTests {
         let properties = body["response_format"]?["json_schema"]?["schema"]?["properties"]?.objectValue?.keys ?? []
         #expect(properties.count == 5, "one part per feature: \(properties)")
 
-        let pinned = try await Self.render("--prompt combined@1 --fixture class-picnic")
-        #expect(pinned.code == 0 && pinned.stdout == combined.stdout, "@1 is the pinned version")
+        // The version prompts/active.yaml pins renders the same as no version; an older one differs.
+        let active = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("prompts/active.yaml"), encoding: .utf8)
+        let version = try #require(active.split(separator: "\n").first { $0.hasPrefix("combined:") }?
+            .split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+        let pinned = try await Self.render("--prompt combined@\(version) --fixture class-picnic")
+        #expect(pinned.code == 0 && pinned.stdout == combined.stdout, "@\(version) is the pinned version")
+        let first = try await Self.render("--prompt combined@1 --fixture class-picnic")
+        #expect(first.code == 0 && (version == 1) == (first.stdout == combined.stdout), "@1 renders its own text")
+        let known = (1...version).map(String.init).joined(separator: ", ")
         let missing = try await Self.render("--prompt combined@7 --fixture class-picnic")
-        #expect(missing.code != 0 && missing.stderr.contains("combined: no prompt version 7 (known: 1)"), "\(missing.stderr)")
+        #expect(missing.code != 0 && missing.stderr.contains("combined: no prompt version 7 (known: \(known))"), "\(missing.stderr)")
         let unknown = try await Self.render("--prompt nonsense --fixture class-picnic")
         #expect(unknown.code != 0 && unknown.stderr.contains("combined"), "the error lists combined among the known prompts")
     }

@@ -27,16 +27,17 @@ struct RecordedAnswersTests {
 
     /// A copy of the real prompts (and the schemas they name) plus `calendar_events` version 2, whose system prompt
     /// has one more sentence, for --compare and stale answers.
-    static func promptsWithV2() throws -> URL {
+    static func promptsWithV3() throws -> URL {
         let root = try EvalTestSupport.temporaryDirectory("prompt-set")
         let directory = root.appendingPathComponent("prompts")
         try FileManager.default.copyItem(atPath: EvalTestSupport.promptsPath, toPath: directory.path)
         try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent("schemas"), to: root.appendingPathComponent("schemas"))
-        let v1 = try String(contentsOf: directory.appendingPathComponent("calendar_events.yaml"), encoding: .utf8)
-        let v2 = v1.replacingOccurrences(of: "\nversion: 1\n", with: "\nversion: 2\n")
-            .replacingOccurrences(of: "busy parents.\n", with: "busy parents. Read every message.\n")
-        #expect(v2.contains("\nversion: 2\n") && v2.contains("Read every message."))
-        try v2.write(to: directory.appendingPathComponent("calendar_events.v2.yaml"), atomically: true, encoding: .utf8)
+        // A version 3 of the pinned version 2, one sentence longer.
+        let v2 = try String(contentsOf: directory.appendingPathComponent("calendar_events.v2.yaml"), encoding: .utf8)
+        let v3 = v2.replacingOccurrences(of: "\nversion: 2\n", with: "\nversion: 3\n")
+            .replacingOccurrences(of: "\nsystem: |\n", with: "\nsystem: |\n  Read every message.\n")
+        #expect(v3.contains("\nversion: 3\n") && v3.contains("Read every message."))
+        try v3.write(to: directory.appendingPathComponent("calendar_events.v3.yaml"), atomically: true, encoding: .utf8)
         return directory
     }
 
@@ -69,7 +70,7 @@ struct RecordedAnswersTests {
     @Test("export writes one readable file per fixture, unit and window, and a manifest, for per-feature, combined and compare runs")
     func exportModes() async throws {
         let fixtures = try Self.fixtures()
-        let prompts = try Self.promptsWithV2()
+        let prompts = try Self.promptsWithV3()
         var perFeature = Self.offline(fixtures: fixtures, prompts: prompts.path)
         let directory = try EvalTestSupport.temporaryDirectory("requests")
         let plan = try await RequestExport.plan(perFeature)
@@ -119,10 +120,10 @@ struct RecordedAnswersTests {
 
         // Compare: the main variant's requests and the compared version's (only its feature).
         var compare = Self.offline(fixtures: fixtures, prompts: prompts.path)
-        compare.compareVersions = [.calendarEvents: 2]
+        compare.compareVersions = [.calendarEvents: 3]
         let compared = try await RequestExport.plan(compare)
-        #expect(compared.compare == ["calendar_events=2"])
-        let v2 = compared.requests.filter { $0.unit == "calendar_events" && $0.promptVersion == 2 }
+        #expect(compared.compare == ["calendar_events=3"])
+        let v2 = compared.requests.filter { $0.unit == "calendar_events" && $0.promptVersion == 3 }
         #expect(v2.count == plan.requests.filter { $0.unit == "calendar_events" }.count && !v2.isEmpty)
         #expect(compared.requests.count == plan.requests.count + v2.count)
         var compareCombined = Self.offline(fixtures: fixtures)
@@ -194,12 +195,12 @@ struct RecordedAnswersTests {
     @Test("an answer for another prompt version is stale and unused, and a missing answer is a failed extraction")
     func staleAndMissing() async throws {
         let fixtures = try Self.fixtures()
-        let prompts = try Self.promptsWithV2()
+        let prompts = try Self.promptsWithV3()
         let answers = LabelledAnswers(try FixtureLoader.load(path: fixtures.path))
-        // Answers recorded for calendar_events@1, scored against calendar_events@2.
+        // Answers recorded for calendar_events@2 (the pinned version), scored against calendar_events@3.
         let (directory, plan) = try await Self.exportAndAnswer(Self.offline(fixtures: fixtures, prompts: prompts.path), answers: answers)
         var options = Self.offline(fixtures: fixtures, prompts: prompts.path, answers: directory)
-        options.promptVersions = [.calendarEvents: 2]
+        options.promptVersions = [.calendarEvents: 3]
         // And one rsvps answer removed.
         let removed = try #require(plan.requests.first { $0.unit == "rsvps" })
         try FileManager.default.removeItem(at: directory.appendingPathComponent(removed.answerPath))
@@ -211,7 +212,7 @@ struct RecordedAnswersTests {
         // Only each fixture's first window is asked: a unit stops at its first failed window.
         #expect(summary.missing.count == Self.fixtureNames.count + 1)
         #expect(summary.missing.contains(removed.answerPath))
-        #expect(summary.missing.allSatisfy { !$0.contains("calendar_events@1") })
+        #expect(summary.missing.allSatisfy { !$0.contains("calendar_events@2") })
         let main = try #require(report.main)
         // Each fixture's calendar events failed once (windows of one unit fail together), and the removed rsvps answer.
         #expect(main.errors.filter { $0.feature == .calendarEvents }.count == Self.fixtureNames.count)
@@ -271,7 +272,7 @@ struct RecordedAnswersTests {
                                               "--export-requests", directory.path],
                                              environment: ["OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "DATABASE_URL": ""])
         #expect(export.status == 0, "\(export.stderr)")
-        #expect(export.stdout.contains("request files for \(Self.fixtureNames.count) fixtures (per_feature)"))
+        #expect(export.stdout.contains("request files for \(Self.fixtureNames.count) fixtures (combined)"))
         let manifest = try JSONValue.parse(try Data(contentsOf: directory.appendingPathComponent("manifest.json")))
         let files = try #require(manifest["files"]?.arrayValue)
         for file in files {

@@ -135,7 +135,7 @@ enum ScanRequests {
                 "source_message_ids": [newest],
             ]]]
         case "priority_messages":
-            return ["messages": [["message_id": newest, "priority": "medium", "reason": .string("Newest: " + text.prefix(30)), "action_required": false,
+            return ["messages": [["message_id": newest, "priority": "high", "reason": .string("Newest: " + text.prefix(30)), "action_required": false,
                                     "evidence": quote(lines.last)]]]
         case "deadlines":
             return ["deadlines": [[

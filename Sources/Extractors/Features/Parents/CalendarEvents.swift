@@ -19,10 +19,15 @@ public struct EventItem: Sendable, Hashable, Codable {
     /// date was kept because code could not read the whole phrase (a flag for review).
     public var modelDate: LocalDate?
     public var sources: [String]
+    /// Set for a second, distinct event of one message, date and time (see `ItemIdentity`).
+    public var variant: String? = nil
 }
 
-/// The identity of an event: its first (earliest) source message, its date and its time.
-extension EventItem { public var mergeKey: String { "\(sources.first ?? ""):\(date.iso):\(time?.iso ?? "-")" } }
+/// The identity of an event: its first (earliest) source message, its date and its time (and its `variant`).
+extension EventItem {
+    var baseKey: String { "\(sources.first ?? ""):\(date.iso):\(time?.iso ?? "-")" }
+    public var mergeKey: String { variant.map { "\(baseKey)~\($0)" } ?? baseKey }
+}
 
 extension Extraction {
     public var events: [EventItem] { get { self[CalendarEvents()] } set { self[CalendarEvents()] = newValue } }
@@ -38,6 +43,10 @@ public struct CalendarEvents: ParentFeature {
     public var itemsKey: String { "events" }
 
     public func mergeKey(_ item: EventItem) -> String { item.mergeKey }
+
+    public func merge(_ item: EventItem, into items: inout [EventItem]) {
+        ItemIdentity.merge(item, into: &items, base: \.baseKey, text: \.title, sources: \.sources, variant: \.variant)
+    }
 
     public func rulesAnswer(_ scan: RuleScan) -> JSONValue { CalendarEventRules.answer(scan) }
 

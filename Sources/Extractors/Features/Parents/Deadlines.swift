@@ -14,10 +14,15 @@ public struct DeadlineItem: Sendable, Hashable, Codable {
     public var datePhrase: String?
     public var modelDate: LocalDate?
     public var sources: [String]
+    /// Set for a second, distinct deadline of one message and date (see `ItemIdentity`).
+    public var variant: String? = nil
 }
 
-/// The identity of a deadline: its first (earliest) source message and its date.
-extension DeadlineItem { public var mergeKey: String { "\(sources.first ?? ""):\(deadline.iso)" } }
+/// The identity of a deadline: its first (earliest) source message and its date (and its `variant`).
+extension DeadlineItem {
+    var baseKey: String { "\(sources.first ?? ""):\(deadline.iso)" }
+    public var mergeKey: String { variant.map { "\(baseKey)~\($0)" } ?? baseKey }
+}
 
 extension Extraction {
     public var deadlines: [DeadlineItem] { get { self[Deadlines()] } set { self[Deadlines()] = newValue } }
@@ -33,6 +38,10 @@ public struct Deadlines: ParentFeature {
     }
 
     public func mergeKey(_ item: DeadlineItem) -> String { item.mergeKey }
+
+    public func merge(_ item: DeadlineItem, into items: inout [DeadlineItem]) {
+        ItemIdentity.merge(item, into: &items, base: \.baseKey, text: \.task, sources: \.sources, variant: \.variant)
+    }
 
     public func rulesAnswer(_ scan: RuleScan) -> JSONValue { DeadlineRules.answer(scan) }
 

@@ -13,10 +13,15 @@ public struct DecisionItem: Sendable, Hashable, Codable {
     public var datePhrase: String?
     public var modelDate: LocalDate?
     public var sources: [String]
+    /// Set for a second, distinct decision of one message and category (see `ItemIdentity`).
+    public var variant: String? = nil
 }
 
-/// The identity of a decision: its first (earliest) source message and its category.
-extension DecisionItem { public var mergeKey: String { "\(sources.first ?? ""):\(category.rawValue)" } }
+/// The identity of a decision: its first (earliest) source message and its category (and its `variant`).
+extension DecisionItem {
+    var baseKey: String { "\(sources.first ?? ""):\(category.rawValue)" }
+    public var mergeKey: String { variant.map { "\(baseKey)~\($0)" } ?? baseKey }
+}
 
 extension Extraction {
     public var decisions: [DecisionItem] { get { self[Decisions()] } set { self[Decisions()] = newValue } }
@@ -31,6 +36,10 @@ public struct Decisions: ParentFeature {
     }
 
     public func mergeKey(_ item: DecisionItem) -> String { item.mergeKey }
+
+    public func merge(_ item: DecisionItem, into items: inout [DecisionItem]) {
+        ItemIdentity.merge(item, into: &items, base: \.baseKey, text: \.decision, sources: \.sources, variant: \.variant)
+    }
 
     public func rulesAnswer(_ scan: RuleScan) -> JSONValue { DecisionRules.answer(scan) }
 
