@@ -46,7 +46,7 @@ struct EvalRunTests {
         #expect(main.score.micro.f1 < 0.99)
 
         // The invalid answer failed after one re-ask; the run went on and says where.
-        #expect(main.errors.count == 1)
+        #expect(main.errors.count == 1, "\(main.errors.map { "\($0.fixture) \($0.feature.rawValue): \($0.message.prefix(120))" })")
         #expect(main.errors.first?.fixture == "chit-chat-jokes")
         #expect(main.errors.first?.feature == .calendarEvents)
         #expect(main.errors.first?.message.contains("does not match the schema") == true)
@@ -59,7 +59,7 @@ struct EvalRunTests {
         let cacheCounts = try #require(main.cache)
         #expect(cacheCounts.misses == sent && cacheCounts.hits == 0)
         #expect(cacheCounts.networkUsage == TokenUsage(promptTokens: 100 * sent, completionTokens: 20 * sent, cachedPromptTokens: 40 * sent))
-        #expect(main.prompts[.calendarEvents]?.version == 1)
+        #expect(main.prompts[.calendarEvents]?.version == 2)
 
         // The rule-based provider ran beside it, without a model.
         let rules = try #require(report.variants.last)
@@ -77,7 +77,7 @@ struct EvalRunTests {
         #expect(llm["cache"]?["misses"]?.integerValue == Int64(sent))
         // The failed extraction's two answers (first try and re-ask) were not used.
         #expect(llm["usage"]?["prompt_tokens"]?.integerValue == Int64(100 * (sent - 2)))
-        #expect(llm["prompts"]?["rsvps"]?["version"]?.integerValue == 1)
+        #expect(llm["prompts"]?["rsvps"]?["version"]?.integerValue == 2)
         let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(html.contains("<svg"))
         #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"))

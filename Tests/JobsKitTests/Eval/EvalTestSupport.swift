@@ -15,8 +15,10 @@ enum EvalTestSupport {
     /// The fixture a request is about: the one with the most of its messages in the last user message (an eval names
     /// the conversation neutrally, never by fixture id, and the prompt's worked example comes before).
     static func fixture(of body: JSONValue, among fixtures: [Fixture]) -> Fixture? {
-        guard let text = body["messages"]?.arrayValue?.last(where: { $0["role"]?.stringValue == "user" })?["content"]?.stringValue
-        else { return nil }
+        // Every user message (a re-ask ends with its own), with the angle brackets the message block escapes read back.
+        let users = body["messages"]?.arrayValue?.filter { $0["role"]?.stringValue == "user" }.compactMap { $0["content"]?.stringValue } ?? []
+        guard !users.isEmpty else { return nil }
+        let text = users.joined(separator: "\n").replacingOccurrences(of: "\\u003c", with: "<").replacingOccurrences(of: "\\u003e", with: ">")
         let scored = fixtures.map { fixture in
             (fixture, fixture.messages.count { text.contains(JSONValue.string($0.text).serialized()) })
         }

@@ -11,10 +11,11 @@ import Testing
 /// the model found fails here, and a prompt or request change makes them stale, which fails here too: re-record.
 @Suite("Recorded real-model answers")
 struct RecordedRealModelTests {
-    /// The last round's figures (RESULTS.md), less a rounding margin: micro precision and recall per mode.
+    /// The last round's figures through today's pipeline (RESULTS.md: per-feature P 0.962 R 0.946, combined P 0.979
+    /// R 0.953), less a margin of about half a point: micro precision and recall per mode.
     static let floors: [RequestMode: (precision: Double, recall: Double)] = [
-        .perFeature: (0.965, 0.92),
-        .combined: (0.975, 0.94),
+        .perFeature: (0.955, 0.94),
+        .combined: (0.97, 0.945),
     ]
 
     static func score(_ mode: RequestMode) async throws -> EvalVariantReport {
