@@ -65,13 +65,14 @@ struct DisguisedKeyTests {
                 let result = try await SpawnedProcess.run(Reliability.executable, arguments: arguments, environment: environment, timeout: 120)
                 return (result.termination, result.stdout + "\n" + result.stderr)
             }
+            // Per-feature requests (`--per-feature`): the fake model refuses one feature of the victim, which a combined request would hide.
             let prompts = ["--prompts", Reliability.promptsURL.path]
-            let extract = try await run(["extract", "-v", "--provider", "openai", "--json", "--conversation", workload.conversations[1].id.uuidString] + prompts)
+            let extract = try await run(["extract", "-v", "--provider", "openai", "--per-feature", "--json", "--conversation", workload.conversations[1].id.uuidString] + prompts)
             #expect(extract.0 == .exit(0), "\(extract.1.suffix(2000))")
             #expect(extract.1.contains(SecretScrubbing.replacement), "the echo reached the output, redacted")
             Self.expectClean(extract.1, "extract's output")
 
-            let scan = try await run(["scan", "-v", "--provider", "openai", "--no-prefilter"] + prompts)
+            let scan = try await run(["scan", "-v", "--provider", "openai", "--per-feature", "--no-prefilter"] + prompts)
             #expect(scan.0 != .exit(0), "the victim failed")
             #expect(scan.1.contains("HTTP 400"))
             Self.expectClean(scan.1, "scan's output and logs")

@@ -84,15 +84,16 @@ struct SecretLeakTests {
                 let result = try await SpawnedProcess.run(Reliability.executable, arguments: arguments, environment: environment, timeout: 120)
                 return (result.termination, result.stdout + "\n" + result.stderr)
             }
+            // Per-feature requests (`--per-feature`): the fake model refuses one feature of the victim, which a combined request would hide.
             let prompts = ["--prompts", Reliability.promptsURL.path]
             var outputs: [(String, String)] = []
 
-            let scan = try await run(["scan", "-v", "--provider", "openai", "--no-prefilter"] + prompts)
+            let scan = try await run(["scan", "-v", "--provider", "openai", "--per-feature", "--no-prefilter"] + prompts)
             #expect(scan.0 == .exit(2), "\(scan.1.suffix(2000))")
             #expect(scan.1.contains("HTTP 400"), "the failure is reported: \(scan.1.suffix(1000))")
             outputs.append(("scan", scan.1))
 
-            let extract = try await run(["extract", "-v", "--provider", "openai", "--conversation", victim.id.uuidString] + prompts)
+            let extract = try await run(["extract", "-v", "--provider", "openai", "--per-feature", "--conversation", victim.id.uuidString] + prompts)
             #expect(extract.0 != .exit(0))
             #expect(extract.1.contains("HTTP 400"))
             outputs.append(("extract", extract.1))

@@ -11,7 +11,8 @@ import Testing
 struct ScanPromptPinTests {
     static let marker = "VERSION-TWO-MARKER"
 
-    /// A copy of prompts/ and schemas/ with a `calendar_events` version 2 whose system text carries `marker`.
+    /// A copy of prompts/ and schemas/ with a `calendar_events` version 3 (a copy of the pinned version 2) whose system
+    /// text carries `marker`.
     static func promptsWithCandidate() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("pins-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -19,11 +20,11 @@ struct ScanPromptPinTests {
             try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
         }
         let prompts = root.appendingPathComponent("prompts")
-        let v1 = try String(contentsOf: prompts.appendingPathComponent("calendar_events.yaml"), encoding: .utf8)
-        let v2 = v1.replacingOccurrences(of: "\nversion: 1\n", with: "\nversion: 2\n")
-            .replacingOccurrences(of: "You find calendar events", with: "\(marker) You find calendar events")
-        #expect(v2 != v1 && v2.contains(marker))
-        try v2.write(to: prompts.appendingPathComponent("calendar_events.v2.yaml"), atomically: true, encoding: .utf8)
+        let v2 = try String(contentsOf: prompts.appendingPathComponent("calendar_events.v2.yaml"), encoding: .utf8)
+        let v3 = v2.replacingOccurrences(of: "\nversion: 2\n", with: "\nversion: 3\n")
+            .replacingOccurrences(of: "You find the calendar events", with: "\(marker) You find the calendar events")
+        #expect(v3 != v2 && v3.contains(marker) && v3.contains("\nversion: 3\n"))
+        try v3.write(to: prompts.appendingPathComponent("calendar_events.v3.yaml"), atomically: true, encoding: .utf8)
         return prompts
     }
 
@@ -65,35 +66,35 @@ struct ScanPromptPinTests {
         return out
     }
 
-    @Test("landing calendar_events v2 changes nothing scan sends until the pin, an option or the environment moves it")
+    @Test("landing calendar_events v3 changes nothing scan sends until the pin, an option or the environment moves it")
     func candidateStaysOffUntilPinned() async throws {
         let prompts = try Self.promptsWithCandidate()
         let library = try PromptLibrary.load(directory: prompts)
-        let v1 = try #require(library.prompt(id: "calendar_events", version: 1)).fingerprint
-        let v2 = try #require(library.prompt(id: "calendar_events", version: 2)).fingerprint
-        #expect(v1.sha256 != v2.sha256)
+        let pinned = try #require(library.prompt(id: "calendar_events", version: 2)).fingerprint
+        let candidate = try #require(library.prompt(id: "calendar_events", version: 3)).fingerprint
+        #expect(pinned.sha256 != candidate.sha256)
 
         let landed = try await Self.scan(prompts: prompts)
-        #expect(landed.systemTexts.allSatisfy { !$0.contains(Self.marker) }, "version 2 went live without its pin moving")
+        #expect(landed.systemTexts.allSatisfy { !$0.contains(Self.marker) }, "version 3 went live without its pin moving")
         let original = try await Self.scan(prompts: RepositoryPaths.root.appendingPathComponent("prompts"))
-        #expect(Set(landed.systemTexts) == Set(original.systemTexts), "the same system text as before v2 landed")
-        #expect(Self.recorded(landed)["calendar_events"]?.0 == 1 && Self.recorded(landed)["calendar_events"]?.1 == v1.sha256)
+        #expect(Set(landed.systemTexts) == Set(original.systemTexts), "the same system text as before v3 landed")
+        #expect(Self.recorded(landed)["calendar_events"]?.0 == 2 && Self.recorded(landed)["calendar_events"]?.1 == pinned.sha256)
 
-        let option = try await Self.scan(prompts: prompts, arguments: ["--prompt-version", "calendar_events=2"])
+        let option = try await Self.scan(prompts: prompts, arguments: ["--prompt-version", "calendar_events=3"])
         #expect(option.systemTexts.allSatisfy { $0.contains(Self.marker) })
-        #expect(Self.recorded(option)["calendar_events"]?.0 == 2 && Self.recorded(option)["calendar_events"]?.1 == v2.sha256)
+        #expect(Self.recorded(option)["calendar_events"]?.0 == 3 && Self.recorded(option)["calendar_events"]?.1 == candidate.sha256)
 
-        let environment = try await Self.scan(prompts: prompts, environment: [PromptPins.environmentVariable: "calendar_events=2"])
+        let environment = try await Self.scan(prompts: prompts, environment: [PromptPins.environmentVariable: "calendar_events=3"])
         #expect(environment.systemTexts.allSatisfy { $0.contains(Self.marker) })
 
         var pins = try String(contentsOf: prompts.appendingPathComponent("active.yaml"), encoding: .utf8)
-        pins = pins.replacingOccurrences(of: "calendar_events: 1", with: "calendar_events: 2")
+        pins = pins.replacingOccurrences(of: "calendar_events: 2", with: "calendar_events: 3")
         try pins.write(to: prompts.appendingPathComponent("active.yaml"), atomically: true, encoding: .utf8)
         let moved = try await Self.scan(prompts: prompts)
-        #expect(moved.systemTexts.allSatisfy { $0.contains(Self.marker) }, "the pin moved: version 2 is live")
+        #expect(moved.systemTexts.allSatisfy { $0.contains(Self.marker) }, "the pin moved: version 3 is live")
     }
 
-    @Test("prompts render without @2 renders the pinned version")
+    @Test("prompts render without @3 renders the pinned version")
     func renderUsesThePin() async throws {
         let prompts = try Self.promptsWithCandidate()
         let fixtures = RepositoryPaths.root.appendingPathComponent("evals/fixtures").path
@@ -105,9 +106,9 @@ struct ScanPromptPinTests {
         let original = try await BatchCLITests.run(
             ["prompts", "render", "--prompt", "calendar_events", "--fixture", "class-picnic", "--prompts", ScanHarness.promptsPath, "--fixtures", fixtures],
             environment: [:])
-        #expect(pinned.stdout == original.stdout, "landing v2 changed the rendered request")
+        #expect(pinned.stdout == original.stdout, "landing v3 changed the rendered request")
         let candidate = try await BatchCLITests.run(
-            ["prompts", "render", "--prompt", "calendar_events@2", "--fixture", "class-picnic", "--prompts", prompts.path, "--fixtures", fixtures],
+            ["prompts", "render", "--prompt", "calendar_events@3", "--fixture", "class-picnic", "--prompts", prompts.path, "--fixtures", fixtures],
             environment: [:])
         #expect(candidate.code == 0 && candidate.stdout.contains(Self.marker))
     }
