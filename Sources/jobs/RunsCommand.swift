@@ -112,7 +112,8 @@ struct RunsShowCommand: AsyncParsableCommand {
 /// A run in two or three lines of text.
 private enum RunText {
     static func print(_ run: RunHistory.Run) {
-        let duration = run.finishedAt == nil ? "running for \(seconds(run.seconds))" : seconds(run.seconds)
+        let duration = run.lapsedAt.map { "no heartbeat since \(ISO8601Instant.string($0)) (killed?)" }
+            ?? (run.finishedAt == nil ? "running for \(seconds(run.seconds))" : seconds(run.seconds))
         Console.print("\(run.id.uuidString.lowercased())  \(run.kind)  \(run.status)  \(ISO8601Instant.string(run.startedAt))  \(duration)")
         var figures: [String] = []
         if let users = run.users {
