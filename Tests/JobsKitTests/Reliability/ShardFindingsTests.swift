@@ -24,10 +24,30 @@ struct ShardFindingsTests {
                            environment: Reliability.environment(databaseURL: db.connectionURL, server: nil))
     }
 
-    /// Every finding a user has, open or resolved, by what it is about and what it rests on.
+    /// Every finding a user has, open or resolved, by what it is about and what it rests on. A subject key names rows
+    /// by their ids (`deadline:<id>`, `conflict:<event>:<event>`), which differ from one database to the next, so each
+    /// id is shown as that row's `idempotency_key`: the item's identity, the same in every database. A conflict's
+    /// fingerprint hashes its two events in the order of their ids, so for conflicts the facts it hashes (each event's
+    /// title, date, time and place, in the order of their identities) stand in for it; every other fingerprint is
+    /// compared as stored.
     static func findings(_ db: TestDatabase) async throws -> [String] {
         try await db.pool.query(
-            "SELECT row(user_id, kind, subject_key, fingerprint, status, dismissed, severity)::text AS r FROM assistant_findings ORDER BY 1"
+            """
+            WITH item AS (
+              SELECT id, idempotency_key FROM calendar_events UNION ALL SELECT id, idempotency_key FROM rsvp_tracking
+              UNION ALL SELECT id, idempotency_key FROM deadlines UNION ALL SELECT id, idempotency_key FROM reminders),
+            finding AS (
+              SELECT f.*, string_to_array(f.subject_key, ':') AS parts FROM assistant_findings f)
+            SELECT row(f.user_id, f.kind,
+                       (SELECT string_agg(COALESCE(i.idempotency_key, p.part), ' ' ORDER BY p.n > 1, COALESCE(i.idempotency_key, p.part))
+                        FROM unnest(f.parts) WITH ORDINALITY AS p(part, n) LEFT JOIN item i ON i.id::text = p.part),
+                       CASE WHEN f.kind = 'conflict' THEN
+                         (SELECT string_agg(concat_ws('|', e.title, e.date, e.time, e.location), ' ' ORDER BY e.idempotency_key)
+                          FROM calendar_events e WHERE e.id::text = ANY(f.parts))
+                       ELSE f.fingerprint END,
+                       f.status, f.dismissed, f.severity)::text AS r
+            FROM finding f ORDER BY 1
+            """
         ).map { try $0.decode("r") }
     }
 

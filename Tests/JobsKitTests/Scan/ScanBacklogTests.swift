@@ -16,6 +16,9 @@ struct ScanBacklogTests {
         var options = ScanOptions()
         options.preFilter = false
         options.maxMessages = 10
+        // One message of context: an answer holds at most 10 priority messages (the schema's maxItems) and the rules
+        // provider flags urgent context messages too, so a context of earlier urgent messages would crowd out new ones.
+        options.contextMessages = 1
         return try await ScanService(pool: db.pool, engine: rules, options: options).run(now: Date())
     }
 
