@@ -11,7 +11,8 @@ struct RunsCommand: AsyncParsableCommand {
         discussion: """
             Each run with its status, start, duration, conversations or users, items, failures, model tokens, estimated \
             cost ("unknown" when the model has no price) and the build and prompt set it ran with. `runs show ID` lists \
-            that run's failures with conversation, feature and error.
+            that run's failures with conversation, feature and error. A run whose process died (its heartbeat lapsed) \
+            shows as abandoned ("no heartbeat since ...") at once, before any later job marks it, and --failed lists it.
 
             Examples:
               messageai-jobs runs --since 24h
