@@ -18,7 +18,8 @@ struct ScanCommand: AsyncParsableCommand {
             (prompts/combined.yaml), or with --per-feature (or MESSAGEAI_REQUEST_MODE=per-feature) one per feature. Each conversation's rows and its advanced watermark are committed in one \
             transaction, so a crash loses nothing committed and repeats nothing committed. Work is claimed with leases \
             (FOR UPDATE SKIP LOCKED): several scans may run at once, on one machine or many. A conversation that fails \
-            is recorded and retried by the next scan; the exit status is non-zero if any failed. One that fails the same \
+            is recorded and retried by the next scan; the exit status is 2 if any failed, or if the proactive \
+            pass failed for any user (the run is then partial, and the summary's first line says so). One that fails the same \
             way on --quarantine-after scans in a row (default 3) is quarantined: later scans pass it over until \
             --retry-quarantined (failures that pass on their own, such as a model or database outage, do not count).
 
@@ -180,6 +181,6 @@ struct ScanCommand: AsyncParsableCommand {
             if let pass = summary.proactive { Console.print("\n" + ProactiveReport.text(pass)) }
         }
         if summary.runRecordError != nil { throw ExitCode.failure }
-        if summary.failed > 0 || summary.stoppedEarly != nil { throw ExitCode(2) }
+        if summary.failed > 0 || summary.stoppedEarly != nil || summary.proactive?.failed == true { throw ExitCode(2) }
     }
 }
