@@ -46,7 +46,7 @@ struct ExtractCommand: AsyncParsableCommand {
         let summary = try await database.withPool { pool in
             var service = ExtractService(pool: pool, engine: engine)
             service.reader.zones = zones
-            return try await service.run(conversationID: conversation, features: chosen, dryRun: dryRun)
+            return try await service.run(conversationID: conversation, features: chosen, dryRun: dryRun, now: await DatabaseClock.now(pool))
         }
         if output.json {
             try Console.printJSON(summary)

@@ -160,7 +160,7 @@ struct ScanCommand: AsyncParsableCommand {
                 promptVersions: providerOptions.promptVersions, concurrency: concurrency, shard: (options.shardIndex, options.shardCount), lease: options.lease,
                 zones: options.zones, environment: providerOptions.llm.environment(),
                 wrap: { RateLimitedClient(inner: $0, limiter: RateLimiter(limits: (try? rateLimits()) ?? RateLimits())) })
-            let job = ScanJob(service, progress: { done, failed, total in
+            let job = ScanJob(service, now: await DatabaseClock.now(pool), progress: { done, failed, total in
                 if showProgress { Console.progress("scan: \(done)/\(total) conversations" + (failed > 0 ? ", \(failed) failed" : "")) }
             }, onShutdown: {
                 CLILogging.notice("shutting down: claiming nothing more, finishing the conversations in flight, then exiting")

@@ -167,7 +167,7 @@ public struct RequestWorker: Sendable {
         // The run a failed attempt recorded, when the error names it (its tokens were spent all the same).
         var failedRunID: UUID?
         do {
-            let served = try await handler.handle(request)
+            let served = try await handler.handle(request, now: await DatabaseClock.now(pool))
             runID = served
             if try await !queue.complete(request.id, owner: options.owner, runID: served) { result = .leaseLost }
         } catch {
