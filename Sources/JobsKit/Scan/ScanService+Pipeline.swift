@@ -1,3 +1,4 @@
+import AgentRuntime
 import Extractors
 import Foundation
 import Logging
@@ -94,7 +95,11 @@ extension ScanService {
             } catch {
                 // The database stayed unreachable through the retries: stop claiming, keep what is done.
                 worker.logger.error("claiming the next conversation failed", metadata: ["error": "\(error)"])
-                await worker.state.stop("claiming the next conversation failed: \(error)")
+                if (error as? PostgresError)?.isConnectionFailure == true {
+                    await worker.state.stop(outage: "the database is unavailable: claiming the next conversation failed: \(error)")
+                } else {
+                    await worker.state.stop("claiming the next conversation failed: \(error)")
+                }
                 return nil
             }
             if let loaded = await load(claim, worker) { return loaded }
@@ -130,6 +135,12 @@ extension ScanService {
     /// The model's answer for `loaded` (none asked when the pre-filter kept no new message); nil (settled) on failure.
     func extract(_ loaded: Loaded?, _ worker: Worker) async -> Answered? {
         guard let loaded else { return nil }
+        if await worker.state.outageStopped {
+            // Read ahead before the outage stopped the run: given back unasked.
+            await giveBack(loaded.claim.conversationID, interrupted: false, worker)
+            await worker.state.record(deferred: loaded.claim.conversationID)
+            return nil
+        }
         do {
             let run = loaded.hasNew
                 ? try await engine.extract(loaded.input, features: options.features, logger: worker.logger(for: loaded.claim.conversationID))
@@ -200,6 +211,10 @@ extension ScanService {
             return
         }
         let logger = worker.logger(for: id)
+        if let failure = error as? LLMError, failure.isOutageClass {
+            await settleOutage(claim, failure, worker)
+            return
+        }
         logger.error("conversation failed", metadata: ["error": "\(error)"])
         var unrecorded: String?
         // After a lock timeout the lock is most likely still held, perhaps on this very watermark row: recording the
@@ -222,6 +237,24 @@ extension ScanService {
         }
         await worker.state.record(failure: id, error: "\(error)", feature: RunFailure.feature(of: error), unrecorded: unrecorded,
                                   deadConnection: (error as? PostgresError)?.isConnectionFailure == true)
+        await reportProgress(worker)
+    }
+
+    /// A conversation the model server failed (refused, reset, timed out, 5xx): not its fault, so nothing is recorded
+    /// against it (its failure count and quarantine streak stay as they were) and its claim is given back. When the
+    /// server's circuit breaker is open the run stops asking and the conversation is deferred, not failed; otherwise
+    /// (one conversation's requests failing while others succeed) it counts as failed in this run's summary.
+    private func settleOutage(_ claim: ScanQueue.Claim, _ error: LLMError, _ worker: Worker) async {
+        let id = claim.conversationID
+        await giveBack(id, interrupted: false, worker)
+        if let outage = error.outage {
+            worker.logger(for: id).warning("conversation deferred: the model server is unavailable", metadata: ["error": "\(error)"])
+            await worker.state.stop(outage: outage.description)
+            await worker.state.record(deferred: id)
+        } else {
+            worker.logger(for: id).error("conversation failed", metadata: ["error": "\(error)"])
+            await worker.state.record(failure: id, error: "\(error)", feature: RunFailure.feature(of: error))
+        }
         await reportProgress(worker)
     }
 
