@@ -73,7 +73,8 @@ struct LoggingTests {
         let logger = Self.jsonLogger(lines)
         logger.info("figures", metadata: ["requests": "5", "seconds": "1.25", "negative": "-3", "code": "007",
                                           "id": "6f1c0d2e", "big": "12345678901234567890", "typed": .stringConvertible(42)])
-        let record = try #require(try JSONValue.parse(try #require(lines.value.first)).objectValue)
+        let line = try #require(lines.value.first)
+        let record = try #require(try JSONValue.parse(line).objectValue)
         #expect(record["requests"] == .integer(5))
         #expect(record["seconds"] == .number(1.25))
         #expect(record["negative"] == .integer(-3))
