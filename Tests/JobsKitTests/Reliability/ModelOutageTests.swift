@@ -44,7 +44,7 @@ struct ModelOutageTests {
         let row = try await db.pool.query("""
             SELECT coalesce(sum(failures), 0)::int AS f, count(*) FILTER (WHERE same_failures > 0)::int AS s,
                    count(*) FILTER (WHERE quarantined_at IS NOT NULL)::int AS q,
-                   count(*) FILTER (WHERE last_message_at IS NOT NULL)::int AS m,
+                   count(*) FILTER (WHERE run_id IS NOT NULL)::int AS m,
                    count(*) FILTER (WHERE lease_owner IS NOT NULL)::int AS l
             FROM scan_watermarks
             """)[0]
