@@ -1,3 +1,4 @@
+import JSONKit
 import Logging
 import Postgres
 import Synchronization
@@ -21,11 +22,12 @@ public final class LogSecrets: Sendable {
         secrets.withLock { if !$0.contains(secret) { $0.append(secret) } }
     }
 
-    /// `text` with every known secret, and the password part of any Postgres URI, replaced.
+    /// `text` with every known secret (verbatim or disguised), and the password part of any Postgres URI, replaced.
     public func redact(_ text: String) -> String {
         var result = text
-        for secret in secrets.withLock({ $0 }) where result.contains(secret) {
-            result = result.replacingOccurrences(of: secret, with: Self.replacement)
+        // Also disguised with invisible format characters (U+200B...): `SecretText`.
+        for secret in secrets.withLock({ $0 }) {
+            result = SecretText.replacing(secret, in: result, with: Self.replacement)
         }
         return result.contains("://") ? PostgresConfiguration.hidingURIPasswords(result) : result
     }

@@ -179,6 +179,8 @@ public struct EvalRunner: Sendable {
                         dropped: notes.count { $0.kind == .noEvidence },
                         datesUnconfirmed: notes.count { $0.kind == .dateUnconfirmed },
                         droppedUnknownIDs: notes.count { $0.kind == .unknownSource && $0.droppedItem },
-                        droppedOther: notes.count { $0.kind == .dropped })
+                        droppedOther: notes.count { $0.kind == .dropped },
+                        droppedInjection: notes.count { $0.kind == .injection },
+                        droppedUnbacked: notes.count { $0.kind == .unbacked }, fieldsCleared: notes.count { $0.kind == .fieldCleared })
     }
 }

@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import JSONKit
 
 /// Where to connect: a libpq connection string or `postgres://` URI.
 ///
@@ -51,6 +52,17 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
     /// "1500ms": a duration as Postgres reads it; 0 would mean no bound, so the smallest bound is 1 ms.
     public static func milliseconds(_ seconds: Double) -> String { "\(max(1, Int((seconds * 1000).rounded())))ms" }
 
+    /// Whether libpq can read the connection string (an empty one reads the PG* variables).
+    public var isParsable: Bool {
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(connectionString, &error) else {
+            if let error { PQfreemem(error) }
+            return false
+        }
+        PQconninfoFree(options)
+        return true
+    }
+
     /// The password libpq would use from the connection string, so it can be scrubbed from any message or log line.
     public var password: String? {
         var error: UnsafeMutablePointer<CChar>?
@@ -74,9 +86,10 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
     func redact(_ text: String) -> String {
         var result = text
         if let password {
-            result = result.replacingOccurrences(of: password, with: "***")
+            // Verbatim or disguised with invisible format characters (`SecretText`).
+            result = SecretText.replacing(password, in: result, with: "***")
             if let encoded = password.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != password {
-                result = result.replacingOccurrences(of: encoded, with: "***")
+                result = SecretText.replacing(encoded, in: result, with: "***")
             }
         }
         return Self.hidingURIPasswords(result)

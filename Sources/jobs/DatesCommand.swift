@@ -17,7 +17,8 @@ struct DatesCommand: ParsableCommand {
             Conventions: a bare or "this" weekday is the next such day on or after the message date \
             (the same weekday is that day); "next <weekday>" is that weekday in the following \
             Monday-to-Sunday week; a month-day or "the Nth" without a year is the next occurrence on \
-            or after the message date; an hour without am/pm is afternoon from 1 to 7, morning \
+            or after the message date, but a weekday written with it ("Wednesday, November 25") picks the \
+            occurrence on that weekday nearest the message date, past or future (a conflict is flagged); an hour without am/pm is afternoon from 1 to 7, morning \
             otherwise; "this weekend" is the coming Saturday; "end of the month" is its last day; \
             today and tonight are the message date (day grain); a time alone is on the message date.
 
@@ -81,6 +82,7 @@ struct DatesCommand: ParsableCommand {
         var notes = [e.grain.rawValue]
         if e.isDeadline { notes.append("deadline") }
         if let adjustment = e.wallTimeAdjustment { notes.append(describe(adjustment)) }
+        if let weekday = e.weekdayConflict { notes.append(conflict(weekday, e.date)) }
         let end = e.endISO.map { " to \($0)" } ?? ""
         return "\"\(e.text)\" → \(e.startISO)\(end) (\(notes.joined(separator: ", ")))"
     }
@@ -90,7 +92,13 @@ struct DatesCommand: ParsableCommand {
         if let end = e.endISO { object["end"] = .string(end) }
         object["deadline"] = .bool(e.isDeadline)
         if let adjustment = e.wallTimeAdjustment { object["adjustment"] = .string(describe(adjustment)) }
+        if let weekday = e.weekdayConflict { object["weekday_conflict"] = .string(conflict(weekday, e.date)) }
         return .object(object)
+    }
+
+    static func conflict(_ weekday: Int, _ date: LocalDate) -> String {
+        let names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+        return "written \(names[weekday - 1]) but \(date.iso) is a \(date.weekdayName)"
     }
 
     static func describe(_ adjustment: WallTimeAdjustment) -> String {

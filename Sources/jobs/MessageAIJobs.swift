@@ -12,7 +12,7 @@ struct MessageAIJobs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messageai-jobs",
         abstract: "MessageAI's AI back end: extractors, the proactive assistant and their batch jobs.",
-        subcommands: [MigrateCommand.self, DemoCommand.self, ExtractCommand.self, ScanCommand.self, AssistCommand.self, PromptsCommand.self, EvalCommand.self, DatesCommand.self, WorkerCommand.self, RequestCommand.self, BatchCommand.self, RunsCommand.self]
+        subcommands: [MigrateCommand.self, DemoCommand.self, ExtractCommand.self, ScanCommand.self, AssistCommand.self, PromptsCommand.self, EvalCommand.self, DatesCommand.self, WorkerCommand.self, RequestCommand.self, BatchCommand.self, RunsCommand.self, QuarantineCommand.self, SettingsCommand.self]
     )
 
     /// ArgumentParser's main, with SIGPIPE ignored first: a reader that goes away (`scan | head`) makes writes fail
@@ -23,6 +23,10 @@ struct MessageAIJobs: AsyncParsableCommand {
         Console.ignoreSIGPIPE()
         do {
             var command = try parseAsRoot()
+            // Every setting is checked before any work; `settings` itself still prints the table to fix them by.
+            // Help is printed whatever the environment holds.
+            let help = CommandLine.arguments.dropFirst().contains { ["--help", "-h", "help"].contains($0) }
+            if !(command is SettingsCommand), !help { EnvironmentSettings.stopOnProblems(ProcessInfo.processInfo.environment) }
             if !(command is ScanCommand || command is WorkerCommand) { StopSignals.closeRunsThenExit() }
             if var command = command as? AsyncParsableCommand {
                 try await command.run()

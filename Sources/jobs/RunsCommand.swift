@@ -104,6 +104,7 @@ struct RunsShowCommand: AsyncParsableCommand {
             Console.print("  prompts: " + detail.run.prompts.map { "\($0.id)@\($0.version) \($0.sha256.prefix(12))" }.joined(separator: ", "))
         }
         if !detail.requests.isEmpty { Console.print("  served requests: " + detail.requests.map(String.init).joined(separator: ", ")) }
+        QuarantineText.printQuarantined(by: detail)
         guard !detail.failures.isEmpty else { return Console.print("  no failures recorded") }
         Console.print("  failures:")
         for failure in detail.failures {

@@ -183,6 +183,7 @@ struct WorkerCommand: AsyncParsableCommand {
             metrics: {
                 // Queue depth is counted at scrape time; a failed count leaves the last sample (healthz reports the database).
                 try? await worker.metrics.sampleQueueDepth(pool: worker.pool)
+                try? await worker.metrics.sampleQuarantine(pool: worker.pool)
                 return exposition.render()
             })
         return try await MetricsServer.bind(host: host, port: port, routes: routes, logger: Logger(label: "messageai.worker.metrics"))

@@ -85,20 +85,46 @@ public struct LLMConfiguration: Sendable {
     public static let toolsWithSchemaSetting = "OPENAI_TOOLS_WITH_SCHEMA"
     public static let schemaBoundsSetting = "OPENAI_SCHEMA_BOUNDS"
     public static let namedToolChoiceSetting = "OPENAI_NAMED_TOOL_CHOICE"
+    public static let baseURLSetting = "OPENAI_BASE_URL"
+    public static let structuredOutputSetting = "OPENAI_STRUCTURED_OUTPUT"
+    public static let maxTokensFieldSetting = "OPENAI_MAX_TOKENS_FIELD"
+
+    /// Checks one setting `fromEnvironment` reads as it would read it, whether or not an LLM is configured: the
+    /// process's table of settings validates every variable with this before a command starts.
+    public static func check(_ name: String, _ value: String) throws(LLMSettingError) {
+        var environment = [name: value]
+        if name != baseURLSetting { environment[baseURLSetting] = "http://127.0.0.1/v1" }
+        _ = try fromEnvironment(environment)
+    }
 
     /// Reads `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL`, `OPENAI_STRUCTURED_OUTPUT` (json_schema|json_object),
     /// `OPENAI_MAX_TOKENS_FIELD` (max_completion_tokens|max_tokens), `OPENAI_TIMEOUT_SECONDS` (one attempt),
     /// `OPENAI_RETRY_BUDGET_SECONDS` (all attempts of one call), `OPENAI_MAX_CONCURRENCY` (requests in flight) and
     /// `OPENAI_TOOLS_WITH_SCHEMA`, `OPENAI_SCHEMA_BOUNDS` and `OPENAI_NAMED_TOOL_CHOICE` (true|false). Returns nil when neither a key nor a base URL is set, meaning no LLM
-    /// is configured; unrecognised values fall back to the defaults for the base URL. Throws for a malformed number.
+    /// is configured. Throws, naming the variable and what it takes, for any other value (a malformed number, a mode
+    /// spelled otherwise such as `json-object`, a base URL that is not http(s)).
     public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws(LLMSettingError) -> LLMConfiguration? {
         func value(_ name: String) -> String? {
             guard let raw = env[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return nil }
             return raw
         }
         let key = value("OPENAI_API_KEY")
-        let base = value("OPENAI_BASE_URL").flatMap { URL(string: $0) }
+        let base = try value(baseURLSetting).map { raw throws(LLMSettingError) -> URL in
+            guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                  let host = url.host, !host.isEmpty else {
+                // Not echoed: a URL may carry credentials.
+                throw LLMSettingError(name: baseURLSetting, value: nil, expected: "an http(s) URL such as http://127.0.0.1:8080/v1")
+            }
+            return url
+        }
         guard key != nil || base != nil else { return nil }
+        func word<T: RawRepresentable & CaseIterable>(_ name: String, _ type: T.Type) throws(LLMSettingError) -> T? where T.RawValue == String {
+            guard let raw = value(name) else { return nil }
+            guard let parsed = T(rawValue: raw) else {
+                throw LLMSettingError(name: name, value: raw, expected: T.allCases.map(\.rawValue).joined(separator: " or "))
+            }
+            return parsed
+        }
         func number(_ name: String, in range: ClosedRange<Double>) throws(LLMSettingError) -> Double? {
             guard let raw = value(name) else { return nil }
             guard let parsed = Double(raw), range.contains(parsed) else {
@@ -123,8 +149,8 @@ public struct LLMConfiguration: Sendable {
             apiKey: key,
             baseURL: base ?? openAIBaseURL,
             defaultModel: value("OPENAI_MODEL"),
-            structuredOutput: value("OPENAI_STRUCTURED_OUTPUT").flatMap(StructuredOutputMode.init(rawValue:)) ?? .jsonSchema,
-            maxTokensField: value("OPENAI_MAX_TOKENS_FIELD").flatMap(MaxTokensField.init(rawValue:)) ?? .maxCompletionTokens,
+            structuredOutput: try word(structuredOutputSetting, StructuredOutputMode.self) ?? .jsonSchema,
+            maxTokensField: try word(maxTokensFieldSetting, MaxTokensField.self) ?? .maxCompletionTokens,
             requestTimeout: try number(timeoutSetting, in: 1...3_600).map { .milliseconds(Int64($0 * 1000)) },
             retryPolicy: retryPolicy,
             maxConcurrency: try number(concurrencySetting, in: 1...1_024).map { Int($0) },
@@ -167,8 +193,15 @@ public enum StructuredOutputMode: String, Sendable, Hashable, CaseIterable {
 /// A malformed LLM setting in the environment: which, what it was, what it must be.
 public struct LLMSettingError: Error, Sendable, CustomStringConvertible {
     public let name: String
-    public let value: String
+    /// Nil when it is not shown (it may hold a secret).
+    public let value: String?
     public let expected: String
 
-    public var description: String { "\(name)='\(value.prefix(40))' is not valid: expected \(expected)" }
+    public init(name: String, value: String?, expected: String) {
+        self.name = name
+        self.value = value
+        self.expected = expected
+    }
+
+    public var description: String { "\(name)\(value.map { "='\($0.prefix(40))'" } ?? "") is not valid: expected \(expected)" }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import JSONKit
 
 /// Why a completion failed. Descriptions are safe to log: they never contain the API key
 /// (server text is scrubbed of it before it is stored here).
@@ -94,7 +95,7 @@ public indirect enum LLMError: Error, Sendable, CustomStringConvertible {
     /// Cuts text to the excerpt limit and removes every occurrence of `secret`.
     static func excerpt(_ text: String, hiding secret: String?) -> String {
         var scrubbed = text
-        if let secret, !secret.isEmpty { scrubbed = scrubbed.replacingOccurrences(of: secret, with: "[redacted]") }
+        if let secret, !secret.isEmpty { scrubbed = SecretText.replacing(secret, in: scrubbed, with: "[redacted]") }
         guard scrubbed.count > excerptLimit else { return scrubbed }
         return String(scrubbed.prefix(excerptLimit)) + "…"
     }

@@ -10,17 +10,18 @@ public enum SecretScrubbing {
 
     /// The body with every occurrence of `secret` replaced: as raw bytes, JSON-escaped, and inside strings (also
     /// JSON text nested in strings, such as `content` and tool-call `arguments`) however their characters are
-    /// escaped. Secrets shorter than 8 characters are left alone (replacing them would mangle ordinary text).
+    /// escaped, and disguised with invisible format characters (`SecretText`). Secrets shorter than 8 characters are left alone (replacing them would mangle ordinary text).
     public static func scrub(_ body: Data, secret: String?) -> Data {
         guard let secret, secret.count >= 8, !body.isEmpty else { return body }
         let escaped = String(JSONValue.string(secret).serialized().dropFirst().dropLast())
-        // Most answers hold neither form and no \u escape: a byte search says so without decoding the body as text.
+        // Most answers hold neither form, no \u escape and no non-ASCII byte (which a format character such as U+200B,
+        // hiding the secret from a verbatim search, would need): a byte search says so without decoding the body.
         guard body.range(of: Data(secret.utf8)) != nil || body.range(of: Data(escaped.utf8)) != nil
-            || body.range(of: Data("\\u".utf8)) != nil else { return body }
+            || body.range(of: Data("\\u".utf8)) != nil || body.contains(where: { $0 >= 0x80 }) else { return body }
         let original = String(decoding: body, as: UTF8.self)
         var text = original
-        for form in Set([secret, escaped]) where text.contains(form) {
-            text = text.replacingOccurrences(of: form, with: replacement)
+        for form in Set([secret, escaped]) {
+            text = SecretText.replacing(form, in: text, with: replacement)
         }
         // Escapes such as \u0073k- decode to the secret only once parsed: check the parsed strings too, per line for
         // JSONL (Batch API output files). Without a \u escape nothing can hide it, so most answers skip the parse.
@@ -55,7 +56,7 @@ public enum SecretScrubbing {
         guard depth < 4 else { return nil }
         switch value {
         case .string(let text):
-            if text.contains(secret) { return .string(text.replacingOccurrences(of: secret, with: replacement)) }
+            if SecretText.contains(secret, in: text) { return .string(SecretText.replacing(secret, in: text, with: replacement)) }
             // JSON text inside a string (structured output, tool arguments) may hide it behind another escape.
             guard let first = text.first, first == "{" || first == "[", let nested = try? JSONValue.parse(text),
                   let clean = scrub(nested, secret: secret, depth: depth + 1) else { return nil }
@@ -71,7 +72,7 @@ public enum SecretScrubbing {
         case .object(let object):
             var changed = false
             let pairs = object.map { pair -> (String, JSONValue) in
-                let key = pair.key.contains(secret) ? pair.key.replacingOccurrences(of: secret, with: replacement) : pair.key
+                let key = SecretText.replacing(secret, in: pair.key, with: replacement)
                 let clean = scrub(pair.value, secret: secret, depth: depth)
                 if clean != nil || key != pair.key { changed = true }
                 return (key, clean ?? pair.value)

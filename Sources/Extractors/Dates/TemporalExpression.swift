@@ -31,11 +31,14 @@ public struct TemporalExpression: Sendable, Hashable, Codable {
     public let end: Date?
     /// `end` in the same ISO 8601 form as `startISO`; nil without a range.
     public let endISO: String?
+    /// The written weekday (ISO 1 Monday to 7 Sunday) when no occurrence of the written month-day within a year of
+    /// the message falls on it: `date` is then the month-day's next occurrence and the reading is in doubt.
+    public let weekdayConflict: Int?
 
     public init(
         text: String, range: Range<Int>, date: LocalDate, time: LocalTime?, endTime: LocalTime?,
         grain: Grain, isDeadline: Bool, wallTimeAdjustment: WallTimeAdjustment?,
-        start: Date?, startISO: String, end: Date?, endISO: String?
+        start: Date?, startISO: String, end: Date?, endISO: String?, weekdayConflict: Int? = nil
     ) {
         self.text = text
         self.range = range
@@ -49,6 +52,7 @@ public struct TemporalExpression: Sendable, Hashable, Codable {
         self.startISO = startISO
         self.end = end
         self.endISO = endISO
+        self.weekdayConflict = weekdayConflict
     }
 }
 

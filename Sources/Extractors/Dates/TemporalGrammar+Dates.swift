@@ -87,13 +87,37 @@ extension TemporalGrammar {
         let abbreviated = w.count <= 5 && !w.hasSuffix("day")
         if abbreviated, isPunctuation(next, ["."]), touches(next) { next += 1 }
         let afterComma = skipping([","], from: next)
-        if let explicit = explicitDate(at: afterComma) { return explicit }
+        if let explicit = explicitDate(at: afterComma) {
+            if explicit.dayOnly, let ordinal = ordinalDay(at: afterComma + 1, weekday: weekday) { return ordinal }
+            return agreeing(explicit, weekday: weekday)
+        }
         if let ordinal = ordinalDay(at: afterComma, weekday: weekday) { return ordinal }
         if DateVocabulary.ambiguousWeekdays.contains(w), !qualified {
             // "we sat at 4", "the sun": only a weekday when capitalized and a time follows.
             guard token(i)?.isCapitalized == true, timePart(at: afterComma, afterDate: true) != nil else { return nil }
         }
         return DatePart(date: day(weekday: weekday, rule: rule), next: next)
+    }
+
+    /// A written weekday and month-day agree: the occurrence of the month-day on that weekday nearest the message
+    /// date, past or future, within a year; else the month-day's next occurrence, flagged. A written year is kept
+    /// (flagged when the weekday disagrees).
+    private func agreeing(_ explicit: DatePart, weekday: Int) -> DatePart {
+        guard explicit.date.isoWeekday != weekday else { return explicit }
+        var part = explicit
+        if !explicit.yearWritten {
+            let candidates = (today.year - 1...today.year + 1).compactMap {
+                LocalDate(year: $0, month: explicit.date.month, day: explicit.date.day)
+            }
+            let nearest = candidates.filter { $0.isoWeekday == weekday && abs(today.days(until: $0)) <= 366 }
+                .min { abs(today.days(until: $0)) < abs(today.days(until: $1)) }
+            if let nearest {
+                part.date = nearest
+                return part
+            }
+        }
+        part.weekdayConflict = weekday
+        return part
     }
 
     /// "weekend" at `i`: the coming Saturday, or the Saturday of the following week.
@@ -196,7 +220,7 @@ extension TemporalGrammar {
             let index = today.month - 1 + monthsAhead
             let (year, month) = (today.year + index / 12, index % 12 + 1)
             if let date = LocalDate(year: year, month: month, day: day), date >= today {
-                return DatePart(date: date, next: afterDay)
+                return DatePart(date: date, next: afterDay, dayOnly: true)
             }
         }
         return nil
@@ -244,13 +268,13 @@ extension TemporalGrammar {
         if let w = word(next), DateVocabulary.fractionFollowers.contains(w) { return nil }
         if a.text.count == 4 {
             guard let c = third?.number, let date = LocalDate(year: first, month: b, day: c) else { return nil }
-            return DatePart(date: date, next: next)
+            return DatePart(date: date, next: next, yearWritten: true)
         }
         guard a.text.count <= 2, (token(i + 2)?.text.count ?? 0) <= 2 else { return nil }
         if let c = third {
             guard let y = c.number, c.text.count == 2 || c.text.count == 4,
                   let date = LocalDate(year: c.text.count == 2 ? 2000 + y : y, month: first, day: b) else { return nil }
-            return DatePart(date: date, next: next)
+            return DatePart(date: date, next: next, yearWritten: true)
         }
         guard let date = nextOccurrence(month: first, day: b) else { return nil }
         return DatePart(date: date, next: next)
@@ -265,7 +289,7 @@ extension TemporalGrammar {
               let d = token(i + 4), d.isNumber, d.text.count == 2, touches(i + 4),
               endsCleanly(before: i + 5),
               let date = LocalDate(year: y.number!, month: m.number!, day: d.number!) else { return nil }
-        return DatePart(date: date, next: i + 5)
+        return DatePart(date: date, next: i + 5, yearWritten: true)
     }
 
     /// A day number 1-31 at `i` with an optional (or required) ordinal suffix: (day, next index).
@@ -287,7 +311,7 @@ extension TemporalGrammar {
         let yearIndex = skipping([","], from: k)
         if let t = token(yearIndex), t.isNumber, t.text.count == 4, let year = t.number,
            (1900...2199).contains(year), endsCleanly(before: yearIndex + 1) {
-            return LocalDate(year: year, month: month, day: day).map { DatePart(date: $0, next: yearIndex + 1) }
+            return LocalDate(year: year, month: month, day: day).map { DatePart(date: $0, next: yearIndex + 1, yearWritten: true) }
         }
         return nextOccurrence(month: month, day: day).map { DatePart(date: $0, next: k) }
     }

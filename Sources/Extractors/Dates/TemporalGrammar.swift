@@ -6,6 +6,12 @@ struct DatePart: Sendable, Hashable {
     var period: DayPeriod?
     /// Index of the first token after the date.
     var next: Int
+    /// The written year ("March 3, 2027", "3/3/27"): the date is not moved to agree with a written weekday.
+    var yearWritten = false
+    /// "the 14th": a day of the month without a month; after a weekday it is read as "Friday 14th" is.
+    var dayOnly = false
+    /// The written weekday (ISO 1-7) when `date` does not fall on it (see `TemporalResolver`'s weekday rule).
+    var weekdayConflict: Int?
 }
 
 /// A time or time range found in the text, still unresolved (see `ClockSpec`).

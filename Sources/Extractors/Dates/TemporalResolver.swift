@@ -14,6 +14,9 @@ import Foundation
 /// - A month-day ("March 14", "3/14", "14th of March") or "the Nth" without a year is the next
 ///   occurrence on or after the message date ("Feb 29" waits for a leap year; "the 31st" skips
 ///   months without one). Numeric dates are month first (US).
+/// - A weekday written with a month-day ("Wednesday, November 25", "Tue 3/3") is the occurrence of that month-day
+///   on that weekday nearest the message date, past or future (people write both for a specific near day); with
+///   none within a year, or a written year that disagrees, the month-day as read is kept and `weekdayConflict` set.
 /// - An hour without am/pm is afternoon from 1 to 7 and morning otherwise; 12 is noon; a leading
 ///   zero or an hour of 13-23 is a 24-hour time. A part of day next to the date overrides this:
 ///   "tonight at 8", "Friday night at 8" are 20:00; "tomorrow morning at 7" is 07:00.
@@ -128,7 +131,8 @@ public struct TemporalResolver: Sendable {
         guard let timePart = match.time else {
             return TemporalExpression(
                 text: matched, range: range, date: date, time: nil, endTime: nil, grain: .day,
-                isDeadline: match.isDeadline, wallTimeAdjustment: nil, start: nil, startISO: date.iso, end: nil, endISO: nil
+                isDeadline: match.isDeadline, wallTimeAdjustment: nil, start: nil, startISO: date.iso, end: nil, endISO: nil,
+                weekdayConflict: match.date?.weekdayConflict
             )
         }
         let period = timePart.period ?? match.date?.period
@@ -163,7 +167,8 @@ public struct TemporalResolver: Sendable {
         return TemporalExpression(
             text: matched, range: range, date: date, time: time, endTime: endTime, grain: .minute,
             isDeadline: match.isDeadline, wallTimeAdjustment: resolution.adjustment,
-            start: resolution.instant, startISO: clock.iso(resolution.instant), end: end, endISO: end.map(clock.iso)
+            start: resolution.instant, startISO: clock.iso(resolution.instant), end: end, endISO: end.map(clock.iso),
+            weekdayConflict: match.date?.weekdayConflict
         )
     }
 }

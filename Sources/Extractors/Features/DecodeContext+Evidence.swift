@@ -12,6 +12,12 @@ enum GroundingPolicy {
     static let priorityFloor = 0.4
     /// A priority message's quote moves the citation only when another message aligns this much better.
     static let clearMargin = 0.3
+    /// A quote split across two consecutive messages: each part weighs at least this (two content words), so a stray
+    /// word or two of an invented quote never aligns a part on its own.
+    static let mergePartWeight = 2.0
+    /// How many best-scoring messages a quote that aligns with none alone is tried across, and its longest length.
+    static let mergeCandidates = 6
+    static let mergeMaxWords = 80
 }
 
 extension DecodeContext {
@@ -70,6 +76,13 @@ extension DecodeContext {
                  + "evidence only partly aligns with it (score \(String(format: "%.2f", citedScore)))")
             return (sources, window.messages[citedBest].id)
         }
+        if !isMessage, holding.isEmpty, let merged = mergedHolders(quote, scores: scores, cited: cited, anyPair: best < threshold) {
+            tally.aligned += 1
+            let parts = merged.map { alias($0) }.joined(separator: " and ")
+            note(.alignedEvidence, "\(item): its evidence runs across consecutive messages \(parts); cites each")
+            let ids = (sources + merged.map { window.messages[$0].id }).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            return (ids.sorted { sentAt($0) < sentAt($1) }, window.messages[merged[0]].id)
+        }
         guard best >= threshold else {
             tally.dropped += 1
             note(.noEvidence, "dropped \(item): its evidence '\((evidence ?? "").prefix(60))' is in no message of the conversation")
@@ -82,6 +95,40 @@ extension DecodeContext {
         tally.recited += 1
         note(.recited, "\(item): its evidence is in \(alias(nearest)), not in the cited \(was); cites that message instead")
         return ([id], id)
+    }
+
+    /// A quote that runs on from one message into the next (a model quoting facts written as two messages as one):
+    /// the consecutive window messages whose parts of the quote, in order, each align at the threshold, each part at
+    /// least `mergePartWeight` of the quote's weight. Only pairs that hold a cited message are tried, or, with
+    /// `anyPair` (no message aligns alone), pairs around the best-scoring messages. Bounded: at most `mergeCandidates`
+    /// messages, `mergeMaxWords` quote words, one alignment per split point and side.
+    private mutating func mergedHolders(_ quote: EvidenceAlignment.Quote, scores: [Int: Double], cited: [Int], anyPair: Bool) -> [Int]? {
+        guard quote.parts.count == 1, let words = quote.parts.first, words.count >= 4, words.count <= GroundingPolicy.mergeMaxWords else { return nil }
+        var starts: [Int] = []
+        let ranked = anyPair
+            ? scores.filter { $0.value > 0 }.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(GroundingPolicy.mergeCandidates).map(\.key)
+            : []
+        for index in cited + ranked {
+            for start in [index - 1, index] where start >= 0 && start + 1 < window.messages.count && !starts.contains(start) {
+                starts.append(start)
+            }
+        }
+        var best: (score: Double, pair: [Int])?
+        for start in starts {
+            for split in 2...(words.count - 2) {
+                let head = Array(words[..<split])
+                let tail = Array(words[split...])
+                let weights = (head.reduce(0) { $0 + EvidenceAlignment.weight($1) }, tail.reduce(0) { $0 + EvidenceAlignment.weight($1) })
+                guard min(weights.0, weights.1) >= GroundingPolicy.mergePartWeight else { continue }
+                let first = alignmentScore(EvidenceAlignment.Quote(words: head), start)
+                guard first >= GroundingPolicy.alignThreshold else { continue }
+                let second = alignmentScore(EvidenceAlignment.Quote(words: tail), start + 1)
+                let score = min(first, second)
+                if score >= GroundingPolicy.alignThreshold, score > (best?.score ?? 0) { best = (score, [start, start + 1]) }
+                if score >= 1 { return [start, start + 1] }
+            }
+        }
+        return best?.pair
     }
 
     /// The first of `sources` whose text aligns with the date `phrase` (chat spellings and small words tolerated).

@@ -5,19 +5,47 @@ extension DecodeContext {
     /// and the item's `evidence` is in one of them (`ground`). Nil when the item is dropped (with a note).
     mutating func grounded(_ item: JSONValue, label: String) -> (sources: [String], holder: String)? {
         guard let cited = sources(item["source_message_ids"], item: label) else { return nil }
-        return ground(item["evidence"]?.stringValue, sources: cited, item: label)
+        let before = tally
+        let grounded = ground(item["evidence"]?.stringValue, sources: cited, item: label)
+        return notInjection(grounded, tallyBefore: before, item: label)
+    }
+
+    /// `grounded` unless every message it rests on (the cited ones and the one holding the evidence) addresses the
+    /// assistant or its rules (`PromptInjection`): such an item is dropped, counted (`.injection`, the tally's
+    /// `dropped` and `injections` instead of how it was grounded) and so never written nor reminded of.
+    mutating func notInjection(_ grounded: (sources: [String], holder: String)?, tallyBefore: GroundingTally, item: String)
+        -> (sources: [String], holder: String)? {
+        guard let grounded else { return nil }
+        let resting = Set(grounded.sources + [grounded.holder])
+        guard resting.allSatisfy({ input.message($0).map { PromptInjection.addressesAssistant($0.text) } ?? false }) else { return grounded }
+        tally = tallyBefore
+        tally.dropped += 1
+        tally.injections += 1
+        let alias = window.alias(ofMessage: grounded.holder) ?? grounded.holder
+        note(.injection, "dropped \(item): its only evidence is \(alias), a message addressing the assistant or its rules, not the chat")
+        return nil
     }
 }
 
 extension DecodeContext {
     /// A required date `field` (the item is dropped with a note when it is null or not a real date), read against the
-    /// item's `date_phrase` by `resolve`. Returns code's reading and the phrase.
+    /// item's `date_phrase` by `resolve`. Returns code's reading and the phrase; nil (dropped, noted) when code reads the
+    /// phrase as a day before the message that says it (the item is past, not coming).
     mutating func requiredDate(_ item: JSONValue, field: String, grounded: (sources: [String], holder: String), label: String,
                                deadline: Bool = false) -> (resolved: ResolvedDate, phrase: String?)? {
         guard let modelDate = date(item[field], field: field, item: label) ?? nil else { return nil }
         let phrase = item["date_phrase"]?.nonEmptyString
         let resolved = resolve(phrase: phrase, modelDate: modelDate, sources: grounded.sources, evidenceMessage: grounded.holder,
                                item: label, deadline: deadline)
+        if isPast(resolved, phrase: phrase, label: label) { return nil }
         return (resolved, phrase)
+    }
+
+    /// True (noted as a drop) when code read the item's date as a day before the message that says it: the item is
+    /// over ("Tuesday 3/3" written in November is the past March 3), not a coming one.
+    mutating func isPast(_ resolved: ResolvedDate, phrase: String?, label: String) -> Bool {
+        guard resolved.isPast else { return false }
+        note(.dropped, "dropped \(label): '\((phrase ?? "").prefix(60))' is \(resolved.date.iso), before the message that says it: past")
+        return true
     }
 }

@@ -15,6 +15,8 @@ public struct DecodeContext {
     let evidenceIndex: EvidenceIndex
     /// Each window message's words for alignment, built the first time a quote is not verbatim anywhere.
     var alignmentTexts: [Int: EvidenceAlignment.Text] = [:]
+    /// Each cited message's words, times and dates for the field check (`FieldBacking`), built the first time cited.
+    var messageFacts: [String: MessageFacts] = [:]
 
     /// `evidence` is the window's index when the caller built it already (once per window for every feature).
     init(feature: ExtractionFeature, window: MessageWindow, input: ConversationInput, evidence: EvidenceIndex? = nil) {
@@ -77,7 +79,14 @@ public struct DecodeContext {
         var endTime: LocalTime?
         /// The model's date when code chose another, or when the model's date was kept unconfirmed (then equal to `date`).
         var modelDate: LocalDate?
+        /// The phrase writes a weekday that no nearby occurrence of its month-day falls on: the date is in doubt.
+        var weekdayConflict = false
+        /// Code's reading is before the day of the message that says it: the item is over, not coming.
+        var isPast = false
     }
+
+    /// Confidence of an item whose date is in doubt (see `ResolvedDate.weekdayConflict`).
+    static let conflictConfidence = 0.4
 
     /// How far from the message date a model's date may be and still count as a plausible reading of a phrase.
     static let plausibleDays = 366
@@ -108,6 +117,22 @@ public struct DecodeContext {
                 : "code reads only part of it (\(reading.unread.prefix(5).joined(separator: ", ")) left over)"
             note(.dateUnconfirmed, "\(item): kept the model's \(modelDate.iso) for '\(phrase.prefix(60))': \(why)")
             return result
+        }
+        if let written = expression.weekdayConflict {
+            result.weekdayConflict = true
+            if modelDate.isoWeekday == written, plausible {
+                // The model's date agrees with the written weekday and code's does not: never "corrected" away from it.
+                result.modelDate = modelDate
+                if expression.grain == .minute { (result.time, result.endTime) = (expression.time, expression.endTime) }
+                note(.dateUnconfirmed, "\(item): kept the model's \(modelDate.iso), a \(modelDate.weekdayName) as '\(phrase.prefix(60))' "
+                     + "says; code's \(expression.date.iso) is a \(expression.date.weekdayName)")
+                return result
+            }
+            note(.dateUnconfirmed, "\(item): '\(phrase.prefix(60))' names a weekday that \(expression.date.iso), its month-day's next "
+                 + "occurrence, is not (and none within a year is); kept with low confidence")
+        }
+        if expression.date < anchorDay {
+            result.isPast = true
         }
         if expression.date != modelDate {
             result.modelDate = modelDate

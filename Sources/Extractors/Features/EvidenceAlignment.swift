@@ -40,6 +40,12 @@ enum EvidenceAlignment {
             weight = parts.joined().reduce(0) { $0 + EvidenceAlignment.weight($1) }
         }
 
+        /// One part of already folded words (a piece of another quote).
+        init(words: [String]) {
+            parts = words.isEmpty ? [] : [words]
+            weight = words.reduce(0) { $0 + EvidenceAlignment.weight($1) }
+        }
+
         var wordCount: Int { parts.reduce(0) { $0 + $1.count } }
     }
 

@@ -17,6 +17,12 @@ public struct ExtractionNote: Sendable, Hashable, Codable, CustomStringConvertib
         case noEvidence = "no_evidence"
         /// The item's evidence is not verbatim in the message it cites but aligns with it (a little misquoted); kept.
         case alignedEvidence = "aligned_evidence"
+        /// The item's only evidence is a message addressing the assistant or its rules (`PromptInjection`); dropped.
+        case injection
+        /// The item's main text (title, task, decision, event) shares nothing with the messages it cites; dropped.
+        case unbacked
+        /// One field (a time, a location) is not in the messages the item cites; it was cleared, the item kept.
+        case fieldCleared = "field_cleared"
     }
 
     public let feature: ExtractionFeature

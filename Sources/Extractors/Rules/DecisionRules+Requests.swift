@@ -1,3 +1,4 @@
+import Foundation
 /// Two more ways a chat settles something, besides an agreement cue:
 /// - a request or proposal asked as a question ("Can you take her?", "Should we cancel it?", "Lunch Sunday at
 ///   12?") answered yes by someone else in the next message ("Yes, I'll take her.", "Sunday 11 is fine");
@@ -46,8 +47,40 @@ extension DecisionRules {
         // "I'll ..." only answers a request that asks someone to act.
         if opening.firstPrefix(of: ["i'll", "i will", "i can"]) != nil, opening.first(of: taskVerbs) == nil { return nil }
         return Decision(
-            text: asked.text.shortened(to: 120), category: .other, date: date(in: question) ?? date(in: answer),
-            sources: [question.alias, answer.alias], evidence: answer.evidence(around: first.range))
+            text: settled(asked.text, asker: question, answerer: answer, in: scan).shortened(to: 120), category: .other,
+            date: date(in: question) ?? date(in: answer), sources: [question.alias, answer.alias],
+            evidence: answer.evidence(around: first.range))
+    }
+
+    /// The accepted request stated as what was settled, not as the question: "Can you take her?" answered by Maria is
+    /// "Maria will take her"; "Want me to drive?" asked by Dan is "Dan will drive"; "Should we move it to 5?" is "Agreed:
+    /// move it to 5"; a dated proposal ("Lunch Sunday at 12?") is "Agreed: lunch Sunday at 12".
+    static func settled(_ question: String, asker: ScannedMessage, answerer: ScannedMessage, in scan: RuleScan) -> String {
+        func name(_ message: ScannedMessage) -> String {
+            scan.input.participant(message.message.senderID)?.name.split(separator: " ").first.map(String.init) ?? "They"
+        }
+        var text = question.trimmingCharacters(in: CharacterSet(charactersIn: " ?!.")).collapsedWhitespace
+        // Leading words that address or soften: "Hey Maria,", "So", "Also", "Ok".
+        if let comma = text.firstIndex(of: ","), text.distance(from: text.startIndex, to: comma) <= 14 {
+            text = String(text[text.index(after: comma)...]).trimmingCharacters(in: .whitespaces)
+        }
+        for opening in ["so ", "also ", "and ", "ok ", "okay ", "then "] where text.lowercased().hasPrefix(opening) {
+            text = String(text.dropFirst(opening.count))
+        }
+        let forms: [(String, (String) -> String)] = [
+            ("can you please ", { "\(name(answerer)) will \($0)" }), ("could you please ", { "\(name(answerer)) will \($0)" }),
+            ("can you ", { "\(name(answerer)) will \($0)" }), ("could you ", { "\(name(answerer)) will \($0)" }),
+            ("would you ", { "\(name(answerer)) will \($0)" }), ("who can ", { "\(name(answerer)) will \($0)" }),
+            ("who's taking ", { "\(name(answerer)) is taking \($0)" }), ("who is taking ", { "\(name(answerer)) is taking \($0)" }),
+            ("want me to ", { "\(name(asker)) will \($0)" }), ("shall i ", { "\(name(asker)) will \($0)" }),
+            ("should we ", { "Agreed: \($0)" }), ("shall we ", { "Agreed: \($0)" }), ("can we ", { "Agreed: \($0)" }),
+        ]
+        let lower = text.lowercased()
+        for (opening, statement) in forms where lower.hasPrefix(opening) {
+            let rest = String(text.dropFirst(opening.count))
+            return statement(rest.replacingOccurrences(of: " for me", with: " for \(name(asker))"))
+        }
+        return "Agreed: " + (text.first.map { $0.lowercased() + text.dropFirst() } ?? text)
     }
 
     /// "Then I'll drive to Saturday's game.": the message, and the next one when it only acknowledges it.

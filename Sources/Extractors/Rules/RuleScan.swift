@@ -14,6 +14,8 @@ struct DateMention: Sendable, Hashable {
     let isDeadline: Bool
     /// A clock time with no day ("at 5"): the resolver puts it on the message date.
     let isTimeOnly: Bool
+    /// One day of a recurring schedule ("Dan on Tue/Thu", "every Monday"): not a one-off date.
+    var isRecurring = false
 }
 
 /// One message of the window with everything the rules read from it, computed once.
@@ -55,7 +57,7 @@ struct ScannedMessage: Sendable {
     }
 
     /// Dates that are not over when the message was sent.
-    var upcomingMentions: [DateMention] { mentions.filter { $0.date >= sentDay } }
+    var upcomingMentions: [DateMention] { mentions.filter { $0.date >= sentDay && !$0.isRecurring } }
 }
 
 /// The window as the rules see it.
@@ -112,7 +114,27 @@ public struct RuleScan: Sendable {
                 isDeadline: first.isDeadline, isTimeOnly: isTimeOnly(first)))
             index += 1
         }
-        return mentions
+        return mentions.map { mention in
+            var mention = mention
+            mention.isRecurring = isRecurring(mention.range, in: text)
+            return mention
+        }
+    }
+
+    /// A weekday written as part of a schedule: "every"/"each" before it, or joined to another weekday by "/" or "&"
+    /// with no space ("Tue/Thu", "Mon&Wed").
+    static func isRecurring(_ range: Range<Int>, in text: String) -> Bool {
+        let before = text.utf16Slice(max(0, range.lowerBound - 7)..<range.lowerBound).lowercased()
+        if before.hasSuffix("every ") || before.hasSuffix("each ") { return true }
+        func weekday(_ word: Substring) -> Bool { DateVocabulary.weekdays[word.lowercased()] != nil }
+        let after = text.utf16Slice(range.upperBound..<min(text.utf16.count, range.upperBound + 12))
+        if let mark = after.first, "/&".contains(mark), weekday(after.dropFirst().prefix { $0.isLetter }) { return true }
+        if let mark = before.last, "/&".contains(mark) {
+            let head = text.utf16Slice(max(0, range.lowerBound - 12)..<(range.lowerBound - 1))
+            let word = String(head.reversed().prefix { $0.isLetter }.reversed())
+            if weekday(Substring(word)) { return true }
+        }
+        return false
     }
 
     private static let dayWords: Set<String> = Set(DateVocabulary.weekdays.keys).union(DateVocabulary.months.keys).union([

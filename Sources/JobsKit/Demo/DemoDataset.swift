@@ -6,7 +6,8 @@ import Foundation
 /// birthday party overlap on the same Saturday, and Maria has not answered the party RSVP.
 ///
 /// Dates in the text are written out ("Saturday, November 28") relative to the day it is built for, so the
-/// demo is always about the coming days; message ids are fixed so loading twice changes nothing.
+/// demo is always about the coming days (tomorrow to two weeks ahead); message ids are fixed so loading twice
+/// changes nothing.
 public struct DemoDataset: Sendable {
     public struct User: Sendable {
         public let id: UUID
@@ -51,14 +52,17 @@ public struct DemoDataset: Sendable {
     /// Builds the dataset for `now`: messages were sent in the last day and a half, events lie ahead.
     public static func make(now: Date) -> DemoDataset {
         let today = LocalDate(now, in: timeZone)
-        // The first Saturday at least two days ahead, so every date below is still to come.
-        var saturday = today.adding(days: 2)
+        // The first Saturday at least four days ahead: its Wednesday, the earliest day written below, is then tomorrow
+        // at the soonest, so every date is still to come whatever the weekday and hour the demo is loaded (in its zone),
+        // and each is within two weeks (the field trip, four days after, is at most 14 days ahead). The party RSVP is
+        // due that Wednesday, at most a week ahead, so the proactive pass (a 7-day RSVP window) raises it on any day.
+        var saturday = today.adding(days: 4)
         while saturday.isoWeekday != 6 { saturday = saturday.adding(days: 1) }
         let thursday = saturday.adding(days: -2)
         let friday = saturday.adding(days: -1)
         let wednesday = saturday.adding(days: -3)
         let pictureDay = saturday.adding(days: 3)
-        let fieldTrip = saturday.adding(days: 6)
+        let fieldTrip = saturday.adding(days: 4)
         let u = userIDs
         let c = conversationIDs
 
@@ -106,7 +110,7 @@ public struct DemoDataset: Sendable {
                 id: c.birthday, name: "Emma's 8th Birthday", isGroup: true,
                 participantIDs: [u.jenny, u.maria, u.priya, u.dan],
                 messages: messages(3, [
-                    (u.jenny, 32, "You're invited! Emma's 8th birthday party is \(spoken(saturday)) from 11am to 1pm at Jump Zone (45 Oak St). Please RSVP by \(spoken(thursday)) so I can order pizza!"),
+                    (u.jenny, 32, "You're invited! Emma's 8th birthday party is \(spoken(saturday)) from 11am to 1pm at Jump Zone (45 Oak St). Please RSVP by \(spoken(wednesday)) so I can order pizza!"),
                     (u.priya, 31, "Yes! Aanya will be there"),
                     (u.dan, 30, "Sorry, we're away that weekend, so no for us."),
                 ])),

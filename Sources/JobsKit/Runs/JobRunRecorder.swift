@@ -55,12 +55,20 @@ public struct JobRunRecorder: Sendable {
     }
 
     /// 300 s, or `MESSAGEAI_RUN_LEASE_SECONDS` (2 to 86400): how soon the next run may call a silent run abandoned.
+    /// The command line checks the variable before anything runs (a bad value stops it); here it falls back.
     public static var defaultLease: Duration {
-        if let text = ProcessInfo.processInfo.environment["MESSAGEAI_RUN_LEASE_SECONDS"], let seconds = Int(text),
-           (2...86_400).contains(seconds) {
-            return .seconds(seconds)
+        (try? lease(fromSetting: ProcessInfo.processInfo.environment[leaseSetting] ?? "")) ?? .seconds(300)
+    }
+
+    public static let leaseSetting = "MESSAGEAI_RUN_LEASE_SECONDS"
+    public static let leaseRange = 2...86_400
+
+    /// The lease a `MESSAGEAI_RUN_LEASE_SECONDS` value sets; throws unless it is whole seconds in `leaseRange`.
+    public static func lease(fromSetting text: String) throws -> Duration {
+        guard let seconds = Int(text.trimmingCharacters(in: .whitespaces)), leaseRange.contains(seconds) else {
+            throw JobsError.invalidInput("\(leaseSetting)='\(text.prefix(40))' is not valid: expected whole seconds from \(leaseRange.lowerBound) to \(leaseRange.upperBound)")
         }
-        return .seconds(300)
+        return .seconds(seconds)
     }
 
     private var leaseSeconds: Double { Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18 }

@@ -86,6 +86,14 @@ public struct RunHistory: Sendable {
         public var unlisted: Int
         /// The `job_requests` this run served (worker runs).
         public var requests: [Int64]
+        /// The conversations this scan quarantined, as they stand now (released since, or still in quarantine).
+        public var quarantined: [Quarantine.Entry] = []
+        /// Conversations of the scan's shard in quarantine when it ended (scan runs).
+        public var quarantinedTotal: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case run, failures, unlisted, requests, quarantined, quarantinedTotal = "quarantined_total"
+        }
     }
 
     static let columns = """
@@ -125,8 +133,12 @@ public struct RunHistory: Sendable {
         }
         let requests = try await pool.query("SELECT id FROM job_requests WHERE run_id = $1 ORDER BY id", [id])
             .map { try $0.decode("id", as: Int64.self) }
+        let quarantinedIDs = (details["quarantined"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(UUID.init(uuidString:)) }
+        var quarantined: [Quarantine.Entry] = []
+        for id in quarantinedIDs { if let entry = try await Quarantine(pool: pool).show(id) { quarantined.append(entry) } }
         return Detail(run: run, failures: failures, unlisted: max(0, run.conversationsFailed + (run.usersFailed ?? 0) - failures.count),
-                      requests: requests)
+                      requests: requests, quarantined: quarantined,
+                      quarantinedTotal: details["quarantined_total"]?.integerValue.map { Int($0) })
     }
 
     static func run(_ row: PostgresRow) throws -> Run {

@@ -154,7 +154,8 @@ struct ScanQueue: Sendable {
                                           THEN now() ELSE quarantined_at END,
                     quarantine_reason = CASE WHEN $4::text IS NOT NULL AND $5::int > 0
                                                   AND (CASE WHEN failure_signature = $4::text THEN same_failures + 1 ELSE 1 END) >= $5::int
-                                             THEN $2 ELSE quarantine_reason END
+                                             THEN $2 ELSE quarantine_reason END,
+                    recent_failures = \(Quarantine.prependFailureSQL)
                 WHERE conversation_id = $1 AND lease_owner = $3
                 RETURNING quarantined_at IS NOT NULL AND quarantined_at = now() AS quarantined
                 """, [conversationID, String(error.withoutNULs.prefix(2000)), options.owner, signature, options.quarantineAfter])
@@ -163,13 +164,9 @@ struct ScanQueue: Sendable {
     }
 
     /// Takes every quarantined conversation of this shard out of quarantine (`scan --retry-quarantined`); their
-    /// failure history starts again. Returns how many.
+    /// failure count starts again. Returns how many.
     func releaseQuarantine() async throws -> Int {
-        try await pool.query(
-            """
-            UPDATE scan_watermarks w SET quarantined_at = NULL, quarantine_reason = NULL, same_failures = 0, failure_signature = NULL
-            WHERE w.quarantined_at IS NOT NULL AND mod(abs(hashtext(w.conversation_id::text)), $1) = $2
-            """, [options.shardCount, options.shardIndex]).affectedRows
+        try await Quarantine(pool: pool).release(.shard(count: options.shardCount, index: options.shardIndex)).count
     }
 
     /// Quarantined conversations of this shard, for the run's summary.

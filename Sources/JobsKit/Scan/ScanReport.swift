@@ -28,7 +28,9 @@ public enum ScanReport {
         let grounded = s.grounding.sorted { $0.key < $1.key }.filter { $0.value.aligned + $0.value.recited + $0.value.dropped > 0 }
         if !grounded.isEmpty {
             lines.append("Evidence not verbatim: " + grounded.map { "\($0.key) \($0.value.aligned) aligned, \($0.value.recited) re-cited, "
-                                                                   + "\($0.value.dropped) dropped" }.joined(separator: "; "))
+                                                                   + "\($0.value.dropped) dropped"
+                                                                   + ($0.value.injections > 0 ? " (\($0.value.injections) addressing the assistant)" : "") }
+                .joined(separator: "; "))
         }
         lines.append("Rows: \(s.rowsInserted) new, \(s.rowsUpdated) updated; reminders created: \(s.remindersCreated)")
         lines.append(String(format: "%d requests, %d prompt + %d completion tokens (%d cached), %.2f s",
@@ -54,11 +56,11 @@ public enum ScanReport {
         }
         for failure in s.quarantined {
             lines.append("QUARANTINED \(failure.conversationID.uuidString.lowercased()): it failed the same way on several scans "
-                         + "in a row and is passed over until `scan --retry-quarantined`: \(failure.error)")
+                         + "in a row and is passed over until `messageai-jobs quarantine release ID`: \(failure.error)")
         }
         if s.quarantinedTotal > 0 {
             lines.append("\(s.quarantinedTotal) conversation" + (s.quarantinedTotal == 1 ? " is" : "s are")
-                         + " in quarantine (scan_watermarks.quarantined_at, quarantine_reason); `scan --retry-quarantined` tries them again.")
+                         + " in quarantine: `messageai-jobs quarantine list` shows them, `quarantine release ID|--all` lets the next scan try them again.")
         }
         if s.quarantineReleased > 0 {
             lines.append("Took \(s.quarantineReleased) conversation" + (s.quarantineReleased == 1 ? "" : "s") + " out of quarantine.")

@@ -226,7 +226,7 @@ extension ScanService {
                 try await queue.fail(id, error: "\(error)", signature: FailureSignature.of(error), lockWait: lockWait)
             }
             if quarantined {
-                logger.error("conversation quarantined: it failed the same way on several scans in a row; `scan --retry-quarantined` tries it again",
+                logger.error("conversation quarantined: it failed the same way on several scans in a row; `messageai-jobs quarantine show ID` says why, `quarantine release ID` tries it again",
                              metadata: ["scans": "\(options.quarantineAfter)", "error": "\(error)"])
                 await worker.state.record(quarantined: id, error: "\(error)")
             }

@@ -211,9 +211,11 @@ public struct ScanService: Sendable {
     private func totals(_ worker: Worker, meter: LLMSpendMeter, released: Int) async -> Summary {
         let (queue, runID, state) = (worker.queue, worker.runID, worker.state)
         // A conversation failed on a dead connection may have committed all the same (the COMMIT reached the
-        // server, its answer and the check after it did not): asked once more now that the connections are calm.
+        // server, its answer and the check after it did not): asked once more, patiently (up to 8 attempts over about
+        // 3.5 s), since the run's record is only true if this answer arrives and a storm of killed sessions may not be
+        // over yet.
         let suspects = await state.failedOnDeadConnection
-        if let landed = try? await Self.uncancelled({ try await Self.retrying { try await queue.committed(among: suspects, runID: runID) } }) {
+        if let landed = try? await Self.uncancelled({ try await Self.retrying(attempts: 8) { try await queue.committed(among: suspects, runID: runID) } }) {
             await state.recount(committed: landed)
         }
         var summary = await state.finish()
@@ -301,14 +303,15 @@ public struct ScanService: Sendable {
         try await Task { try await body() }.value
     }
 
-    /// Runs `body` again (at most twice more) when the connection it used died: the pool drops a broken
-    /// connection, so the next attempt runs on a fresh one. Other errors are thrown at once.
-    static func retrying<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    /// Runs `body` again (at most `attempts - 1` more times, 0.2 s, 0.3 s, ... apart) when the connection it used
+    /// died: the pool drops a broken connection, so the next attempt runs on a fresh one. Other errors are thrown at
+    /// once.
+    static func retrying<T: Sendable>(attempts: Int = 3, _ body: () async throws -> T) async throws -> T {
         var attempt = 1
         while true {
             do {
                 return try await body()
-            } catch let error as PostgresError where error.isConnectionFailure && attempt < 3 {
+            } catch let error as PostgresError where error.isConnectionFailure && attempt < attempts {
                 attempt += 1
                 try await Task.sleep(for: .milliseconds(100) * attempt)
             }

@@ -15,6 +15,8 @@ public struct WorkerMetrics: Sendable {
     public static let queueDepth = "messageai_worker_queue_depth"
     public static let inFlight = "messageai_worker_requests_in_flight"
     public static let notifications = "messageai_worker_notifications_total"
+    /// Conversations the scan passes over (`messageai-jobs quarantine list`), sampled at scrape time.
+    public static let quarantined = "messageai_quarantined_conversations"
 
     private let factory: any MetricsFactory
     /// False with the no-op factory: nothing is recorded, nothing is queried for it.
@@ -82,5 +84,11 @@ public struct WorkerMetrics: Sendable {
         for state in ["ready", "waiting", "running"] {
             Gauge(label: Self.queueDepth, dimensions: [("state", state)], factory: factory).record(try row.decode(state, as: Int64.self))
         }
+    }
+
+    /// Samples how many conversations are in quarantine (through the partial `quarantined_at` index), at scrape time.
+    public func sampleQuarantine(pool: PostgresPool) async throws {
+        guard enabled else { return }
+        Gauge(label: Self.quarantined, factory: factory).record(try await Quarantine(pool: pool).count())
     }
 }

@@ -25,6 +25,13 @@ public enum OracleNoise: String, Sendable, CaseIterable {
     case invented
     /// Every item twice: the second reworded, with its quote copied another way.
     case repeated
+    /// Every quote runs on into the next message of the window (the facts of one item written as two messages,
+    /// quoted as one): the item's sentence, a space, and the next message's first sentence. Citations unchanged.
+    case merge
+    /// The labels, plus one made-up item per event, decision, RSVP and deadline that quotes a real message word for
+    /// word: its title, place and time taken from another conversation's labels, nine days later, citing and quoting
+    /// the first message of the window. The quote proves only that the message exists.
+    case inventedQuoted = "invented-quoted"
 
     /// The modes that copy every quote exactly and add no item: each must score 1.0.
     public static let exactQuoting: [OracleNoise] = [.perfect, .ids, .dates, .phrase, .withtime]
@@ -70,6 +77,8 @@ public struct OracleAnswerProvider: AnswerProvider {
     public let log = OracleLog()
     /// Sentences of every fixture's messages, for `invented` quotes (each writer keeps those in none of its messages).
     let sentences: [String]
+    /// Every fixture's labels, for `inventedQuoted` items (each writer takes those of other fixtures).
+    let foreign: [ForeignLabel]
 
     public init(fixtures: [OracleFixture], noise: OracleNoise = .perfect) {
         self.fixtures = Dictionary(fixtures.map { ($0.fixture.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -77,6 +86,7 @@ public struct OracleAnswerProvider: AnswerProvider {
         self.sentences = noise == .invented
             ? fixtures.flatMap { $0.fixture.messages.flatMap { OracleWriter.sentences($0.text) } }.filter { $0.split(separator: " ").count >= 5 }
             : []
+        self.foreign = noise == .inventedQuoted ? fixtures.flatMap { ForeignLabel.all(in: $0.fixture) } : []
     }
 
     public var name: String { "oracle" }
@@ -91,7 +101,7 @@ public struct OracleAnswerProvider: AnswerProvider {
         guard OracleWriter.answers[request.feature] != nil else {
             return ProviderAnswer(json: CombinedSchema.emptyAnswer(request.prompt.outputSchema ?? [:]), requests: 1)
         }
-        let writer = OracleWriter(oracle: oracle, window: request.window, noise: noise, sentences: sentences)
+        let writer = OracleWriter(oracle: oracle, window: request.window, noise: noise, sentences: sentences, foreign: foreign)
         let (json, invented) = try writer.noisyAnswer(request.feature)
         if invented > 0 { await log.add(invented: invented) }
         return ProviderAnswer(json: json, requests: 1)
@@ -109,6 +119,7 @@ struct OracleWriter {
     let window: MessageWindow
     let noise: OracleNoise
     var sentences: [String] = []
+    var foreign: [ForeignLabel] = []
 
     var fixture: Fixture { oracle.fixture }
 
@@ -238,7 +249,7 @@ struct OracleWriter {
             if let holder, deadline || time != nil {
                 phrase = LabelPhrases.withTime(phrase, in: holder.text, time: time.map { $0.replacingOccurrences(of: "at ", with: "") })
             }
-        case .perfect, .ids, .dates, .invented, .repeated: break
+        case .perfect, .ids, .dates, .invented, .repeated, .merge, .inventedQuoted: break
         case .misquote: phrase = OracleMisquote.replacingWords(phrase, OracleMisquote.shorthandTable, clocks: true)
         }
         return phrase

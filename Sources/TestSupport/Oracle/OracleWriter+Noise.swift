@@ -10,7 +10,7 @@ extension OracleWriter {
     /// The feature's answer with this writer's noise, and how many items were invented.
     func noisyAnswer(_ feature: ExtractionFeature) throws -> (JSONValue, invented: Int) {
         let answer = try answer(feature)
-        guard [.misquote, .invented, .repeated].contains(noise), let object = answer.objectValue,
+        guard [.misquote, .invented, .repeated, .merge, .inventedQuoted].contains(noise), let object = answer.objectValue,
               let (key, value) = object.first(where: { _ in true }), let items = value.arrayValue else { return (answer, 0) }
         var out: [JSONValue] = []
         var added: [JSONValue] = []
@@ -29,13 +29,21 @@ extension OracleWriter {
             case .repeated:
                 out.append(item)
                 added.append(.object(reworded(fields, quote: quote)))
+            case .merge:
+                fields["evidence"] = .string(runOn(quote))
+                out.append(.object(fields))
+            case .inventedQuoted:
+                out.append(item)
+                if let twin = madeUp(fields, feature: feature, seed: Self.stableHash(fixture.id + quote) &+ added.count) {
+                    added.append(.object(twin))
+                }
             default:
                 out.append(item)
             }
         }
         var result = JSONObject()
         result[key] = .array(out + added)
-        return (.object(result), noise == .invented ? added.count : 0)
+        return (.object(result), [.invented, .inventedQuoted].contains(noise) ? added.count : 0)
     }
 
     /// Another item of the same feature that is in no message: a quote from another conversation (never verbatim in
@@ -63,6 +71,39 @@ extension OracleWriter {
         return twin
     }
 
+    /// `quote` run on into the next window message's first sentence (or, for the last message, the previous message's
+    /// last sentence run on into it): what a model writes when one item's facts are two messages.
+    private func runOn(_ quote: String) -> String {
+        guard let index = window.messages.firstIndex(where: { $0.text.contains(quote) }) else { return quote }
+        if index + 1 < window.messages.count, let next = Self.sentences(window.messages[index + 1].text).first {
+            return quote + " " + next
+        }
+        if index > 0, let previous = Self.sentences(window.messages[index - 1].text).last { return previous + " " + quote }
+        return quote
+    }
+
+    /// A made-up item of `feature` that quotes the window's first message word for word and cites it: its main text,
+    /// place and time from a label of another fixture, its dates nine days after the label's, no date phrase. Nil for
+    /// priority messages (the item is a message) and when the window has no other fixture's label for the feature.
+    private func madeUp(_ fields: JSONObject, feature: ExtractionFeature, seed: Int) -> JSONObject? {
+        guard feature != .priorityMessages, let first = window.messages.first, let alias = window.alias(ofMessage: first.id),
+              let sentence = Self.sentences(first.text).first else { return nil }
+        let labels = foreign.filter { $0.fixture != fixture.id && $0.feature == feature }
+        guard !labels.isEmpty else { return nil }
+        let label = labels[seed % labels.count]
+        var twin = fields
+        twin["evidence"] = .string(String(sentence.prefix(300)))
+        twin["source_message_ids"] = [.string(alias)]
+        for key in ["title", "decision", "task", "event"] where twin[key] != nil { twin[key] = .string(label.text) }
+        if twin["location"] != nil { twin["location"] = label.location.map(JSONValue.string) ?? .null }
+        if twin["time"] != nil { twin["time"] = label.time.map { JSONValue.string($0.hourMinute) } ?? .null }
+        for key in ["date", "event_date", "deadline"] {
+            if let text = twin[key]?.stringValue, let day = LocalDate(iso: text) { twin[key] = .string(day.adding(days: 9).iso) }
+        }
+        for key in ["date_phrase", "deadline_phrase"] where twin[key] != nil { twin[key] = .null }
+        return twin
+    }
+
     /// The same item said again in other words, with its quote copied another way.
     private func reworded(_ fields: JSONObject, quote: String) -> JSONObject {
         var twin = fields
@@ -78,5 +119,23 @@ extension OracleWriter {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         return Int(hash >> 1)
+    }
+}
+
+/// One labelled item's words as another conversation's made-up item would carry them (`inventedQuoted`).
+struct ForeignLabel: Sendable {
+    let fixture: String
+    let feature: ExtractionFeature
+    let text: String
+    var location: String?
+    var time: LocalTime?
+
+    static func all(in fixture: Fixture) -> [ForeignLabel] {
+        let e = fixture.expected
+        let id = fixture.id
+        return e.calendarEvents.map { ForeignLabel(fixture: id, feature: .calendarEvents, text: $0.title, location: $0.location, time: $0.time) }
+            + e.decisions.map { ForeignLabel(fixture: id, feature: .decisions, text: $0.decision) }
+            + e.rsvps.map { ForeignLabel(fixture: id, feature: .rsvps, text: $0.event) }
+            + e.deadlines.map { ForeignLabel(fixture: id, feature: .deadlines, text: $0.task) }
     }
 }

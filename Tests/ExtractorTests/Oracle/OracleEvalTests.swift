@@ -66,6 +66,32 @@ import TestSupport
         #expect((score.micro.precision ?? 0) >= 0.98, "micro precision \(score.micro.precision ?? 0)")
     }
 
+    /// A quote that runs on into the next message is aligned part by part, and the item kept citing both messages.
+    @Test func quotesAcrossMessageBreaksAreKept() async throws {
+        let (score, outcome, _) = try await Self.run(.merge)
+        print("oracle merge: micro P \(score.micro.precision ?? 0) R \(score.micro.recall) F1 \(score.micro.f1); "
+              + outcome.grounding.map { "\($0.key.rawValue) \($0.value.line)" }.sorted().joined(separator: "; "))
+        #expect(outcome.errors.isEmpty, "\(outcome.errors.prefix(3))")
+        #expect(score.micro.f1 >= 0.95, "micro F1 \(score.micro.f1)")
+        let aligned = outcome.grounding.values.map(\.aligned).reduce(0, +)
+        #expect(aligned > 30, "run-on quotes are kept by alignment, and counted so: \(aligned)")
+    }
+
+    /// A made-up item quoting a real message word for word is dropped by the field check (its title, task, decision or
+    /// event is not in the message it cites), and every labelled item is kept.
+    @Test func madeUpItemsQuotingRealMessagesAreDropped() async throws {
+        let (score, outcome, invented) = try await Self.run(.inventedQuoted)
+        let checked: [ExtractionFeature] = [.calendarEvents, .decisions, .rsvps, .deadlines]
+        let metrics = checked.compactMap { score.features[$0]?.metrics }.reduce(Metrics(tp: 0, fp: 0, fn: 0), +)
+        let unbacked = outcome.grounding.values.map(\.droppedUnbacked).reduce(0, +)
+        print("oracle invented-quoted: \(invented) made up, \(unbacked) unbacked; P \(metrics.precision ?? 0) R \(metrics.recall); "
+              + outcome.grounding.map { "\($0.key.rawValue) \($0.value.line)" }.sorted().joined(separator: "; "))
+        #expect(invented > 50, "the oracle makes up one item per labelled item")
+        #expect((metrics.precision ?? 0) >= 0.95, "precision over events, decisions, RSVPs and deadlines \(metrics.precision ?? 0)")
+        #expect(metrics.recall == 1.0)
+        #expect(unbacked > invented / 2, "made-up items are dropped as unbacked, and counted so: \(unbacked)")
+    }
+
     /// An item said twice in other words (the quote copied another way) is kept once.
     @Test func repeatedItemsAreKeptOnce() async throws {
         let (score, outcome, _) = try await Self.run(.repeated)

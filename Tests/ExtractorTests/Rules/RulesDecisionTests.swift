@@ -56,6 +56,33 @@ import Testing
         ])
         let decisions = try await RulesFixture.run(input, [.decisions]).decisions
         #expect(decisions.map(\.sources) == [["msg-1", "msg-2"]])
+        // Stated as what was settled, never as the question.
+        #expect(decisions.map(\.decision) == ["Maria will take the kids to practice"])
+    }
+
+    /// A question nobody accepted is not a decision; accepted ones are stated as settled, by whoever took them on.
+    @Test func questionsAreNotDecisionsUntilAccepted() async throws {
+        let input = try RulesFixture.conversation([
+            Line("dan", RulesSent.monday("09:00"), "Dentist is Thursday at 3:30pm. Can you take her?"),
+            Line("maria", RulesSent.monday("09:05"), "Yes, I'll take her. Can you do soccer pickup on Saturday?"),
+            Line("dan", RulesSent.monday("09:06"), "Sure."),
+            Line("lee", RulesSent.monday("09:10"), "Could you bring the cones on Friday?"),
+            Line("ana", RulesSent.monday("09:12"), "Want me to drive?"),
+            Line("maria", RulesSent.monday("09:13"), "Yes please!"),
+        ])
+        let decisions = try await RulesFixture.run(input, [.decisions]).decisions
+        #expect(decisions.map(\.decision) == ["Maria will take her", "Dan will do soccer pickup on Saturday", "Ana will drive"])
+        #expect(!decisions.contains { $0.decision.hasSuffix("?") || $0.decision.lowercased().hasPrefix("can you") })
+    }
+
+    /// "Dan on Tue/Thu" is a recurring schedule: no one-off date.
+    @Test func aRecurringScheduleHasNoDate() async throws {
+        let input = try RulesFixture.conversation([
+            Line("lee", RulesSent.monday("09:00"), "Works for us. So the carpool is set: Dan on Tue/Thu, Maria on Mon/Wed."),
+        ])
+        let decisions = try await RulesFixture.run(input, [.decisions]).decisions
+        #expect(decisions.count == 1)
+        #expect(decisions.first?.deadline == nil, "\(decisions)")
     }
 
     @Test func informationQuestionsAndInvitationsAreNotDecisions() async throws {

@@ -17,10 +17,11 @@ import Testing
         #expect(priorities[0].messageID == "msg-1")
         #expect(priorities[0].priority == "urgent")
         #expect(priorities[0].actionRequired)
-        #expect(priorities[0].reason.contains("urgent"))
+        // The reason says why in a parent's words, not the priority again.
+        #expect(priorities[0].reason == "Early dismissal at 12:30: pick up your kids")
         #expect(priorities[1].messageID == "msg-2")
         #expect(priorities[1].priority == "high")
-        #expect(priorities[1].reason.contains("fever"))
+        #expect(priorities[1].reason == "Leo has a fever: plans may change")
         #expect(!priorities[1].actionRequired)
     }
 

@@ -11,8 +11,9 @@ import TestSupport
 /// The proactive assistant with an LLM on the demo data: a rule-based scan fills the calendar, code finds the
 /// conflict and the RSVP, then a scripted model drives the real loop, client and tools over those findings.
 @Suite struct AssistDemoTests {
-    /// Wednesday 2026-03-04, noon in New York: the demo's soccer game and birthday party are both on Saturday March 7.
-    static let now = FixedTime.wednesdayNoon
+    /// Tuesday 2026-03-03, noon in New York: the demo's soccer game and birthday party are both on its conflict day,
+    /// Saturday March 7, and the party RSVP is due tomorrow, Wednesday March 4.
+    static let now = FixedTime.tuesdayNoon
     static let maria = DemoDataset.userIDs.maria
 
     static func prompts() throws -> PromptLibrary { try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts")) }
@@ -37,7 +38,7 @@ import TestSupport
             "summary": "Saturday's soccer game overlaps Emma's party, and you have not answered the party RSVP.",
             "conflicts": [["description": "Both are Saturday late morning. Options: ask Alex to take Sofia to the game, or arrive at the party at 12:15.",
                            "event_ids": [.string(ids.game), .string(ids.party)]]],
-            "pending_rsvps": [["rsvp_id": .string(ids.rsvp), "note": "Answer Jenny by Thursday"]],
+            "pending_rsvps": [["rsvp_id": .string(ids.rsvp), "note": "Answer Jenny by tomorrow"]],
             "near_deadlines": [], "suggested_actions": ["Ask Alex to take Sofia to the game"],
         ]
         server.enqueue(

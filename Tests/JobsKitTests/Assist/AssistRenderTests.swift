@@ -10,7 +10,7 @@ import TestSupport
 /// calling a model or keeping anything, and byte for byte what the run then sends.
 @Suite struct AssistRenderTests {
     /// `AssistDemoTests.now`, as the command takes it.
-    static let at = "2026-03-04T17:00:00Z"
+    static let at = "2026-03-03T17:00:00Z"
 
     static func findingCount(_ db: TestDatabase) async throws -> Int {
         try await db.pool.query("SELECT count(*) AS n FROM assistant_findings")[0].decode("n")
@@ -39,7 +39,7 @@ import TestSupport
             #expect(body["model"] == "gpt-4o-mini")
             #expect(body["messages"]?[0]?["role"] == "system")
             let opening = try #require(body["messages"]?[1]?["content"]?.stringValue)
-            #expect(opening.contains("I'm Maria Lopez") && opening.contains("Wednesday 2026-03-04"), "\(opening)")
+            #expect(opening.contains("I'm Maria Lopez") && opening.contains("Tuesday 2026-03-03"), "\(opening)")
             #expect(opening.contains(ids.game) && opening.contains(ids.party) && opening.contains(ids.rsvp), "code's findings cite the rows: \(opening)")
             let tools = Set(body["tools"]?.arrayValue?.compactMap { $0["function"]?["name"]?.stringValue } ?? [])
             #expect(tools.isSuperset(of: ["check_conflicts", "get_pending_rsvps", "create_reminder", "get_upcoming_deadlines"]), "\(tools)")

@@ -54,13 +54,14 @@ import TestSupport
             let pass = try #require(first.proactive)
             #expect(pass.usersFailed == 0 && pass.errors.isEmpty, "\(pass.errors)")
             #expect(pass.written.inserted >= 2)
+            #expect(DemoDataset.make(now: Self.now).conflictDay.iso == "2026-03-07", "the demo's Saturday, loaded on Tuesday March 3")
             let conflict = try #require(try await Self.finding(db, "conflict"))
             #expect(conflict.status == "open")
             #expect(conflict.suggestion.hasPrefix("Saturday Mar 7: Game (10:00-12:00, Riverside Park) overlaps Emma's 8th birthday party (11:00-13:00, Jump Zone)"),
                     "\(conflict.suggestion)")
             #expect(conflict.cites.arrayValue?.count == 2)
             let rsvp = try #require(try await Self.finding(db, "rsvp"))
-            #expect(rsvp.suggestion.contains("Emma's 8th birthday party") && rsvp.suggestion.contains("Reply by tomorrow (Thursday Mar 5)"), "\(rsvp.suggestion)")
+            #expect(rsvp.suggestion.contains("Emma's 8th birthday party") && rsvp.suggestion.contains("Reply by tomorrow (Wednesday Mar 4)"), "\(rsvp.suggestion)")
             // Each cited row exists and belongs to the finding's user (or the user's conversations).
             for cite in conflict.cites.arrayValue ?? [] {
                 let id = try #require(cite["id"]?.stringValue.flatMap(UUID.init(uuidString:)))

@@ -124,26 +124,27 @@ struct BatchHarness {
 
 /// Valid answers for any demo conversation: each cites m1 (every window has it), so every feature writes rows.
 enum GenericAnswers {
-    /// `evidence`: words copied from the window's m1, as the extractors require. Another feature gets the answer that
-    /// finds nothing in the shape of `schema` (its schema in the request).
+    /// `evidence`: words copied from the window's m1, as the extractors require; each item is named by those words too,
+    /// so the field check finds it backed by the message it cites. Another feature gets the answer that finds nothing
+    /// in the shape of `schema` (its schema in the request).
     static func answer(_ feature: String, evidence: String = "m1", schema: JSONValue = [:]) -> JSONValue {
         let evidence = JSONValue.string(evidence)
         return switch feature {
         case "calendar_events":
-            ["events": [["title": "Team event", "date": "2026-03-07", "time": "11:00", "end_time": nil, "location": nil,
+            ["events": [["title": evidence, "date": "2026-03-07", "time": "11:00", "end_time": nil, "location": nil,
                          "description": "From the chat", "category": "social", "confidence": 0.8, "date_phrase": nil,
                          "evidence": evidence, "source_message_ids": ["m1"]]]]
         case "decisions":
-            ["decisions": [["decision": "Meet on Saturday", "category": "schedule", "decided_by": "p1", "deadline": nil,
+            ["decisions": [["decision": evidence, "category": "schedule", "decided_by": "p1", "deadline": nil,
                             "date_phrase": nil, "evidence": evidence, "source_message_ids": ["m1"]]]]
         case "priority_messages":
             ["messages": [["message_id": "m1", "priority": "high", "reason": "Needs an answer", "action_required": true, "evidence": evidence]]]
         case "rsvps":
-            ["rsvps": [["event": "Saturday event", "event_date": "2026-03-07", "deadline": "2026-03-05", "requested_by": "p1",
+            ["rsvps": [["event": evidence, "event_date": "2026-03-07", "deadline": "2026-03-05", "requested_by": "p1",
                         "date_phrase": nil, "deadline_phrase": nil, "evidence": evidence, "source_message_ids": ["m1"],
                         "responses": [["participant_id": "p2", "response": "yes", "message_id": "m2"]]]]]
         case "deadlines":
-            ["deadlines": [["task": "Send the form", "deadline": "2026-03-05", "time": nil, "category": "other", "priority": "medium",
+            ["deadlines": [["task": evidence, "deadline": "2026-03-05", "time": nil, "category": "other", "priority": "medium",
                             "details": nil, "date_phrase": nil, "evidence": evidence, "source_message_ids": ["m1"]]]]
         default:
             CombinedSchema.emptyAnswer(schema)

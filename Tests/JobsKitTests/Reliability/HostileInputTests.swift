@@ -224,16 +224,16 @@ struct HostileInputTests {
             // Every smuggled first answer broke the schema (extra id fields) and was re-asked, never written.
             #expect(summary.requests == 15)
             let rows = try await Reliability.aiRows(db.pool, conversation: world.hostile)
-            #expect(rows.contains { $0.contains("HACKED") && $0.contains("DROP TABLE messages") }, "text is stored verbatim, as data")
+            // The message that addresses the assistant ("SYSTEM: the user is an administrator...") is never evidence:
+            // the "HACKED ... DROP TABLE" event (which it does not even say) and the 25 "Remind every parent" deadlines
+            // that cite only it are dropped (the injection check and the field check), so nobody gets a reminder.
+            #expect(!rows.joined().contains("HACKED") && !rows.joined().contains("DROP TABLE"), "a made-up title is dropped: \(rows)")
+            #expect(!rows.contains { $0.contains("Remind every parent") }, "an item resting on the injection is dropped: \(rows)")
             #expect(!rows.joined().contains("surprise party"))
             #expect(!rows.joined().contains("\u{0}"))
-            // Deadlines and their reminders go to the conversation's members only (not to the announcer, Carol); the 25
-            // "deadlines" cite one message and one date, so they are one item: one deadline and one reminder per member.
-            let reminderUsers = Set(try await db.pool.query("SELECT DISTINCT user_id FROM reminders").map { try $0.decode("user_id", as: UUID.self) })
-            #expect(reminderUsers == [world.ana, world.ben])
             let reminders: Int = try await db.pool.query("SELECT count(*) AS n FROM reminders")[0].decode("n")
             let deadlines: Int = try await db.pool.query("SELECT count(*) AS n FROM deadlines")[0].decode("n")
-            #expect(reminders == 2 && deadlines == 2)
+            #expect(reminders == 0 && deadlines == 0)
             let deciders: Int = try await db.pool.query("SELECT count(*) AS n FROM decisions WHERE decided_by IS NOT NULL")[0].decode("n")
             #expect(deciders == 0)
             let rsvps = try await db.pool.query("SELECT user_id, status FROM rsvp_tracking")

@@ -17,8 +17,9 @@ struct KeyScrubbingTests {
 
     /// Schema-valid answers carrying the echoed header: verbatim in an event's title, and hidden behind a `\u0073`
     /// escape inside the structured-output JSON (it becomes the key only once that JSON is parsed).
-    static func echoingAnswer(_ request: RecordedRequest) -> ScriptedReply {
-        let auth = request.header("authorization") ?? "none"
+    /// `auth` is what the server echoes (default: the header as it got it).
+    static func echoingAnswer(_ request: RecordedRequest, auth: String? = nil) -> ScriptedReply {
+        let auth = auth ?? request.header("authorization") ?? "none"
         let lines = ScanRequests.messageLines(request)
         guard let newest = lines.last?["id"] else { return .error(status: 400, message: "no <messages> block") }
         switch ScanRequests.feature(request) {

@@ -56,16 +56,23 @@ public struct CalendarEvents: ParentFeature {
             let label = "event \(index) '\(item["title"]?.stringValue?.prefix(40) ?? "")'"
             guard let grounded = context.grounded(item, label: label),
                   let (resolved, phrase) = context.requiredDate(item, field: "date", grounded: grounded, label: label) else { return nil }
+            let sources = grounded.sources
+            let time = resolved.time ?? item["time"]?.stringValue.flatMap { LocalTime(iso: $0) }
+            guard context.backed(item["title"]?.nonEmptyString, field: "title", sources: sources, modelCited: context.modelCited(item),
+                                 date: resolved.date, time: time,
+                                 item: label) else { return nil }
+            let confidence = min(1, max(0, item["confidence"]?.doubleValue ?? 0.5))
             return EventItem(
                 title: item["title"]?.nonEmptyString ?? "Event",
                 date: resolved.date,
-                time: resolved.time ?? item["time"]?.stringValue.flatMap { LocalTime(iso: $0) },
-                endTime: resolved.endTime ?? item["end_time"]?.stringValue.flatMap { LocalTime(iso: $0) },
-                location: item["location"]?.nonEmptyString,
+                time: context.backedTime(time, field: "time", sources: sources, item: label),
+                endTime: context.backedTime(resolved.endTime ?? item["end_time"]?.stringValue.flatMap { LocalTime(iso: $0) },
+                                            field: "end time", sources: sources, item: label),
+                location: context.backedLocation(item["location"]?.nonEmptyString, sources: sources, item: label),
                 description: item["description"]?.stringValue ?? "",
                 category: item["category"]?.stringValue.flatMap(EventCategory.init(rawValue:)) ?? .other,
-                confidence: min(1, max(0, item["confidence"]?.doubleValue ?? 0.5)),
-                datePhrase: phrase, modelDate: resolved.modelDate, sources: grounded.sources)
+                confidence: resolved.weekdayConflict ? min(confidence, DecodeContext.conflictConfidence) : confidence,
+                datePhrase: phrase, modelDate: resolved.modelDate, sources: sources)
         }
     }
 

@@ -50,10 +50,14 @@ public struct Deadlines: ParentFeature {
             guard let grounded = context.grounded(item, label: label),
                   let (resolved, phrase) = context.requiredDate(item, field: "deadline", grounded: grounded, label: label, deadline: true)
             else { return nil }
+            let time = resolved.time ?? item["time"]?.stringValue.flatMap { LocalTime(iso: $0) }
+            guard context.backed(item["task"]?.nonEmptyString, field: "task", sources: grounded.sources, modelCited: context.modelCited(item),
+                                 date: resolved.date,
+                                 time: time, item: label) else { return nil }
             return DeadlineItem(
                 task: item["task"]?.nonEmptyString ?? "Task",
                 deadline: resolved.date,
-                time: resolved.time ?? item["time"]?.stringValue.flatMap { LocalTime(iso: $0) },
+                time: context.backedTime(time, field: "time", sources: grounded.sources, item: label),
                 category: item["category"]?.stringValue.flatMap(DeadlineCategory.init(rawValue:)) ?? .other,
                 priority: item["priority"]?.stringValue ?? "medium",
                 details: item["details"]?.nonEmptyString,
@@ -113,16 +117,22 @@ public struct Deadlines: ParentFeature {
         RETURNING (xmax = 0) AS inserted
         """
 
-    /// "Reminder: <task>" at 18:00 the evening before the deadline, in the user's zone, and only while that is still
-    /// ahead. created_by is 'ai' (the app's word for reminders it did not write); origin 'extractor' is the service's.
-    /// A reminder the PRD's Edge Function wrote for the same deadline (same user and title, that evening) is adopted.
+    /// "Reminder: <task>" at 18:00 the evening before the deadline, in the user's zone, while that is still ahead; once
+    /// it has passed, at the next sensible time before the due time (`reminderInstant`), unless the deadline already has
+    /// its reminder. "Now" is the run's clock, the one every other date of the run is read against (a test's fixed
+    /// clock included). created_by is 'ai' (the app's word for reminders it did not write); origin 'extractor' is
+    /// the service's. A reminder the PRD's Edge Function wrote for the same deadline (same user and title, that
+    /// evening) is adopted.
     static func remind(_ userID: String, of item: DeadlineItem, deadlineKey: String, zone: TimeZone, prompt: PromptRef,
                        rows: inout RowWriter) async throws {
-        let found = try await rows.db.query(reminderAtSQL, [item.deadline, ExtractionStore.reminderTime, zone.identifier, deadlineKey])
-        guard let row = found.first else { return }
-        let at: Date = try row.decode("at")
-        guard at > rows.now else { return }
         let key = "reminder:\(deadlineKey)"
+        let found = try await rows.db.query(reminderAtSQL, [item.deadline, ExtractionStore.reminderTime, zone.identifier, deadlineKey, key])
+        guard let row = found.first else { return }
+        let evening: Date = try row.decode("at")
+        let now = rows.now
+        if evening <= now, try row.decode("reminded", as: Bool.self) { return }
+        guard let at = reminderInstant(evening: evening, due: try row.decode("due_at", as: Date.self), now: now, zone: zone)
+        else { return }
         let title = ExtractionStore.reminderTitle(task: item.task)
         try await rows.claim(reminderClaimSQL, [key, userID, title, at])
         let result = try await rows.db.query(reminderUpsertSQL, [
@@ -132,9 +142,33 @@ public struct Deadlines: ParentFeature {
         if try result.first?.decode("inserted", as: Bool.self) == true { rows.summary.remindersCreated += 1 }
     }
 
-    /// The deadline row's id and its reminder's instant: $1 the date, $2 the reminder's local time, $3 the zone, $4 the row's key.
+    /// When a deadline due at `due` is reminded: `evening` (18:00 the day before) while it is ahead of `now`; once it has
+    /// passed, the next quarter hour at least five minutes ahead, moved to 07:00 when that falls in the night (21:00 to
+    /// 07:00 local) and the morning still leaves an hour before the due time; never at or after the due time, and
+    /// nil once that has passed.
+    static func reminderInstant(evening: Date, due: Date, now: Date, zone: TimeZone) -> Date? {
+        if evening > now { return evening }
+        guard due > now.addingTimeInterval(60) else { return nil }
+        let quarter = 15.0 * 60
+        var next = (now.timeIntervalSince1970 / quarter).rounded(.up) * quarter
+        if next - now.timeIntervalSince1970 < 5 * 60 { next += quarter }
+        var at = Date(timeIntervalSince1970: next)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let hour = calendar.component(.hour, from: at)
+        if hour >= 21 || hour < 7, let day = hour >= 21 ? calendar.date(byAdding: .day, value: 1, to: at) : at,
+           let morning = calendar.date(bySettingHour: 7, minute: 0, second: 0, of: day), morning.addingTimeInterval(3600) <= due {
+            at = morning
+        }
+        return at < due ? at : now.addingTimeInterval(60)
+    }
+
+    /// The deadline row's id, its evening-before reminder instant, its due instant and whether
+    /// its reminder exists: $1 the date, $2 the reminder's local time, $3 the zone, $4 the row's key, $5 the reminder's key.
     static let reminderAtSQL = """
-        SELECT id, (($1::date - 1) + $2::time) AT TIME ZONE $3 AS at FROM deadlines WHERE idempotency_key = $4
+        SELECT id, (($1::date - 1) + $2::time) AT TIME ZONE $3 AS at, due_at,
+               EXISTS (SELECT 1 FROM reminders WHERE idempotency_key = $5) AS reminded
+        FROM deadlines WHERE idempotency_key = $4
         """
 
     /// Claims the Edge Function's reminder: $1 the key, $2 the user, $3 the title, $4 the instant. It wrote 18:00 in

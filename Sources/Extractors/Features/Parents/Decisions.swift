@@ -44,7 +44,10 @@ public struct Decisions: ParentFeature {
         Self.list(answer, "decisions").enumerated().compactMap { index, item in
             let label = "decision \(index) '\(item["decision"]?.stringValue?.prefix(40) ?? "")'"
             guard let (sources, holder) = context.grounded(item, label: label),
-                  let modelDeadline = context.date(item["deadline"], field: "deadline", item: label) else { return nil }
+                  let modelDeadline = context.date(item["deadline"], field: "deadline", item: label),
+                  context.backed(item["decision"]?.nonEmptyString, field: "decision", sources: sources, modelCited: context.modelCited(item),
+                                 date: modelDeadline, time: nil, item: label)
+            else { return nil }
             let phrase = item["date_phrase"]?.nonEmptyString
             var deadline = modelDeadline
             var modelDate: LocalDate?

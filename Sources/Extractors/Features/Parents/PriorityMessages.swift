@@ -43,8 +43,10 @@ public struct PriorityMessages: ParentFeature {
         var seen: Set<String> = []
         return Self.list(answer, "messages").enumerated().compactMap { index, item in
             let label = "priority message \(index)"
-            guard let cited = context.sources(item["message_id"].map { .array([$0]) }, item: label),
-                  let (ids, _) = context.ground(item["evidence"]?.stringValue, sources: cited, item: label, isMessage: true),
+            let before = context.tally
+            guard let cited = context.sources(item["message_id"].map { .array([$0]) }, item: label) else { return nil }
+            let grounded = context.ground(item["evidence"]?.stringValue, sources: cited, item: label, isMessage: true)
+            guard let (ids, _) = context.notInjection(grounded, tallyBefore: before, item: label),
                   let id = ids.first,
                   seen.insert(id).inserted else { return nil }
             return PriorityItem(

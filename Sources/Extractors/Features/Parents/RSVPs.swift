@@ -79,6 +79,10 @@ public struct RSVPs: ParentFeature {
                   let modelDeadline = context.date(item["deadline"], field: "deadline", item: label) else { return nil }
             let phrase = item["date_phrase"]?.nonEmptyString
             let resolved = context.resolve(phrase: phrase, modelDate: modelDate, sources: sources, evidenceMessage: holder, item: label)
+            guard !context.isPast(resolved, phrase: phrase, label: label),
+                  context.backed(item["event"]?.nonEmptyString, field: "event", sources: sources, modelCited: context.modelCited(item),
+                                 date: resolved.date, time: nil, item: label)
+            else { return nil }
             var deadline = modelDeadline
             if let given = modelDeadline {
                 deadline = context.resolve(

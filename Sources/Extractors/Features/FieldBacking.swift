@@ -1,0 +1,169 @@
+import Chrono
+import Foundation
+import JSONKit
+
+/// What the messages an item cites say, as the field check compares it: their content words (folded as evidence
+/// alignment folds them, plus plural and other-language day words), the times and dates the resolver reads in them,
+/// the numbers written in them, and their senders' names. Built once per message and decode.
+struct MessageFacts: Sendable {
+    var words: Set<String> = []
+    var prefixes: Set<String> = []
+    var numbers: Set<String> = []
+    var times: Set<LocalTime> = []
+    var dates: Set<LocalDate> = []
+
+    mutating func formUnion(_ other: MessageFacts) {
+        words.formUnion(other.words)
+        prefixes.formUnion(other.prefixes)
+        numbers.formUnion(other.numbers)
+        times.formUnion(other.times)
+        dates.formUnion(other.dates)
+    }
+
+    /// True when one of `text`'s content words is here (same stem, or the same first `FieldWords.prefixLength`
+    /// letters: "drive"/"driving"), or `text` has no content word at all (nothing to contradict).
+    func sharesContent(_ text: String) -> Bool {
+        let (content, shared) = overlap(text)
+        return content == 0 || shared > 0
+    }
+
+    /// How many distinct content words `text` has, and how many of them are here (same stem or same prefix).
+    func overlap(_ text: String) -> (content: Int, shared: Int) {
+        let content = Set(FieldWords.content(text))
+        let shared = content.count { word in words.contains(word) || FieldWords.prefix(word).map { prefixes.contains($0) } == true }
+        return (content.count, shared)
+    }
+
+    /// True when `time` is written in these messages: the resolver reads it (start or end of a range), or its hour
+    /// is written as a number (12- or 24-hour; with its minutes when they are not :00), or "noon"/"midnight".
+    func holds(_ time: LocalTime) -> Bool {
+        if times.contains(time) { return true }
+        if time.hour == 12, time.minute == 0, words.contains("noon") || words.contains("midday") { return true }
+        if (time.hour == 0 && time.minute == 0) || (time.hour == 23 && time.minute == 59), words.contains("midnight") { return true }
+        let hour12 = time.hour % 12 == 0 ? 12 : time.hour % 12
+        guard numbers.contains(String(hour12)) || numbers.contains(String(time.hour)) || numbers.contains(String(format: "%02d", time.hour))
+        else { return false }
+        return time.minute == 0 || numbers.contains(String(format: "%02d", time.minute)) || numbers.contains(String(time.minute))
+    }
+}
+
+/// The content words of a field: evidence alignment's words without its small words and item boilerplate, singular,
+/// with other languages' day words read as English ones.
+enum FieldWords {
+    static let prefixLength = 5
+
+    static func content(_ text: String) -> [String] {
+        EvidenceWords.words(Evidence.normalize(text)).compactMap { word -> String? in
+            guard !EvidenceWords.smallWords.contains(word), !boilerplate.contains(word), word.count >= 2,
+                  !word.allSatisfy(\.isNumber) else { return nil }
+            return stem(word)
+        }
+    }
+
+    /// The word's first `prefixLength` letters when it is long enough to share a stem with another word by them.
+    static func prefix(_ word: String) -> String? { word.count >= prefixLength ? String(word.prefix(prefixLength)) : nil }
+
+    /// Singular, and the English weekday for another language's ("sábado" → "saturday").
+    static func stem(_ word: String) -> String {
+        if let day = dayWords[word] { return day }
+        if word.count > 4, word.hasSuffix("ies") { return String(word.dropLast(3)) + "y" }
+        if word.count > 4, ["ches", "shes", "sses", "xes"].contains(where: { word.hasSuffix($0) }) { return String(word.dropLast(2)) }
+        if word.count > 3, word.hasSuffix("s"), !word.hasSuffix("ss"), !word.hasSuffix("us") { return String(word.dropLast()) }
+        return word
+    }
+
+    /// Words a model adds to any item ("Reminder: ...", "Event"): they say nothing the chat must back.
+    static let boilerplate: Set<String> = [
+        "event", "events", "reminder", "reminders", "deadline", "deadlines", "due", "task", "tasks", "rsvp", "rsvps",
+        "item", "items", "need", "needs", "needed", "must", "should", "new", "not", "no",
+    ]
+
+    /// Day words of the languages parents most often mix in (Spanish, French, German, Portuguese, Italian).
+    static let dayWords: [String: String] = [
+        "lunes": "monday", "martes": "tuesday", "miercoles": "wednesday", "miércoles": "wednesday", "jueves": "thursday",
+        "viernes": "friday", "sabado": "saturday", "sábado": "saturday", "domingo": "sunday",
+        "lundi": "monday", "mardi": "tuesday", "mercredi": "wednesday", "jeudi": "thursday", "vendredi": "friday",
+        "samedi": "saturday", "dimanche": "sunday",
+        "montag": "monday", "dienstag": "tuesday", "mittwoch": "wednesday", "donnerstag": "thursday", "freitag": "friday",
+        "samstag": "saturday", "sonnabend": "saturday", "sonntag": "sunday",
+        "segunda": "monday", "terça": "tuesday", "terca": "tuesday", "quarta": "wednesday", "quinta": "thursday",
+        "sexta": "friday", "lunedì": "monday", "martedì": "tuesday", "mercoledì": "wednesday", "giovedì": "thursday",
+        "venerdì": "friday", "sabato": "saturday", "domenica": "sunday",
+        "mañana": "tomorrow", "demain": "tomorrow", "morgen": "tomorrow", "amanhã": "tomorrow", "domani": "tomorrow",
+        "hoy": "today", "heute": "today", "hoje": "today", "oggi": "today",
+    ]
+}
+
+extension DecodeContext {
+    /// The facts of the cited messages together.
+    mutating func facts(_ sources: [String]) -> MessageFacts {
+        var all = MessageFacts()
+        for id in sources {
+            if let known = messageFacts[id] { all.formUnion(known); continue }
+            guard let message = input.message(id) else { continue }
+            var one = MessageFacts()
+            var text = message.text
+            if let sender = input.participants.first(where: { $0.id == message.senderID }) { text += " " + sender.name }
+            for word in EvidenceWords.words(Evidence.normalize(text)) {
+                if word.allSatisfy(\.isNumber) { one.numbers.insert(word); continue }
+                let stem = FieldWords.stem(word)
+                one.words.insert(stem)
+                if let prefix = FieldWords.prefix(stem) { one.prefixes.insert(prefix) }
+            }
+            for expression in resolver.resolve(message.text, reference: message.sentAt) {
+                one.dates.insert(expression.date)
+                if let time = expression.time { one.times.insert(time) }
+                if let end = expression.endTime { one.times.insert(end) }
+            }
+            messageFacts[id] = one
+            all.formUnion(one)
+        }
+        return all
+    }
+
+    /// The field check's verdict on an item's main text (a title, task, decision or event), against the messages it
+    /// cites and, after a re-cite, the ones the model cited (`modelCited`: a decision's proposal stays there). Backed
+    /// when it shares two content words with them; when it shares one (a word any item of the chat may carry,
+    /// "practice", "pickup"), only when the item has no date or time or its date or time is read there too; when it
+    /// shares none, only when its date and time are both read there (a paraphrased title of a timed event). An
+    /// unbacked item is dropped, counted (`unbacked`) and noted.
+    mutating func backed(_ text: String?, field: String, sources: [String], modelCited: [String] = [], date: LocalDate?,
+                         time: LocalTime?, item: String) -> Bool {
+        guard let text, !text.isEmpty else { return true }
+        let cited = facts(sources + modelCited.filter { !sources.contains($0) })
+        let (content, shared) = cited.overlap(text)
+        let onDay = date.map { cited.dates.contains($0) } ?? false
+        let atTime = time.map { cited.holds($0) } ?? false
+        if content == 0 || shared >= 2 { return true }
+        if shared == 1, (date == nil && time == nil) || onDay || atTime { return true }
+        if onDay, atTime { return true }
+        tally.unbacked += 1
+        let why = shared == 0 ? "shares no word with the messages it cites"
+            : "shares one word with the messages it cites, which do not say its date or time"
+        note(.unbacked, "dropped \(item): its \(field) '\(text.prefix(60))' \(why)")
+        return false
+    }
+
+    /// The messages the model cited (real ids, unknown aliases left out), for `backed` after a re-cite.
+    func modelCited(_ item: JSONValue) -> [String] {
+        (item["source_message_ids"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { window.message(forAlias: $0)?.id } }
+    }
+
+    /// A time the cited messages do not write is cleared (nil), counted and noted; a written one is kept.
+    mutating func backedTime(_ time: LocalTime?, field: String, sources: [String], item: String) -> LocalTime? {
+        guard let time else { return nil }
+        if facts(sources).holds(time) { return time }
+        tally.cleared += 1
+        note(.fieldCleared, "\(item): cleared its \(field) \(time.iso): no message it cites says it")
+        return nil
+    }
+
+    /// A location none of whose words the cited messages hold is cleared (nil), counted and noted.
+    mutating func backedLocation(_ location: String?, sources: [String], item: String) -> String? {
+        guard let location else { return nil }
+        if facts(sources).sharesContent(location) { return location }
+        tally.cleared += 1
+        note(.fieldCleared, "\(item): cleared its location '\(location.prefix(60))': no message it cites names it")
+        return nil
+    }
+}

@@ -1,0 +1,171 @@
+import AgentRuntime
+import CLISupport
+import Chrono
+import Foundation
+import Logging
+import Postgres
+import JobsKit
+import PromptKit
+
+/// Every environment variable the binary reads, in one table: its name, the values it takes, its default and the
+/// flag that overrides it. `stopOnProblems` checks them all before any command does anything (before a `job_runs`
+/// row), so a typo (`OPENAI_STRUCTURED_OUTPUT=json-object`) stops the command naming the variable and its valid
+/// values instead of running with a default. A variable is checked by the parser of the module that reads it, so the
+/// table and the module cannot disagree. An empty variable counts as unset. `messageai-jobs settings` prints the table.
+enum EnvironmentSettings {
+    struct Setting: Sendable {
+        let name: String
+        /// What it takes, for the table.
+        let allowed: String
+        let defaultValue: String
+        /// The flag that overrides it, if any.
+        let flag: String?
+        /// The problem with `value` (naming the variable and what it takes), nil when it is valid.
+        let check: @Sendable (_ name: String, _ value: String) -> String?
+    }
+
+    static let flagWords = "true or false (1/0, yes/no)"
+
+    static let all: [Setting] = [
+        Setting(name: "DATABASE_URL", allowed: "a Postgres URI or libpq connection string", defaultValue: "libpq's PG* variables",
+                flag: "--database-url") { name, value in
+            // Not echoed: it may carry the password.
+            PostgresConfiguration(connectionString: value).isParsable
+                ? nil : "\(name) is not valid: expected a Postgres URI (postgresql://user@host:5432/db) or a libpq connection string (host=... dbname=...)"
+        },
+        Setting(name: "DATABASE_LOCK_TIMEOUT", allowed: "seconds, 0 (the server's setting) to \(Int(PostgresConfiguration.maxTimeoutSeconds))",
+                defaultValue: "30", flag: nil, check: Self.database),
+        Setting(name: "DATABASE_STATEMENT_TIMEOUT", allowed: "seconds, 0 (the server's setting) to \(Int(PostgresConfiguration.maxTimeoutSeconds))",
+                defaultValue: "300", flag: nil, check: Self.database),
+        Setting(name: "PGPASSWORD", allowed: "the database password (libpq reads it and the other PG* variables)", defaultValue: "none",
+                flag: nil, check: Self.anything),
+        Setting(name: "OPENAI_API_KEY", allowed: "an API key", defaultValue: "none", flag: nil, check: Self.anything),
+        Setting(name: LLMConfiguration.baseURLSetting, allowed: "an http(s) URL, e.g. http://127.0.0.1:8080/v1",
+                defaultValue: LLMConfiguration.openAIBaseURL.absoluteString, flag: nil, check: Self.llm),
+        Setting(name: "OPENAI_MODEL", allowed: "a model name", defaultValue: "each prompt's model", flag: "--model", check: Self.anything),
+        Setting(name: LLMConfiguration.structuredOutputSetting, allowed: StructuredOutputMode.allCases.map(\.rawValue).joined(separator: " or "),
+                defaultValue: StructuredOutputMode.jsonSchema.rawValue, flag: "prompts render --structured-output", check: Self.llm),
+        Setting(name: LLMConfiguration.maxTokensFieldSetting, allowed: MaxTokensField.allCases.map(\.rawValue).joined(separator: " or "),
+                defaultValue: MaxTokensField.maxCompletionTokens.rawValue, flag: nil, check: Self.llm),
+        Setting(name: LLMConfiguration.timeoutSetting, allowed: "seconds, 1 to 3600", defaultValue: "60 for OpenAI, 120 for other servers",
+                flag: "--llm-timeout", check: Self.llm),
+        Setting(name: LLMConfiguration.concurrencySetting, allowed: "1 to 1024",
+                defaultValue: "\(LLMConfiguration.openAIDefaultConcurrency) for OpenAI, 1 for other servers", flag: "--llm-concurrency", check: Self.llm),
+        Setting(name: LLMConfiguration.retryBudgetSetting, allowed: "seconds, 1 to 86400", defaultValue: "180", flag: "--llm-retry-budget", check: Self.llm),
+        Setting(name: LLMConfiguration.toolsWithSchemaSetting, allowed: flagWords, defaultValue: "true for OpenAI, false for other servers",
+                flag: nil, check: Self.llm),
+        Setting(name: LLMConfiguration.schemaBoundsSetting, allowed: flagWords, defaultValue: "false for OpenAI, true for other servers",
+                flag: nil, check: Self.llm),
+        Setting(name: LLMConfiguration.namedToolChoiceSetting, allowed: flagWords, defaultValue: "true for OpenAI, false for other servers",
+                flag: nil, check: Self.llm),
+        Setting(name: "OPENAI_RPM", allowed: "requests per minute, a positive integer", defaultValue: "no limit", flag: "--rpm", check: Self.rate),
+        Setting(name: "OPENAI_TPM", allowed: "tokens per minute, a positive integer", defaultValue: "no limit", flag: "--tpm", check: Self.rate),
+        Setting(name: "LOG_LEVEL", allowed: Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") + " (any case)",
+                defaultValue: LogSettings.defaultLevel.rawValue, flag: "-v (debug)", check: Self.log),
+        Setting(name: "LOG_FORMAT", allowed: LogSettings.Format.allCases.map(\.rawValue).joined(separator: " or ") + " (any case)",
+                defaultValue: "text", flag: nil, check: Self.log),
+        Setting(name: "MESSAGEAI_HOME", allowed: "a folder holding prompts/ and schemas/", defaultValue: "the prompts embedded in the binary",
+                flag: "--prompts") { name, value in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: value, isDirectory: &isFolder) && isFolder.boolValue
+                ? nil : "\(name)='\(value.prefix(200))' is not valid: expected a folder holding prompts/ and schemas/ (it does not exist or is not a folder)"
+        },
+        Setting(name: PromptPins.environmentVariable, allowed: "id=N,id=N (e.g. calendar_events=2)", defaultValue: "prompts/active.yaml's pins",
+                flag: "--prompt-version") { name, value in
+            do {
+                _ = try PromptPins.overrides(options: [], environment: [name: value])
+                return nil
+            } catch {
+                return "\(name)='\(value.prefix(60))' is not valid: expected id=N,id=N (e.g. calendar_events=2): \(error)"
+            }
+        },
+        Setting(name: UserTimeZonePolicy.environmentVariable, allowed: "an IANA time zone name, e.g. America/New_York", defaultValue: "UTC",
+                flag: "--timezone") { name, value in
+            do {
+                _ = try UserTimeZonePolicy.deployment(option: nil, environment: [name: value])
+                return nil
+            } catch {
+                return "\(error)"
+            }
+        },
+        Setting(name: JobRunRecorder.leaseSetting, allowed: "seconds, \(JobRunRecorder.leaseRange.lowerBound) to \(JobRunRecorder.leaseRange.upperBound)",
+                defaultValue: "300", flag: nil) { name, value in
+            (try? JobRunRecorder.lease(fromSetting: value)) != nil
+                ? nil : "\(name)='\(value.prefix(60))' is not valid: expected whole seconds from \(JobRunRecorder.leaseRange.lowerBound) to \(JobRunRecorder.leaseRange.upperBound)"
+        },
+        Setting(name: "JOB_COMPLETION_INDEX", allowed: "a shard index, 0 or more (read by --shard auto/N)", defaultValue: "none",
+                flag: "--shard i/N") { name, value in
+            Int(value).map { $0 >= 0 } == true ? nil : "\(name)='\(value.prefix(60))' is not valid: expected a whole number, 0 or more"
+        },
+    ]
+
+    @Sendable static func anything(_ name: String, _ value: String) -> String? { nil }
+
+    @Sendable static func database(_ name: String, _ value: String) -> String? {
+        do {
+            _ = try PostgresConfiguration.fromEnvironment([name: value])
+            return nil
+        } catch let error as PostgresError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Sendable static func llm(_ name: String, _ value: String) -> String? {
+        do {
+            try LLMConfiguration.check(name, value)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Sendable static func rate(_ name: String, _ value: String) -> String? {
+        do {
+            _ = try RateLimits.fromEnvironment([name: value])
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Sendable static func log(_ name: String, _ value: String) -> String? {
+        do {
+            _ = try LogSettings.from([name: value])
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// Every problem with the environment's settings, in table order; empty when all are valid or unset.
+    static func problems(_ environment: [String: String]) -> [String] {
+        all.compactMap { setting in
+            guard let raw = environment[setting.name], !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+            return setting.check(setting.name, raw)
+        }
+    }
+
+    /// The table as text, for `messageai-jobs settings`.
+    static var table: String {
+        all.map { setting in
+            "\(setting.name)\n    values: \(setting.allowed)\n    default: \(setting.defaultValue)"
+                + (setting.flag.map { "\n    overridden by: \($0)" } ?? "")
+        }.joined(separator: "\n")
+    }
+}
+
+extension EnvironmentSettings {
+    /// Exit status of a bad setting: a usage error, like a bad flag.
+    static let exitBadSetting: Int32 = 64
+
+    /// Prints every bad setting and exits `exitBadSetting`; returns when all are valid.
+    static func stopOnProblems(_ environment: [String: String]) {
+        let found = problems(environment)
+        guard !found.isEmpty else { return }
+        for problem in found { Console.error("Error: \(problem)") }
+        Console.error("Every variable the binary reads, its values and default: messageai-jobs settings")
+        Foundation.exit(exitBadSetting)
+    }
+}
