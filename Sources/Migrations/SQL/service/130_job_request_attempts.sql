@@ -25,10 +25,15 @@ GRANT ALL ON job_request_attempts TO service_role;
 -- One pending request per piece of work (an extract of one conversation, an assist run for one user): the app enqueues
 -- with a plain INSERT, and one for work that already waits in a pending request is skipped (INSERT 0 0) rather than
 -- queued twice. Concurrent inserts for the same work take turns on an advisory lock, so two cannot both pass the
--- check. A request going back to pending (a retry, a released claim) is not checked: it is the same request. Security
--- definer, so the check sees requests the inserting user's row level security hides.
+-- check. A request going back to pending (a retry, a released claim) is not checked: it is the same request.
+-- The check runs with the inserting user's rights (not security definer): a signed-in user sees exactly the pending
+-- requests for work she may request (her own assist runs, her conversations' extracts), so a duplicate of her work is
+-- skipped, while an insert row level security refuses (another user's assist, a stranger's conversation) finds nothing,
+-- goes on and is refused as before, instead of an INSERT 0 0 telling her that such a request waits. The service's own
+-- connection (the tables' owner, not restricted by row level security) sees every request. Its search_path is pinned below to the schema the
+-- migrations run in (not `public`: the service's schema may be another, as in the tests).
 CREATE FUNCTION job_requests_skip_duplicate() RETURNS TRIGGER
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+LANGUAGE plpgsql AS $$
 DECLARE
   work UUID := CASE WHEN NEW.kind = 'extract' THEN NEW.conversation_id ELSE NEW.user_id END;
 BEGIN
@@ -44,6 +49,12 @@ BEGIN
   END IF;
   RETURN NEW;
 END;
+$$;
+-- Names resolve in the service's schema, whatever the caller's search_path.
+DO $$
+BEGIN
+  EXECUTE format('ALTER FUNCTION job_requests_skip_duplicate() SET search_path = %I, pg_temp', current_schema());
+END
 $$;
 REVOKE ALL ON FUNCTION job_requests_skip_duplicate() FROM PUBLIC;
 
