@@ -211,8 +211,8 @@ extension ScanService {
             return
         }
         let logger = worker.logger(for: id)
-        if let failure = error as? LLMError, failure.isOutageClass {
-            await settleOutage(claim, failure, worker)
+        if let outage = (error as? LLMError)?.outage {
+            await deferForOutage(claim, outage, error, worker)
             return
         }
         logger.error("conversation failed", metadata: ["error": "\(error)"])
@@ -240,21 +240,17 @@ extension ScanService {
         await reportProgress(worker)
     }
 
-    /// A conversation the model server failed (refused, reset, timed out, 5xx): not its fault, so nothing is recorded
-    /// against it (its failure count and quarantine streak stay as they were) and its claim is given back. When the
-    /// server's circuit breaker is open the run stops asking and the conversation is deferred, not failed; otherwise
-    /// (one conversation's requests failing while others succeed) it counts as failed in this run's summary.
-    private func settleOutage(_ claim: ScanQueue.Claim, _ error: LLMError, _ worker: Worker) async {
+    /// A conversation the model server's open circuit breaker refused (or whose failures opened it): an outage, not
+    /// its fault, so its claim is given back untouched (no failure, no history entry, its quarantine streak as it
+    /// was) and the run stops asking. One conversation's requests failing with 5xx or below HTTP while the breaker
+    /// stays closed are a failure of this run, recorded by `settle` without a signature: it never counts toward
+    /// quarantine, and its history marks it as not counted.
+    private func deferForOutage(_ claim: ScanQueue.Claim, _ outage: CircuitBreaker.Outage, _ error: any Error, _ worker: Worker) async {
         let id = claim.conversationID
         await giveBack(id, interrupted: false, worker)
-        if let outage = error.outage {
-            worker.logger(for: id).warning("conversation deferred: the model server is unavailable", metadata: ["error": "\(error)"])
-            await worker.state.stop(outage: outage.description)
-            await worker.state.record(deferred: id)
-        } else {
-            worker.logger(for: id).error("conversation failed", metadata: ["error": "\(error)"])
-            await worker.state.record(failure: id, error: "\(error)", feature: RunFailure.feature(of: error))
-        }
+        worker.logger(for: id).warning("conversation deferred: the model server is unavailable", metadata: ["error": "\(error)"])
+        await worker.state.stop(outage: outage.description)
+        await worker.state.record(deferred: id)
         await reportProgress(worker)
     }
 
