@@ -12,7 +12,7 @@ struct DatesCommand: ParsableCommand {
         commandName: "dates",
         abstract: "Find and resolve date and time expressions in a text, relative to when it was sent.",
         // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
-        usage: "messageai-jobs dates <text> [--reference <reference>] [--timezone <timezone>]\n[--json]",
+        usage: "messageai-jobs dates <text> [--reference <reference>] [<options>]",
         discussion: """
             Conventions: a bare or "this" weekday is the next such day on or after the message date \
             (the same weekday is that day); "next <weekday>" is that weekday in the following \

@@ -55,6 +55,7 @@ struct RequestsShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "One request with every attempt (worker, start, time, result, error) and every retry or cancel.",
+        usage: "messageai-jobs requests show <id> [<options>]",
         discussion: "Example: messageai-jobs requests show 42 --json"
     )
 

@@ -105,12 +105,13 @@ struct OperatorLogTests {
                 ["worker", "--once", "--provider", "rules", "--prompts", WorkerHarness.promptsPath],
                 environment: environment.merging(["LOG_FORMAT": "json", "LOG_LEVEL": "info"]) { _, new in new })
             #expect(try await worker.waitForExit(timeout: 60).code == 0, "stderr: \(worker.stderr)")
-            let served = try Self.records(worker.stderr).filter { $0["request"]?.stringValue == "\(id)" && $0["result"] != nil }
+            let served = try Self.records(worker.stderr).filter { $0["request"]?.integerValue == id && $0["result"] != nil }
             try #require(served.count == 1, "stderr: \(worker.stderr)")
             #expect(served[0]["level"]?.stringValue == "info")
             #expect(served[0]["kind"]?.stringValue == "extract")
             #expect(served[0]["result"]?.stringValue == "done")
             #expect(served[0]["run"]?.stringValue?.count == 36)
+            #expect(served[0]["attempt"] == .integer(1) && served[0]["seconds"]?.doubleValue != nil, "numbers as JSON numbers: \(served[0])")
         }
     }
 
