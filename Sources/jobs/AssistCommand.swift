@@ -73,7 +73,7 @@ struct AssistCommand: AsyncParsableCommand {
     @Option(help: "Process only shard i of N (i/N) of the users, or auto/N to read i from JOB_COMPLETION_INDEX.")
     var shard: String = "0/1"
 
-    @Option(help: "Seconds a claim on a batch of users lasts before another process may take it over.")
+    @Option(help: "Seconds a claim on a user's assistant run lasts before another process may take it over.")
     var leaseSeconds: Int = 600
 
     @Option(help: "Stop after this many users.")

@@ -11,7 +11,8 @@ struct RunsCommand: AsyncParsableCommand {
         discussion: """
             Each run with its status, start, duration, conversations or users, items, failures, model tokens, estimated \
             cost ("unknown" when the model has no price) and the build and prompt set it ran with. `runs show ID` lists \
-            that run's failures with conversation, feature and error.
+            that run's failures with conversation, feature and error. A run whose process died (its heartbeat lapsed) \
+            shows as abandoned ("no heartbeat since ...") at once, before any later job marks it, and --failed lists it.
 
             Examples:
               messageai-jobs runs --since 24h
@@ -120,7 +121,8 @@ struct RunsShowCommand: AsyncParsableCommand {
 /// A run in two or three lines of text.
 private enum RunText {
     static func print(_ run: RunHistory.Run) {
-        let duration = run.finishedAt == nil ? "running for \(seconds(run.seconds))" : seconds(run.seconds)
+        let duration = run.lapsedAt.map { "no heartbeat since \(ISO8601Instant.string($0)) (killed?)" }
+            ?? (run.finishedAt == nil ? "running for \(seconds(run.seconds))" : seconds(run.seconds))
         Console.print("\(run.id.uuidString.lowercased())  \(run.kind)  \(run.status)  \(ISO8601Instant.string(run.startedAt))  \(duration)")
         var figures: [String] = []
         if let users = run.users {

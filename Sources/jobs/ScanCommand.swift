@@ -17,7 +17,8 @@ struct ScanCommand: AsyncParsableCommand {
             plus a window of earlier context. Each conversation's rows and its advanced watermark are committed in one \
             transaction, so a crash loses nothing committed and repeats nothing committed. Work is claimed with leases \
             (FOR UPDATE SKIP LOCKED): several scans may run at once, on one machine or many. A conversation that fails \
-            is recorded and retried by the next scan; the exit status is non-zero if any failed. One that fails the same \
+            is recorded and retried by the next scan; the exit status is 2 if any failed, or if the proactive \
+            pass failed for any user (the run is then partial, and the summary's first line says so). One that fails the same \
             way on --quarantine-after scans in a row (default 3) is quarantined: later scans pass it over until \
             --retry-quarantined (failures that pass on their own, such as a model or database outage, do not count).
 
@@ -26,7 +27,8 @@ struct ScanCommand: AsyncParsableCommand {
 
             When the model server fails 5 requests in a row (refused, reset, timed out, or a 5xx answer), its circuit \
             breaker opens: the scan stops asking, finishes what it has, gives the other conversations back untouched \
-            (their failure counts and quarantine unchanged), marks its run failed with the outage named and exits 75; \
+            (their failure counts and quarantine unchanged), marks its run failed with the outage named and exits 75 \
+            (not 2, whatever else failed); \
             the next scan after the server returns takes them all. A database that stays unreachable ends it the same way.
 
             Then the proactive pass (unless --no-assist) looks at every user whose rows changed and every user with \
@@ -188,6 +190,6 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if summary.runRecordError != nil { throw ExitCode.failure }
         if summary.outage != nil { throw ExitCode(ScanService.outageExitCode) }
-        if summary.failed > 0 || summary.stoppedEarly != nil { throw ExitCode(2) }
+        if summary.failed > 0 || summary.stoppedEarly != nil || summary.proactive?.failed == true { throw ExitCode(2) }
     }
 }

@@ -40,6 +40,51 @@ public struct ConversationReader: Sendable {
     /// `messages.created_at` may be TIMESTAMP (the PRD: UTC wall clock) or TIMESTAMPTZ: the watermark is bound
     /// untyped as a UTC instant ("...Z"), which either type reads as the same instant whatever the session's TimeZone.
     public func load(_ conversationID: UUID, since watermark: Watermark? = nil, now: Date, on db: PostgresConnection) async throws -> ConversationInput? {
+        try await read(conversationID, since: watermark, now: now, on: db)?.input
+    }
+
+    /// What `read` returns: the conversation, and the messages whose `created_at` was after the read.
+    public struct Read: Sendable {
+        public let input: ConversationInput
+        /// Messages dated after the moment they were read (`created_at` in the future: a wrong device clock, or a
+        /// member writing the column): their time is clamped to `readAt`, so none can carry a watermark past now.
+        /// A scan records them (`scan_future_messages`) so that they are read once.
+        public let futureDated: [UUID]
+        /// The database's clock when the messages were read.
+        public let readAt: Date
+        /// The newest new message (its time clamped to `readAt`): where the watermark moves. Nil when none was new.
+        public var newest: InputMessage?
+        /// Newest first only: more new messages than the cap were found, the newest window was read, and these are
+        /// the ones left between the watermark and that window.
+        public var overflow: Gap?
+        /// How far the backlog gap given to `read` was read.
+        public var backlogRead: BacklogRead?
+    }
+
+    /// Unread messages strictly between two positions: new messages a newest-first read left for later nights.
+    public struct Gap: Sendable, Hashable {
+        public let after: Watermark
+        public let before: Watermark
+
+        public init(after: Watermark, before: Watermark) {
+            self.after = after
+            self.before = before
+        }
+    }
+
+    /// Messages of a backlog gap read oldest first: through the last one read; `done` when none is left.
+    public struct BacklogRead: Sendable, Hashable {
+        public let gap: Gap
+        public let through: Watermark?
+        public let done: Bool
+    }
+
+    /// `load`, with the future-dated messages named. With a watermark, messages a scan recorded as future-dated
+    /// (`scan_future_messages`) are not new again: they were read when they arrived.
+    /// `newestFirst` (the scan): more new messages than the cap leave a gap (`Read.overflow`) instead of the newest
+    /// waiting; `backlog` is a gap left earlier, read oldest first with the room the new messages leave.
+    public func read(_ conversationID: UUID, since watermark: Watermark? = nil, backlog: Gap? = nil, newestFirst: Bool = false,
+                     now: Date, on db: PostgresConnection) async throws -> Read? {
         let found = try await db.query("SELECT name, is_group FROM conversations WHERE id = $1", [conversationID])
         guard let head = found.first else { return nil }
         let participants = try await db.query(
@@ -66,15 +111,49 @@ public struct ConversationReader: Sendable {
                 }
             }
         }
-        let messages: [InputMessage]
+        let readAt: Date = try await db.query("SELECT now() AS t")[0].decode("t")
+        var messages: [InputMessage]
         var firstNew = 0
+        var newest: InputMessage?
+        var overflow: Gap?
+        var backlogRead: BacklogRead?
         if let watermark {
+            // Newest first: with more new messages than the cap, the newest window (today's) is read and the ones
+            // between the watermark and it become a backlog gap, read oldest first with the room later reads leave.
             let newRows = try await db.query(
                 """
-                SELECT id::text AS id, sender_id::text AS sender, created_at, content FROM messages
-                WHERE conversation_id = $1 AND deleted_at IS NULL AND (created_at, id) > ($2, $3::uuid)
-                ORDER BY created_at, id LIMIT $4
-                """, [conversationID, watermark.sentAt, watermark.messageID, maxMessages])
+                SELECT * FROM (
+                  SELECT id::text AS id, sender_id::text AS sender, created_at, content FROM messages m
+                  WHERE conversation_id = $1 AND deleted_at IS NULL AND (created_at, id) > ($2, $3::uuid)
+                    AND NOT EXISTS (SELECT 1 FROM scan_future_messages f WHERE f.conversation_id = $1 AND f.message_id = m.id)
+                  ORDER BY created_at \(newestFirst ? "DESC" : ""), id \(newestFirst ? "DESC" : "") LIMIT $4) AS new
+                ORDER BY created_at, id
+                """, [conversationID, watermark.sentAt, watermark.messageID, newestFirst ? maxMessages + 1 : maxMessages])
+            var fresh = try newRows.map(message)
+            if newestFirst, fresh.count > maxMessages {
+                fresh.removeFirst()
+                let first = fresh[0]
+                overflow = Gap(after: watermark, before: Watermark(sentAt: first.sentAt, messageID: UUID(uuidString: first.id) ?? UUID()))
+            }
+            newest = fresh.last
+            var older: [InputMessage] = []
+            if let gap = backlog, fresh.count < maxMessages {
+                let rows = try await db.query(
+                    """
+                    SELECT id::text AS id, sender_id::text AS sender, created_at, content FROM messages m
+                    WHERE conversation_id = $1 AND deleted_at IS NULL AND (created_at, id) > ($2, $3::uuid)
+                      AND (created_at, id) < ($4, $5::uuid)
+                      AND NOT EXISTS (SELECT 1 FROM scan_future_messages f WHERE f.conversation_id = $1 AND f.message_id = m.id)
+                    ORDER BY created_at, id LIMIT $6
+                    """, [conversationID, gap.after.sentAt, gap.after.messageID, gap.before.sentAt, gap.before.messageID,
+                          maxMessages - fresh.count])
+                older = try rows.map(message)
+                let room = maxMessages - fresh.count
+                backlogRead = BacklogRead(gap: gap, through: older.last.map { Watermark(sentAt: $0.sentAt, messageID: UUID(uuidString: $0.id) ?? UUID()) },
+                                          done: older.count < room)
+            }
+            // Context: the messages just before the earliest part read.
+            let contextEnd = older.isEmpty ? watermark : (backlog?.after ?? watermark)
             let contextRows = try await db.query(
                 """
                 SELECT * FROM (
@@ -82,9 +161,9 @@ public struct ConversationReader: Sendable {
                   WHERE conversation_id = $1 AND deleted_at IS NULL AND (created_at, id) <= ($2, $3::uuid)
                   ORDER BY created_at DESC, id DESC LIMIT $4) AS earlier
                 ORDER BY created_at, id
-                """, [conversationID, watermark.sentAt, watermark.messageID, contextMessages])
+                """, [conversationID, contextEnd.sentAt, contextEnd.messageID, contextMessages])
             let context = try contextRows.map(message)
-            messages = context + (try newRows.map(message))
+            messages = context + older + fresh
             firstNew = context.count
         } else {
             let rows = try await db.query(
@@ -96,15 +175,27 @@ public struct ConversationReader: Sendable {
                 ORDER BY created_at, id
                 """, [conversationID, maxMessages])
             messages = try rows.map(message)
+            newest = messages.last
         }
+        var futureDated: [UUID] = []
+        func clamped(_ message: InputMessage) -> InputMessage {
+            guard message.sentAt > readAt else { return message }
+            return InputMessage(id: message.id, senderID: message.senderID, sentAt: readAt, text: message.text)
+        }
+        for message in messages where message.sentAt > readAt {
+            if let id = UUID(uuidString: message.id) { futureDated.append(id) }
+        }
+        messages = messages.map(clamped)
+        newest = newest.map(clamped)
         // Relative dates are read in the zone most participants set (the default zone when none did).
         let zoneName = zones.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-        return ConversationInput(
+        let input = ConversationInput(
             conversationID: conversationID.postgresValue,
             name: try head.decode("name", as: String?.self) ?? "Conversation",
             isGroup: try head.decode("is_group"),
             participants: people, messages: messages, firstNewIndex: firstNew,
             timeZone: zoneName.flatMap { zoneNamed[$0] } ?? self.zones.fallback, now: now)
+        return Read(input: input, futureDated: futureDated, readAt: readAt, newest: newest, overflow: overflow, backlogRead: backlogRead)
     }
 
     /// Messages of the conversation older than `message` (the oldest one read): on a first read of more than

@@ -67,6 +67,17 @@ enum AssistStore {
                     WHERE a.id = f.id AND (a.rank, a.explanation) IS DISTINCT FROM (f.rank, COALESCE(f.explanation, a.explanation))
                     """, [userID, accepted])
             }
+            if checked?.output != nil {
+                // A pass's claim on this run ends with the run's own commit: the findings it started from are narrated,
+                // so a pass killed right after this commit costs no second run for the user (`finishNarrations` would
+                // otherwise be the only record, written once the whole batch is done).
+                try await db.query(
+                    """
+                    UPDATE proactive_users SET narrated_digest = narrating_digest, narrated_run_id = $2,
+                        narrating_owner = NULL, narrating_until = NULL, narrating_digest = NULL
+                    WHERE user_id = $1 AND narrating_owner = $3
+                    """, [userID, runID, runID.postgresValue])
+            }
             return reminders
         }
     }

@@ -7,7 +7,8 @@ import Proactive
 /// The nightly proactive pass: for every selected user, findings computed by code (set-based, a batch of users
 /// per handful of queries) and stored idempotently in `assistant_findings`; then, when an LLM is configured, one
 /// bounded assistant run per user with open findings to rank and explain them. Without an LLM the findings keep
-/// their template suggestions. Users are claimed in leased batches, sharded like the scan's conversations.
+/// their template suggestions. Users are taken in batches locked by the transaction that writes their findings,
+/// sharded like the scan's conversations; after a scan, the users whose rows it changed are taken whatever their shard.
 public struct ProactivePass: Sendable {
     public struct Options: Sendable {
         public var proactive = ProactiveOptions()
@@ -17,7 +18,7 @@ public struct ProactivePass: Sendable {
         public var concurrency = 4
         public var shardIndex = 0
         public var shardCount = 1
-        /// How long a claim on a batch of users lasts before another process may take it over.
+        /// How long a claim on a user's assistant run lasts before another pass may take it over.
         public var lease: Duration = .seconds(600)
         public var owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):assist"
         /// Stop after this many users (nil: all).
@@ -59,6 +60,9 @@ public struct ProactivePass: Sendable {
         public var shown: [UserFindings] = []
         /// Users with at least one open finding, shown or not.
         public var usersWithFindings = 0
+
+        /// The pass failed for some user: her findings, her assistant run, or the whole pass.
+        public var failed: Bool { usersFailed + narrationFailed > 0 || !errors.isEmpty }
     }
 
     public struct UserFindings: Sendable, Codable {
@@ -137,52 +141,97 @@ public struct ProactivePass: Sendable {
 
     private func passUsers(_ selection: Selection, runID: UUID, now: Date, summary: inout Summary) async throws {
         let queue = ProactiveQueue(pool: pool, options: options)
-        let candidates: [UUID]?
+        // The users whose rows this process changed are its own whatever their shard: another shard's pass may have
+        // looked at them before these rows were written. Users with something coming up are split by shard.
+        let scope: ProactiveQueue.Scope
         switch selection {
-        case .all: candidates = nil
-        case .users(let ids): candidates = Array(Set(ids + (try await queue.upcomingUsers(now: now))))
-        case .changed: candidates = Array(Set(try await queue.changedUsers() + (try await queue.upcomingUsers(now: now))))
+        case .all: scope = .init(own: [], sharded: nil)
+        case .users(let ids): scope = .init(own: ids, sharded: try await queue.upcomingUsers(now: now))
+        case .changed: scope = .init(own: [], sharded: Array(Set(try await queue.changedUsers() + (try await queue.upcomingUsers(now: now)))))
         }
-        summary.usersConsidered = candidates?.count
-        if let candidates, candidates.isEmpty { return }
-        try await queue.prepare(candidates)
+        summary.usersConsidered = scope.sharded.map { Set($0 + scope.own).count }
+        if let sharded = scope.sharded, sharded.isEmpty, scope.own.isEmpty { return }
+        try await queue.prepare(scope.sharded.map { $0 + scope.own })
         let since = try await queue.databaseNow()
         var attempted: [UUID] = []
-        while true {
-            let room = options.limit.map { $0 - attempted.count } ?? options.batchSize
-            guard room > 0 else { return }
-            var batch = try await queue.claim(candidates, since: since, skipping: attempted)
-            if batch.isEmpty { return }
-            if batch.count > room {
-                try await queue.fail(Array(batch[room...]), error: "released: over --limit")
-                batch = Array(batch[..<room])
-            }
-            attempted += batch
-            do {
-                try await pass(batch, runID: runID, now: now, summary: &summary)
-            } catch {
-                logger.error("proactive batch failed", metadata: ["users": "\(batch.count)", "error": "\(error)"])
-                try? await queue.fail(batch, error: "\(error)")
-                summary.usersFailed += batch.count
-                if summary.errors.count < 20 { summary.errors.append("\(batch.count) users: \(error)") }
+        // First the users no other pass holds; then a round that waits for the ones another pass was computing and
+        // takes those it began before `since` (its findings may lack rows this process wrote).
+        for wait in [false, true] {
+            while true {
+                let room = min(options.batchSize, options.limit.map { $0 - attempted.count } ?? .max)
+                guard room > 0 else { return }
+                let batch: [UUID]
+                do {
+                    batch = try await compute(scope, since: since, skipping: attempted, limit: room, wait: wait, runID: runID,
+                                              now: now, summary: &summary)
+                } catch let failed as BatchFailure {
+                    logger.error("proactive batch failed", metadata: ["users": "\(failed.users.count)", "error": "\(failed.error)"])
+                    summary.usersFailed += failed.users.count
+                    if summary.errors.count < 20 { summary.errors.append("\(failed.users.count) users: \(failed.error)") }
+                    // Nothing claimed (the claim itself failed, e.g. a lock wait ran out): this round ends.
+                    guard !failed.users.isEmpty else { break }
+                    attempted += failed.users
+                    try? await queue.fail(failed.users, error: "\(failed.error)")
+                    continue
+                } catch {
+                    // The commit itself failed (the connection died): which users it held is unknown; this round ends.
+                    logger.error("proactive batch failed", metadata: ["error": "\(error)"])
+                    if summary.errors.count < 20 { summary.errors.append("a batch: \(error)") }
+                    break
+                }
+                if batch.isEmpty { break }
+                attempted += batch
+                do {
+                    try await narrateBatch(batch, runID: runID, now: now, summary: &summary)
+                } catch {
+                    logger.error("proactive batch failed", metadata: ["users": "\(batch.count)", "error": "\(error)"])
+                    summary.usersFailed += batch.count
+                    if summary.errors.count < 20 { summary.errors.append("\(batch.count) users: \(error)") }
+                }
             }
         }
     }
 
-    /// One batch: compute, write, release in one transaction; then the assistant runs (LLM) after the commit.
-    private func pass(_ batch: [UUID], runID: UUID, now: Date, summary: inout Summary) async throws {
-        let proactive = options.proactive
-        let owner = options.owner
-        let written = try await pool.transaction { db in
-            let found = try await ProactiveEngine(options: proactive).findings(for: batch, now: now, on: db)
-            let written = try await FindingStore().write(found, users: batch, runID: runID, now: now, on: db)
-            try await ProactiveQueue.finish(batch, runID: runID, owner: owner, on: db)
-            return written
+    /// A batch whose findings could not be computed or written (rolled back), with the users it had claimed.
+    private struct BatchFailure: Error {
+        let users: [UUID]
+        let error: any Error
+    }
+
+    /// One batch: claim, compute, write and mark done in one transaction (a pass killed mid-batch holds nothing).
+    /// Returns the batch; empty when no user is left.
+    private func compute(_ scope: ProactiveQueue.Scope, since: Date, skipping attempted: [UUID], limit: Int, wait: Bool,
+                         runID: UUID, now: Date, summary: inout Summary) async throws -> [UUID] {
+        let (proactive, shardIndex, shardCount) = (options.proactive, options.shardIndex, options.shardCount)
+        let (batch, written) = try await pool.transaction { db -> ([UUID], FindingStore.Written) in
+            let batch: [UUID]
+            do {
+                batch = try await ProactiveQueue.lock(scope, since: since, skipping: attempted, limit: limit, wait: wait,
+                                                      shardIndex: shardIndex, shardCount: shardCount, on: db)
+            } catch {
+                throw BatchFailure(users: [], error: error)
+            }
+            guard !batch.isEmpty else { return ([], FindingStore.Written()) }
+            do {
+                let found = try await ProactiveEngine(options: proactive).findings(for: batch, now: now, on: db)
+                let written = try await FindingStore().write(found, users: batch, runID: runID, now: now, on: db)
+                try await ProactiveQueue.finish(batch, runID: runID, on: db)
+                return (batch, written)
+            } catch {
+                throw BatchFailure(users: batch, error: error)
+            }
         }
+        guard !batch.isEmpty else { return [] }
         summary.usersPassed += batch.count
         summary.written.inserted += written.inserted
         summary.written.kept += written.kept
         summary.written.resolved += written.resolved
+        return batch
+    }
+
+    /// After a batch's findings committed: the assistant runs (LLM) and what the summary shows.
+    private func narrateBatch(_ batch: [UUID], runID: UUID, now: Date, summary: inout Summary) async throws {
+        let proactive = options.proactive
         var open = try await pool.withConnection { try await OpenFinding.load(batch, on: $0) }
         for list in open.values { for finding in list { summary.findings[finding.kind, default: 0] += 1 } }
         let people = try await AssistService.people(Array(open.keys), zones: proactive.zones, pool: pool)

@@ -3,9 +3,10 @@ import Foundation
 import Postgres
 import Proactive
 
-/// Which users the proactive pass looks at, and their leases: one `proactive_users` row per user, claimed in
-/// batches under `FOR UPDATE SKIP LOCKED` with a lease, sharded by the hash of the user id (as the scan shards
-/// conversations), so several pods share the users without doing one twice.
+/// Which users the proactive pass looks at: one `proactive_users` row per user, locked in batches by the transaction
+/// that computes and writes their findings (`FOR UPDATE SKIP LOCKED`, then a waiting round for the users another pass
+/// held), sharded by the hash of the user id (as the scan shards conversations), so several pods share the users and
+/// a pass killed mid-batch leaves nothing held. Assistant runs are claimed apart, with a lease (`claimNarrations`).
 struct ProactiveQueue: Sendable {
     let pool: PostgresPool
     let options: ProactivePass.Options
@@ -63,42 +64,51 @@ struct ProactiveQueue: Sendable {
         try await pool.query("SELECT clock_timestamp() AS t")[0].decode("t")
     }
 
-    /// Claims up to `batchSize` users of this shard among the candidates, skipping users another pass holds, users
-    /// this pass already tried, and users some pass finished after `since`.
-    func claim(_ candidates: [UUID]?, since: Date, skipping attempted: [UUID]) async throws -> [UUID] {
-        try await pool.query(
-            """
-            WITH candidate AS (
-              SELECT user_id FROM proactive_users
-              WHERE ($1::uuid[] IS NULL OR user_id = ANY($1::uuid[]))
-                AND mod(abs(hashtext(user_id::text)), $2) = $3
-                AND (lease_expires_at IS NULL OR lease_expires_at < now())
-                AND (last_pass_at IS NULL OR last_pass_at < $4)
-                AND user_id <> ALL($5::uuid[])
-              ORDER BY user_id
-              LIMIT $6
-              FOR UPDATE SKIP LOCKED)
-            UPDATE proactive_users p SET lease_owner = $7, lease_expires_at = now() + make_interval(secs => $8)
-            FROM candidate WHERE p.user_id = candidate.user_id
-            RETURNING p.user_id
-            """,
-            [candidates, options.shardCount, options.shardIndex, since, attempted, options.batchSize, options.owner,
-             options.lease.wholeSeconds]).map { try $0.decode("user_id") }
+    /// Who a pass looks at: `own` users (the ones whose rows this process just changed) whatever their shard, the
+    /// other candidates only in this pass's shard (nil: every user of the shard).
+    struct Scope: Sendable {
+        var own: [UUID] = []
+        var sharded: [UUID]?
     }
 
-    /// Marks a batch done and releases it; inside the transaction that wrote its findings.
-    static func finish(_ users: [UUID], runID: UUID, owner: String, on db: PostgresConnection) async throws {
+    /// Locks up to `limit` users of `scope` for the transaction `db` (which computes and writes their findings):
+    /// users no pass has looked at since `since` (this pass's start, taken after its extraction committed), except
+    /// users this pass already tried. `wait` false skips users another pass holds (the pass shares the work); true
+    /// waits for them (bounded by `lock_timeout`) and then takes only those whose other pass began before `since`,
+    /// that is, before this process's rows were all written. Because `finish` stamps `last_pass_at` with the
+    /// computing transaction's start, a user is skipped only when her findings were computed from data that
+    /// includes everything committed before `since`: shards and concurrent scans together leave no user's findings
+    /// computed from rows another shard had not yet written.
+    static func lock(_ scope: Scope, since: Date, skipping attempted: [UUID], limit: Int, wait: Bool, shardIndex: Int,
+                     shardCount: Int, on db: PostgresConnection) async throws -> [UUID] {
         try await db.query(
             """
-            UPDATE proactive_users SET last_pass_at = clock_timestamp(), last_run_id = $2, lease_owner = NULL,
+            SELECT user_id FROM proactive_users
+            WHERE (user_id = ANY($1::uuid[])
+                   OR (($2::uuid[] IS NULL OR user_id = ANY($2::uuid[])) AND mod(abs(hashtext(user_id::text)), $3) = $4))
+              AND (last_pass_at IS NULL OR last_pass_at < $5)
+              AND user_id <> ALL($6::uuid[])
+            ORDER BY user_id
+            LIMIT $7
+            FOR UPDATE \(wait ? "" : "SKIP LOCKED")
+            """,
+            [scope.own, scope.sharded, shardCount, shardIndex, since, attempted, limit]).map { try $0.decode("user_id") }
+    }
+
+    /// Marks users done, inside the transaction that wrote their findings: `last_pass_at` is that transaction's start
+    /// (`now()`), before any of its reads, so it never claims more than the findings saw.
+    static func finish(_ users: [UUID], runID: UUID, on db: PostgresConnection) async throws {
+        try await db.query(
+            """
+            UPDATE proactive_users SET last_pass_at = now(), last_run_id = $2, lease_owner = NULL,
                 lease_expires_at = NULL, failures = 0, last_error = NULL
-            WHERE user_id = ANY($1::uuid[]) AND lease_owner = $3
-            """, [users, runID, owner])
+            WHERE user_id = ANY($1::uuid[])
+            """, [users, runID])
     }
 
     /// Claims the assistant runs of `users` for the pass `runID`: only users whose open findings (kind, subject,
     /// fingerprint) differ from the ones their last successful run started from, and that no other pass is running
-    /// the model for. Row locks make the claim atomic: a concurrent claim waits, then sees the live claim and skips
+    /// the model for (a claim of a run that has ended, or whose heartbeat lapsed after a kill, is free). Row locks make the claim atomic: a concurrent claim waits, then sees the live claim and skips
     /// the user. Returns each claimed user's digest.
     func claimNarrations(_ users: [UUID], runID: UUID) async throws -> [UUID: String] {
         guard !users.isEmpty else { return [:] }
@@ -115,7 +125,9 @@ struct ProactiveQueue: Sendable {
                 narrating_digest = digest.d
             FROM digest
             WHERE p.user_id = digest.user_id AND p.narrated_digest IS DISTINCT FROM digest.d
-              AND (p.narrating_until IS NULL OR p.narrating_until < now())
+              AND (p.narrating_until IS NULL OR p.narrating_until < now()
+                   OR EXISTS (SELECT 1 FROM job_runs r WHERE r.id::text = p.narrating_owner
+                              AND (r.status <> 'running' OR r.alive_until < now())))
             RETURNING p.user_id, digest.d
             """, [users, runID.postgresValue, options.lease.wholeSeconds]) {
             claimed[try row.decode("user_id")] = try row.decode("d")
@@ -141,9 +153,9 @@ struct ProactiveQueue: Sendable {
     func fail(_ users: [UUID], error: String) async throws {
         try await pool.query(
             """
-            UPDATE proactive_users SET failures = failures + 1, last_error = $2, lease_owner = NULL, lease_expires_at = NULL
-            WHERE user_id = ANY($1::uuid[]) AND lease_owner = $3
-            """, [users, String(error.prefix(2000)), options.owner])
+            UPDATE proactive_users SET failures = failures + 1, last_error = $2
+            WHERE user_id = ANY($1::uuid[])
+            """, [users, String(error.prefix(2000))])
     }
 }
 

@@ -143,9 +143,10 @@ public struct BatchSubmitService: Sendable {
     private func prepare(_ claim: ScanQueue.Claim, batchID: UUID, runID: UUID, features: [ExtractionFeature], now: Date,
                          summary: inout Summary) async throws -> [BatchInputLine] {
         let reader = ConversationReader(contextMessages: options.scan.contextMessages, zones: options.scan.zones)
-        guard let loaded = try await pool.withConnection({ try await reader.load(claim.conversationID, since: claim.watermark, now: now, on: $0) }) else {
+        guard let read = try await pool.withConnection({ try await reader.read(claim.conversationID, since: claim.watermark, now: now, on: $0) }) else {
             return []
         }
+        let loaded = read.input
         let newMessages = Array(loaded.messages[loaded.firstNewIndex...])
         var input = loaded
         var skipped = 0
@@ -155,7 +156,8 @@ public struct BatchSubmitService: Sendable {
         let owner = BatchOptions.owner(batchID)
         guard input.firstNewIndex < input.messages.count else {
             try await pool.transaction { db in
-                try await ScanQueue.advance(claim.conversationID, to: newMessages.last, runID: runID, owner: owner, on: db)
+                try await ScanQueue.advance(claim.conversationID, to: newMessages.last, futureDated: read.futureDated, readAt: read.readAt,
+                                            runID: runID, owner: owner, on: db)
             }
             summary.advanced += 1
             return []

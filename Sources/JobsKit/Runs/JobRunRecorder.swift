@@ -115,20 +115,13 @@ public struct JobRunRecorder: Sendable {
     /// Marks runs of any kind that were killed (SIGKILL, a lost machine) as `abandoned`: still `running`, with a
     /// heartbeat in the past (the conversations a dead scan claimed come back when their own leases expire). The conversations whose watermark a
     /// dead run committed and the assistant runs it saved are counted in its row. Returns how many were marked.
-    /// Rows from before heartbeats: scans by their last claim against their lease and no live conversation lease,
-    /// others after a day.
     @discardableResult
     public func markAbandoned(except current: UUID) async throws -> Int {
         try await pool.query(
             """
             WITH dead AS (
               SELECT r.id FROM job_runs r
-              WHERE r.status = 'running' AND r.id <> $1
-                AND CASE WHEN r.alive_until IS NOT NULL THEN r.alive_until < now()
-                         WHEN r.kind = 'scan' THEN COALESCE(r.heartbeat_at, r.started_at)
-                           < now() - make_interval(secs => COALESCE((r.options->>'lease_seconds')::double precision, 600))
-                           AND NOT EXISTS (SELECT 1 FROM scan_watermarks w WHERE w.claimed_by_run = r.id AND w.lease_expires_at >= now())
-                         ELSE r.started_at < now() - interval '1 day' END
+              WHERE r.status = 'running' AND r.id <> $1 AND \(Self.lapsed)
               FOR UPDATE SKIP LOCKED)
             UPDATE job_runs r SET status = 'abandoned', finished_at = GREATEST(now(), r.started_at),
                 conversations_processed = GREATEST(r.conversations_processed,
@@ -136,10 +129,24 @@ public struct JobRunRecorder: Sendable {
                 item_counts = r.item_counts || COALESCE(
                     (SELECT jsonb_build_object('assistant_runs', count(*)) FROM assistant_runs a WHERE a.run_id = r.id HAVING count(*) > 0),
                     '{}'::jsonb),
-                error = 'abandoned: the process stopped without closing its run (killed?); its heartbeat and leases expired'
+                error = $2
             FROM dead WHERE r.id = dead.id
-            """, [current]).affectedRows
+            """, [current, Self.abandonedError]).affectedRows
     }
+
+    /// True for a row of `job_runs r` whose process is gone (when its status is `running`): its heartbeat ran out.
+    /// Rows from before heartbeats: scans by their last claim against their lease and no live conversation lease,
+    /// others after a day. `markAbandoned` marks such rows; `runs` shows them abandoned before anything has.
+    static let lapsed = """
+        CASE WHEN r.alive_until IS NOT NULL THEN r.alive_until < now()
+             WHEN r.kind = 'scan' THEN COALESCE(r.heartbeat_at, r.started_at)
+               < now() - make_interval(secs => COALESCE((r.options->>'lease_seconds')::double precision, 600))
+               AND NOT EXISTS (SELECT 1 FROM scan_watermarks w WHERE w.claimed_by_run = r.id AND w.lease_expires_at >= now())
+             ELSE r.started_at < now() - interval '1 day' END
+        """
+
+    /// The error `markAbandoned` records, and `runs` shows for a lapsed run not yet marked.
+    static let abandonedError = "abandoned: the process stopped without closing its run (killed?); its heartbeat and leases expired"
 
     /// The scan's name for `markAbandoned`.
     @discardableResult

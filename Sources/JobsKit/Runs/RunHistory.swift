@@ -39,6 +39,8 @@ public struct RunHistory: Sendable {
         public var promptSetSHA256: String?
         public var prompts: [Prompt]
         public var error: String?
+        /// For a run shown `abandoned` that no job has marked yet: when its heartbeat ran out (its last promise to be alive).
+        public var lapsedAt: Date?
 
         public struct Prompt: Sendable, Codable, Equatable {
             public var id: String
@@ -48,7 +50,7 @@ public struct RunHistory: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case id, kind, status, seconds, provider, model, conversations, users, items, prompts, error
-            case usersFailed = "users_failed"
+            case usersFailed = "users_failed", lapsedAt = "lapsed_at"
             case startedAt = "started_at", finishedAt = "finished_at", conversationsFailed = "conversations_failed"
             case modelRequests = "model_requests", promptTokens = "prompt_tokens", completionTokens = "completion_tokens"
             case cachedPromptTokens = "cached_prompt_tokens", costUSD = "cost_usd", buildVersion = "build_version"
@@ -96,8 +98,12 @@ public struct RunHistory: Sendable {
         }
     }
 
+    /// A `running` row whose heartbeat ran out is shown `abandoned` (with the time it lapsed) at once, whether or not
+    /// a later job has marked it yet: its process is gone.
     static let columns = """
-        id, kind, status, started_at, finished_at,
+        id, kind, CASE WHEN status = 'running' AND \(JobRunRecorder.lapsed) THEN 'abandoned' ELSE status END AS status,
+        CASE WHEN status = 'running' AND \(JobRunRecorder.lapsed) THEN COALESCE(alive_until, heartbeat_at, started_at) END AS lapsed_at,
+        started_at, finished_at,
         EXTRACT(EPOCH FROM (COALESCE(finished_at, now()) - started_at))::float8 AS seconds,
         provider, model, conversations_processed, conversations_failed, item_counts, requests,
         prompt_tokens, completion_tokens, cached_prompt_tokens, estimated_cost_usd::float8 AS cost,
@@ -108,7 +114,7 @@ public struct RunHistory: Sendable {
     public func list(_ filter: Filter = Filter()) async throws -> [Run] {
         let rows = try await pool.query(
             """
-            SELECT \(Self.columns) FROM job_runs
+            SELECT * FROM (SELECT \(Self.columns) FROM job_runs r) AS r
             WHERE ($1::timestamptz IS NULL OR started_at >= $1::timestamptz)
               AND (NOT $2::boolean OR status IN ('failed', 'partial', 'abandoned') OR conversations_failed > 0)
               AND ($3::text IS NULL OR kind = $3::text)
@@ -120,7 +126,7 @@ public struct RunHistory: Sendable {
 
     /// One run and its failures; nil when there is no run with that id.
     public func show(_ id: UUID) async throws -> Detail? {
-        let rows = try await pool.query("SELECT \(Self.columns), options, details FROM job_runs WHERE id = $1", [id])
+        let rows = try await pool.query("SELECT \(Self.columns), options, details FROM job_runs r WHERE id = $1", [id])
         guard let row = rows.first else { return nil }
         let run = try Self.run(row)
         let details: JSONValue = try row.decode("details")
@@ -155,7 +161,7 @@ public struct RunHistory: Sendable {
             }
         }
         let prompts: JSONValue = try row.decode("prompts")
-        return Run(
+        var run = Run(
             id: try row.decode("id"), kind: try row.decode("kind"), status: try row.decode("status"),
             startedAt: try row.decode("started_at"), finishedAt: try row.decode("finished_at"),
             seconds: try row.decode("seconds"), provider: try row.decode("provider"), model: try row.decode("model"),
@@ -166,6 +172,12 @@ public struct RunHistory: Sendable {
             buildVersion: try row.decode("build_version"), buildCommit: try row.decode("build_commit"),
             promptSetSHA256: try row.decode("prompt_set_sha256"),
             prompts: (try? prompts.decode([Run.Prompt].self)) ?? [], error: try row.decode("error"))
+        if let lapsed: Date = try row.decode("lapsed_at", as: Date?.self) {
+            run.lapsedAt = lapsed
+            run.seconds = max(0, lapsed.timeIntervalSince(run.startedAt))
+            run.error = run.error ?? JobRunRecorder.abandonedError
+        }
+        return run
     }
 
     /// `--since`: an ISO 8601 date (midnight UTC), an ISO 8601 timestamp with its offset, or a duration back from

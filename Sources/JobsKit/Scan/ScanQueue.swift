@@ -11,6 +11,8 @@ struct ScanQueue: Sendable {
     struct Claim: Sendable {
         let conversationID: UUID
         let watermark: ConversationReader.Watermark?
+        /// The conversation's oldest backlog gap, if a newest-first read left one.
+        var backlog: ConversationReader.Gap?
     }
 
     /// Gives every conversation a watermark row (no watermark yet = never scanned).
@@ -19,10 +21,14 @@ struct ScanQueue: Sendable {
             "INSERT INTO scan_watermarks (conversation_id) SELECT id FROM conversations ON CONFLICT DO NOTHING")
     }
 
-    /// Conversations of this shard with messages after their watermark, unless quarantined.
+    /// Conversations of this shard with messages after their watermark (not counting future-dated ones already read),
+    /// unless quarantined.
+    /// A conversation with a backlog gap (`scan_backlog`) is pending too.
     static let pendingCondition = """
-        w.quarantined_at IS NULL AND EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = w.conversation_id AND m.deleted_at IS NULL
-                AND (w.last_message_at IS NULL OR (messageai_utc(m.created_at), m.id) > (w.last_message_at, w.last_message_id)))
+        w.quarantined_at IS NULL AND (EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = w.conversation_id AND m.deleted_at IS NULL
+                AND (w.last_message_at IS NULL OR (messageai_utc(m.created_at), m.id) > (w.last_message_at, w.last_message_id))
+                AND NOT EXISTS (SELECT 1 FROM scan_future_messages f WHERE f.conversation_id = m.conversation_id AND f.message_id = m.id))
+            OR EXISTS (SELECT 1 FROM scan_backlog b WHERE b.conversation_id = w.conversation_id))
         AND mod(abs(hashtext(w.conversation_id::text)), $1) = $2
         """
 
@@ -57,15 +63,23 @@ struct ScanQueue: Sendable {
                      WHERE id = $3 AND (heartbeat_at IS NULL OR heartbeat_at < now() - interval '1 second'))
             UPDATE scan_watermarks w SET lease_owner = $4, lease_expires_at = now() + make_interval(secs => $5),
                 claimed_by_run = $3
-            FROM candidate WHERE w.conversation_id = candidate.conversation_id
-            RETURNING w.conversation_id, w.last_message_at, w.last_message_id
+            FROM candidate LEFT JOIN LATERAL (
+                SELECT b.after_at, b.after_id, b.before_at, b.before_id FROM scan_backlog b
+                WHERE b.conversation_id = candidate.conversation_id ORDER BY b.after_at, b.after_id LIMIT 1) AS gap ON true
+            WHERE w.conversation_id = candidate.conversation_id
+            RETURNING w.conversation_id, w.last_message_at, w.last_message_id, gap.after_at, gap.after_id, gap.before_at, gap.before_id
             """,
             [options.shardCount, options.shardIndex, runID, options.owner, options.lease.wholeSeconds, after])
         guard let row = rows.first else { return nil }
-        let at = try row.decode("last_message_at", as: Date?.self)
-        let id = try row.decode("last_message_id", as: UUID?.self)
-        return Claim(conversationID: try row.decode("conversation_id"),
-                     watermark: at.flatMap { at in id.map { ConversationReader.Watermark(sentAt: at, messageID: $0) } })
+        func position(_ at: String, _ id: String) throws -> ConversationReader.Watermark? {
+            guard let at = try row.decode(at, as: Date?.self), let id = try row.decode(id, as: UUID?.self) else { return nil }
+            return ConversationReader.Watermark(sentAt: at, messageID: id)
+        }
+        var claim = Claim(conversationID: try row.decode("conversation_id"), watermark: try position("last_message_at", "last_message_id"))
+        if let after = try position("after_at", "after_id"), let before = try position("before_at", "before_id") {
+            claim.backlog = ConversationReader.Gap(after: after, before: before)
+        }
+        return claim
     }
 
     /// Pending conversations of this shard that another scanner holds a live lease on, and when the last lease ends.
@@ -80,8 +94,40 @@ struct ScanQueue: Sendable {
     }
 
     /// Moves the watermark and releases the claim; called inside the transaction that writes the rows. Throws
-    /// `ScanLeaseLost` (rolling the transaction back) when `owner` no longer holds the lease.
-    static func advance(_ conversationID: UUID, to message: InputMessage?, runID: UUID, owner: String, on db: PostgresConnection) async throws {
+    /// `ScanLeaseLost` (rolling the transaction back) when `owner` no longer holds the lease. `message` is the last
+    /// one read, its time clamped to the read (`ConversationReader.Read`); `futureDated` (read as of `readAt`) are
+    /// recorded as read, so they are not new again while their `created_at` is still ahead of the watermark.
+    /// `overflow` and `backlogRead` (a newest-first read, `ConversationReader.Read`) add a backlog gap and move or
+    /// delete the one read.
+    static func advance(_ conversationID: UUID, to message: InputMessage?, futureDated: [UUID] = [], readAt: Date? = nil,
+                        overflow: ConversationReader.Gap? = nil, backlogRead: ConversationReader.BacklogRead? = nil,
+                        runID: UUID, owner: String, on db: PostgresConnection) async throws {
+        if let overflow {
+            try await db.query(
+                """
+                INSERT INTO scan_backlog (conversation_id, after_at, after_id, before_at, before_id, run_id)
+                VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING
+                """, [conversationID, overflow.after.sentAt, overflow.after.messageID, overflow.before.sentAt, overflow.before.messageID, runID])
+        }
+        if let backlogRead {
+            let gap = backlogRead.gap
+            if backlogRead.done {
+                try await db.query("DELETE FROM scan_backlog WHERE conversation_id = $1 AND after_at = $2 AND after_id = $3",
+                                   [conversationID, gap.after.sentAt, gap.after.messageID])
+            } else if let through = backlogRead.through {
+                try await db.query(
+                    "UPDATE scan_backlog SET after_at = $4, after_id = $5 WHERE conversation_id = $1 AND after_at = $2 AND after_id = $3",
+                    [conversationID, gap.after.sentAt, gap.after.messageID, through.sentAt, through.messageID])
+            }
+        }
+        if !futureDated.isEmpty, let readAt {
+            try await db.query(
+                """
+                INSERT INTO scan_future_messages (conversation_id, message_id, scanned_as, run_id)
+                SELECT $1, m.id, $3, $4 FROM messages m WHERE m.conversation_id = $1 AND m.id = ANY($2::uuid[])
+                ON CONFLICT DO NOTHING
+                """, [conversationID, futureDated, readAt, runID])
+        }
         let updated = try await db.query(
             """
             UPDATE scan_watermarks SET last_message_at = COALESCE($2, last_message_at),

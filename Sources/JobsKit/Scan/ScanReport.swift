@@ -10,7 +10,16 @@ public enum ScanReport {
     public static let itemsPerConversation = 10
 
     public static func text(_ s: ScanService.Summary) -> String {
-        var lines = ["Scan \(s.runID.uuidString.lowercased()) (provider \(s.provider)): \(s.conversations) conversation"
+        var lines: [String] = []
+        // A night that failed for someone says so before anything else (cron mail and log views show the first line).
+        if s.status == .partial || s.status == .failed {
+            var reasons: [String] = []
+            if s.failed > 0 { reasons.append("\(s.failed) conversation(s) failed") }
+            if let pass = s.proactive, pass.failed { reasons.append(ScanService.passFailure(pass)) }
+            if let outage = s.outage { reasons.append(outage) } else if s.stoppedEarly != nil { reasons.append("it stopped early") }
+            lines.append("\(s.status.rawValue.uppercased()): " + reasons.joined(separator: "; "))
+        }
+        lines += ["Scan \(s.runID.uuidString.lowercased()) (provider \(s.provider)): \(s.conversations) conversation"
                      + (s.conversations == 1 ? "" : "s") + " scanned, \(s.failed) failed, \(s.newMessages) new messages"
                      + (s.skippedMessages > 0 ? " (\(s.skippedMessages) kept from the model by the pre-filter)" : "")]
         if s.leasedElsewhere > 0 {
@@ -64,6 +73,14 @@ public enum ScanReport {
         }
         if s.quarantineReleased > 0 {
             lines.append("Took \(s.quarantineReleased) conversation" + (s.quarantineReleased == 1 ? "" : "s") + " out of quarantine.")
+        }
+        if s.futureDatedMessages > 0 {
+            lines.append("FUTURE-DATED: \(s.futureDatedMessages) new message" + (s.futureDatedMessages == 1 ? " was" : "s were")
+                         + " dated after the scan read " + (s.futureDatedMessages == 1 ? "it" : "them") + "; read as of now, so later messages are still scanned")
+        }
+        if s.backlogged > 0 {
+            lines.append("BACKLOG: \(s.backlogged) conversation" + (s.backlogged == 1 ? " has" : "s have")
+                         + " more new messages than one scan reads: the newest were read, the older ones are read by the next scans")
         }
         for over in s.overCap {
             lines.append("OVER THE READ CAP \(over.conversationID.uuidString.lowercased()): only its newest messages were read; "

@@ -43,6 +43,8 @@ extension ScanService {
         let leftOut: Int
         /// When it was claimed, for the per-conversation log line.
         let started: ContinuousClock.Instant
+        /// What the read found besides the messages: future-dated ones, where the watermark moves, backlog gaps.
+        let read: ConversationReader.Read
 
         var hasNew: Bool { input.firstNewIndex < input.messages.count }
         var newMessages: ArraySlice<InputMessage> { conversation.messages[conversation.firstNewIndex...] }
@@ -112,20 +114,29 @@ extension ScanService {
         let reader = worker.reader
         let started = ContinuousClock.now
         do {
-            guard let (conversation, leftOut) = try await pool.withConnection({ db -> (ConversationInput, Int)? in
-                guard let conversation = try await reader.load(claim.conversationID, since: claim.watermark, now: worker.now, on: db)
+            guard let (read, leftOut) = try await pool.withConnection({ db -> (ConversationReader.Read, Int)? in
+                guard let read = try await reader.read(claim.conversationID, since: claim.watermark, backlog: claim.backlog,
+                                                       newestFirst: true, now: worker.now, on: db)
                 else { return nil }
+                let conversation = read.input
                 guard claim.watermark == nil, conversation.messages.count >= reader.maxMessages, let oldest = conversation.messages.first
-                else { return (conversation, 0) }
-                return (conversation, try await reader.count(olderThan: oldest, in: claim.conversationID, on: db))
+                else { return (read, 0) }
+                return (read, try await reader.count(olderThan: oldest, in: claim.conversationID, on: db))
             }) else { return nil }
+            let conversation = read.input
+            if !read.futureDated.isEmpty {
+                worker.logger(for: claim.conversationID).warning(
+                    "messages dated in the future are read as of now: they cannot hold back the later ones",
+                    metadata: ["messages": "\(read.futureDated.count)"])
+            }
             if leftOut > 0 {
                 worker.logger(for: claim.conversationID).warning(
                     "conversation has more messages than the read cap: the oldest are skipped",
                     metadata: ["read": "\(conversation.messages.count)", "skipped": "\(leftOut)", "cap": "\(reader.maxMessages)"])
             }
             let (input, skipped) = options.preFilter ? PreFilter().filter(conversation) : (conversation, 0)
-            return Loaded(claim: claim, conversation: conversation, input: input, skipped: skipped, leftOut: leftOut, started: started)
+            return Loaded(claim: claim, conversation: conversation, input: input, skipped: skipped, leftOut: leftOut, started: started,
+                          read: read)
         } catch {
             await settle(claim, error: error, worker)
             return nil
@@ -171,7 +182,9 @@ extension ScanService {
                             run.extraction, input: loaded.input, features: features,
                             provenance: .init(runID: runID, prompts: run.prompts), replace: false, now: now, on: db)
                         : ExtractionStore.WriteSummary()
-                    try await ScanQueue.advance(claim.conversationID, to: loaded.newMessages.last, runID: runID, owner: owner, on: db)
+                    let read = loaded.read
+                    try await ScanQueue.advance(claim.conversationID, to: read.newest, futureDated: read.futureDated, readAt: read.readAt,
+                                                overflow: read.overflow, backlogRead: read.backlogRead, runID: runID, owner: owner, on: db)
                     return written
                 }
             } catch let error as PostgresError where error.isConnectionFailure {
@@ -188,6 +201,7 @@ extension ScanService {
             }
             await worker.state.record(success: claim.conversationID, input: loaded.conversation, run: run, written: written,
                                       newMessages: loaded.newMessages.count, skipped: loaded.skipped, leftOut: loaded.leftOut,
+                                      futureDated: loaded.read.futureDated.count, backlog: loaded.read.overflow != nil,
                                       features: features)
             logScanned(loaded, run: run, written: written, worker)
             await reportProgress(worker)

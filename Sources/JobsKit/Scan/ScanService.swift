@@ -36,6 +36,12 @@ public struct ScanService: Sendable {
         /// Older messages never read because a conversation's first scan found more than the read cap (the newest
         /// 2,000 are read); the watermark moved past them. Also in `job_runs.details`.
         public var messagesOverCap = 0
+        /// New messages dated after the moment they were read (a wrong device clock, or a member writing `created_at`):
+        /// read as of that moment, so they never move a watermark past now. Also in `job_runs.details`.
+        public var futureDatedMessages = 0
+        /// Conversations with more new messages than the read cap: the newest were read, the older ones left as a
+        /// backlog (`scan_backlog`) that later scans read oldest first, with the room their new messages leave.
+        public var backlogged = 0
         /// Conversations whose messages exceeded the read cap (the first 50 ids, with how many were skipped).
         public var overCap: [OverCap] = []
         /// Conversations this run quarantined (they failed the same way on `quarantineAfter` scans in a row).
@@ -90,6 +96,9 @@ public struct ScanService: Sendable {
         public var abandonedRuns = 0
         /// Why the run's own `job_runs` row could not be closed (the database was lost at the end); nil when it was.
         public var runRecordError: String?
+        /// What the run's `job_runs` row says: `succeeded`, `partial` (a conversation or the proactive pass failed for
+        /// someone, or it stopped early) or `failed`.
+        public var status = JobRunRecorder.Status.running
     }
 
     public struct OverCap: Sendable, Codable {
@@ -158,6 +167,7 @@ public struct ScanService: Sendable {
         summary.seconds = Date().timeIntervalSince(started)
         summary.cost = RunCost.estimate(summary.usage, engine: engine, features: options.features)
         let outcome = Self.outcome(summary)
+        summary.status = outcome.status
         summary.runRecordError = await closeRun(runID, outcome, recorder: recorder, logger: logger)
         Self.logFinished(summary, status: outcome.status, logger: logger)
         return summary
@@ -232,8 +242,11 @@ public struct ScanService: Sendable {
 
     /// What the run's `job_runs` row records of `summary`.
     private static func outcome(_ summary: Summary) -> JobRunRecorder.Outcome {
-        let clean = summary.failed == 0 && summary.stoppedEarly == nil
-        let status: JobRunRecorder.Status = summary.outage != nil ? .failed : clean ? .succeeded : (summary.conversations > 0 ? .partial : .failed)
+        let passFailed = summary.proactive?.failed == true
+        let clean = summary.failed == 0 && summary.stoppedEarly == nil && !passFailed
+        let didSomething = summary.conversations > 0 || (summary.proactive?.usersPassed ?? 0) > 0
+        // An outage fails the run whatever got done before it: the night is retried, not counted good.
+        let status: JobRunRecorder.Status = summary.outage != nil ? .failed : clean ? .succeeded : (didSomething ? .partial : .failed)
         var outcome = JobRunRecorder.Outcome(status: status)
         outcome.conversationsProcessed = summary.conversations
         outcome.conversationsFailed = summary.failed
@@ -244,6 +257,8 @@ public struct ScanService: Sendable {
         outcome.estimatedCostUSD = summary.cost?.usd
         var details: JSONObject = [
             "messages_over_cap": .integer(Int64(summary.messagesOverCap)),
+            "future_dated_messages": .integer(Int64(summary.futureDatedMessages)),
+            "conversations_backlogged": .integer(Int64(summary.backlogged)),
             "conversations_over_cap": .array(summary.overCap.map {
                 ["conversation_id": .string($0.conversationID.uuidString.lowercased()), "skipped_messages": .integer(Int64($0.skippedMessages))]
             }),
@@ -258,7 +273,14 @@ public struct ScanService: Sendable {
         outcome.failures = summary.failures.map { RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error) }
         outcome.error = summary.outage ?? summary.stoppedEarly
             ?? summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
+            ?? (passFailed ? summary.proactive.map(Self.passFailure) : nil)
         return outcome
+    }
+
+    /// What went wrong in a failed proactive pass, in one line: how many users, and the first error.
+    public static func passFailure(_ pass: ProactivePass.Summary) -> String {
+        let users = pass.usersFailed + pass.narrationFailed
+        return "the proactive pass failed for \(users) user(s)" + (pass.errors.first.map { "; first: \($0)" } ?? "")
     }
 
     /// Closes the run's `job_runs` row; returns why it could not be closed, nil when it was.
@@ -382,8 +404,10 @@ actor ScanState {
     var outageStopped: Bool { summary.outage != nil }
 
     func record(success id: UUID, input: ConversationInput, run: ExtractionRun, written: ExtractionStore.WriteSummary,
-                newMessages: Int, skipped: Int, leftOut: Int, features: [ExtractionFeature]) {
+                newMessages: Int, skipped: Int, leftOut: Int, futureDated: Int = 0, backlog: Bool = false, features: [ExtractionFeature]) {
         summary.conversations += 1
+        summary.futureDatedMessages += futureDated
+        if backlog { summary.backlogged += 1 }
         if leftOut > 0 {
             summary.messagesOverCap += leftOut
             if summary.overCap.count < 50 { summary.overCap.append(.init(conversationID: id, skippedMessages: leftOut)) }

@@ -49,13 +49,18 @@ struct ScanBoundsTests {
             let summary = try result.get()
 
             // Every conversation is committed, or its failure is recorded (lease released), or it is reported as
-            // unrecorded (lease left to expire), or the run said it stopped early and left it untouched.
+            // unrecorded (lease left to expire), or the run said it stopped early and left it untouched. Committed
+            // means this run's watermark: the workload's conversations start with an earlier scan's.
             let unrecorded = Set(summary.unrecordedFailures.map(\.conversationID))
-            var committed = 0, recordedFailures = 0
+            var committed = 0, recordedFailures = 0, untouched = 0
             for conversation in workload.conversations {
                 let mark = try await Reliability.watermark(db.pool, conversation.id)
-                if mark.lastMessageAt != nil && mark.failures == 0 {
+                let runID = try await db.pool.query("SELECT run_id FROM scan_watermarks WHERE conversation_id = $1",
+                                                    [conversation.id])[0].decode("run_id", as: UUID?.self)
+                if runID == summary.runID && mark.failures == 0 && mark.leaseOwner == nil {
                     committed += 1
+                } else if mark.failures == 0 && mark.leaseOwner == nil {
+                    untouched += 1
                 } else if mark.failures > 0 {
                     #expect(mark.lastError?.isEmpty == false, "a recorded failure says why")
                     #expect(mark.leaseOwner == nil, "a recorded failure releases its lease")
@@ -66,6 +71,7 @@ struct ScanBoundsTests {
             }
             #expect(summary.conversations == committed, "\(summary.failures)")
             #expect(summary.failed == recordedFailures + unrecorded.count)
+            #expect(untouched == 0 || summary.stoppedEarly != nil, "\(untouched) conversations left untouched by a run that did not stop early")
             if summary.stoppedEarly == nil { #expect(summary.conversations + summary.failed == workload.conversations.count) }
 
             let run = try await db.pool.query(
