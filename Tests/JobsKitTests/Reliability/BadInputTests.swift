@@ -126,6 +126,12 @@ struct BadInputTests {
             let failed = summary["failed"]?.integerValue ?? -1, deferred = summary["deferred"]?.integerValue ?? -1
             #expect(failed + deferred == 4 && deferred >= 1, "\(summary)")
             #expect(summary["outage"]?.stringValue?.contains(server) == true, "\(summary)")
+            // The outage decides the record whatever else failed or passed (conversations, the proactive pass):
+            // `failed` with the outage as its error, never main's `partial` for a failed pass.
+            let run = try await db.pool.query("SELECT status, error FROM job_runs WHERE kind = 'scan'")
+            #expect(run.count == 1)
+            #expect(try run.first?.decode("status", as: String.self) == "failed")
+            #expect(try run.first?.decode("error", as: String?.self)?.contains(server) == true)
             // The AI rows are exactly as before, no watermark moved and no quarantine streak started.
             #expect(try await Reliability.aiRows(db.pool) == before)
             let moved: Int = try await db.pool.query("SELECT count(*) AS n FROM scan_watermarks WHERE last_message_at IS NOT NULL")[0].decode("n")

@@ -68,6 +68,7 @@ struct ModelOutageTests {
         #expect(try run.decode("error", as: String?.self)?.contains("unavailable") == true)
         #expect(try run.decode("outage", as: String?.self) == outage)
         #expect(ScanReport.text(summary).contains("OUTAGE: "))
+        #expect(ScanReport.text(summary).hasPrefix("FAILED: \(outage)\n"), "the summary's first line names the outage")
     }
 
     /// The second night: the server answers, and every conversation is scanned (one feature, to keep the test short).
