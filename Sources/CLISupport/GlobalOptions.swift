@@ -184,12 +184,30 @@ public enum Console {
 
     /// Prints an Encodable value as pretty JSON on stdout.
     public static func printJSON<T: Encodable>(_ value: T) throws {
+        print(try jsonText(value))
+    }
+
+    /// Every command's `--json` in one style, the database's: snake_case keys, lowercase ids, ISO 8601 instants.
+    /// Foundation writes a `UUID` in capitals; a string value that is exactly an id is lowercased here.
+    public static func jsonText<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(ISO8601Instant.string(date))
         }
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        let text = String(decoding: try encoder.encode(value), as: UTF8.self)
+        guard let pattern = uppercaseID else { return text }
+        var result = ""
+        var last = text.startIndex
+        for match in text.matches(of: pattern) {
+            result += text[last..<match.range.lowerBound]
+            result += text[match.range].lowercased()
+            last = match.range.upperBound
+        }
+        return result + text[last...]
     }
+
+    private nonisolated(unsafe) static let uppercaseID = try? Regex(#""[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}""#)
 }

@@ -64,12 +64,23 @@ public struct JSONLogHandler: LogHandler {
         return String(whole.dropLast()) + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
     }
 
+    /// Numbers are written as JSON numbers (`"requests": 5`, `"seconds": 1.2`), whether the value was logged as a
+    /// number or as its text (the code logs `"\(count)"`); every other value is a string.
     static func json(_ value: Logger.Metadata.Value) -> JSONValue {
         switch value {
-        case .string(let text): .string(text)
-        case .stringConvertible(let value): .string(value.description)
+        case .string(let text): number(text) ?? .string(text)
+        case .stringConvertible(let value): number(value.description) ?? .string(value.description)
         case .array(let values): .array(values.map(json))
         case .dictionary(let entries): .object(JSONObject(entries.keys.sorted().map { ($0, json(entries[$0]!)) }))
         }
+    }
+
+    /// A plain decimal (`42`, `-3`, `0.25`), without leading zeros or exponent and short enough to stay exact; nil for
+    /// anything else, so ids and codes such as `007` stay text.
+    static func number(_ text: String) -> JSONValue? {
+        guard !text.isEmpty, text.utf8.count <= 15,
+              text.wholeMatch(of: /-?(0|[1-9][0-9]*)(\.[0-9]+)?/) != nil else { return nil }
+        if let integer = Int64(text) { return .integer(integer) }
+        return Double(text).map(JSONValue.number)
     }
 }

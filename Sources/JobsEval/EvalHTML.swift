@@ -167,17 +167,22 @@ public enum EvalHTML {
         return "<p class=\"prompts\">Prompts (id@version sha256): \(items.joined(separator: " "))</p>\n"
     }
 
-    /// One row per fixture: F1 of each variant, the change from main to the first compare variant, and whether it
-    /// failed or regressed; sortable by that change and filterable with a few lines of script.
+    /// One row per fixture: F1 of each variant, the change from main to the first compare variant and against the
+    /// baseline, and whether its extraction failed; sortable by F1, by either change, and filterable (F1 below 1,
+    /// changed, extraction failed, regressed) with a few lines of script.
     static func fixtureIndex(_ report: EvalReport) -> String {
         let compare = report.main == nil ? nil : report.variants.first { $0.role == .compare }
         let scored = report.variants.map { v in (v, Dictionary(v.score.fixtures.map { ($0.fixture, $0) }, uniquingKeysWith: { a, _ in a })) }
-        let regressed = Set(report.baseline?.regressions.map(\.fixture) ?? [])
+        let regressions = Dictionary(report.baseline?.regressions.map { ($0.fixture, $0.current.f1 - $0.baseline.f1) } ?? [],
+                                     uniquingKeysWith: { a, _ in a })
+        let regressed = Set(regressions.keys)
         let ids = report.main?.score.fixtures.map(\.fixture) ?? report.variants.first?.score.fixtures.map(\.fixture) ?? []
         var rows: [String] = []
-        var counts = ["all": ids.count, "changed": 0, "failed": 0, "regressed": 0]
+        var counts = ["all": ids.count, "changed": 0, "imperfect": 0, "failed": 0, "regressed": 0]
         for id in ids {
             let f1s = scored.map { _, byFixture in byFixture[id].map { EvalFormat.metrics($0, report.features).f1 } }
+            // The first variant's F1 (the main one's when there is one): what the F1 sort and the "F1 below 1" filter read.
+            let first = f1s.first.flatMap { $0 } ?? 0
             var delta: Double?
             if let compare, let main = report.main, let a = scored.first(where: { $0.0.id == main.id })?.1[id],
                let b = scored.first(where: { $0.0.id == compare.id })?.1[id] {
@@ -191,10 +196,13 @@ public enum EvalHTML {
                     ? "all \(v.ranFeatures.count) features" : features.map(\.rawValue).joined(separator: ", "))
             }
             let changed = delta.map { abs($0) >= 0.0005 } ?? false
-            for (filter, on) in [("changed", changed), ("failed", !failed.isEmpty), ("regressed", regressed.contains(id))] where on {
+            let imperfect = first < 0.9995
+            for (filter, on) in [("changed", changed), ("imperfect", imperfect), ("failed", !failed.isEmpty), ("regressed", regressed.contains(id))]
+            where on {
                 counts[filter, default: 0] += 1
             }
-            var row = "<tr data-delta=\"\(delta.map { String(format: "%.4f", $0) } ?? "0")\" data-changed=\"\(changed)\" "
+            var row = "<tr data-delta=\"\(delta.map { String(format: "%.4f", $0) } ?? "0")\" data-f1=\"\(String(format: "%.4f", first))\" "
+                + "data-regression=\"\(String(format: "%.4f", regressions[id] ?? 0))\" data-changed=\"\(changed)\" data-imperfect=\"\(imperfect)\" "
                 + "data-failed=\"\(!failed.isEmpty)\" data-regressed=\"\(regressed.contains(id))\"\(failed.isEmpty ? "" : " class=\"failed\"")>"
             row += "<td><a href=\"#fx-\(escape(id))\">\(escape(id))</a>"
                 + (regressed.contains(id) ? " <span class=\"bad\" title=\"the main variant's F1 fell against the baseline\">regressed</span>" : "") + "</td>"
@@ -204,33 +212,45 @@ public enum EvalHTML {
                     : "<td class=\"n bad\" title=\"extractions failed: scored as predicting nothing\">\(f1.map { EvalFormat.rate($0) } ?? "-") ✗</td>"
             }.joined()
             if compare != nil { row += delta.map { deltaCell($0) } ?? "<td class=\"n\">-</td>" }
+            if report.baseline != nil { row += regressions[id].map { deltaCell($0) } ?? "<td class=\"n\">-</td>" }
             row += "<td>\(escape(failed.joined(separator: "; ")))</td></tr>\n"
             rows.append(row)
         }
         var out = "<h2>Fixtures at a glance</h2>\n<p class=\"filters\">Show: "
         // "changed" compares main with a compare variant; without one there is nothing to filter on.
-        let filters = [("all", "all"), ("changed", "changed"), ("failed", "failed"), ("regressed", "regressed")].filter { compare != nil || $0.0 != "changed" }
+        // "failed" is an extraction that failed (a dead server, an invalid answer); "F1 below 1" is a wrong answer.
+        let filters = [("all", "all"), ("imperfect", "F1 below 1"), ("changed", "changed"), ("failed", "extraction failed"),
+                       ("regressed", "regressed")]
+            .filter { (compare != nil || $0.0 != "changed") && (report.baseline != nil || $0.0 != "regressed") }
         for (filter, label) in filters {
             out += "<button type=\"button\" data-filter=\"\(filter)\"\(filter == "all" ? " class=\"on\"" : "")>\(label) (\(counts[filter] ?? 0))</button>"
         }
         out += " <span id=\"fx-count\"></span></p>\n<div class=\"index\"><table id=\"fx-index\"><thead><tr><th>fixture</th>"
-        out += report.variants.map { "<th>F1 \(escape($0.id))</th>" }.joined()
+        out += report.variants.enumerated().map { index, variant in
+            index == 0 ? "<th class=\"sort\" data-sort=\"f1\" title=\"click to sort: lowest F1 first, then highest\">F1 \(escape(variant.id)) <span></span></th>"
+                : "<th>F1 \(escape(variant.id))</th>"
+        }.joined()
         if let compare {
             out += "<th class=\"sort\" data-sort=\"delta\" title=\"click to sort: largest drop first, then largest gain first\">"
-                + "ΔF1 \(escape(compare.id)) − main <span id=\"fx-sort\"></span></th>"
+                + "ΔF1 \(escape(compare.id)) − main <span></span></th>"
         }
-        out += "<th>failed</th></tr></thead><tbody>\n" + rows.joined()
+        if report.baseline != nil {
+            out += "<th class=\"sort\" data-sort=\"regression\" title=\"click to sort: largest drop against the baseline first\">"
+                + "ΔF1 vs baseline <span></span></th>"
+        }
+        out += "<th>extraction failed</th></tr></thead><tbody>\n" + rows.joined()
         out += "</tbody></table></div>\n"
-        // Filters hide rows by their data attributes; the Δ header sorts by the change, largest drop first, then back.
+        // Filters hide rows by their data attributes; each sortable header sorts by its column, lowest first, then back.
         out += """
             <script>
             (function(){var t=document.getElementById('fx-index');if(!t)return;var b=t.tBodies[0],n=document.getElementById('fx-count');
             function show(f){var k=0;for(var r of b.rows){var v=f==='all'||r.dataset[f]==='true';r.hidden=!v;if(v)k++;}n.textContent=k+' of '+b.rows.length+' fixtures';
             for(var x of document.querySelectorAll('[data-filter]'))x.classList.toggle('on',x.dataset.filter===f);}
             for(var x of document.querySelectorAll('[data-filter]'))x.onclick=function(){show(this.dataset.filter);};
-            var h=t.querySelector('[data-sort]'),up=true,m=document.getElementById('fx-sort');if(h)h.onclick=function(){var rs=Array.from(b.rows);
-            rs.sort(function(p,q){return up?p.dataset.delta-q.dataset.delta:q.dataset.delta-p.dataset.delta;});m.textContent=up?'▲ drops first':'▼ gains first';
-            up=!up;rs.forEach(function(r){b.appendChild(r);});};
+            for(var h of t.querySelectorAll('[data-sort]')){h.up=true;h.onclick=function(){var k=this.dataset.sort,up=this.up,rs=Array.from(b.rows);
+            rs.sort(function(p,q){return up?p.dataset[k]-q.dataset[k]:q.dataset[k]-p.dataset[k];});
+            for(var o of t.querySelectorAll('[data-sort] span'))o.textContent='';this.querySelector('span').textContent=up?'▲ lowest first':'▼ highest first';
+            this.up=!up;rs.forEach(function(r){b.appendChild(r);});};}
             show('all');})();
             </script>
 
@@ -394,9 +414,23 @@ public enum EvalHTML {
                 }
                 out += "</table>\n"
             }
+            out += itemNotes(report, fixture: id)
             out += "</details>\n"
         }
         return out
+    }
+
+    /// Per variant, each item of the fixture the checks dropped or corrected, and why.
+    static func itemNotes(_ report: EvalReport, fixture: String) -> String {
+        let rows = report.variants.flatMap { v in
+            (v.notes ?? []).filter { $0.fixture == fixture }.map { note in
+                "<tr\(note.dropped ? " class=\"fp\"" : "")><td>\(escape(v.id))</td><td>\(escape(note.feature.rawValue))</td>"
+                    + "<td>\(note.dropped ? "dropped" : "corrected")</td><td>\(escape(note.kind))</td><td>\(escape(note.message))</td></tr>"
+            }
+        }
+        guard !rows.isEmpty else { return "" }
+        return "<h4>Dropped or corrected by the checks</h4>\n<table class=\"notes\"><tr><th>variant</th><th>feature</th><th></th>"
+            + "<th>why</th><th>item</th></tr>\n" + rows.joined(separator: "\n") + "\n</table>\n"
     }
 
     static func item(_ value: JSONValue) -> String { escape(EvalReport.itemText(value)) }

@@ -87,6 +87,8 @@ public struct EvalVariantReport: Sendable, Codable {
     public var cost: RunCost?
     /// Time per extraction (absent in reports written before it was measured).
     public var latency: EvalLatency?
+    /// Why each dropped or corrected item was (absent in reports written before they were kept).
+    public var notes: [EvalItemNote]?
 
     public init(id: String, role: VariantRole, label: String, provider: String, model: String, prompts: [ExtractionFeature: PromptRef],
                 ranFeatures: [ExtractionFeature], usage: TokenUsage, requests: Int, reasks: Int, cache: CacheSummary?,
@@ -108,7 +110,7 @@ public struct EvalVariantReport: Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, role, label, provider, model, prompts, usage, requests, reasks, cache, errors, score, grounding, cost, latency
+        case id, role, label, provider, model, prompts, usage, requests, reasks, cache, errors, score, grounding, cost, latency, notes
         case ranFeatures = "ran_features"
     }
 }
@@ -139,15 +141,39 @@ public struct EvalLatency: Sendable, Hashable, Codable {
 }
 
 /// A fixture and feature whose extraction failed; it counts as predicting nothing.
+/// Why the checks dropped or corrected one item of a fixture (an evidence not in the chat, an invented message id, a
+/// date recomputed from its phrase): the engine's note, kept per item for the report.
+public struct EvalItemNote: Sendable, Hashable, Codable {
+    public var fixture: String
+    public var feature: ExtractionFeature
+    /// `no_evidence`, `unknown_source`, `dropped`, `date_corrected`, `date_unconfirmed`, `recited`, `aligned_evidence`.
+    public var kind: String
+    public var message: String
+    /// Whether the item was dropped (not only corrected).
+    public var dropped: Bool
+
+    public init(fixture: String, note: ExtractionNote) {
+        self.fixture = fixture
+        feature = note.feature
+        kind = note.kind.rawValue
+        message = note.message
+        dropped = note.kind == .noEvidence || note.droppedItem || note.kind == .dropped
+    }
+}
+
 public struct EvalUnitError: Sendable, Hashable, Codable {
     public var fixture: String
     public var feature: ExtractionFeature
     public var message: String
+    /// True when the model server's circuit breaker refused or ended the extraction (an outage, not the fixture's
+    /// fault); absent otherwise.
+    public var outage: Bool?
 
-    public init(fixture: String, feature: ExtractionFeature, message: String) {
+    public init(fixture: String, feature: ExtractionFeature, message: String, outage: Bool = false) {
         self.fixture = fixture
         self.feature = feature
         self.message = message
+        self.outage = outage ? true : nil
     }
 
     /// The message without the feature name it often starts with, for lines that already name the feature.

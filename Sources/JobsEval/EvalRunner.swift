@@ -37,6 +37,8 @@ public struct EvalVariantOutcome: Sendable {
     public var grounding: [ExtractionFeature: GroundingCounts] = [:]
     /// Wall-clock milliseconds of each extraction (one feature, or one combined unit), cache hits included.
     public var latenciesMs: [Double] = []
+    /// Per item the checks dropped or corrected, why (the engine's notes), sorted by fixture.
+    public var notes: [EvalItemNote] = []
 
     public init() {}
 }
@@ -81,6 +83,7 @@ public struct EvalRunner: Sendable {
                 outcome.errors += result.errors
                 outcome.grounding.merge(result.grounding, uniquingKeysWith: +)
                 outcome.latenciesMs += result.latenciesMs
+                outcome.notes += result.notes
                 done += 1
                 progress?(EvalProgress(variant: variant.id, done: done, total: fixtures.count))
                 startNext()
@@ -88,6 +91,7 @@ public struct EvalRunner: Sendable {
         }
         let order = Dictionary(uniqueKeysWithValues: fixtures.enumerated().map { ($0.element.id, $0.offset) })
         let features = variant.engine.registry.ids
+        outcome.notes.sort { (order[$0.fixture] ?? 0) < (order[$1.fixture] ?? 0) }
         outcome.errors.sort {
             (order[$0.fixture] ?? 0, features.firstIndex(of: $0.feature) ?? 0)
                 < (order[$1.fixture] ?? 0, features.firstIndex(of: $1.feature) ?? 0)
@@ -103,6 +107,7 @@ public struct EvalRunner: Sendable {
         var errors: [EvalUnitError] = []
         var grounding: [ExtractionFeature: GroundingCounts] = [:]
         var latenciesMs: [Double] = []
+        var notes: [EvalItemNote] = []
     }
 
     static func run(_ fixture: Fixture, variant: EvalVariantSpec) async -> FixtureOutcome {
@@ -111,7 +116,7 @@ public struct EvalRunner: Sendable {
         do {
             input = try FixtureConversation.input(fixture)
         } catch {
-            outcome.errors = variant.features.map { EvalUnitError(fixture: fixture.id, feature: $0, message: "\(error)") }
+            outcome.errors = variant.features.map { EvalUnitError(fixture: fixture.id, feature: $0, message: "\(error)", outage: (error as? LLMError)?.outage != nil) }
             return outcome
         }
         let engine = variant.engine
@@ -153,6 +158,7 @@ public struct EvalRunner: Sendable {
                     engine.registry.feature(feature)?.scored(run.extraction, user: user, into: &outcome.predicted)
                     outcome.grounding[feature] = Self.grounding(run.extraction.notes.filter { $0.feature == feature },
                                                                  tally: run.extraction.grounding[feature] ?? GroundingTally())
+                    outcome.notes += run.extraction.notes.filter { $0.feature == feature }.map { EvalItemNote(fixture: fixture.id, note: $0) }
                 }
                 outcome.usage += run.usage
                 outcome.requests += run.requests
@@ -160,7 +166,7 @@ public struct EvalRunner: Sendable {
             case .failure(let error)?:
                 // An answer still invalid after its re-ask: the re-ask happened, count it.
                 if case ExtractionError.invalidOutput? = error as? ExtractionError { outcome.reasks += 1 }
-                outcome.errors += features.map { EvalUnitError(fixture: fixture.id, feature: $0, message: "\(error)") }
+                outcome.errors += features.map { EvalUnitError(fixture: fixture.id, feature: $0, message: "\(error)", outage: (error as? LLMError)?.outage != nil) }
             case nil:
                 break
             }

@@ -81,6 +81,9 @@ public enum EvalSession {
 
     /// The fixtures under `options.fixturesPath`, each labelling every feature `scoring` scores.
     static func loadFixtures(_ options: EvalRunOptions, scoring: ScoringRegistry) throws -> [Fixture] {
+        if let missing = ProviderFactory.missingFixtures(options.fixturesPath, environment: options.environment) {
+            throw EvalRunError(.fixturesDoNotLoad, missing)
+        }
         do {
             return try FixtureLoader.load(path: ProviderFactory.homePath(options.fixturesPath, environment: options.environment),
                                           scoring: scoring)
@@ -337,6 +340,7 @@ public enum EvalSession {
         report.cost = RunCost.estimate(paid,
                                        engine: spec.engine, features: spec.features)
         report.latency = EvalLatency(outcome.latenciesMs)
+        report.notes = outcome.notes
         return report
     }
 }

@@ -18,13 +18,18 @@ public struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible 
     public var description: String { message }
 
     /// No LLM configured where one is required; says how to configure one or how to run without.
-    public static let notConfigured = ProviderError(
-        .notConfigured,
-        """
-        no LLM is configured. Set OPENAI_API_KEY to use OpenAI, or OPENAI_BASE_URL to use an OpenAI-compatible server \
-        (llama.cpp, vLLM, Ollama: e.g. OPENAI_BASE_URL=http://127.0.0.1:8080/v1, and OPENAI_STRUCTURED_OUTPUT=json_object \
-        for servers without json_schema support), or pass --provider rules to run without an LLM
-        """)
+    public static let notConfigured = noLLM(otherwise: "or pass --provider rules to run without an LLM")
+
+    /// No LLM configured, for a command that has no `--provider rules`: `otherwise` says what it can do instead.
+    public static func noLLM(otherwise: String) -> ProviderError {
+        ProviderError(
+            .notConfigured,
+            """
+            no LLM is configured. Set OPENAI_API_KEY to use OpenAI, or OPENAI_BASE_URL to use an OpenAI-compatible server \
+            (llama.cpp, vLLM, Ollama: e.g. OPENAI_BASE_URL=http://127.0.0.1:8080/v1, and OPENAI_STRUCTURED_OUTPUT=json_object \
+            for servers without json_schema support), \(otherwise)
+            """)
+    }
 }
 
 extension ErrorCode where Domain == ProviderError {

@@ -56,6 +56,10 @@ public enum ProviderFactory {
         var provider = LLMAnswerProvider(client: wrap(client), structuredOutput: configuration.structuredOutput,
                                          modelOverride: modelOverride ?? configuration.defaultModel)
         provider.schemaBounds = configuration.schemaBounds
+        if !LLMConfiguration.isOpenAI(configuration.baseURL) {
+            let url = configuration.baseURL
+            provider.unpricedServer = (url.host ?? url.absoluteString) + (url.port.map { ":\($0)" } ?? "")
+        }
         return provider
     }
 
@@ -81,6 +85,17 @@ public enum ProviderFactory {
         }
         let candidate = URL(fileURLWithPath: home).appendingPathComponent(path).path
         return FileManager.default.fileExists(atPath: candidate) ? candidate : path
+    }
+
+    /// Why a relative fixtures path (`evals/fixtures`, the default of `eval` and `prompts render`) names nothing from
+    /// here, and how to point at the fixtures; nil when it exists (here or under `$MESSAGEAI_HOME`).
+    public static func missingFixtures(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let resolved = homePath(path, environment: environment)
+        guard !FileManager.default.fileExists(atPath: resolved) else { return nil }
+        let home = environment["MESSAGEAI_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let looked = path.hasPrefix("/") ? "" : " in \(FileManager.default.currentDirectoryPath)" + (home.map { " or under MESSAGEAI_HOME=\($0)" } ?? "")
+        return "fixtures '\(path)' not found\(looked): pass --fixtures with a fixture file or folder (e.g. --fixtures /path/to/repo/evals/fixtures), "
+            + "or set MESSAGEAI_HOME to the repository's root (the folder holding evals/fixtures), or run from that folder"
     }
 
     /// The one prompt-set lookup: `--prompts DIR` (a relative DIR is also looked for under `$MESSAGEAI_HOME`), else

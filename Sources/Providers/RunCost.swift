@@ -108,6 +108,11 @@ public struct RunCost: Sendable, Codable, Equatable {
     public static func estimate(_ usage: TokenUsage, engine: ExtractionEngine, features: [ExtractionFeature], batch: Bool = false) -> RunCost {
         let prompts = features.compactMap { try? engine.prompt(for: $0) }
         let models = Set(prompts.map { engine.provider.modelName(for: $0) })
+        if let server = (engine.provider as? LLMAnswerProvider)?.unpricedServer {
+            // A local or third-party server that names an OpenAI model is not billed at OpenAI's prices.
+            return RunCost(model: models.count == 1 ? models.first : nil, unknownReason: "the model server \(server) is not OpenAI's API; its prices are unknown",
+                           batch: batch)
+        }
         return estimate(usage, model: models.count == 1 ? models.first : nil,
                         promptDirectory: prompts.first.map { directory(of: $0) }, batch: batch,
                         llm: !(engine.provider is RulesAnswerProvider))

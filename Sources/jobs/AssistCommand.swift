@@ -142,17 +142,22 @@ struct AssistCommand: AsyncParsableCommand {
             throw ValidationError("--user runs the LLM assistant; offline, `assist --all --provider rules` computes every user's findings "
                                   + "and `assist --show --user ID` prints them")
         }
-        // No LLM configured: say so before connecting to anything.
+        // No LLM configured: say so before connecting to anything, with what runs without one.
         let environment = llm.environment()
-        _ = try ProviderFactory.resolve(.openai, environment: environment)
-        let summary = try await database.withPool { pool in
+        do {
+            _ = try ProviderFactory.resolve(.openai, environment: environment)
+        } catch let error as ProviderError where error.code == .notConfigured {
+            throw Self.noLLMForUser
+        }
+        let (summary, outage) = try await database.withPool { pool -> (AssistService.Summary, CircuitBreaker.Outage?) in
             guard var service = try AssistantFactory.make(provider == .auto ? .openai : provider, pool: pool, promptsPath: prompts,
-                                                          promptVersions: promptVersions, modelOverride: model, environment: environment) else { throw ProviderError.notConfigured }
+                                                          promptVersions: promptVersions, modelOverride: model, environment: environment) else { throw Self.noLLMForUser }
             service.limits.maxSteps = maxSteps
             service.firstToolChoice = firstToolChoice.toolChoice
             service.proactive.travelGap = TimeInterval(travelGapMinutes * 60)
             service.proactive.zones = zones
-            return try await service.run(userID: id)
+            let summary = try await service.run(userID: id)
+            return (summary, summary.findings == nil ? service.client.circuitBreaker?.outage : nil)
         }
         if output.json {
             try Console.printJSON(summary)
@@ -162,9 +167,18 @@ struct AssistCommand: AsyncParsableCommand {
         if summary.findings == nil {
             // The report went to stdout; the reason for the failing exit status belongs on stderr too.
             Console.error("assist: no valid answer for user \(id.uuidString.lowercased()): \(summary.stopReason) (job_runs \(summary.runID.uuidString.lowercased()))")
+            if let outage {
+                Console.error("OUTAGE: \(outage)")
+                throw ExitCode(ScanService.outageExitCode)
+            }
             throw ExitCode(2)
         }
     }
+
+    /// `assist --user` without a model: what runs offline instead (`--provider rules` is refused for `--user`).
+    static let noLLMForUser = ProviderError.noLLM(
+        otherwise: "or, without an LLM, compute every user's findings with `messageai-jobs assist --all --provider rules` "
+            + "and print one user's with `messageai-jobs assist --show --user ID`")
 
     /// The proactive pass for a provider choice (also what `scan` runs after extraction).
     static func pass(

@@ -28,7 +28,9 @@ struct BatchCommand: AsyncParsableCommand {
 
     /// The OpenAI configuration batch mode needs; batches have no rule-based fallback.
     static func clientConfiguration() throws -> LLMConfiguration {
-        guard let configuration = try LLMConfiguration.fromEnvironment() else { throw ProviderError.notConfigured }
+        guard let configuration = try LLMConfiguration.fromEnvironment() else {
+            throw ProviderError.noLLM(otherwise: "set to the server the batches were submitted to (they live there; there is no offline batch)")
+        }
         return configuration
     }
 

@@ -12,7 +12,7 @@ struct DatesCommand: ParsableCommand {
         commandName: "dates",
         abstract: "Find and resolve date and time expressions in a text, relative to when it was sent.",
         // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
-        usage: "messageai-jobs dates <text> --reference <reference> --timezone <timezone>\n[--json]",
+        usage: "messageai-jobs dates <text> [--reference <reference>] [<options>]",
         discussion: """
             Conventions: a bare or "this" weekday is the next such day on or after the message date \
             (the same weekday is that day); "next <weekday>" is that weekday in the following \
@@ -25,18 +25,20 @@ struct DatesCommand: ParsableCommand {
             DST: a wall time skipped by spring-forward moves forward by the gap; a repeated one \
             takes the first (daylight) occurrence. Both are flagged.
 
-            Example: messageai-jobs dates "next Friday at 4pm" --reference 2026-03-02T10:00:00-05:00 --timezone America/New_York
+            Examples:
+              messageai-jobs dates "next Friday at 4pm"   # sent now, in $MESSAGEAI_TIMEZONE (else UTC)
+              messageai-jobs dates "next Friday at 4pm" --reference 2026-03-02T10:00:00-05:00 --timezone America/New_York
             """
     )
 
     @Argument(help: "The message text.")
     var text: String
 
-    @Option(help: "When the message was sent: ISO 8601 with Z or an offset, e.g. 2026-03-02T10:00:00-05:00.")
-    var reference: String
+    @Option(help: "When the message was sent: ISO 8601 with Z or an offset, e.g. 2026-03-02T10:00:00-05:00 (default: now).")
+    var reference: String?
 
-    @Option(help: "The user's IANA time zone, e.g. America/New_York.")
-    var timezone: String
+    @Option(help: "The user's IANA time zone, e.g. America/New_York (default: $MESSAGEAI_TIMEZONE, else UTC).")
+    var timezone: String?
 
     @Flag(help: "Print {\"expressions\":[{\"text\",\"start\",\"grain\",...}]} on stdout instead of text.")
     var json = false
@@ -59,6 +61,7 @@ struct DatesCommand: ParsableCommand {
     }
 
     private func referenceInstant() throws -> Date {
+        guard let reference else { return Date() }
         do {
             return try ReferenceInstant.parse(reference)
         } catch {
@@ -66,11 +69,13 @@ struct DatesCommand: ParsableCommand {
         }
     }
 
+    /// The option, else the deployment's default zone (`MESSAGEAI_TIMEZONE`, else UTC), as the other commands read it.
     private func timeZone() throws -> TimeZone {
-        guard let zone = TimeZone(identifier: timezone) else {
-            throw ValidationError("--timezone: unknown time zone '\(timezone)' (use an IANA name such as America/New_York)")
+        do {
+            return try UserTimeZonePolicy.deployment(option: timezone, environment: ProcessInfo.processInfo.environment).fallback
+        } catch {
+            throw ValidationError("\(error)")
         }
-        return zone
     }
 
     static func line(_ e: TemporalExpression) -> String {

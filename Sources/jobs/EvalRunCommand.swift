@@ -167,10 +167,15 @@ struct EvalRunCommand: AsyncParsableCommand {
         } else {
             Console.print(result.summaryText())
         }
+        if let outage = result.variants.lazy.flatMap(\.errors).first(where: { $0.outage == true }) {
+            Console.error("OUTAGE: the model server was unavailable, so the scores mean nothing: \(outage.message)")
+            throw ExitCode(ScanService.outageExitCode)
+        }
         let failures = EvalGates.failures(result, failUnder: failUnder, maxRegression: maxRegression, maxFailures: maxFailures)
         guard failures.isEmpty else {
             for failure in failures { Console.error("FAIL: \(failure)") }
-            throw ExitCode.failure
+            // The README's status for a job that ran but whose work failed its gates; 1 is kept for errors.
+            throw ExitCode(2)
         }
     }
 

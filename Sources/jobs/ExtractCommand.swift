@@ -19,8 +19,8 @@ struct ExtractCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The conversation's id (a UUID).")
-    var conversation: UUID
+    @Option(help: "The conversation's id, or its first characters (at least 4).")
+    var conversation: IDArgument
 
     @Option(name: .customLong("features"), help: ExtractionFeature.listHelp())
     var featureList: String?
@@ -46,7 +46,8 @@ struct ExtractCommand: AsyncParsableCommand {
         let summary = try await database.withPool { pool in
             var service = ExtractService(pool: pool, engine: engine)
             service.reader.zones = zones
-            return try await service.run(conversationID: conversation, features: chosen, dryRun: dryRun, now: await DatabaseClock.now(pool))
+            return try await service.run(conversationID: try await conversation.prefix.resolve(in: .conversations, pool: pool),
+                                         features: chosen, dryRun: dryRun, now: await DatabaseClock.now(pool))
         }
         if output.json {
             try Console.printJSON(summary)

@@ -1,3 +1,4 @@
+import AgentRuntime
 import ArgumentParser
 import BuildStamp
 import CLISupport
@@ -32,6 +33,10 @@ struct MessageAIJobs: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as LLMError where error.outage != nil {
+            // The model server is down, not the input wrong: the outage's own status, so a scheduler can tell them apart.
+            Console.error("Error: \(error)")
+            Foundation.exit(ScanService.outageExitCode)
         } catch {
             exit(withError: error)
         }

@@ -95,6 +95,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
             // The caps go on the wire for a server that builds a grammar from the schema (OPENAI_SCHEMA_BOUNDS).
             let schemaBounds = (try? LLMConfiguration.fromEnvironment(environment))?.schemaBounds ?? false
             let loaded: [Fixture]
+            if let missing = ProviderFactory.missingFixtures(fixtures) { throw EvalRunError(missing) }
             do {
                 loaded = try FixtureLoader.load(path: ProviderFactory.homePath(fixtures))
             } catch {

@@ -8,18 +8,22 @@ struct RequestCommand: AsyncParsableCommand {
         commandName: "requests",
         abstract: "The worker's queue (job_requests): enqueue work, list requests, retry or cancel them.",
         discussion: """
-            extract and assist enqueue what the app enqueues by inserting into job_requests. list shows the queue; \
-            retry sends failed (or cancelled) requests back to it with their attempts reset; cancel takes pending or \
-            running ones out. Every retry and cancel is recorded in job_request_events with the status, attempts and \
-            error the request had. `request` is the same command.
+            extract and assist enqueue what the app enqueues by inserting into job_requests; work that already waits \
+            in a pending request is not enqueued twice (its id is printed). list shows the queue with each request's \
+            worker and time; show lists one request's every attempt (worker, start, end, result, error); retry sends \
+            failed (or cancelled) requests back to it with their attempts reset; cancel takes pending or running ones \
+            out. Every retry and cancel is recorded in job_request_events with the status, attempts and error the \
+            request had. `request` is the same command.
 
             Examples:
               messageai-jobs requests extract --conversation 00000000-de02-4000-8000-000000000003
               messageai-jobs requests list --status failed
+              messageai-jobs requests show 42
               messageai-jobs requests retry --failed
               messageai-jobs requests cancel 42
             """,
-        subcommands: [RequestExtractCommand.self, RequestAssistCommand.self, RequestsListCommand.self, RequestsRetryCommand.self,
+        subcommands: [RequestExtractCommand.self, RequestAssistCommand.self, RequestsListCommand.self, RequestsShowCommand.self,
+                      RequestsRetryCommand.self,
                       RequestsCancelCommand.self],
         aliases: ["request"]
     )
@@ -34,14 +38,14 @@ struct RequestExtractCommand: AsyncParsableCommand {
         discussion: "Example: messageai-jobs request extract --conversation 00000000-de02-4000-8000-000000000003"
     )
 
-    @Option(help: "The conversation's id (a UUID).")
-    var conversation: UUID
+    @Option(help: "The conversation's id, or its first characters (at least 4).")
+    var conversation: IDArgument
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        try await RequestPrinter.enqueue(.extract, id: conversation, database: database, output: output)
+        try await RequestPrinter.enqueue(.extract, id: conversation.prefix, in: .conversations, database: database, output: output)
     }
 }
 
@@ -54,14 +58,14 @@ struct RequestAssistCommand: AsyncParsableCommand {
         discussion: "Example: messageai-jobs request assist --user 00000000-de01-4000-8000-000000000001"
     )
 
-    @Option(help: "The user's id (a UUID).")
-    var user: UUID
+    @Option(help: "The user's id, or its first characters (at least 4).")
+    var user: IDArgument
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        try await RequestPrinter.enqueue(.assist, id: user, database: database, output: output)
+        try await RequestPrinter.enqueue(.assist, id: user.prefix, in: .users, database: database, output: output)
     }
 }
 
@@ -69,17 +73,23 @@ private enum RequestPrinter {
     struct Enqueued: Encodable {
         let id: Int64
         let kind: String
+        /// False when a request for the same work was already pending: its id is printed, nothing new was queued.
+        let created: Bool
     }
 
-    static func enqueue(_ kind: JobRequest.Kind, id target: UUID, database: DatabaseOptions, output: OutputOptions) async throws {
+    static func enqueue(_ kind: JobRequest.Kind, id prefix: IDPrefix, in table: IDPrefix.Table, database: DatabaseOptions,
+                        output: OutputOptions) async throws {
         output.bootstrap()
-        let id = try await database.withPool(maxConnections: 1) { pool in
-            try await JobRequestQueue(pool: pool).enqueue(kind, id: target)
+        let enqueued = try await database.withPool(maxConnections: 1) { pool in
+            try await JobRequestQueue(pool: pool).enqueueOnce(kind, id: try await prefix.resolve(in: table, pool: pool))
         }
         if output.json {
-            try Console.printJSON(Enqueued(id: id, kind: kind.rawValue))
+            try Console.printJSON(Enqueued(id: enqueued.id, kind: kind.rawValue, created: enqueued.created))
         } else {
-            Console.print("\(id)")
+            Console.print("\(enqueued.id)")
+            if !enqueued.created {
+                Console.error("request \(enqueued.id) for the same \(kind == .extract ? "conversation" : "user") was already pending: nothing new was enqueued")
+            }
         }
     }
 }

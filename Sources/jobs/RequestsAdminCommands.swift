@@ -43,15 +43,65 @@ struct RequestsListCommand: AsyncParsableCommand {
             return Console.print(status.map { "No \($0.rawValue) requests." } ?? "No requests.")
         }
         for request in requests {
-            var line = "\(request.id)  \(request.kind)  \(request.status)  \(request.target)  attempts \(request.attempts)"
-            if request.retries > 0 { line += ", retried \(request.retries)×" }
-            line += "  created \(ISO8601Instant.string(request.createdAt))"
-            if let run = request.runID { line += "  run \(run.uuidString.lowercased())" }
-            Console.print(line)
+            Console.print(RequestText.line(request))
             if let error = request.error { Console.print("    error: \(error.prefix(500))") }
         }
         let failed = requests.filter { $0.status == "failed" }.count
         if failed > 0 { Console.print("\(failed) failed: `messageai-jobs requests retry --failed` sends them back to the queue.") }
+    }
+}
+
+struct RequestsShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "One request with every attempt (worker, start, time, result, error) and every retry or cancel.",
+        usage: "messageai-jobs requests show <id> [<options>]",
+        discussion: "Example: messageai-jobs requests show 42 --json"
+    )
+
+    @Argument(help: "The request's id, as `requests list` prints it.")
+    var id: Int64
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        output.bootstrap()
+        let detail = try await database.withPool(maxConnections: 1) { try await JobRequestAdmin(pool: $0).show(id) }
+        guard let detail else { throw JobsError.notFound("no job request with id \(id)") }
+        if output.json { return try Console.printJSON(detail) }
+        Console.print(RequestText.line(detail.request))
+        if let error = detail.request.error { Console.print("    error: \(error)") }
+        Console.print(detail.attempts.isEmpty ? "  no attempts yet" : "  attempts:")
+        for attempt in detail.attempts {
+            let ended = attempt.finishedAt.map { "ended \(ISO8601Instant.string($0))" }
+                ?? (detail.request.status == "running" && attempt.owner == detail.request.leaseOwner ? "running" : "no end recorded (its worker stopped)")
+            var line = "  - #\(attempt.attempt) by \(attempt.owner): started \(ISO8601Instant.string(attempt.startedAt)), \(ended)"
+            if let seconds = attempt.seconds, attempt.finishedAt != nil || ended == "running" { line += String(format: " (%.2f s)", seconds) }
+            if let result = attempt.result { line += ": \(result)" }
+            if let run = attempt.runID { line += ", run \(run.uuidString.lowercased())" }
+            Console.print(line)
+            if let error = attempt.error { Console.print("      error: \(error.prefix(500))") }
+        }
+        for event in detail.events {
+            Console.print("  \(event.action) by \(event.actor) at \(ISO8601Instant.string(event.at)) (it was \(event.previousStatus), "
+                          + "\(event.previousAttempts) attempt(s))" + (event.previousError.map { ": \($0.prefix(300))" } ?? ""))
+        }
+    }
+}
+
+/// A request in one line, as `requests list` and `requests show` print it.
+enum RequestText {
+    static func line(_ request: JobRequestAdmin.Listing) -> String {
+        var line = "\(request.id)  \(request.kind)  \(request.status)  \(request.target)  attempts \(request.attempts)"
+        if request.retries > 0 { line += ", retried \(request.retries)×" }
+        if let owner = request.owner { line += "  worker \(owner)" }
+        if let seconds = request.elapsedSeconds {
+            line += request.status == "running" ? String(format: "  running for %.1f s", seconds) : String(format: "  took %.1f s", seconds)
+        }
+        line += "  created \(ISO8601Instant.string(request.createdAt))"
+        if let run = request.runID { line += "  run \(run.uuidString.lowercased())" }
+        return line
     }
 }
 

@@ -18,7 +18,7 @@ struct RunsCommand: AsyncParsableCommand {
             Examples:
               messageai-jobs runs --since 24h
               messageai-jobs runs --failed --json
-              messageai-jobs runs show 6f1c0d2e-...
+              messageai-jobs runs show 6f1c0d2e   # an id's first characters will do
             """,
         subcommands: [RunsListCommand.self, RunsShowCommand.self],
         defaultSubcommand: RunsListCommand.self
@@ -39,7 +39,7 @@ struct RunsListCommand: AsyncParsableCommand {
     @Flag(help: "Only runs that failed, were partial or abandoned, or had a failed conversation.")
     var failed = false
 
-    @Option(help: "Only runs of this kind: scan, extract, assist, eval, worker or batch.")
+    @Option(help: "Only runs of this kind: scan, extract, assist or batch (the kinds recorded: the worker's requests are recorded as extract and assist runs; eval writes report files instead).")
     var kind: String?
 
     @Option(help: "How many runs at most.")
@@ -51,10 +51,15 @@ struct RunsListCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1...10_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 10000") }
         if let since { _ = try sinceDate(since) }
-        if let kind, !["extract", "scan", "assist", "eval", "worker", "batch"].contains(kind) {
-            throw ValidationError("--kind '\(kind)' is not one of scan, extract, assist, eval, worker, batch")
+        if let kind, !Self.recordedKinds.contains(kind) {
+            let note = kind == "worker" ? " (the worker's requests are recorded as extract and assist runs)"
+                : kind == "eval" ? " (eval records no runs: it writes report files, see `eval --report`)" : ""
+            throw ValidationError("--kind '\(kind)' is not one of \(Self.recordedKinds.joined(separator: ", "))\(note)")
         }
     }
+
+    /// The kinds of run this binary records in job_runs.
+    static let recordedKinds = ["scan", "extract", "assist", "batch"]
 
     private func sinceDate(_ text: String) throws -> Date {
         do {
@@ -83,16 +88,19 @@ struct RunsShowCommand: AsyncParsableCommand {
         usage: "messageai-jobs runs show <id> [<options>]"
     )
 
-    @Argument(help: "The run's id (a UUID, as `runs` prints it).")
-    var id: UUID
+    @Argument(help: "The run's id as `runs` prints it, or its first characters (at least 4; an ambiguous prefix is refused, naming the matches).")
+    var id: IDArgument
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         output.bootstrap()
-        let detail = try await database.withPool(maxConnections: 1) { try await RunHistory(pool: $0).show(id) }
-        guard let detail else { throw JobsError.notFound("no run with id \(id.uuidString.lowercased()) in job_runs") }
+        let (runID, detail) = try await database.withPool(maxConnections: 1) { pool -> (UUID, RunHistory.Detail?) in
+            let runID = try await id.prefix.resolve(in: .jobRuns, pool: pool)
+            return (runID, try await RunHistory(pool: pool).show(runID))
+        }
+        guard let detail else { throw JobsError.notFound("no run with id \(runID.uuidString.lowercased()) in job_runs") }
         if output.json { return try Console.printJSON(detail) }
         RunText.print(detail.run)
         if !detail.run.prompts.isEmpty {

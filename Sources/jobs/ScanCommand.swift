@@ -26,6 +26,12 @@ struct ScanCommand: AsyncParsableCommand {
             On SIGTERM or SIGINT the scan claims nothing more, finishes the conversations in flight, marks its run \
             partial and exits 2 (the rest is left for the next scan); nothing commits after it says it stopped.
 
+            When the model server fails 5 requests in a row (refused, reset, timed out, or a 5xx answer), its circuit \
+            breaker opens: the scan stops asking, finishes what it has, gives the other conversations back untouched \
+            (their failure counts and quarantine unchanged), marks its run failed with the outage named and exits 75 \
+            (not 2, whatever else failed); \
+            the next scan after the server returns takes them all. A database that stays unreachable ends it the same way.
+
             Then the proactive pass (unless --no-assist) looks at every user whose rows changed and every user with \
             something coming up: schedule conflicts, unanswered RSVPs, deadlines in the next 3 days, reminders due. \
             Findings are computed by code and kept in assistant_findings; with an LLM the assistant also ranks and \
@@ -181,6 +187,7 @@ struct ScanCommand: AsyncParsableCommand {
             if let pass = summary.proactive { Console.print("\n" + ProactiveReport.text(pass)) }
         }
         if summary.runRecordError != nil { throw ExitCode.failure }
+        if summary.outage != nil { throw ExitCode(ScanService.outageExitCode) }
         if summary.failed > 0 || summary.stoppedEarly != nil || summary.proactive?.failed == true { throw ExitCode(2) }
     }
 }

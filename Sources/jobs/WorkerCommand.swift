@@ -21,7 +21,10 @@ struct WorkerCommand: AsyncParsableCommand {
             SKIP LOCKED): run as many workers as you like. A failed attempt is retried after an exponential backoff; after \
             --max-attempts the request is marked failed with its error. Assist requests need an LLM (OPENAI_API_KEY or \
             OPENAI_BASE_URL); without one they fail at once saying so. Extract requests make one combined request per \
-            conversation window, like scan (--per-feature or MESSAGEAI_REQUEST_MODE=per-feature: one per feature).
+            conversation window, like scan (--per-feature or MESSAGEAI_REQUEST_MODE=per-feature: one per feature). When \
+            the model server is down (its circuit breaker opened after 5 failed requests in a row), a request is given back \
+            to the queue with its attempt not counted, and nothing is claimed until the breaker's next probe is due (--once \
+            then exits 75). The same work is never pending twice: an INSERT of work that already waits is skipped.
 
             On SIGTERM or SIGINT the worker claims nothing more, lets in-flight requests finish for up to --grace-seconds, \
             gives the rest back to the queue and exits 0. With --once it processes what is ready and exits (exit status 2 \
@@ -156,9 +159,12 @@ struct WorkerCommand: AsyncParsableCommand {
             try Console.printJSON(summary)
         } else {
             Console.print("worker \(summary.owner): \(summary.claimed) claimed, \(summary.done) done, "
-                          + "\(summary.retriesScheduled) retries scheduled, \(summary.failed) failed, \(summary.released.count) released "
-                          + String(format: "(%.1f s, stopped: %@)", summary.seconds, summary.stopReason.rawValue))
+                          + "\(summary.retriesScheduled) retries scheduled, \(summary.failed) failed, \(summary.released.count) released"
+                          + (summary.deferred > 0 ? ", \(summary.deferred) deferred (the model server was unavailable)" : "")
+                          + String(format: " (%.1f s; %@)", summary.seconds,
+                                   summary.stopReason == .stopped ? "stopped on request" : "nothing more was ready"))
         }
+        if once, summary.deferred > 0 { throw ExitCode(ScanService.outageExitCode) }
         if once, summary.failed > 0 { throw ExitCode(2) }
     }
 

@@ -118,8 +118,9 @@ struct ClientRetryTests {
     @Test("cancellation ends an in-flight call with .cancelled and no retry")
     func cancellation() async throws {
         let server = try FakeOpenAIServer()
-        server.enqueue(.delay(10, then: .chat(content: "late")), .chat(content: "never"))
-        let client = makeClient(server, timeout: .seconds(30))
+        // The reply and the timeout lie beyond any delay a saturated test run puts between the request and cancel().
+        server.enqueue(.delay(600, then: .chat(content: "late")), .chat(content: "never"))
+        let client = makeClient(server, timeout: .seconds(900))
         let task = Task { try await client.complete(helloRequest) }
         #expect(await server.waitForRequests(count: 1).count == 1)
         task.cancel()
@@ -134,8 +135,10 @@ struct ClientRetryTests {
     @Test("cancellation during a backoff wait stops retrying")
     func cancellationDuringBackoff() async throws {
         let server = try FakeOpenAIServer()
-        server.enqueue(.status(503, body: "{}", headers: ["retry-after": "20"]), .chat(content: "never"))
-        let client = makeClient(server)
+        // A 10-minute retry-after: the backoff outlasts any delay a saturated test run puts before cancel().
+        server.enqueue(.status(503, body: "{}", headers: ["retry-after": "600"]), .chat(content: "never"))
+        let client = makeClient(server, retry: RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50),
+                                                           totalBudget: .seconds(1800), maxRetryAfter: .seconds(900)))
         let task = Task { try await client.complete(helloRequest) }
         #expect(await server.waitForRequests(count: 1).count == 1)
         try await Task.sleep(for: .milliseconds(50))

@@ -69,8 +69,9 @@ struct FakeServerTests {
     @Test("stop() ends a connection waiting on a long delay")
     func stopDuringDelay() async throws {
         let server = try FakeOpenAIServer()
-        server.enqueue(.delay(30, then: .chat(content: "never")))
-        let client = makeClient(server, timeout: .seconds(60), retry: .noRetries)
+        // Far longer than the test can take, even when a saturated test run delays stop() by a minute or more.
+        server.enqueue(.delay(600, then: .chat(content: "never")))
+        let client = makeClient(server, timeout: .seconds(900), retry: .noRetries)
         let task = Task { try await client.complete(helloRequest) }
         #expect(await server.waitForRequests(count: 1).count == 1)
         server.stop()

@@ -34,9 +34,17 @@ public struct OpenAIBatchClient: Sendable {
         form.field("purpose", "batch")
         form.file("file", filename: filename, contentType: "application/jsonl", data: data)
         let timeout = max(configuration.requestTimeout, Self.fileTimeout)
-        return try await create("files", body: form.finished, contentType: form.contentType, timeout: timeout, what: "file",
-                                decoder: OpenAIFileObject.decode) {
-            try await listFiles(purpose: "batch").first { $0.filename == filename && $0.bytes == data.count }
+        do {
+            return try await create("files", body: form.finished, contentType: form.contentType, timeout: timeout, what: "file",
+                                    decoder: OpenAIFileObject.decode) {
+                try await listFiles(purpose: "batch").first { $0.filename == filename && $0.bytes == data.count }
+            }
+        } catch let error as LLMError {
+            // The first call of a batch: a server without the Files/Batch API (llama.cpp, vLLM, Ollama) answers 404 or 405.
+            guard case .http(let status, let message, let requestID) = error.underlying, [404, 405].contains(status) else { throw error }
+            throw LLMError.http(status: status, message: message + "; the server \(TransportErrorText.server(configuration.baseURL)) "
+                                + "has no Files/Batch API (POST /files): run the scan without --batch, or set OPENAI_BASE_URL to a server "
+                                + "that has one (OpenAI's)", requestID: requestID)
         }
     }
 
@@ -150,7 +158,7 @@ public struct OpenAIBatchClient: Sendable {
             try await limit.acquire()
             let sent: HTTPResponse
             do {
-                sent = try await transport.send(request)
+                sent = try await configuration.circuitBreaker.send(request, via: transport)
                 await limit.release()
             } catch {
                 await limit.release()
@@ -160,6 +168,8 @@ public struct OpenAIBatchClient: Sendable {
             let response = SecretScrubbing.scrub(sent, secret: configuration.apiKey)
             if (200..<300).contains(response.status) { return .success(response) }
             return .failure(httpError(response), retryAfter: RetryPolicy.retryAfter(headers: response.headers))
+        } catch LLMError.serverUnavailable(let outage) {
+            return .failure(.serverUnavailable(outage), retryAfter: nil)
         } catch TransportError.timedOut(let limit) {
             return .failure(.timeout(limit), retryAfter: nil)
         } catch TransportError.responseTooLarge(let limit) {

@@ -51,6 +51,9 @@ public protocol ChatCompleting: Sendable {
     /// The same, with the caller's logger (its run, conversation, feature or user ids as metadata) for the client's
     /// own lines about this request.
     func complete(_ request: ChatCompletionRequest, logger: Logger) async throws -> ChatCompletionResult
+    /// The breaker of the server this client asks, for callers that must tell an outage from a bad answer after the
+    /// fact (an agent run that ended in an error); nil for clients without one.
+    var circuitBreaker: CircuitBreaker? { get }
 }
 
 extension ChatCompleting {
@@ -58,4 +61,6 @@ extension ChatCompleting {
     public func complete(_ request: ChatCompletionRequest, logger: Logger) async throws -> ChatCompletionResult {
         try await complete(request)
     }
+
+    public var circuitBreaker: CircuitBreaker? { nil }
 }

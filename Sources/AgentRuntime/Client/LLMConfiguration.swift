@@ -68,6 +68,9 @@ public struct LLMConfiguration: Sendable {
     /// The process's one concurrency limit for this server.
     public var concurrencyLimit: ServerConcurrencyLimit { .shared(for: baseURL, limit: maxConcurrency) }
 
+    /// The process's one circuit breaker for this server.
+    public var circuitBreaker: CircuitBreaker { .shared(for: baseURL) }
+
     /// `{baseURL}/chat/completions`, tolerating a trailing slash on the base.
     public var chatCompletionsURL: URL {
         var base = baseURL.absoluteString

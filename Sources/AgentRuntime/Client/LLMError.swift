@@ -14,6 +14,8 @@ public indirect enum LLMError: Error, Sendable, CustomStringConvertible {
     case retriesExhausted(attempts: Int, last: LLMError)
     /// The request could not be built (e.g. no model given and no default configured).
     case invalidRequest(String)
+    /// Not sent: the server's circuit breaker is open (`CircuitBreaker`), it failed too many requests in a row.
+    case serverUnavailable(CircuitBreaker.Outage)
 
     public var description: String {
         switch self {
@@ -27,6 +29,7 @@ public indirect enum LLMError: Error, Sendable, CustomStringConvertible {
         case .cancelled: "LLM request cancelled"
         case .retriesExhausted(let attempts, let last): "LLM request failed after \(attempts) attempts; last error: \(last)"
         case .invalidRequest(let why): "invalid LLM request: \(why)"
+        case .serverUnavailable(let outage): "\(outage)"
         }
     }
 
@@ -45,7 +48,7 @@ public indirect enum LLMError: Error, Sendable, CustomStringConvertible {
             return 0
         case .timeout: return 1
         case .transport: return nil
-        case .decoding, .cancelled, .retriesExhausted, .invalidRequest: return 0
+        case .decoding, .cancelled, .retriesExhausted, .invalidRequest, .serverUnavailable: return 0
         }
     }
 
@@ -62,8 +65,23 @@ public indirect enum LLMError: Error, Sendable, CustomStringConvertible {
     public var attempts: Int {
         switch self {
         case .retriesExhausted(let attempts, _): attempts
-        case .invalidRequest: 0
+        case .invalidRequest, .serverUnavailable: 0
         default: 1
+        }
+    }
+
+    /// The outage when the server's circuit breaker refused this call (or opened as it failed); nil otherwise.
+    public var outage: CircuitBreaker.Outage? {
+        if case .serverUnavailable(let outage) = underlying { outage } else { nil }
+    }
+
+    /// A failure of the server rather than of the request: refused, reset, timed out, a 5xx, or refused by the open
+    /// breaker. Not the conversation's fault, whatever it was asked.
+    public var isOutageClass: Bool {
+        switch underlying {
+        case .transport, .timeout, .serverUnavailable: true
+        case .http(let status, _, _): status >= 500
+        default: false
         }
     }
 

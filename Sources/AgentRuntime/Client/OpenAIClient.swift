@@ -10,21 +10,26 @@ public struct OpenAIClient: ChatCompleting {
     private let logger: Logger
     /// Every attempt holds a slot of this limit while it is on the wire (not while it waits to retry).
     public let concurrency: ServerConcurrencyLimit
+    /// Every attempt passes this server's breaker: after a run of failures it refuses them until a probe succeeds.
+    public let breaker: CircuitBreaker
 
     /// - Parameters:
     ///   - sleep: waits between attempts; replaceable so tests can observe waits.
     ///   - concurrency: nil shares the process's limit for the configuration's server.
+    ///   - breaker: nil shares the process's circuit breaker for the configuration's server.
     public init(
         configuration: LLMConfiguration,
         transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
         logger: Logger = Logger(label: "messageai.llm"),
         concurrency: ServerConcurrencyLimit? = nil,
+        breaker: CircuitBreaker? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.configuration = configuration
         self.transport = transport
         self.logger = logger
         self.concurrency = concurrency ?? configuration.concurrencyLimit
+        self.breaker = breaker ?? configuration.circuitBreaker
         self.sleep = sleep
     }
 
@@ -47,8 +52,16 @@ public struct OpenAIClient: ChatCompleting {
             let result = try await attempts(httpRequest, loop: loop, clock: clock, start: start, logger: logger)
             LLMSpendMeter.current?.add(attempts: result.attempts, usage: result.response.usage)
             return result
+        } catch let error as LLMError {
+            LLMSpendMeter.current?.add(attempts: error.attempts, usage: nil)
+            // The failure that opened the breaker (or came back while it was open) is the outage's, not the request's.
+            if error.isOutageClass, error.outage == nil, let outage = breaker.outage {
+                throw error.attempts > 0 ? LLMError.retriesExhausted(attempts: error.attempts, last: .serverUnavailable(outage))
+                    : LLMError.serverUnavailable(outage)
+            }
+            throw error
         } catch {
-            LLMSpendMeter.current?.add(attempts: (error as? LLMError)?.attempts ?? 1, usage: nil)
+            LLMSpendMeter.current?.add(attempts: 1, usage: nil)
             throw error
         }
     }
@@ -61,12 +74,11 @@ public struct OpenAIClient: ChatCompleting {
             } catch {
                 return .failure(.cancelled, retryAfter: nil)
             }
-            LLMSpendMeter.current?.noteSent()
             let attemptStart = clock.now
             do {
                 let sent: HTTPResponse
                 do {
-                    sent = try await transport.send(httpRequest)
+                    sent = try await breaker.send(httpRequest, via: transport) { LLMSpendMeter.current?.noteSent() }
                     await concurrency.release()
                 } catch {
                     await concurrency.release()
@@ -84,6 +96,7 @@ public struct OpenAIClient: ChatCompleting {
                 }
                 return .failure(httpError(response), retryAfter: RetryPolicy.retryAfter(headers: response.headers))
             } catch let error as LLMError {
+                if case .serverUnavailable = error { return .failure(error, retryAfter: nil) }
                 throw error
             } catch {
                 let failure = transportError(error)
@@ -152,6 +165,10 @@ public struct OpenAIClient: ChatCompleting {
     private func excerpt(_ body: Data) -> String {
         LLMError.excerpt(String(decoding: body, as: UTF8.self), hiding: configuration.apiKey)
     }
+}
+
+extension OpenAIClient {
+    public var circuitBreaker: CircuitBreaker? { breaker }
 }
 
 extension OpenAIClient: CustomStringConvertible, CustomDebugStringConvertible {

@@ -38,7 +38,9 @@ struct RetryLoop: Sendable {
                 retryAfter = hint
             }
             if case .cancelled = failure { throw failure }
-            let exhausted = number == 1 ? failure : LLMError.retriesExhausted(attempts: number, last: failure)
+            // A refused attempt (the breaker is open) was never sent: it is not counted.
+            let sent = if case .serverUnavailable = failure { number - 1 } else { number }
+            let exhausted = number == 1 ? failure : LLMError.retriesExhausted(attempts: sent, last: failure)
             guard isRetryable(failure), number < policy.maxAttempts else { throw exhausted }
             let retries = retriesByClass[failure.retryClass, default: 0]
             if let limit = failure.retryLimit, retries >= limit { throw exhausted }

@@ -6,6 +6,8 @@ public struct RateLimitedClient: ChatCompleting {
     public let inner: any ChatCompleting
     public let limiter: RateLimiter
 
+    public var circuitBreaker: CircuitBreaker? { inner.circuitBreaker }
+
     public init(inner: any ChatCompleting, limiter: RateLimiter) {
         self.inner = inner
         self.limiter = limiter

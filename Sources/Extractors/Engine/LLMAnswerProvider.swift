@@ -13,6 +13,9 @@ public struct LLMAnswerProvider: AnswerProvider {
     public let modelOverride: String?
     /// Send the schema's size caps too (`LLMConfiguration.schemaBounds`): for servers that compile them into a grammar.
     public var schemaBounds = false
+    /// The server (host and port) when it is not OpenAI's API: list prices do not apply to it, so its cost is unknown
+    /// (`RunCost`). Nil for OpenAI, and for clients built without a configuration (tests' fake servers are priced).
+    public var unpricedServer: String?
     let logger = Logger(label: "messageai.extractors")
 
     public init(client: any ChatCompleting, structuredOutput: StructuredOutputMode, modelOverride: String? = nil) {

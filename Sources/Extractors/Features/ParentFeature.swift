@@ -1,3 +1,4 @@
+import Foundation
 import Evals
 import JSONKit
 import Postgres
@@ -82,6 +83,15 @@ extension ParentFeature {
     /// `extract`'s report lines for this feature's items in `extraction`.
     public func reportLines(_ extraction: Extraction) -> [String] {
         extraction[self].map(reportLine)
+    }
+
+    /// Each item with its report line and its fields as JSON (snake_case keys, like the rows), for `scan --json`.
+    public func reportItems(_ extraction: Extraction) -> [(line: String, fields: JSONValue)] {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return extraction[self].map { item in
+            (reportLine(item), (try? encoder.encode(item)).flatMap { try? JSONValue.parse($0) } ?? .null)
+        }
     }
 
     /// This feature's scoring description (its `Scored` type's).

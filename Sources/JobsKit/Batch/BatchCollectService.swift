@@ -152,7 +152,7 @@ public struct BatchCollectService: Sendable {
             guard let written else { return .alreadyDone }
             return .applied(run, written, participants: input.participants.compactMap { UUID(uuidString: $0.id) })
         } catch {
-            logger.error("batch conversation failed", metadata: ["batch": "\(record.id)", "conversation": "\(id)", "error": "\(error)"])
+            logger.error("batch conversation failed", metadata: ["batch": "\(record.id.postgresValue)", "conversation": "\(id.postgresValue)", "error": "\(error)"])
             let item = (error as? ItemFailure)?.customID
             do {
                 try await pool.transaction { db in
@@ -160,7 +160,7 @@ public struct BatchCollectService: Sendable {
                     try await store.markFailed(record.id, id, error: "\(error)", item: item, on: db)
                 }
             } catch {
-                logger.error("could not record the failure", metadata: ["conversation": "\(id)", "error": "\(error)"])
+                logger.error("could not record the failure", metadata: ["conversation": "\(id.postgresValue)", "error": "\(error)"])
             }
             return .failed("\(error)")
         }

@@ -103,7 +103,7 @@ public struct BatchSubmitService: Sendable {
             do {
                 lines += try await prepare(claim, batchID: batchID, runID: runID, features: features, now: now, summary: &summary)
             } catch {
-                logger.error("conversation failed", metadata: ["conversation": "\(claim.conversationID)", "error": "\(error)"])
+                logger.error("conversation failed", metadata: ["conversation": "\(claim.conversationID.postgresValue)", "error": "\(error)"])
                 _ = try? await queue.fail(claim.conversationID, error: "\(error)", signature: FailureSignature.of(error))
                 summary.failed += 1
                 if summary.failures.count < 50 { summary.failures.append(.init(conversationID: claim.conversationID, error: "\(error)")) }

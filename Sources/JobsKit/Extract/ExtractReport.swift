@@ -1,5 +1,6 @@
 import Extractors
 import Foundation
+import JSONKit
 
 /// The human summary of an extraction.
 public enum ExtractReport {
@@ -34,5 +35,11 @@ public enum ExtractReport {
     /// One report line per item of `feature` in `e` (none for a feature the registry does not know).
     public static func items(_ feature: ExtractionFeature, _ e: Extraction, registry: FeatureRegistry = .parents) -> [String] {
         registry.feature(feature)?.reportLines(e) ?? []
+    }
+
+    /// The items of `feature` with their lines and fields, for structured output (`scan --json`'s `found`).
+    public static func fields(_ feature: ExtractionFeature, _ e: Extraction, registry: FeatureRegistry = .parents)
+        -> [(line: String, fields: JSONValue)] {
+        registry.feature(feature)?.reportItems(e) ?? []
     }
 }

@@ -16,7 +16,7 @@ public enum ScanReport {
             var reasons: [String] = []
             if s.failed > 0 { reasons.append("\(s.failed) conversation(s) failed") }
             if let pass = s.proactive, pass.failed { reasons.append(ScanService.passFailure(pass)) }
-            if s.stoppedEarly != nil { reasons.append("it stopped early") }
+            if let outage = s.outage { reasons.append(outage) } else if s.stoppedEarly != nil { reasons.append("it stopped early") }
             lines.append("\(s.status.rawValue.uppercased()): " + reasons.joined(separator: "; "))
         }
         lines += ["Scan \(s.runID.uuidString.lowercased()) (provider \(s.provider)): \(s.conversations) conversation"
@@ -49,7 +49,7 @@ public enum ScanReport {
         for found in s.found {
             lines.append("")
             lines.append(found.conversation + ":")
-            lines += found.items.map { "  - " + $0 }
+            lines += found.items.map { "  - " + $0.summary }
             if found.more > 0 { lines.append("  … and \(found.more) more finding" + (found.more == 1 ? "" : "s")) }
         }
         if s.conversationsWithFindings > s.found.count {
@@ -59,6 +59,10 @@ public enum ScanReport {
         }
         for failure in s.failures {
             lines.append("FAILED \(failure.conversationID.uuidString.lowercased()): \(failure.error)")
+        }
+        if s.failed > s.failures.count {
+            let more = s.failed - s.failures.count
+            lines.append("… \(more) more failed conversation" + (more == 1 ? "" : "s") + " (the first \(s.failures.count) are listed)")
         }
         for failure in s.quarantined {
             lines.append("QUARANTINED \(failure.conversationID.uuidString.lowercased()): it failed the same way on several scans "
@@ -97,7 +101,10 @@ public enum ScanReport {
             lines.append("INTERRUPTED \(s.interrupted) conversation" + (s.interrupted == 1 ? "" : "s")
                          + " in flight: rolled back and released for the next scan")
         }
-        if let reason = s.stoppedEarly {
+        if let outage = s.outage {
+            lines.append("OUTAGE: \(outage). The run stopped asking and ends failed; \(s.deferred) conversation"
+                         + (s.deferred == 1 ? " was" : "s were") + " given back untouched (failure counts unchanged) for the next scan.")
+        } else if let reason = s.stoppedEarly {
             lines.append("STOPPED EARLY: \(reason); the conversations not reached are left for the next scan")
         }
         if let problem = s.runRecordError {

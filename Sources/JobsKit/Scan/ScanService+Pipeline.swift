@@ -1,3 +1,4 @@
+import AgentRuntime
 import Extractors
 import Foundation
 import Logging
@@ -96,7 +97,11 @@ extension ScanService {
             } catch {
                 // The database stayed unreachable through the retries: stop claiming, keep what is done.
                 worker.logger.error("claiming the next conversation failed", metadata: ["error": "\(error)"])
-                await worker.state.stop("claiming the next conversation failed: \(error)")
+                if (error as? PostgresError)?.isConnectionFailure == true {
+                    await worker.state.stop(outage: "the database is unavailable: claiming the next conversation failed: \(error)")
+                } else {
+                    await worker.state.stop("claiming the next conversation failed: \(error)")
+                }
                 return nil
             }
             if let loaded = await load(claim, worker) { return loaded }
@@ -141,6 +146,12 @@ extension ScanService {
     /// The model's answer for `loaded` (none asked when the pre-filter kept no new message); nil (settled) on failure.
     func extract(_ loaded: Loaded?, _ worker: Worker) async -> Answered? {
         guard let loaded else { return nil }
+        if await worker.state.outageStopped {
+            // Read ahead before the outage stopped the run: given back unasked.
+            await giveBack(loaded.claim.conversationID, interrupted: false, worker)
+            await worker.state.record(deferred: loaded.claim.conversationID)
+            return nil
+        }
         do {
             let run = loaded.hasNew
                 ? try await engine.extract(loaded.input, features: options.features, logger: worker.logger(for: loaded.claim.conversationID))
@@ -214,6 +225,10 @@ extension ScanService {
             return
         }
         let logger = worker.logger(for: id)
+        if let outage = (error as? LLMError)?.outage {
+            await deferForOutage(claim, outage, error, worker)
+            return
+        }
         logger.error("conversation failed", metadata: ["error": "\(error)"])
         var unrecorded: String?
         // After a lock timeout the lock is most likely still held, perhaps on this very watermark row: recording the
@@ -236,6 +251,20 @@ extension ScanService {
         }
         await worker.state.record(failure: id, error: "\(error)", feature: RunFailure.feature(of: error), unrecorded: unrecorded,
                                   deadConnection: (error as? PostgresError)?.isConnectionFailure == true)
+        await reportProgress(worker)
+    }
+
+    /// A conversation the model server's open circuit breaker refused (or whose failures opened it): an outage, not
+    /// its fault, so its claim is given back untouched (no failure, no history entry, its quarantine streak as it
+    /// was) and the run stops asking. One conversation's requests failing with 5xx or below HTTP while the breaker
+    /// stays closed are a failure of this run, recorded by `settle` without a signature: it never counts toward
+    /// quarantine, and its history marks it as not counted.
+    private func deferForOutage(_ claim: ScanQueue.Claim, _ outage: CircuitBreaker.Outage, _ error: any Error, _ worker: Worker) async {
+        let id = claim.conversationID
+        await giveBack(id, interrupted: false, worker)
+        worker.logger(for: id).warning("conversation deferred: the model server is unavailable", metadata: ["error": "\(error)"])
+        await worker.state.stop(outage: outage.description)
+        await worker.state.record(deferred: id)
         await reportProgress(worker)
     }
 

@@ -81,9 +81,15 @@ public struct ScanService: Sendable {
         /// nothing of them written by this run, their tokens still counted. The first 50 ids are listed.
         public var lostLeases = 0
         public var lostLeaseConversations: [UUID] = []
-        /// Why the run stopped claiming before the work ran out (a shutdown signal, cancellation, or the database
-        /// stayed unreachable); nil when it did not.
+        /// Why the run stopped claiming before the work ran out (a shutdown signal, cancellation, an outage); nil when
+        /// it did not.
         public var stoppedEarly: String?
+        /// The outage that stopped the run: the model server's circuit breaker opened, or the database stayed
+        /// unreachable. The run ends `failed` and the command exits `ScanService.outageExitCode`.
+        public var outage: String?
+        /// Conversations given back untouched because of the outage (their failure counts unchanged): the next scan
+        /// takes them at once.
+        public var deferred = 0
         /// Conversations in flight when the run was cancelled (with the model, or claimed and read ahead of it):
         /// nothing of them was committed, and their leases were released so the next scan takes them at once.
         public var interrupted = 0
@@ -105,10 +111,18 @@ public struct ScanService: Sendable {
     }
 
     public struct Found: Sendable, Codable {
+        public let conversationID: UUID
         public let conversation: String
-        public let items: [String]
+        public let items: [FoundItem]
         /// Items found but not listed in `items` (at most `ScanReport.itemsPerConversation` are).
         public var more = 0
+    }
+
+    /// One item found: its feature, its fields as stored (snake_case, like the rows) and the summary's line for it.
+    public struct FoundItem: Sendable, Codable {
+        public let feature: String
+        public let fields: JSONValue
+        public let summary: String
     }
 
     /// Progress after each conversation: done, failed, total at the start.
@@ -237,7 +251,9 @@ public struct ScanService: Sendable {
         let passFailed = summary.proactive?.failed == true
         let clean = summary.failed == 0 && summary.stoppedEarly == nil && !passFailed
         let didSomething = summary.conversations > 0 || (summary.proactive?.usersPassed ?? 0) > 0
-        var outcome = JobRunRecorder.Outcome(status: clean ? .succeeded : (didSomething ? .partial : .failed))
+        // An outage fails the run whatever got done before it: the night is retried, not counted good.
+        let status: JobRunRecorder.Status = summary.outage != nil ? .failed : clean ? .succeeded : (didSomething ? .partial : .failed)
+        var outcome = JobRunRecorder.Outcome(status: status)
         outcome.conversationsProcessed = summary.conversations
         outcome.conversationsFailed = summary.failed
         outcome.itemCounts = summary.items
@@ -245,7 +261,7 @@ public struct ScanService: Sendable {
         outcome.requests = summary.requests
         outcome.usage = summary.usage
         outcome.estimatedCostUSD = summary.cost?.usd
-        outcome.details = [
+        var details: JSONObject = [
             "messages_over_cap": .integer(Int64(summary.messagesOverCap)),
             "future_dated_messages": .integer(Int64(summary.futureDatedMessages)),
             "conversations_backlogged": .integer(Int64(summary.backlogged)),
@@ -255,8 +271,13 @@ public struct ScanService: Sendable {
             "quarantined": .array(summary.quarantined.map { .string($0.conversationID.uuidString.lowercased()) }),
             "quarantined_total": .integer(Int64(summary.quarantinedTotal)),
         ]
+        if let outage = summary.outage {
+            details["outage"] = .string(outage)
+            details["deferred"] = .integer(Int64(summary.deferred))
+        }
+        outcome.details = .object(details)
         outcome.failures = summary.failures.map { RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error) }
-        outcome.error = summary.stoppedEarly
+        outcome.error = summary.outage ?? summary.stoppedEarly
             ?? summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
             ?? (passFailed ? summary.proactive.map(Self.passFailure) : nil)
         return outcome
@@ -294,6 +315,10 @@ public struct ScanService: Sendable {
         if let reason = summary.stoppedEarly { fields["stopped_early"] = "\(reason)" }
         logger.info("scan finished", metadata: fields)
     }
+
+    /// The exit status of a run stopped by an outage (EX_TEMPFAIL: try again later), distinct from 2 (some of the
+    /// work failed): nothing was wrong with the conversations.
+    public static let outageExitCode: Int32 = 75
 
     /// `stoppedEarly` after a graceful shutdown (SIGTERM or SIGINT).
     public static let shutdownReason = "a shutdown was requested (SIGTERM or SIGINT); conversations in flight were finished"
@@ -375,6 +400,15 @@ actor ScanState {
         if summary.stoppedEarly == nil { summary.stoppedEarly = reason }
     }
 
+    /// Stops claiming because of an outage, which the run's record names.
+    func stop(outage: String) {
+        if summary.outage == nil { summary.outage = outage }
+        stop("stopped asking after an outage: \(outage)")
+    }
+
+    /// Whether an outage stopped the run: conversations not yet sent are given back unasked.
+    var outageStopped: Bool { summary.outage != nil }
+
     func record(success id: UUID, input: ConversationInput, run: ExtractionRun, written: ExtractionStore.WriteSummary,
                 newMessages: Int, skipped: Int, leftOut: Int, futureDated: Int = 0, backlog: Bool = false, features: [ExtractionFeature]) {
         summary.conversations += 1
@@ -397,9 +431,15 @@ actor ScanState {
         let found = features.reduce(0) { $0 + run.extraction.count($1) }
         if found > 0 { summary.conversationsWithFindings += 1 }
         if found > 0, summary.found.count < ScanReport.conversationsListed {
-            let lines = features.flatMap { feature in ExtractReport.items(feature, run.extraction).map { "\(feature.rawValue): \($0)" } }
-            let listed = Array(lines.prefix(ScanReport.itemsPerConversation))
-            if !lines.isEmpty { summary.found.append(.init(conversation: input.name, items: listed, more: lines.count - listed.count)) }
+            let items = features.flatMap { feature in
+                ExtractReport.fields(feature, run.extraction).map {
+                    ScanService.FoundItem(feature: feature.rawValue, fields: $0.fields, summary: "\(feature.rawValue): \($0.line)")
+                }
+            }
+            let listed = Array(items.prefix(ScanReport.itemsPerConversation))
+            if !items.isEmpty {
+                summary.found.append(.init(conversationID: id, conversation: input.name, items: listed, more: items.count - listed.count))
+            }
         }
         if inserted + updated > 0 {
             for participant in input.participants { if let id = UUID(uuidString: participant.id) { changedUsers.insert(id) } }

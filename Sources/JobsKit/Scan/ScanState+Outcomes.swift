@@ -40,3 +40,10 @@ extension ScanState {
         summary.conversations += 1
     }
 }
+
+extension ScanState {
+    /// A conversation given back untouched because of an outage: neither scanned nor failed.
+    func record(deferred id: UUID) {
+        summary.deferred += 1
+    }
+}

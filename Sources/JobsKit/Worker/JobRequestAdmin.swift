@@ -25,11 +25,15 @@ public struct JobRequestAdmin: Sendable {
         public var leaseOwner: String?
         public var runID: UUID?
         public var error: String?
+        /// The worker of the latest attempt (the one holding it while it runs).
+        public var owner: String?
+        /// The latest attempt's time: so far while it runs, its whole length once it ended; nil before any attempt.
+        public var elapsedSeconds: Double?
 
         enum CodingKeys: String, CodingKey {
-            case id, kind, status, attempts, retries, error
+            case id, kind, status, attempts, retries, error, owner
             case conversationID = "conversation_id", userID = "user_id", createdAt = "created_at", notBefore = "not_before"
-            case finishedAt = "finished_at", leaseOwner = "lease_owner", runID = "run_id"
+            case finishedAt = "finished_at", leaseOwner = "lease_owner", runID = "run_id", elapsedSeconds = "elapsed_seconds"
         }
 
         /// The conversation or user the request is for.
@@ -48,25 +52,82 @@ public struct JobRequestAdmin: Sendable {
         let rows = try await pool.query(
             """
             SELECT * FROM (
-              SELECT id, kind, status, conversation_id, user_id, attempts, retries, created_at, not_before, finished_at,
-                     lease_owner, run_id, error
-              FROM job_requests WHERE ($1::text IS NULL OR status = $1::text)
-              ORDER BY id DESC LIMIT $2) AS newest
+              SELECT \(Self.listingColumns)
+              FROM job_requests r \(Self.latestAttempt) WHERE ($1::text IS NULL OR r.status = $1::text)
+              ORDER BY r.id DESC LIMIT $2) AS newest
             ORDER BY id
             """, [status?.rawValue, limit])
-        return try rows.map {
-            Listing(id: try $0.decode("id"), kind: try $0.decode("kind"), status: try $0.decode("status"),
-                    conversationID: try $0.decode("conversation_id"), userID: try $0.decode("user_id"),
-                    attempts: try $0.decode("attempts"), retries: try $0.decode("retries"),
-                    createdAt: try $0.decode("created_at"), notBefore: try $0.decode("not_before"),
-                    finishedAt: try $0.decode("finished_at"), leaseOwner: try $0.decode("lease_owner"),
-                    runID: try $0.decode("run_id"), error: try $0.decode("error"))
+        return try rows.map(Self.listing)
+    }
+
+    /// The columns of a `Listing`, with the latest attempt's owner and time (`latestAttempt`).
+    private static let listingColumns = """
+        r.id, r.kind, r.status, r.conversation_id, r.user_id, r.attempts, r.retries, r.created_at, r.not_before, r.finished_at,
+        r.lease_owner, r.run_id, r.error, coalesce(r.lease_owner, a.owner) AS owner,
+        extract(epoch FROM coalesce(a.finished_at, CASE WHEN r.status = 'running' THEN now() END) - a.started_at)::float8 AS elapsed
+        """
+    private static let latestAttempt = """
+        LEFT JOIN LATERAL (SELECT owner, started_at, finished_at FROM job_request_attempts
+                           WHERE request_id = r.id ORDER BY id DESC LIMIT 1) a ON true
+        """
+
+    private static func listing(_ row: PostgresRow) throws -> Listing {
+        Listing(id: try row.decode("id"), kind: try row.decode("kind"), status: try row.decode("status"),
+                conversationID: try row.decode("conversation_id"), userID: try row.decode("user_id"),
+                attempts: try row.decode("attempts"), retries: try row.decode("retries"),
+                createdAt: try row.decode("created_at"), notBefore: try row.decode("not_before"),
+                finishedAt: try row.decode("finished_at"), leaseOwner: try row.decode("lease_owner"),
+                runID: try row.decode("run_id"), error: try row.decode("error"), owner: try row.decode("owner"),
+                elapsedSeconds: try row.decode("elapsed"))
+    }
+
+    /// One attempt of a request: which worker, when, how it ended.
+    public struct Attempt: Sendable, Codable, Equatable {
+        public var attempt: Int
+        public var owner: String
+        public var startedAt: Date
+        public var finishedAt: Date?
+        /// done, retry_scheduled, failed, lease_lost, released or deferred; nil while it runs or when its worker died.
+        public var result: String?
+        public var error: String?
+        public var runID: UUID?
+        public var seconds: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case attempt, owner, result, error, seconds
+            case startedAt = "started_at", finishedAt = "finished_at", runID = "run_id"
         }
+    }
+
+    /// A request with every attempt and every operator action (`requests show ID`).
+    public struct Detail: Sendable, Codable, Equatable {
+        public var request: Listing
+        public var attempts: [Attempt]
+        public var events: [Event]
+    }
+
+    /// One request in full; nil when no request has this id.
+    public func show(_ id: Int64) async throws -> Detail? {
+        guard let row = try await pool.query(
+            "SELECT \(Self.listingColumns) FROM job_requests r \(Self.latestAttempt) WHERE r.id = $1", [id]).first else { return nil }
+        let attempts = try await pool.query(
+            """
+            SELECT attempt, owner, started_at, finished_at, result, error, run_id,
+                   extract(epoch FROM coalesce(finished_at, now()) - started_at)::float8 AS seconds
+            FROM job_request_attempts WHERE request_id = $1 ORDER BY id
+            """, [id]).map {
+            Attempt(attempt: try $0.decode("attempt"), owner: try $0.decode("owner"), startedAt: try $0.decode("started_at"),
+                    finishedAt: try $0.decode("finished_at"), result: try $0.decode("result"), error: try $0.decode("error"),
+                    runID: try $0.decode("run_id"), seconds: try $0.decode("seconds"))
+        }
+        return Detail(request: try Self.listing(row), attempts: attempts, events: try await events(id))
     }
 
     /// Sends requests back to the queue now: pending, attempts reset to 0, due at once (the trigger wakes a worker).
     /// `ids` nil: every failed request. A named request must be failed, cancelled or pending (a pending one in
-    /// backoff becomes due now); running and done ones are refused. Returns the ids retried.
+    /// backoff becomes due now); running and done ones are refused. A request whose work (its conversation or user)
+    /// another pending request already waits for is left as it is: one pending request per piece of work. Returns the
+    /// ids retried.
     @discardableResult
     public func retry(_ ids: [Int64]?) async throws -> [Int64] {
         try await pool.transaction { db in
@@ -79,14 +140,34 @@ public struct JobRequestAdmin: Sendable {
                     .map { try $0.decode("id", as: Int64.self) }
             }
             guard !targets.isEmpty else { return [] }
-            try await Self.recordEvents("retry", targets, on: db)
+            let chosen = try await Self.onePerWork(targets, on: db)
+            guard !chosen.isEmpty else { return [] }
+            try await Self.recordEvents("retry", chosen, on: db)
             return try await db.query(
                 """
                 UPDATE job_requests SET status = 'pending', attempts = 0, not_before = now(), error = NULL, finished_at = NULL,
                     lease_owner = NULL, lease_expires_at = NULL, retries = retries + 1, retried_at = now()
                 WHERE id = ANY($1::bigint[]) RETURNING id
-                """, [targets]).map { try $0.decode("id", as: Int64.self) }.sorted()
+                """, [chosen]).map { try $0.decode("id", as: Int64.self) }.sorted()
         }
+    }
+
+    /// The requests of `ids` that may become pending: one per piece of work (a pending one first, else the oldest), and
+    /// none whose work another request already waits for (migration 130).
+    private static func onePerWork(_ ids: [Int64], on db: PostgresConnection) async throws -> [Int64] {
+        try await db.query(
+            """
+            SELECT DISTINCT ON (t.kind, \(workKey("t"))) t.id FROM job_requests t
+            WHERE t.id = ANY($1::bigint[])
+              AND NOT EXISTS (SELECT 1 FROM job_requests p WHERE p.status = 'pending' AND p.id <> t.id AND p.kind = t.kind
+                              AND \(workKey("p")) = \(workKey("t")) AND NOT p.id = ANY($1::bigint[]))
+            ORDER BY t.kind, \(workKey("t")), (t.status = 'pending') DESC, t.id
+            """, [ids]).map { try $0.decode("id", as: Int64.self) }
+    }
+
+    /// What makes two requests the same work: the conversation of an extract, the user of an assist run.
+    static func workKey(_ alias: String) -> String {
+        "(CASE WHEN \(alias).kind = 'extract' THEN \(alias).conversation_id ELSE \(alias).user_id END)"
     }
 
     /// Takes requests out of the queue: status cancelled. A running one's worker loses its lease, so nothing it
@@ -141,8 +222,9 @@ public struct JobRequestAdmin: Sendable {
             guard allowed.contains(status) else {
                 let why = switch status {
                 case "running": "a worker is serving it; cancel it first (`requests cancel \(id)`) or wait"
-                case "done": "it is done; enqueue a new one (`messageai-jobs request extract|assist`)"
-                default: "only \(allowed.sorted().joined(separator: ", ")) requests can be"
+                case "done": "to run it again, enqueue a new one (`messageai-jobs requests extract --conversation ID` or "
+                    + "`messageai-jobs requests assist --user ID`)"
+                default: "only \(allowed.sorted().joined(separator: " or ")) requests can be \(action == "retry" ? "retried" : action + "led")"
                 }
                 throw JobsError.conflict("cannot \(action) request \(id): it is \(status); \(why)")
             }

@@ -1,3 +1,4 @@
+import AgentRuntime
 import Extractors
 import Foundation
 
@@ -27,6 +28,8 @@ public struct JobRequestHandler: Sendable {
             guard let assist else { throw JobsError.llmNotConfigured(requestID: request.id) }
             let summary = try await assist.run(userID: userID, now: now)
             guard summary.findings != nil else {
+                // The model server is down: not this request's fault (the worker gives it back, attempt not counted).
+                if let outage = assist.client.circuitBreaker?.outage { throw LLMError.serverUnavailable(outage) }
                 throw JobsError.noAnswer(stopReason: summary.stopReason, runID: summary.runID)
             }
             return summary.runID

@@ -22,22 +22,32 @@ public struct JobRequestQueue: Sendable {
 
     // MARK: - Enqueue (the app's side, also `messageai-jobs request`)
 
-    /// Inserts a request after checking that its conversation or user exists; returns its id.
+    /// Inserts a request after checking that its conversation or user exists; returns its id (an existing pending
+    /// request's when the same work already waits, see `enqueueOnce`).
     @discardableResult
     public func enqueue(_ kind: JobRequest.Kind, id target: UUID) async throws -> Int64 {
-        switch kind {
-        case .extract:
-            guard try await !pool.query("SELECT 1 FROM conversations WHERE id = $1", [target]).isEmpty else {
-                throw JobsError.notFound("no conversation with id \(target.uuidString.lowercased())")
+        try await enqueueOnce(kind, id: target).id
+    }
+
+    /// Inserts a request after checking that its conversation or user exists. When a request for the same work (the
+    /// conversation of an extract, the user of an assist run) is already pending, nothing is inserted (migration 130's
+    /// trigger) and that request's id comes back with `created` false.
+    public func enqueueOnce(_ kind: JobRequest.Kind, id target: UUID) async throws -> (id: Int64, created: Bool) {
+        let (table, column, noun) = kind == .extract ? ("conversations", "conversation_id", "conversation") : ("users", "user_id", "user")
+        guard try await !pool.query("SELECT 1 FROM \(table) WHERE id = $1", [target]).isEmpty else {
+            throw JobsError.notFound("no \(noun) with id \(target.uuidString.lowercased())")
+        }
+        return try await pool.transaction { db -> (id: Int64, created: Bool) in
+            if let row = try await db.query(
+                "INSERT INTO job_requests (kind, \(column)) VALUES ($1, $2) RETURNING id", [kind.rawValue, target]).first {
+                return (try row.decode("id"), true)
             }
-            return try await pool.query(
-                "INSERT INTO job_requests (kind, conversation_id) VALUES ('extract', $1) RETURNING id", [target])[0].decode("id")
-        case .assist:
-            guard try await !pool.query("SELECT 1 FROM users WHERE id = $1", [target]).isEmpty else {
-                throw JobsError.notFound("no user with id \(target.uuidString.lowercased())")
-            }
-            return try await pool.query(
-                "INSERT INTO job_requests (kind, user_id) VALUES ('assist', $1) RETURNING id", [target])[0].decode("id")
+            // Skipped: the pending request for this work committed before the insert took its turn, so it is visible.
+            let existing = try await db.query(
+                "SELECT id FROM job_requests WHERE status = 'pending' AND kind = $1 AND \(column) = $2 ORDER BY id LIMIT 1",
+                [kind.rawValue, target])
+            guard let row = existing.first else { throw JobsError.conflict("the \(kind.rawValue) request for \(noun) \(target.uuidString.lowercased()) was neither inserted nor found pending") }
+            return (try row.decode("id"), false)
         }
     }
 
@@ -61,10 +71,14 @@ public struct JobRequestQueue: Sendable {
               ORDER BY not_before, id
               LIMIT 1
               FOR UPDATE SKIP LOCKED)
-            UPDATE job_requests r SET status = 'running', lease_owner = $1,
-                lease_expires_at = now() + make_interval(secs => $2::int), attempts = r.attempts + 1
-            FROM candidate WHERE r.id = candidate.id
-            RETURNING r.id, r.kind, r.conversation_id, r.user_id, r.attempts
+            , claimed AS (
+              UPDATE job_requests r SET status = 'running', lease_owner = $1,
+                  lease_expires_at = now() + make_interval(secs => $2::int), attempts = r.attempts + 1
+              FROM candidate WHERE r.id = candidate.id
+              RETURNING r.id, r.kind, r.conversation_id, r.user_id, r.attempts)
+            , attempt AS (
+              INSERT INTO job_request_attempts (request_id, attempt, owner) SELECT id, attempts, $1 FROM claimed)
+            SELECT * FROM claimed
             """, [owner, lease.wholeSeconds])
         guard let row = rows.first else { return nil }
         let kindText: String = try row.decode("kind")
@@ -115,6 +129,15 @@ public struct JobRequestQueue: Sendable {
              backoff.delay(afterAttempt: request.attempts).seconds])
         guard let row = rows.first else { return .leaseLost }
         return try row.decode("status", as: JobRequest.Status.self) == .failed ? .failed : .retryScheduled(notBefore: try row.decode("not_before"))
+    }
+
+    /// Closes this owner's open attempt of a request (`job_request_attempts`) with how it ended; `requests show` lists them.
+    public func finishAttempt(_ id: Int64, owner: String, result: String, error: String?, runID: UUID?) async throws {
+        try await pool.query(
+            """
+            UPDATE job_request_attempts SET finished_at = now(), result = $3, error = $4, run_id = $5
+            WHERE id = (SELECT max(id) FROM job_request_attempts WHERE request_id = $1 AND owner = $2 AND finished_at IS NULL)
+            """, [id, owner, result, error.map { String($0.prefix(Self.maxErrorLength)) }, runID])
     }
 
     /// Gives back requests this owner holds (all, or only `ids`) without counting the interrupted attempt, so

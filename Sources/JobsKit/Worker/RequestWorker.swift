@@ -1,3 +1,4 @@
+import AgentRuntime
 import Foundation
 import Logging
 import Postgres
@@ -74,6 +75,12 @@ public struct RequestWorker: Sendable {
         while await !control.stopRequested, !Task.isCancelled {
             var exhausted = false
             var queried = false
+            if let pause = await state.pauseRemaining() {
+                // The model server is down: nothing is claimed until its breaker lets a probe through.
+                if options.once { break }
+                await control.wait(for: min(pause, options.poll))
+                continue
+            }
             do {
                 while await state.inFlightCount < options.concurrency, await !control.stopRequested {
                     let claimed = try await queue.claim(owner: options.owner, lease: options.lease, maxAttempts: options.maxAttempts)
@@ -118,7 +125,7 @@ public struct RequestWorker: Sendable {
                                    seconds: Date().timeIntervalSince(started))
         let summary = await state.summary
         logger.notice("""
-            worker \(options.owner) stopped (\(stopReason.rawValue)): \(summary.done) done, \
+            worker \(options.owner) \(stopReason == .stopped ? "stopped on request" : "stopped: nothing more was ready"): \(summary.done) done, \
             \(summary.retriesScheduled) retries scheduled, \(summary.failed) failed, \(released.count) released
             """)
         if let fatal { throw fatal }
@@ -175,6 +182,12 @@ public struct RequestWorker: Sendable {
             failedRunID = (error as? JobsError)?.runID
             if await control.abandoning {
                 result = .released
+            } else if let outage = (error as? LLMError)?.outage {
+                // Not the request's fault: back to the queue as it was, and no claims until the breaker's probe is due.
+                result = (try? await queue.release(owner: options.owner, ids: [request.id]))?.isEmpty == false ? .deferred : .leaseLost
+                await state.pause(until: outage.probeAt)
+                logger.warning("the model server is unavailable; \(request.label) goes back to the queue and claiming pauses",
+                               metadata: ["outage": "\(outage)"])
             } else {
                 let permanent = (error as? JobsError)?.isPermanent ?? false
                 do {
@@ -194,6 +207,10 @@ public struct RequestWorker: Sendable {
             }
         }
         heartbeat.cancel()
+        // The attempt's row for `requests show`, written even when this task was cancelled (a released attempt).
+        let (owner, spent) = (options.owner, runID ?? failedRunID)
+        let ending = (result.rawValue, errorText)
+        _ = await Task { try? await queue.finishAttempt(request.id, owner: owner, result: ending.0, error: ending.1, runID: spent) }.value
         let seconds = Date().timeIntervalSince(started)
         metrics.attempt(request.kind, result: result, duration: .milliseconds(Int64(seconds * 1000)))
         if let spentBy = runID ?? failedRunID { await metrics.modelSpend(of: spentBy, kind: request.kind, pool: pool) }

@@ -10,6 +10,22 @@ actor WorkerState {
 
     var inFlightCount: Int { running.count }
 
+    /// While the model server is down (its breaker open), claiming waits until the next probe is due.
+    private(set) var outagePause: ContinuousClock.Instant?
+
+    func pause(until: ContinuousClock.Instant) {
+        outagePause = max(outagePause ?? until, until)
+    }
+
+    /// How long claiming still waits for the outage; nil when it need not.
+    func pauseRemaining(now: ContinuousClock.Instant = .now) -> Duration? {
+        guard let until = outagePause, until > now else {
+            outagePause = nil
+            return nil
+        }
+        return until - now
+    }
+
     /// Counts a claim before its task exists, so a fast request cannot finish before it is registered.
     func begin(_ id: Int64) {
         running.insert(id)
@@ -28,6 +44,7 @@ actor WorkerState {
         case .retryScheduled: summary.retriesScheduled += 1
         case .failed: summary.failed += 1
         case .leaseLost, .released: break
+        case .deferred: summary.deferred += 1
         }
         if summary.attempts.count < WorkerSummary.maxAttemptsListed { summary.attempts.append(attempt) }
     }

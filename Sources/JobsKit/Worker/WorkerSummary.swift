@@ -14,6 +14,9 @@ public struct WorkerSummary: Sendable, Codable {
             case leaseLost = "lease_lost"
             /// Still running when the grace period ended; given back to the queue.
             case released
+            /// The model server was unavailable (its circuit breaker open): given back to the queue with its attempt
+            /// not counted; the worker claims nothing until the breaker's next probe is due.
+            case deferred
         }
 
         public let requestID: Int64
@@ -38,6 +41,8 @@ public struct WorkerSummary: Sendable, Codable {
     public var done = 0
     public var retriesScheduled = 0
     public var failed = 0
+    /// Attempts given back because the model server was unavailable (`Attempt.Result.deferred`).
+    public var deferred = 0
     /// Requests given back to the queue at shutdown because they did not finish within the grace period.
     public var released: [Int64] = []
     /// Wake-ups by NOTIFY (including other databases' or schemas' notifications on the same channel).

@@ -51,6 +51,8 @@ public final class FakeBatchEndpoints: Sendable {
         /// Creates still to be refused with a 503 before they take effect (with this retry-after, if any).
         var refuseCreates = 0
         var refuseRetryAfter: String?
+        /// Answer every Files and Batch request with a 404, as a server without that API does (llama.cpp, vLLM).
+        var absent = false
     }
 
     private let state: Locked<State>
@@ -60,6 +62,8 @@ public final class FakeBatchEndpoints: Sendable {
     }
 
     public func setLifecycle(_ lifecycle: Lifecycle) { state.withLock { $0.lifecycle = lifecycle } }
+    /// Makes the server one without the Files and Batch API: every such request gets a 404, as llama.cpp answers.
+    public func remove() { state.withLock { $0.absent = true } }
     /// While set, `POST /v1/batches` answers 400 with this message (a quota or validation refusal).
     public func rejectCreates(_ message: String?) { state.withLock { $0.rejectCreates = message } }
     /// The next `count` creates (`POST /v1/files` and `POST /v1/batches`) take effect, but their answer is a 500: the
@@ -124,6 +128,7 @@ public final class FakeBatchEndpoints: Sendable {
         let path = String(request.path.split(separator: "?", maxSplits: 1).first ?? "")
         let parts = path.split(separator: "/").map(String.init)
         guard parts.count >= 2, parts[0] == "v1", parts[1] == "files" || parts[1] == "batches" else { return nil }
+        if state.withLock({ $0.absent }) { return .error(status: 404, message: "File Not Found", type: "not_found_error") }
         switch (request.method, parts.count, parts[1]) {
         case ("POST", 2, _) where refusing(): return refusal()
         case ("POST", 2, "files"): return losingAnswer(upload(request))

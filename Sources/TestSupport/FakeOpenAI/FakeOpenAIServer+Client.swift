@@ -11,7 +11,8 @@ extension FakeOpenAIServer {
     }
 
     /// The real OpenAI client, JSON and retry code pointed at this server; nil `timeout` and `maxConcurrency` keep the
-    /// client's defaults. Its `configuration` serves clients of other endpoints (batches).
+    /// client's defaults. Its `configuration` serves clients of other endpoints (batches). Each client gets a circuit
+    /// breaker of its own (nil `breaker`), so one test's outage never refuses another test's requests.
     public func client(
         apiKey: String? = FakeOpenAIServer.testAPIKey,
         model: String? = nil,
@@ -21,12 +22,13 @@ extension FakeOpenAIServer {
         retry: RetryPolicy = FakeOpenAIServer.quickRetries(2),
         maxConcurrency: Int? = nil,
         transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
+        breaker: CircuitBreaker? = nil,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) -> OpenAIClient {
         OpenAIClient(
             configuration: LLMConfiguration(apiKey: apiKey, baseURL: baseURL, defaultModel: model, structuredOutput: structuredOutput,
                                             maxTokensField: maxTokensField, requestTimeout: timeout, retryPolicy: retry,
                                             maxConcurrency: maxConcurrency),
-            transport: transport, sleep: sleep)
+            transport: transport, breaker: breaker ?? CircuitBreaker(server: baseURL.absoluteString), sleep: sleep)
     }
 }

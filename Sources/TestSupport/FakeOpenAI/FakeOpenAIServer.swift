@@ -34,7 +34,9 @@ public final class FakeOpenAIServer: Sendable {
     public var batches: FakeBatchEndpoints { script.batchEndpoints }
 
     /// Waits until at least `count` requests have arrived or `timeout` passes; returns what arrived.
-    public func waitForRequests(count: Int, timeout: Duration = .seconds(30)) async -> [RecordedRequest] {
+    /// The default bound only stops a hung test: in a full parallel run on 2 cores the cooperative pool can be
+    /// saturated for over a minute, so a send that is due at once may arrive 70 s later.
+    public func waitForRequests(count: Int, timeout: Duration = .seconds(300)) async -> [RecordedRequest] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let current = requests

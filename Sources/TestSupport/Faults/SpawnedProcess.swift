@@ -38,8 +38,9 @@ public final class SpawnedProcess: @unchecked Sendable {
     private let errURL: URL
     public let commandLine: String
 
-    /// Starts `executable` with exactly `environment` (nothing is inherited implicitly).
-    public init(_ executable: URL, arguments: [String], environment: [String: String]) throws {
+    /// Starts `executable` with exactly `environment` (nothing is inherited implicitly), in `directory` (nil: this
+    /// process's working directory).
+    public init(_ executable: URL, arguments: [String], environment: [String: String], directory workingDirectory: URL? = nil) throws {
         let directory = FileManager.default.temporaryDirectory
         let stem = "child-\(UUID().uuidString.prefix(8))"
         outURL = directory.appendingPathComponent(stem + ".out")
@@ -50,6 +51,7 @@ public final class SpawnedProcess: @unchecked Sendable {
         process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
@@ -63,8 +65,9 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Starts `executable` with this process's environment (less the secrets `inheritedEnvironment` drops) plus `extra`.
-    public convenience init(_ executable: URL, arguments: [String], adding extra: [String: String]) throws {
-        try self.init(executable, arguments: arguments, environment: Self.inheritedEnvironment().merging(extra) { _, new in new })
+    public convenience init(_ executable: URL, arguments: [String], adding extra: [String: String], directory: URL? = nil) throws {
+        try self.init(executable, arguments: arguments, environment: Self.inheritedEnvironment().merging(extra) { _, new in new },
+                      directory: directory)
     }
 
     /// This process's environment without the variables whose names start with one of `prefixes`, so a developer's

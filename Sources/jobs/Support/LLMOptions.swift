@@ -60,6 +60,16 @@ struct FirstToolChoice: ExpressibleByArgument, Sendable {
         }
     }
 
+    /// The value as a user types it: `--help` prints the default with it (`auto`).
+    var defaultValueDescription: String {
+        switch toolChoice {
+        case .auto: "auto"
+        case .required: "required"
+        case .disabled: "none"
+        case .function(let name): name
+        }
+    }
+
     /// A tool name must be one of the assistant's tools (a usage error, exit 64, that lists them).
     func validate() throws {
         guard case .function(let name) = toolChoice, !AssistService.toolNames.contains(name) else { return }

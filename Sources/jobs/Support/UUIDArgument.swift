@@ -34,3 +34,16 @@ enum UserArgument: ExpressibleByArgument {
         }
     }
 }
+
+/// An id argument that takes the whole UUID or its first characters (`runs show a4573e95`), resolved against its table
+/// when the command runs; a malformed one is a usage error (exit 64).
+struct IDArgument: ExpressibleByArgument, Sendable {
+    let prefix: IDPrefix
+
+    init?(argument: String) {
+        guard let prefix = IDPrefix(argument) else { return nil }
+        self.prefix = prefix
+    }
+
+    var defaultValueDescription: String { prefix.text }
+}

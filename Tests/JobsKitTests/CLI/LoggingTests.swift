@@ -64,7 +64,24 @@ struct LoggingTests {
         #expect(record["conversation"]?.stringValue == "c-1")
         #expect(record["metadata.message"]?.stringValue == "a metadata key named like a field")
         #expect(record["nested"]?["ids"]?.arrayValue == [.string("a"), .string("b")])
-        #expect(record["nested"]?["count"]?.stringValue == "2")
+        #expect(record["nested"]?["count"]?.integerValue == 2, "numbers are JSON numbers")
+    }
+
+    @Test("numbers in metadata are JSON numbers; ids, codes with leading zeros and other text stay strings")
+    func numbersAreNumbers() throws {
+        let lines = Locked<[String]>([])
+        let logger = Self.jsonLogger(lines)
+        logger.info("figures", metadata: ["requests": "5", "seconds": "1.25", "negative": "-3", "code": "007",
+                                          "id": "6f1c0d2e", "big": "12345678901234567890", "typed": .stringConvertible(42)])
+        let line = try #require(lines.value.first)
+        let record = try #require(try JSONValue.parse(line).objectValue)
+        #expect(record["requests"] == .integer(5))
+        #expect(record["seconds"] == .number(1.25))
+        #expect(record["negative"] == .integer(-3))
+        #expect(record["typed"] == .integer(42))
+        #expect(record["code"] == .string("007"))
+        #expect(record["id"] == .string("6f1c0d2e"))
+        #expect(record["big"] == .string("12345678901234567890"))
     }
 
     @Test func theHandlerLevelFiltersRecords() {

@@ -36,7 +36,7 @@ struct OperatorLogTests {
                 environment: ["DATABASE_URL": db.connectionURL, "LOG_FORMAT": "json", "LOG_LEVEL": "debug"])
             #expect(try await child.waitForExit(timeout: 120) == .exit(0), "stderr: \(child.stderr)")
             let summary = try JSONValue.parse(Data(child.stdout.utf8))
-            let runID = try #require(summary["runID"]?.stringValue?.lowercased())
+            let runID = try #require(summary["run_id"]?.stringValue)
             let records = try Self.records(child.stderr)
 
             let scanned = records.filter { $0["message"]?.stringValue == "conversation scanned" }
@@ -46,7 +46,7 @@ struct OperatorLogTests {
                 #expect(line["level"]?.stringValue == "info")
                 #expect(line["run"]?.stringValue == runID)
                 for field in ["new_messages", "items", "inserted", "requests", "prompt_tokens", "completion_tokens", "ms"] {
-                    #expect(line[field]?.stringValue.flatMap(Int.init) != nil, "\(field) in \(line)")
+                    #expect(line[field]?.integerValue != nil, "\(field) is a JSON number in \(line)")
                 }
             }
             let finished = records.filter { $0["message"]?.stringValue == "scan finished" }
@@ -54,16 +54,16 @@ struct OperatorLogTests {
             let last = finished[0]
             #expect(last["run"]?.stringValue == runID)
             #expect(last["status"]?.stringValue == "succeeded")
-            #expect(last["conversations"]?.stringValue == "6")
-            #expect(last["failed"]?.stringValue == "0")
+            #expect(last["conversations"] == .integer(6))
+            #expect(last["failed"] == .integer(0))
             let items = summary["items"]?.objectValue.map { $0.reduce(Int64(0)) { $0 + ($1.value.integerValue ?? 0) } }
-            #expect(last["items"]?.stringValue == items.map { "\($0)" })
-            #expect(last["seconds"]?.stringValue.flatMap(Double.init) != nil)
+            #expect(last["items"]?.integerValue == items)
+            #expect(last["seconds"]?.doubleValue != nil)
             // The summary's lists are capped; the count of conversations with findings is not.
             let found = summary["found"]?.arrayValue ?? []
             #expect(!found.isEmpty)
             #expect(found.allSatisfy { ($0["items"]?.arrayValue?.count ?? 0) <= 10 })
-            #expect((summary["conversationsWithFindings"]?.integerValue ?? 0) >= Int64(found.count))
+            #expect((summary["conversations_with_findings"]?.integerValue ?? 0) >= Int64(found.count))
         }
     }
 
@@ -105,12 +105,13 @@ struct OperatorLogTests {
                 ["worker", "--once", "--provider", "rules", "--prompts", WorkerHarness.promptsPath],
                 environment: environment.merging(["LOG_FORMAT": "json", "LOG_LEVEL": "info"]) { _, new in new })
             #expect(try await worker.waitForExit(timeout: 60).code == 0, "stderr: \(worker.stderr)")
-            let served = try Self.records(worker.stderr).filter { $0["request"]?.stringValue == "\(id)" && $0["result"] != nil }
+            let served = try Self.records(worker.stderr).filter { $0["request"]?.integerValue == id && $0["result"] != nil }
             try #require(served.count == 1, "stderr: \(worker.stderr)")
             #expect(served[0]["level"]?.stringValue == "info")
             #expect(served[0]["kind"]?.stringValue == "extract")
             #expect(served[0]["result"]?.stringValue == "done")
             #expect(served[0]["run"]?.stringValue?.count == 36)
+            #expect(served[0]["attempt"] == .integer(1) && served[0]["seconds"]?.doubleValue != nil, "numbers as JSON numbers: \(served[0])")
         }
     }
 

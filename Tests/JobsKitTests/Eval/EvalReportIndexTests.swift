@@ -12,18 +12,24 @@ struct EvalReportIndexTests {
     /// One row of `#fx-index` as its data attributes give it.
     struct Row {
         var delta: Double
+        var f1: Double
+        var regression: Double
         var changed: Bool
+        var imperfect: Bool
         var failed: Bool
         var regressed: Bool
     }
 
     static func rows(_ html: String) throws -> [String: Row] {
         let pattern = try NSRegularExpression(pattern:
-            ##"<tr data-delta="([-0-9.]+)" data-changed="(true|false)" data-failed="(true|false)" data-regressed="(true|false)"[^>]*><td><a href="#fx-([^"]+)">"##)
+            ##"<tr data-delta="([-0-9.]+)" data-f1="([-0-9.]+)" data-regression="([-0-9.]+)" data-changed="(true|false)" "##
+            + ##"data-imperfect="(true|false)" data-failed="(true|false)" data-regressed="(true|false)"[^>]*><td><a href="#fx-([^"]+)">"##)
         var rows: [String: Row] = [:]
         for match in pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)) {
             func group(_ index: Int) -> String { String(html[Range(match.range(at: index), in: html)!]) }
-            rows[group(5)] = Row(delta: Double(group(1)) ?? .nan, changed: group(2) == "true", failed: group(3) == "true", regressed: group(4) == "true")
+            rows[group(8)] = Row(delta: Double(group(1)) ?? .nan, f1: Double(group(2)) ?? .nan, regression: Double(group(3)) ?? .nan,
+                                 changed: group(4) == "true", imperfect: group(5) == "true", failed: group(6) == "true",
+                                 regressed: group(7) == "true")
         }
         return rows
     }
@@ -92,9 +98,18 @@ struct EvalReportIndexTests {
         for id in worseOnCandidate.union([brokenOnCandidate]) { #expect((rows[id]?.delta ?? 0) < 0, "\(id): the candidate missed") }
         #expect(rows.filter { !$0.value.changed }.allSatisfy { $0.value.delta == 0 })
         #expect(html.contains("data-sort=\"delta\"") && html.contains("data-filter=\"regressed\""))
+        // Sort and filter by F1 and by regression: the rows carry both, and the headers and filter read them.
+        #expect(html.contains("data-sort=\"f1\"") && html.contains("data-sort=\"regression\"") && html.contains("data-filter=\"imperfect\""))
+        for id in worseOnMain {
+            #expect((rows[id]?.regression ?? 0) < 0, "\(id): its F1 fell against the baseline")
+            #expect(rows[id]?.imperfect == true && (rows[id]?.f1 ?? 1) < 1)
+        }
+        #expect(rows.filter { !$0.value.regressed }.allSatisfy { $0.value.regression == 0 })
+        #expect(rows.allSatisfy { $0.value.imperfect == ($0.value.f1 < 0.9995) })
         #expect(html.contains("class=\"banner\"") && html.contains(brokenOnCandidate), "the failed extraction heads the page")
         #expect(html.contains("<td>llm-compare: calendar_events</td></tr>"), "the index names the failed variant and feature")
         #expect(html.components(separatedBy: " ✗</td>").count - 1 == 1, "one F1 cell is marked as scored on a failed extraction")
-        #expect(html.contains(">changed (5)</button>") && html.contains(">failed (1)</button>") && html.contains(">regressed (2)</button>"))
+        #expect(html.contains(">changed (5)</button>") && html.contains(">extraction failed (1)</button>") && html.contains(">regressed (2)</button>"))
+        #expect(html.contains(">F1 below 1 (\(rows.filter(\.value.imperfect).count))</button>"))
     }
 }

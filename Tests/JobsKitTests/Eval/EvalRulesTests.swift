@@ -81,7 +81,7 @@ struct EvalRulesTests {
 
         let failing = try await EvalChild.run(["eval"] + common + ["--report", out.path, "--fail-under", "0.99"])
         #expect(!failing.timedOut)
-        #expect(failing.status != 0)
+        #expect(failing.status == 2, "a failed gate exits 2, as the README says")
         #expect(failing.stderr.contains("FAIL: micro F1"), "stderr: \(failing.stderr)")
         #expect(failing.stdout.contains("micro"))
         for name in ["report.json", "report.md", "report.html"] {

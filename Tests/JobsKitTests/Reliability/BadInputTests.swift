@@ -123,26 +123,38 @@ struct BadInputTests {
         }
     }
 
-    @Test("an unreachable model server fails every conversation of a scan but loses nothing: the watermarks stay")
+    @Test("an unreachable model server stops the scan (exit 75, the outage named) but loses nothing and blames no one: the watermarks and failure counts stay")
     func scanWithUnreachableModel() async throws {
         try await TestDatabase.with { db in
             _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: Date()))
             let before = try await Reliability.aiRows(db.pool)
             var environment = Reliability.environment(databaseURL: db.connectionURL, server: nil)
-            environment["OPENAI_BASE_URL"] = "http://127.0.0.1:\(try FreePort.find())/v1"
+            let server = "http://127.0.0.1:\(try FreePort.find())/v1"
+            environment["OPENAI_BASE_URL"] = server
             let result = try await SpawnedProcess.run(Reliability.executable, arguments: ["scan", "--provider", "openai", "--no-prefilter", "--json"] + Self.prompts,
                                                     environment: environment, timeout: 90)
-            #expect(result.termination == .exit(2), "\(result.stderr)")
+            #expect(result.termination == .exit(ScanService.outageExitCode), "\(result.stderr)")
             let summary = try JSONValue.parse(Data(result.stdout.utf8))
             #expect(summary["conversations"]?.integerValue == 0)
-            #expect(summary["failed"]?.integerValue == 4)
-            #expect(summary["failures"]?[0]?["error"]?.stringValue?.contains("LLM") == true)
-            // The AI rows are exactly as before and no watermark moved (only the failure counts did).
+            // Deferred once the breaker is open; a conversation whose own requests failed just before it opened fails
+            // in this run, not counted toward quarantine.
+            let failed = summary["failed"]?.integerValue ?? -1, deferred = summary["deferred"]?.integerValue ?? -1
+            #expect(failed + deferred == 4 && deferred >= 1, "\(summary)")
+            #expect(summary["outage"]?.stringValue?.contains(server) == true, "\(summary)")
+            // The outage decides the record whatever else failed or passed (conversations, the proactive pass):
+            // `failed` with the outage as its error, never main's `partial` for a failed pass.
+            let run = try await db.pool.query("SELECT status, error FROM job_runs WHERE kind = 'scan'")
+            #expect(run.count == 1)
+            #expect(try run.first?.decode("status", as: String.self) == "failed")
+            #expect(try run.first?.decode("error", as: String?.self)?.contains(server) == true)
+            // The AI rows are exactly as before, no watermark moved and no quarantine streak started.
             #expect(try await Reliability.aiRows(db.pool) == before)
             let moved: Int = try await db.pool.query("SELECT count(*) AS n FROM scan_watermarks WHERE last_message_at IS NOT NULL")[0].decode("n")
             #expect(moved == 0)
-            let failures: Int = try await db.pool.query("SELECT sum(failures) AS n FROM scan_watermarks")[0].decode("n")
-            #expect(failures == 4)
+            let counts = try await db.pool.query(
+                "SELECT COALESCE(sum(failures), 0)::int AS failures, COALESCE(sum(same_failures), 0)::int AS same FROM scan_watermarks")[0]
+            #expect(try counts.decode("failures", as: Int.self) == Int(failed))
+            #expect(try counts.decode("same", as: Int.self) == 0)
         }
     }
 

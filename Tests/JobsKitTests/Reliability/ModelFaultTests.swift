@@ -36,6 +36,9 @@ enum ModelFault: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// Worth another attempt: the client retries these, so one occurrence costs nothing.
     var isTransient: Bool { [.timeout, .rateLimited, .serverError, .unavailable, .connectionReset].contains(self) }
 
+    /// A failure of the server, not of the conversation (a 5xx, a timeout, a reset): never counted toward quarantine.
+    var isServerFailure: Bool { [.timeout, .serverError, .unavailable, .connectionReset].contains(self) }
+
     /// What the conversation's recorded error says when the fault persists.
     var expectedError: String {
         switch self {
@@ -118,6 +121,17 @@ struct ModelFaultTests {
             #expect(after.position == before.position, "the failed conversation's watermark moved: \(before) -> \(after)")
             #expect(after.failures == 1)
             #expect(after.lastError?.contains(fault.expectedError) == true)
+            if fault.isServerFailure {
+                // The server's fault (its breaker still closed: the other conversations were answered): recorded, but it
+                // never counts toward quarantine and its history says so.
+                let streak = try await db.pool.query(
+                    """
+                    SELECT same_failures, recent_failures->0->>'signature' AS signature, jsonb_array_length(recent_failures) AS entries
+                    FROM scan_watermarks WHERE conversation_id = $1
+                    """, [victim.id])[0]
+                #expect(try streak.decode("same_failures", as: Int.self) == 0)
+                #expect(try streak.decode("entries", as: Int.self) == 1 && streak.decode("signature", as: String?.self) == nil)
+            }
             #expect(after.leaseOwner == nil)
             let others = Set(workload.conversations.map(\.id)).subtracting([victim.id])
             #expect(try await ScanHarness.scannedConversations(db) == others)

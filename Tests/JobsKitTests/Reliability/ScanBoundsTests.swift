@@ -99,7 +99,10 @@ struct ScanBoundsTests {
                 ScanRequests.conversation(request) == victim.name ? .delay(0.3, then: ScanRequests.answer(request)) : ScanRequests.answer(request)
             }
             defer { server.stop() }
-            let engine = try Reliability.engine(server)
+            // A 0.3 s answer under the harness's 0.4 s timeout timed out on a loaded machine (the failure then named
+            // the timeout, not the lock); 5 s keeps the delay's purpose without racing it.
+            let engine = try ExtractionEngine(prompts: try Reliability.prompts(), provider: LLMAnswerProvider(
+                client: Reliability.client(server, timeout: .seconds(5)), structuredOutput: .jsonSchema))
             let scan = Task { try await Reliability.scan(db, engine) { $0.lockTimeout = .seconds(1) } }
             try await waitUntil(20, "the victim's first request") {
                 server.requests.contains { ScanRequests.conversation($0) == victim.name }

@@ -93,7 +93,7 @@ struct QuarantineSignatureTests {
         }
     }
 
-    @Test("three nights of a 503 outage move no conversation's count, and the history marks them as not counted")
+    @Test("three nights of a 503 outage move no conversation's count: the breaker stops each scan and gives them back untouched")
     func anOutageNeverCounts() async throws {
         try await TestDatabase.with(maxConnections: 6) { db in
             let workload = try ScanHarness.workload(conversations: 3, active: 3, newMessages: 3, seed: 74)
@@ -104,6 +104,8 @@ struct QuarantineSignatureTests {
             for _ in 0..<3 {
                 let summary = try await ScanHarness.scan(db, engine)
                 #expect(summary.quarantined.isEmpty)
+                // Deferred once the breaker is open (a conversation whose requests failed just before it opened fails).
+                #expect(summary.outage != nil && summary.failed + summary.deferred == 3 && summary.deferred >= 1, "\(summary)")
             }
             let rows = try await db.pool.query("SELECT same_failures, failure_signature, quarantined_at, recent_failures FROM scan_watermarks")
             #expect(rows.count == 3)
@@ -112,8 +114,11 @@ struct QuarantineSignatureTests {
                 #expect(try row.decode("failure_signature", as: String?.self) == nil)
                 #expect(try row.decode("quarantined_at", as: Date?.self) == nil)
             }
-            let entry = try #require(try await Quarantine(pool: db.pool).show(workload.conversations[0].id))
-            #expect(entry.recent.count == 3 && entry.recent.allSatisfy { $0.signature == nil })
+            // A deferred conversation is given back untouched; a failed one's history marks it as not counted.
+            for conversation in workload.conversations {
+                let entry = try #require(try await Quarantine(pool: db.pool).show(conversation.id))
+                #expect(entry.recent.count == entry.failures && entry.recent.allSatisfy { $0.signature == nil }, "\(entry.recent)")
+            }
         }
     }
 }

@@ -32,9 +32,10 @@ enum ScanHarness {
         _ = try await WorkloadLoader(pool: db.pool).load(workload)
     }
 
+    /// `breaker` nil: the client's own breaker with the default threshold.
     static func engine(_ server: FakeOpenAIServer, retry: RetryPolicy = FakeOpenAIServer.quickRetries(2),
-                       limiter: RateLimiter? = nil) throws -> ExtractionEngine {
-        let client = server.client(retry: retry, maxConcurrency: 64)
+                       limiter: RateLimiter? = nil, breaker: CircuitBreaker? = nil) throws -> ExtractionEngine {
+        let client = server.client(retry: retry, maxConcurrency: 64, breaker: breaker)
         let limited: any ChatCompleting = limiter.map { RateLimitedClient(inner: client, limiter: $0) } ?? client
         let prompts = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
         return try ExtractionEngine(prompts: prompts, provider: LLMAnswerProvider(client: limited, structuredOutput: .jsonSchema))

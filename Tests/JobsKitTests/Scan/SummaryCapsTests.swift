@@ -1,4 +1,5 @@
 import Foundation
+import JSONKit
 @testable import JobsKit
 import Testing
 
@@ -11,8 +12,11 @@ struct SummaryCapsTests {
         summary.conversations = 204
         summary.conversationsWithFindings = 204
         summary.found = (0..<ScanReport.conversationsListed).map { index in
-            ScanService.Found(conversation: "Class group \(index)",
-                              items: (0..<ScanReport.itemsPerConversation).map { "calendar_events: event \($0)" }, more: index == 0 ? 37 : 0)
+            ScanService.Found(conversationID: UUID(), conversation: "Class group \(index)",
+                              items: (0..<ScanReport.itemsPerConversation).map {
+                                  ScanService.FoundItem(feature: "calendar_events", fields: ["title": .string("event \($0)")],
+                                                        summary: "calendar_events: event \($0)")
+                              }, more: index == 0 ? 37 : 0)
         }
         let text = ScanReport.text(summary)
         let lines = text.split(separator: "\n")

@@ -142,6 +142,13 @@ import TestSupport
             // job_requests: for herself and her conversations only, and only the columns a request is made of.
             #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO job_requests (kind, user_id) VALUES ('assist', $1)", [w.alice]) == nil)
             #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO job_requests (kind, conversation_id) VALUES ('extract', $1)", [w.family]) == nil)
+            // Her work again, already pending: skipped, not queued twice (migration 130).
+            #expect(try await SupabaseShape.affected(w.alice, db, "INSERT INTO job_requests (kind, user_id) VALUES ('assist', $1)", [w.alice]) == 0)
+            #expect(try await SupabaseShape.ownerCount(
+                db, "SELECT count(*) FROM job_requests WHERE kind = 'assist' AND user_id = $1", [w.alice]) == 1)
+            // Work of others that waits in a pending request (bob's assist run, an extract of a conversation she is not
+            // in) is refused as any other, not skipped: the skip must not tell her such a request exists.
+            try await db.pool.query("INSERT INTO job_requests (kind, conversation_id) VALUES ('extract', $1)", [w.other])
             #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO job_requests (kind, user_id) VALUES ('assist', $1)", [w.bob]) == .insufficientPrivilege)
             #expect(await SupabaseShape.failure(w.alice, db, "INSERT INTO job_requests (kind, conversation_id) VALUES ('extract', $1)", [w.other]) == .insufficientPrivilege)
             #expect(await SupabaseShape.failure(

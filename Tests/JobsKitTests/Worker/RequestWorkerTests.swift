@@ -86,10 +86,23 @@ struct RequestWorkerTests {
     func twoWorkersNeverShare() async throws {
         try await WorkerHarness.withDemo(maxConnections: 10) { db in
             let queue = JobRequestQueue(pool: db.pool)
-            let all = [WorkerHarness.conversations.classGroup, WorkerHarness.conversations.carpool,
+            // Ten pieces of work (one pending request per conversation): the four demo chats and six copies of the
+            // birthday chat.
+            var all = [WorkerHarness.conversations.classGroup, WorkerHarness.conversations.carpool,
                        WorkerHarness.conversations.birthday, WorkerHarness.conversations.coParents]
+            for _ in 0..<6 {
+                let copy: UUID = try await db.pool.query(
+                    "INSERT INTO conversations (name, is_group) VALUES ('Birthday copy', true) RETURNING id")[0].decode("id")
+                try await db.pool.query(
+                    """
+                    INSERT INTO messages (conversation_id, sender_id, content, created_at)
+                    SELECT $1, sender_id, content, created_at FROM messages WHERE conversation_id = $2
+                    """, [copy, WorkerHarness.conversations.birthday])
+                all.append(copy)
+            }
             var ids: [Int64] = []
-            for index in 0..<10 { ids.append(try await queue.enqueue(.extract, id: all[index % all.count])) }
+            for conversation in all { ids.append(try await queue.enqueue(.extract, id: conversation)) }
+            #expect(Set(ids).count == 10)
             let handler = try WorkerHarness.rulesHandler(db.pool)
             let first = RequestWorker(pool: db.pool, handler: handler, options: WorkerHarness.options(once: true))
             let second = RequestWorker(pool: db.pool, handler: handler, options: WorkerHarness.options(once: true))

@@ -25,7 +25,7 @@ struct WorkerCommandTests {
             child.kill(SIGTERM)
             let status = try await child.waitForExit(timeout: 15)
             #expect(status == .exit(0), "stderr: \(child.stderr)")
-            #expect(child.stdout.contains("stopped: stopped"))
+            #expect(child.stdout.contains("stopped on request"), "\(child.stdout)")
             #expect(child.stderr.contains("shutting down: finishing in-flight requests"))
         }
     }
