@@ -9,13 +9,16 @@ struct AsyncHTTPClientTransportTests {
     static let answer = #"{"ok":true}"#
 
     /// A transport of its own, shut down after `body`, so a test's pool cannot serve another test's requests. Its
-    /// idle connections are kept for 10 minutes instead of 30 s: these tests are about which connection a request
-    /// uses, and in the full parallel run on 2 cores a test's next request can leave more than 30 s after the one
-    /// before (the cooperative pool is saturated), when the pool would already have closed the idle connection itself.
+    /// idle connections are kept for 10 minutes instead of 30 s, and it waits 10 minutes to connect instead of 10 s:
+    /// these tests are about which connection a request uses, and in the full parallel run on 2 cores a test's next
+    /// request can leave more than 30 s after the one before (the cooperative pool is saturated), when the pool would
+    /// already have closed the idle connection itself or given up a connection the server had accepted (which
+    /// shifts the server's per-connection scripts).
     private func withTransport<T>(_ options: AsyncHTTPClientTransport.Options = .init(),
                                   _ body: (AsyncHTTPClientTransport) async throws -> T) async throws -> T {
         var options = options
         options.idleTimeout = .seconds(600)
+        options.connectTimeout = .seconds(600)
         let transport = AsyncHTTPClientTransport(options: options)
         do {
             let value = try await body(transport)
@@ -27,7 +30,7 @@ struct AsyncHTTPClientTransportTests {
         }
     }
 
-    private func post(_ server: ScriptedConnectionServer, body: String = "{}", timeout: Duration = .seconds(10)) -> HTTPRequest {
+    private func post(_ server: ScriptedConnectionServer, body: String = "{}", timeout: Duration = .seconds(300)) -> HTTPRequest {
         HTTPRequest(url: server.baseURL.appendingPathComponent("chat/completions"),
                     headers: ["Content-Type": "application/json"], body: Data(body.utf8), timeout: timeout)
     }
