@@ -184,7 +184,7 @@ public enum EvalSession {
                 let compareEngine = try engine(llm.makeProvider(stats), versions)
                 let changed = features.filter { options.compareVersions[$0] != nil }
                 specs.append(EvalVariantSpec(id: "llm-compare", role: .compare,
-                                             label: try label(llm.name, compareEngine, features, changed: changed),
+                                             label: try label(llm.name, compareEngine, changed, changed: changed),
                                              engine: compareEngine, features: changed, cacheStats: stats))
             }
         }
@@ -327,7 +327,9 @@ public enum EvalSession {
 
     static func variantReport(_ spec: EvalVariantSpec, outcome: EvalVariantOutcome, score: EvalScore,
                               features: [ExtractionFeature]) async throws -> EvalVariantReport {
-        let refs = try prompts(spec.engine, features)
+        // A compare variant asks only the features it changed (one alone goes per feature): those refs are what it
+        // sent; the others are the main variant's answers, asked as the main variant asked them.
+        let refs = try prompts(spec.engine, features).merging(try prompts(spec.engine, spec.features)) { _, ran in ran }
         let cache = await spec.cacheStats?.snapshot
         // With an LLM, every HTTP call went through the cache layer, failed extractions' calls included.
         let requests = cache.map { $0.hits + $0.misses } ?? outcome.requests

@@ -87,7 +87,10 @@ public struct BatchCollectService: Sendable {
                 .batch, provider: "openai-batch", model: record.prompts.values.first?.model, promptSet: engine.prompts.fingerprint)
         }
         var pinned = engine
-        pinned.promptVersions = record.prompts.mapValues(\.version)
+        // A per-feature batch pins each feature's prompt to the version it was rendered with; a combined batch records
+        // the combined prompt for every feature (its version is no version of any feature's prompt), so its features
+        // keep their active prompts, whose schemas the combined answer was composed from.
+        pinned.promptVersions = record.prompts.filter { $0.value.id == $0.key.promptID }.mapValues(\.version)
         var changedUsers: Set<UUID> = []
         for conversation in try await store.pendingConversations(record.id) {
             let outcome = await apply(conversation, record: record, runID: runID, answers: answers, remote: remote, engine: pinned, now: now, store: store)

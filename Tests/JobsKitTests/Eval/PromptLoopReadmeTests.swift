@@ -50,8 +50,12 @@ struct PromptLoopReadmeTests {
         #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("out/gate/report.html").path))
         let baseline = try EvalReport.load(path: root.appendingPathComponent("out/baseline/report.json").path)
         #expect(baseline.variants.map(\.id) == ["llm", "llm-compare", "rules"])
-        #expect(baseline.main?.prompts[.calendarEvents]?.version == 2, "eval scores the pinned set by default")
         let library = try PromptLibrary.load(directory: root.appendingPathComponent("prompts"))
+        // The main variant asks every feature in one combined request (the default mode), with the pinned combined
+        // prompt; the compare variant asks calendar events alone, with version 3.
+        let main = baseline.main?.prompts[.calendarEvents], compared = baseline.variants.first { $0.id == "llm-compare" }?.prompts[.calendarEvents]
+        #expect(main?.id == "combined" && main?.version == library.active(id: "combined")?.version, "eval scores the pinned set by default: \(String(describing: main))")
+        #expect(compared?.id == "calendar_events" && compared?.version == 3, "\(String(describing: compared))")
         #expect(library.active(id: "calendar_events")?.version == 3, "the last step moved the pin")
     }
 }

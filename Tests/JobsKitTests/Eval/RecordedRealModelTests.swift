@@ -11,11 +11,11 @@ import Testing
 /// the model found fails here, and a prompt or request change makes them stale, which fails here too: re-record.
 @Suite("Recorded real-model answers")
 struct RecordedRealModelTests {
-    /// The last round's figures through today's pipeline (RESULTS.md: per-feature P 0.962 R 0.946, combined P 0.979
-    /// R 0.953), less a margin of about half a point: micro precision and recall per mode.
+    /// Round 3's figures through today's pipeline (RESULTS.md: per-feature P 0.963 R 0.960, combined P 0.973 R 0.956),
+    /// less a margin of under a point, and never below issue 34's targets (P 0.92, R 0.95): micro precision and recall.
     static let floors: [RequestMode: (precision: Double, recall: Double)] = [
-        .perFeature: (0.955, 0.94),
-        .combined: (0.97, 0.945),
+        .perFeature: (0.955, 0.955),
+        .combined: (0.965, 0.95),
     ]
 
     static func score(_ mode: RequestMode) async throws -> EvalVariantReport {
