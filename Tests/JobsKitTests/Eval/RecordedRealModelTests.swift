@@ -30,7 +30,9 @@ struct RecordedRealModelTests {
         let recorded = try #require(report.recordedAnswers)
         #expect(recorded.stale.isEmpty && recorded.missing.isEmpty,
                 "\(mode): \(recorded.stale.count) stale and \(recorded.missing.count) missing answers: the prompts or requests changed since they were recorded; record them again (README, prompt iteration)")
-        #expect(recorded.answered == recorded.expected)
+        // Every request answered from its file; a re-ask the pipeline made (an invalid first answer) is one more file.
+        #expect(recorded.answered >= recorded.expected && recorded.reaskMissing.isEmpty && recorded.unmatched == 0,
+                "\(mode): \(recorded.answered) answers for \(recorded.expected) requests, \(recorded.reaskMissing.count) re-asks unanswered")
         return try #require(report.main)
     }
 
