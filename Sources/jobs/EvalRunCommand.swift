@@ -174,7 +174,7 @@ struct EvalRunCommand: AsyncParsableCommand {
         let failures = EvalGates.failures(result, failUnder: failUnder, maxRegression: maxRegression, maxFailures: maxFailures)
         guard failures.isEmpty else {
             for failure in failures { Console.error("FAIL: \(failure)") }
-            // The README's status for a job that ran but whose work failed its gates; 1 is kept for errors.
+            // The status docs/operations.md gives a job that ran but whose work failed its gates; 1 is kept for errors.
             throw ExitCode(2)
         }
     }

@@ -5,7 +5,7 @@ import Foundation
 /// sent instant in the user's time zone. Code, not the LLM, computes dates: the model quotes a
 /// phrase, this type turns it into a value.
 ///
-/// Conventions (the README copies this list):
+/// Conventions (docs/architecture.md, "Dates", copies this list):
 /// - A bare or "this" weekday ("Friday", "this Fri", "on Tuesday") is the next such day on or
 ///   after the message date; the message's own weekday means the message date.
 /// - "next <weekday>" is that weekday in the following Monday-to-Sunday week (so on a Sunday,

@@ -7,7 +7,7 @@ import PromptKit
 /// strict schema composed from the features' own schemas (`CombinedSchema`). The answer is split, and each part
 /// passes its feature's schema and its feature's decoder with every check a per-feature answer gets (cited ids,
 /// evidence, dates). The messages are sent once instead of once per feature; the price is one prompt that must do
-/// every feature's job; a real-model eval scored it level with per-feature requests (README, "Request mode").
+/// every feature's job; a real-model eval scored it level with per-feature requests (docs/architecture.md, "Request mode").
 extension ExtractionEngine {
     /// The active (pinned) version of the combined prompt (`prompts/combined.yaml`), its list of features, example and
     /// schema filled from the registry (`CombinedPrompt`).

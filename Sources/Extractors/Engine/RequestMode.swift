@@ -2,7 +2,7 @@ import Foundation
 
 /// How the extractors ask the model: one request per conversation window for all the features (`combined`, the
 /// default since a real-model eval scored it level with per-feature requests at about a third of the tokens; see
-/// README "Request mode"), or one request per feature and window (`perFeature`, five requests where combined sends one).
+/// docs/architecture.md, "Request mode"), or one request per feature and window (`perFeature`, five requests where combined sends one).
 public enum RequestMode: String, Sendable, Codable, CaseIterable, CustomStringConvertible {
     case combined
     case perFeature = "per-feature"
