@@ -1,4 +1,5 @@
 import AgentRuntime
+import Chrono
 import Foundation
 import JSONKit
 
@@ -80,10 +81,10 @@ public final class PrefixCacheEmulator: @unchecked Sendable {
         let bytes = Array(Self.prefixText(request).utf8)
         var keys: [UInt64] = []
         keys.reserveCapacity(bytes.count / Self.blockBytes)
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var hash = StableHash()
         for (index, byte) in bytes.enumerated() {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-            if (index + 1) % Self.blockBytes == 0 { keys.append(hash) }
+            hash.add(byte)
+            if (index + 1) % Self.blockBytes == 0 { keys.append(hash.value) }
         }
         let hits = lock.withLock {
             let hits = keys.prefix { seen.contains($0) }.count

@@ -2,16 +2,10 @@ import Chrono
 import Foundation
 import JSONKit
 
-/// Schedule conflicts among one user's events, on real instants in the user's zone:
-/// - **overlap**: two timed events share some time (half-open intervals: 10:00-11:00 and 11:00-12:00 do not);
-/// - **travel**: no overlap, but the second starts less than `travelGap` after the first ends, at a different
-///   place (both places known, compared case-, space- and punctuation-insensitively; "Riverside Park, field 3"
-///   is at "Riverside Park");
-/// - **all_day**: a timed event on the day of an all-day event (the whole local day, 23 or 25 hours on DST days).
-///   Two all-day events on one day are not a conflict (they are day markers: picture day, a field trip).
-/// Intervals are those of `check_conflicts` (`EventInterval`): the date and wall times read in the user's zone,
-/// with RFC 5545's DST rules (a missing end: 60 minutes; an end before the start: the next day). The same event posted in two chats
-/// (same title, same interval) is not in conflict with itself.
+/// The nightly conflict findings of one user: the pairs `ScheduleConflicts` (the one rule, which the assistant's
+/// `check_conflicts` asks too) finds among her events of today and the next `conflictDays` days, each with a
+/// suggestion. Intervals are those of `check_conflicts` (`EventInterval`): the date and wall times read in the user's
+/// zone, with RFC 5545's DST rules (a missing end: 60 minutes; an end before the start: the next day).
 public struct ConflictRule: Sendable {
     public let options: ProactiveOptions
 
@@ -30,48 +24,31 @@ public struct ConflictRule: Sendable {
             .map { Placed(event: $0, interval: EventInterval(date: $0.date, time: $0.time, endTime: $0.endTime, in: zone)) }
             .filter { $0.interval.end > now && $0.interval.start < windowEnd }
             .sorted { ($0.interval.start, $0.interval.end, $0.event.id.uuidString) < ($1.interval.start, $1.interval.end, $1.event.id.uuidString) }
+        let rule = ScheduleConflicts(travelGap: options.travelGap)
+        let entries = placed.enumerated().map { index, placed in
+            ScheduleConflicts.Entry(key: index, interval: placed.interval, allDay: placed.allDay, title: placed.event.title,
+                                    place: placed.event.location)
+        }
         var found: [String: Finding] = [:]
-        for (index, first) in placed.enumerated() {
-            for second in placed[(index + 1)...] {
-                guard second.interval.start < first.interval.end.addingTimeInterval(options.travelGap) else { break }
-                guard first.event.id != second.event.id, !Self.sameEvent(first, second) else { continue }
-                guard let finding = conflict(user: user, first, second, zone: zone) else { continue }
-                found[finding.subjectKey] = found[finding.subjectKey] ?? finding
-            }
+        for pair in rule.allConflicts(among: entries) {
+            let finding = conflict(user: user, placed[pair.first], placed[pair.second], kind: pair.kind, zone: zone)
+            found[finding.subjectKey] = found[finding.subjectKey] ?? finding
         }
         return found.values.sorted { ($0.dueAt ?? .distantPast, $0.subjectKey) < ($1.dueAt ?? .distantPast, $1.subjectKey) }
     }
 
-    static func sameEvent(_ a: Placed, _ b: Placed) -> Bool {
-        a.interval == b.interval && normalized(a.event.title) == normalized(b.event.title)
-    }
-
-    /// "riverside park" and "riverside park field 3" are one place: one name starts with the other, word for word.
-    static func samePlace(_ a: String, _ b: String) -> Bool {
-        let (short, long) = a.count <= b.count ? (a, b) : (b, a)
-        return long == short || long.hasPrefix(short + " ")
-    }
-
-    static func normalized(_ text: String?) -> String {
-        (text ?? "").lowercased().split(whereSeparator: { $0.isWhitespace || $0.isPunctuation }).joined(separator: " ")
-    }
-
-    private func conflict(user: UUID, _ a: Placed, _ b: Placed, zone: TimeZone) -> Finding? {
-        let type: String
-        let severity: Finding.Severity
-        if a.interval.overlaps(b.interval) {
-            if a.allDay && b.allDay { return nil }
-            (type, severity) = a.allDay || b.allDay ? ("all_day", .low) : ("overlap", .high)
-        } else {
-            let placeA = Self.normalized(a.event.location), placeB = Self.normalized(b.event.location)
-            guard !a.allDay, !b.allDay, !placeA.isEmpty, !placeB.isEmpty, !Self.samePlace(placeA, placeB) else { return nil }
-            (type, severity) = ("travel", .medium)
+    private func conflict(user: UUID, _ a: Placed, _ b: Placed, kind: ScheduleConflicts.Kind, zone: TimeZone) -> Finding {
+        let type = kind.rawValue
+        let severity: Finding.Severity = switch kind {
+        case .overlap: .high
+        case .travel: .medium
+        case .allDay: .low
         }
         let pair = [a, b].sorted { $0.event.id.uuidString.lowercased() < $1.event.id.uuidString.lowercased() }
         let key = "conflict:" + pair.map { $0.event.id.uuidString.lowercased() }.joined(separator: ":")
         let fingerprint = Fingerprint.of([type] + pair.flatMap { placed in
             [placed.event.title, "\(placed.interval.start.timeIntervalSince1970)", "\(placed.interval.end.timeIntervalSince1970)",
-             Self.normalized(placed.event.location)]
+             ScheduleConflicts.normalized(placed.event.location)]
         })
         let day = Wording.day(WallClock(timeZone: zone).wallTime(of: b.allDay ? a.interval.start : b.interval.start).date)
         let suggestion: String

@@ -5,8 +5,8 @@ import Foundation
 /// user's own calendar (days counted from the user's local today).
 public struct ProactiveOptions: Sendable, Hashable {
     /// Two events back to back at different places need at least this much time between them to travel; less
-    /// (but no overlap) is a "travel" conflict. 30 minutes is a school-run sized trip in a town.
-    public static let defaultTravelGap: TimeInterval = 30 * 60
+    /// (but no overlap) is a "travel" conflict (`ScheduleConflicts`).
+    public static let defaultTravelGap = ScheduleConflicts.defaultTravelGap
 
     public var travelGap: TimeInterval = Self.defaultTravelGap
     /// Conflicts are looked for among events of today and the next `conflictDays` days (as `check_conflicts` does).

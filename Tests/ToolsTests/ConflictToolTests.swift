@@ -45,8 +45,33 @@ import Tools
 
             let result = try await call(tool, ["event_id": .string(tournament.text), "date": nil, "start_time": nil, "end_time": nil])
             #expect(conflictTitles(result) == ["Party"])
+            // Two all-day events are day markers, as in the nightly findings: a proposed all-day event conflicts
+            // with the party, not with the tournament.
             let proposedAllDay = try await call(tool, ["event_id": nil, "date": "2026-03-07", "start_time": nil, "end_time": nil])
-            #expect(conflictTitles(proposedAllDay) == ["Party", "Tournament"])
+            #expect(conflictTitles(proposedAllDay) == ["Party"])
+            #expect(result["conflicts"]?[0]?["type"] == "all_day")
+        }
+    }
+
+    @Test("too little time to travel between two places is a conflict, as in the nightly findings")
+    func travelBetweenPlaces() async throws {
+        try await World.with { world in
+            let ana = try await world.user("Ana", timeZone: "America/New_York")
+            let family = try await world.conversation("Family", members: [ana])
+            let game = try await world.event(in: family, "Game", on: day("2026-03-07"), at: "10:00", until: "12:00", location: "Riverside Park")
+            try await world.event(in: family, "Swim", on: day("2026-03-07"), at: "12:15", until: "13:00", location: "the Y")
+            try await world.event(in: family, "Picnic", on: day("2026-03-07"), at: "12:15", until: "13:00", location: "Riverside Park, field 3")
+            let tool = CheckConflictsTool(context: try await world.context(for: ana))
+
+            let result = try await call(tool, ["event_id": .string(game.text), "date": nil, "start_time": nil, "end_time": nil])
+            #expect(conflictTitles(result) == ["Swim"])
+            #expect(result["conflicts"]?[0]?["type"] == "travel")
+            #expect(result["conflicts"]?[0]?["gap_minutes"] == 15)
+            #expect(result["conflicts"]?[0]?["overlap_minutes"] == nil)
+            let all = try await call(tool, ["event_id": nil, "date": nil, "start_time": nil, "end_time": nil])
+            // Game-Swim (travel) and Swim-Picnic (overlap); Game-Picnic are at one place.
+            #expect(Set(all["pairs"]?.arrayValue?.compactMap { $0["type"]?.stringValue } ?? []) == ["travel", "overlap"])
+            #expect(all["pair_count"] == 2)
         }
     }
 

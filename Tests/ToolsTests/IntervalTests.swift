@@ -88,47 +88,75 @@ import Tools
         #expect(!allDay.overlaps(interval("2026-03-04", "23:00", "00:00", in: newYork)))
     }
 
+    typealias Entry = ScheduleConflicts.Entry
+
     @Test func findsConflictsOfOneEntry() {
-        let target = ConflictFinder.Entry(key: "target", interval: interval("2026-03-05", "09:00", "10:00", in: utc))
+        let rule = ScheduleConflicts()
+        let target = Entry(key: "target", interval: interval("2026-03-05", "09:00", "10:00", in: utc), allDay: false)
         let others = [
-            ConflictFinder.Entry(key: "target", interval: target.interval),
-            ConflictFinder.Entry(key: "late", interval: interval("2026-03-05", "09:30", nil, in: utc)),
-            ConflictFinder.Entry(key: "early", interval: interval("2026-03-05", "08:00", "09:15", in: utc)),
-            ConflictFinder.Entry(key: "touching", interval: interval("2026-03-05", "10:00", nil, in: utc)),
-            ConflictFinder.Entry(key: "other-day", interval: interval("2026-03-06", "09:00", nil, in: utc)),
+            Entry(key: "target", interval: target.interval, allDay: false),
+            Entry(key: "late", interval: interval("2026-03-05", "09:30", nil, in: utc), allDay: false),
+            Entry(key: "early", interval: interval("2026-03-05", "08:00", "09:15", in: utc), allDay: false),
+            Entry(key: "touching", interval: interval("2026-03-05", "10:00", nil, in: utc), allDay: false),
+            Entry(key: "other-day", interval: interval("2026-03-06", "09:00", nil, in: utc), allDay: false),
         ]
-        let found = ConflictFinder.conflicts(of: target, among: others)
+        let found = rule.conflicts(of: target, among: others)
         #expect(found.map(\.second) == ["early", "late"])
-        #expect(found.allSatisfy { $0.first == "target" })
-        #expect(found[0].overlap.duration == 15 * 60)
+        #expect(found.allSatisfy { $0.first == "target" && $0.kind == .overlap })
+        #expect(found[0].overlap?.duration == TimeInterval(15 * 60))
+    }
+
+    @Test("all-day, travel and the same event twice: the one rule of check_conflicts and the nightly findings")
+    func kinds() {
+        let rule = ScheduleConflicts(travelGap: 30 * 60)
+        func timed(_ key: String, _ start: String, _ end: String, at place: String?, title: String? = nil) -> Entry<String> {
+            Entry(key: key, interval: interval("2026-03-07", start, end, in: newYork), allDay: false, title: title ?? key, place: place)
+        }
+        let fieldDay = Entry(key: "field day", interval: interval("2026-03-07", nil, nil, in: newYork), allDay: true, title: "Field day")
+        let pictureDay = Entry(key: "picture day", interval: interval("2026-03-07", nil, nil, in: newYork), allDay: true, title: "Picture day")
+        let game = timed("game", "10:00", "12:00", at: "Riverside Park, field 3")
+        #expect(rule.kind(fieldDay, pictureDay) == nil, "two all-day events are day markers")
+        #expect(rule.kind(fieldDay, game) == .allDay)
+        #expect(rule.kind(game, timed("party", "11:00", "13:00", at: "Jump Zone")) == .overlap)
+        #expect(rule.kind(game, timed("swim", "12:20", "13:00", at: "the Y")) == .travel, "20 minutes to cross town")
+        #expect(rule.kind(game, timed("picnic", "12:20", "13:00", at: "riverside park")) == nil, "same place: no trip")
+        #expect(rule.kind(game, timed("lesson", "12:20", "13:00", at: nil)) == nil, "a place unknown: no travel conflict")
+        #expect(rule.kind(game, timed("swim", "12:30", "13:00", at: "the Y")) == nil, "30 minutes are enough")
+        #expect(rule.kind(game, timed("copy", "10:00", "12:00", at: "elsewhere", title: "GAME")) == nil,
+                "the same event posted in two chats")
+        let travel = rule.allConflicts(among: [timed("swim", "12:20", "13:00", at: "the Y"), game])
+        #expect(travel.count == 1 && travel.first?.first == "game" && travel.first?.gap == TimeInterval(20 * 60) && travel.first?.overlap == nil)
     }
 
     @Test func findsEveryPairOnceAndMatchesBruteForce() {
-        // A deterministic pseudo-random set of events, checked against comparing every pair.
+        // A deterministic pseudo-random set of events, checked against asking the rule about every pair.
         var seed: UInt64 = 42
         func next(_ bound: Int) -> Int {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             return Int((seed >> 33) % UInt64(bound))
         }
-        var entries: [ConflictFinder.Entry<Int>] = []
+        let places = [nil, "the Y", "Riverside Park", "riverside park field 2", "school"]
+        var entries: [Entry<Int>] = []
         for key in 0..<60 {
             let date = day("2026-03-05").adding(days: next(4))
             let time: LocalTime? = next(5) == 0 ? nil : LocalTime(hour: next(24), minute: next(4) * 15)
             let end: LocalTime? = time == nil || next(3) == 0 ? nil : LocalTime(hour: next(24), minute: next(4) * 15)
-            entries.append(.init(key: key, interval: EventInterval(date: date, time: time, endTime: end, in: newYork)))
+            entries.append(.init(key: key, interval: EventInterval(date: date, time: time, endTime: end, in: newYork), allDay: time == nil,
+                                 title: "event \(key)", place: places[next(places.count)]))
         }
+        let rule = ScheduleConflicts()
         var expected: Set<[Int]> = []
+        var kinds: Set<ScheduleConflicts.Kind> = []
         for i in entries.indices {
             for j in entries.indices where i < j {
-                let a = entries[i].interval, b = entries[j].interval
-                if a.start < b.end && b.start < a.end { expected.insert([i, j]) }
+                if let kind = rule.kind(entries[i], entries[j]) { expected.insert([i, j]); kinds.insert(kind) }
             }
         }
-        let found = ConflictFinder.allConflicts(among: entries)
+        let found = rule.allConflicts(among: entries)
         let pairs = found.map { [min($0.first, $0.second), max($0.first, $0.second)] }
         #expect(pairs.count == Set(pairs).count, "a pair was reported twice")
         #expect(Set(pairs) == expected)
-        #expect(!expected.isEmpty)
+        #expect(kinds == [.overlap, .allDay, .travel], "the sample exercises every kind: \(kinds)")
         for conflict in found {
             #expect(entries[conflict.first].interval.start <= entries[conflict.second].interval.start)
         }

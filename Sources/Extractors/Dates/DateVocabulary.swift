@@ -16,10 +16,13 @@ enum DateVocabulary {
 
     /// Spanish, French and German weekday names: they write the day of the month without a suffix ("jueves 12").
     static let otherWeekdays: [String: Int] = [
-        "lunes": 1, "martes": 2, "miercoles": 3, "miércoles": 3, "jueves": 4, "viernes": 5, "sabado": 6, "sábado": 6,
+        "lunes": 1, "martes": 2, "miercoles": 3, "miércoles": 3, "jueves": 4, "viernes": 5, "sabado": 6, "sábado": 6, "domingo": 7,
         "lundi": 1, "mardi": 2, "mercredi": 3, "jeudi": 4, "vendredi": 5, "samedi": 6, "dimanche": 7,
         "montag": 1, "dienstag": 2, "mittwoch": 3, "donnerstag": 4, "freitag": 5, "samstag": 6, "sonnabend": 6, "sonntag": 7,
     ]
+
+    /// The English name of each ISO weekday (1 = Monday).
+    static let englishNames = [1: "monday", 2: "tuesday", 3: "wednesday", 4: "thursday", 5: "friday", 6: "saturday", 7: "sunday"]
 
     /// Abbreviations that are also everyday words ("we sat down", "the sun"): accepted only with
     /// supporting context (a qualifier before them, or a date or time right after).

@@ -129,20 +129,17 @@ enum FieldWords {
         "that", "our", "your", "have", "it", "at", "be", "they", "what", "who", "if", "there",
     ]
 
-    /// Day words of the languages parents most often mix in (Spanish, French, German, Portuguese, Italian).
-    static let dayWords: [String: String] = [
-        "lunes": "monday", "martes": "tuesday", "miercoles": "wednesday", "miércoles": "wednesday", "jueves": "thursday",
-        "viernes": "friday", "sabado": "saturday", "sábado": "saturday", "domingo": "sunday",
-        "lundi": "monday", "mardi": "tuesday", "mercredi": "wednesday", "jeudi": "thursday", "vendredi": "friday",
-        "samedi": "saturday", "dimanche": "sunday",
-        "montag": "monday", "dienstag": "tuesday", "mittwoch": "wednesday", "donnerstag": "thursday", "freitag": "friday",
-        "samstag": "saturday", "sonnabend": "saturday", "sonntag": "sunday",
-        "segunda": "monday", "terça": "tuesday", "terca": "tuesday", "quarta": "wednesday", "quinta": "thursday",
-        "sexta": "friday", "lunedì": "monday", "martedì": "tuesday", "mercoledì": "wednesday", "giovedì": "thursday",
-        "venerdì": "friday", "sabato": "saturday", "domenica": "sunday",
-        "mañana": "tomorrow", "demain": "tomorrow", "morgen": "tomorrow", "amanhã": "tomorrow", "domani": "tomorrow",
-        "hoy": "today", "heute": "today", "hoje": "today", "oggi": "today",
-    ]
+    /// Day words of the languages parents most often mix in, as the English word: the date grammar's Spanish, French
+    /// and German weekdays (`DateVocabulary`), and Portuguese and Italian ones and "today"/"tomorrow" words that only
+    /// back a translated item (the grammar leaves them out: "segunda" and "quinta" are also ordinals).
+    static let dayWords: [String: String] = DateVocabulary.otherWeekdays.compactMapValues { DateVocabulary.englishNames[$0] }
+        .merging([
+            "segunda": "monday", "terça": "tuesday", "terca": "tuesday", "quarta": "wednesday", "quinta": "thursday",
+            "sexta": "friday", "lunedì": "monday", "martedì": "tuesday", "mercoledì": "wednesday", "giovedì": "thursday",
+            "venerdì": "friday", "sabato": "saturday", "domenica": "sunday",
+            "mañana": "tomorrow", "demain": "tomorrow", "morgen": "tomorrow", "amanhã": "tomorrow", "domani": "tomorrow",
+            "hoy": "today", "heute": "today", "hoje": "today", "oggi": "today",
+        ]) { grammar, _ in grammar }
 }
 
 extension DecodeContext {

@@ -1,3 +1,5 @@
+import Chrono
+
 /// Which items of a feature are one: the base key (first source and date or category) says where an item rests, but
 /// one message can hold two items there (a newsletter's fee and its kit list, two families' dishes for one potluck).
 /// Two items with one base key are the same item only when they rest on mostly the same messages and say mostly the
@@ -27,15 +29,9 @@ enum ItemIdentity {
         return union == 0 ? 1 : Double(a.intersection(b).count) / Double(union)
     }
 
-    /// 8 hex digits of a 32-bit FNV-1a hash of the sorted content words: the same wording gives the same key on
-    /// every run (Swift's `Hasher` is seeded per process).
+    /// 8 hex digits of a 32-bit FNV-1a hash (`StableHash`) of the sorted content words: the same wording gives the
+    /// same key on every run.
     static func fingerprint(_ text: String) -> String {
-        var hash: UInt32 = 0x811C_9DC5
-        for byte in Set(FieldWords.content(text)).sorted().joined(separator: " ").utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
-        return String(hash, radix: 16).leftPadded(to: 8)
+        StableHash.hex(StableHash.fnv32(Set(FieldWords.content(text)).sorted().joined(separator: " ")), digits: 8)
     }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

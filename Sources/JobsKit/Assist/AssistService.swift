@@ -230,10 +230,11 @@ public struct AssistService: Sendable {
         } catch {
             throw JobsError.promptProblem("\(prompt.sourceFile): \(error)")
         }
-        let context = ToolContext(
+        var context = ToolContext(
             userID: person.id, pool: pool, timeZone: person.zone, now: now,
             provenance: ToolProvenance(runID: runID, promptID: prompt.id, promptVersion: prompt.version, model: model),
             reminderBudget: ReminderBudget(limit: maxRemindersPerRun))
+        context.conflicts = ScheduleConflicts(travelGap: proactive.travelGap)
         var logger = self.logger
         logger[metadataKey: "user"] = "\(person.id.postgresValue)"
         logger[metadataKey: "run"] = "\(runID.postgresValue)"

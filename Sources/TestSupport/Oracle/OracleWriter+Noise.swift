@@ -114,12 +114,8 @@ extension OracleWriter {
         return twin
     }
 
-    /// FNV-1a of the UTF-8 bytes: the same on every run (Swift's `Hasher` is seeded per process).
-    static func stableHash(_ text: String) -> Int {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return Int(hash >> 1)
-    }
+    /// The same on every run (`StableHash`), as a non-negative Int.
+    static func stableHash(_ text: String) -> Int { Int(StableHash.fnv64(text) >> 1) }
 }
 
 /// One labelled item's words as another conversation's made-up item would carry them (`inventedQuoted`).

@@ -15,6 +15,8 @@ public struct ToolContext: Sendable {
     public let provenance: ToolProvenance
     /// Shared by every tool built for the same run.
     public let reminderBudget: ReminderBudget
+    /// The conflict rule `check_conflicts` applies: the nightly findings' rule, with the run's travel gap.
+    public var conflicts = ScheduleConflicts()
 
     public init(
         userID: UUID, pool: PostgresPool, timeZone: TimeZone, now: Date, provenance: ToolProvenance, reminderBudget: ReminderBudget

@@ -3,8 +3,9 @@ import Chrono
 import Foundation
 import JSONKit
 
-/// `check_conflicts`: whether an event (existing or proposed) overlaps the user's other events, or, with nothing
-/// given, every overlapping pair in the next two weeks. Overlap is computed on real instants in the user's zone.
+/// `check_conflicts`: whether an event (existing or proposed) conflicts with the user's other events, or, with nothing
+/// given, every conflicting pair in the next two weeks, by the one rule the nightly findings use too
+/// (`ScheduleConflicts`: overlap, all-day, travel), on real instants in the user's zone.
 public struct CheckConflictsTool: AgentTool {
     public struct Arguments: Decodable, Sendable {
         public let event_id: String?
@@ -25,8 +26,10 @@ public struct CheckConflictsTool: AgentTool {
         Find scheduling conflicts among the user's calendar events. Three modes: (1) event_id set, others null: \
         conflicts of that existing event; (2) event_id null, date set (start_time/end_time optional, no start_time \
         = all-day): conflicts of a proposed event; (3) everything null: every conflicting pair among events of the \
-        next 14 days. Events without an end last 60 minutes; all-day events block the whole day; an event ending \
-        exactly when another starts is not a conflict.
+        next 14 days. Each conflict has a type: overlap (two timed events share time; ending exactly when another \
+        starts is none), all_day (a timed event on the day of an all-day event; two all-day events never conflict), \
+        travel (no overlap, but too little time between two events at different known places). Events without an \
+        end last 60 minutes.
         """
     public var parametersSchema: JSONValue {
         ToolSchema.object([
@@ -63,14 +66,12 @@ public struct CheckConflictsTool: AgentTool {
         }
         let interval = event.interval(in: context.timeZone)
         let nearby = try await neighbours(of: event.date)
-        let found = ConflictFinder.conflicts(
-            of: .init(key: event.id, interval: interval),
-            among: nearby.map { .init(key: $0.id, interval: $0.interval(in: context.timeZone)) })
+        let found = context.conflicts.conflicts(of: entry(event), among: nearby.map(entry))
         let byID = Dictionary(nearby.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return [
             "event": event.json,
             "interval": intervalJSON(interval),
-            "conflicts": .array(found.compactMap { conflict in byID[conflict.second].map { conflictJSON($0, overlap: conflict.overlap) } }),
+            "conflicts": .array(found.compactMap { conflict in byID[conflict.second].map { conflictJSON($0, conflict) } }),
             "conflict_count": .int(found.count),
         ]
     }
@@ -87,14 +88,13 @@ public struct CheckConflictsTool: AgentTool {
         let interval = EventInterval(date: date, time: startTime, endTime: endTime, in: context.timeZone)
         let proposal = UUID()
         let nearby = try await neighbours(of: date)
-        let found = ConflictFinder.conflicts(
-            of: .init(key: proposal, interval: interval),
-            among: nearby.map { .init(key: $0.id, interval: $0.interval(in: context.timeZone)) })
+        let found = context.conflicts.conflicts(of: .init(key: proposal, interval: interval, allDay: startTime == nil),
+                                                among: nearby.map(entry))
         let byID = Dictionary(nearby.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return [
             "proposed": ["date": .date(date), "start_time": .time(startTime), "end_time": .time(endTime)],
             "interval": intervalJSON(interval),
-            "conflicts": .array(found.compactMap { conflict in byID[conflict.second].map { conflictJSON($0, overlap: conflict.overlap) } }),
+            "conflicts": .array(found.compactMap { conflict in byID[conflict.second].map { conflictJSON($0, conflict) } }),
             "conflict_count": .int(found.count),
         ]
     }
@@ -104,7 +104,7 @@ public struct CheckConflictsTool: AgentTool {
         let through = from.adding(days: Self.scanDays)
         let events = try await EventRecord.visible(in: context, from: from, through: through)
         let byID = Dictionary(events.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        let pairs = ConflictFinder.allConflicts(among: events.map { .init(key: $0.id, interval: $0.interval(in: context.timeZone)) })
+        let pairs = context.conflicts.allConflicts(among: events.map(entry))
         let shown = pairs.prefix(Self.maxPairs)
         return [
             "from": .date(from),
@@ -112,13 +112,9 @@ public struct CheckConflictsTool: AgentTool {
             "events_checked": .int(events.count),
             "pairs": .array(shown.compactMap { pair -> JSONValue? in
                 guard let first = byID[pair.first], let second = byID[pair.second] else { return nil }
-                return [
-                    "first": first.json,
-                    "second": second.json,
-                    "overlap_start": .string(ISO8601Instant.string(pair.overlap.start, in: context.timeZone, style: .numericOffset)),
-                    "overlap_end": .string(ISO8601Instant.string(pair.overlap.end, in: context.timeZone, style: .numericOffset)),
-                    "overlap_minutes": .int(Int(pair.overlap.duration / 60)),
-                ]
+                var object: JSONObject = ["first": first.json, "second": second.json]
+                for (key, value) in timing(pair) { object[key] = value }
+                return .object(object)
             }),
             "pair_count": .int(pairs.count),
             "truncated": .bool(pairs.count > shown.count),
@@ -144,11 +140,26 @@ public struct CheckConflictsTool: AgentTool {
         ]
     }
 
-    private func conflictJSON(_ event: EventRecord, overlap: EventInterval) -> JSONValue {
+    private func entry(_ event: EventRecord) -> ScheduleConflicts.Entry<UUID> {
+        .init(key: event.id, interval: event.interval(in: context.timeZone), allDay: event.time == nil, title: event.title,
+              place: event.location)
+    }
+
+    private func conflictJSON(_ event: EventRecord, _ conflict: ScheduleConflicts.Conflict<UUID>) -> JSONValue {
         var object = event.json.objectValue ?? [:]
-        object["overlap_start"] = .string(ISO8601Instant.string(overlap.start, in: context.timeZone, style: .numericOffset))
-        object["overlap_end"] = .string(ISO8601Instant.string(overlap.end, in: context.timeZone, style: .numericOffset))
-        object["overlap_minutes"] = .int(Int(overlap.duration / 60))
+        for (key, value) in timing(conflict) { object[key] = value }
         return .object(object)
+    }
+
+    /// The conflict's type and the time the two share (overlap, all_day) or the time between them (travel).
+    private func timing(_ conflict: ScheduleConflicts.Conflict<UUID>) -> JSONObject {
+        var object: JSONObject = ["type": .string(conflict.kind.rawValue)]
+        if let overlap = conflict.overlap {
+            object["overlap_start"] = .string(ISO8601Instant.string(overlap.start, in: context.timeZone, style: .numericOffset))
+            object["overlap_end"] = .string(ISO8601Instant.string(overlap.end, in: context.timeZone, style: .numericOffset))
+            object["overlap_minutes"] = .int(Int(overlap.duration / 60))
+        }
+        if let gap = conflict.gap { object["gap_minutes"] = .int(Int(gap / 60)) }
+        return object
     }
 }
