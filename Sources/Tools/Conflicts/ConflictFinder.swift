@@ -1,27 +1,27 @@
-import Chrono
+package import Core
 import Foundation
 
 /// Finds overlapping events. Pure (no database, no clock), so the rules can be tested on their own.
-public enum ConflictFinder {
+package enum ConflictFinder {
     /// Anything with an interval; `Key` identifies it so an event is never in conflict with itself.
-    public struct Entry<Key: Hashable & Sendable>: Sendable {
-        public let key: Key
-        public let interval: EventInterval
-        public init(key: Key, interval: EventInterval) {
+    package struct Entry<Key: Hashable & Sendable>: Sendable {
+        package let key: Key
+        package let interval: EventInterval
+        package init(key: Key, interval: EventInterval) {
             self.key = key
             self.interval = interval
         }
     }
 
     /// One overlap between two entries and the time they share.
-    public struct Conflict<Key: Hashable & Sendable>: Sendable {
-        public let first: Key
-        public let second: Key
-        public let overlap: EventInterval
+    package struct Conflict<Key: Hashable & Sendable>: Sendable {
+        package let first: Key
+        package let second: Key
+        package let overlap: EventInterval
     }
 
     /// The entries of `others` (other than `target` itself) that overlap `target`, earliest first.
-    public static func conflicts<Key>(of target: Entry<Key>, among others: [Entry<Key>]) -> [Conflict<Key>] {
+    package static func conflicts<Key>(of target: Entry<Key>, among others: [Entry<Key>]) -> [Conflict<Key>] {
         others
             .filter { $0.key != target.key }
             .compactMap { other in
@@ -32,7 +32,7 @@ public enum ConflictFinder {
 
     /// Every overlapping pair among `entries`, each reported once with the earlier-starting entry first.
     /// Sorted by start and swept, so entries that end before the next one starts are never compared.
-    public static func allConflicts<Key>(among entries: [Entry<Key>]) -> [Conflict<Key>] {
+    package static func allConflicts<Key>(among entries: [Entry<Key>]) -> [Conflict<Key>] {
         let sorted = entries.sorted { ($0.interval.start, $0.interval.end) < ($1.interval.start, $1.interval.end) }
         var result: [Conflict<Key>] = []
         for (index, entry) in sorted.enumerated() {
