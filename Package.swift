@@ -2,6 +2,10 @@
 // MessageAI Assistant Jobs: the AI back end of MessageAI, run as batch jobs beside the app's Postgres.
 import PackageDescription
 
+/// Every target is internal by default: a declaration another module uses is `package`, an import that a `package`
+/// signature needs is `package import`. No target is a library product, so nothing is `public`.
+let internalByDefault: [SwiftSetting] = [.enableUpcomingFeature("InternalImportsByDefault")]
+
 let package = Package(
     name: "messageai-jobs",
     platforms: [.macOS(.v14)],
@@ -25,94 +29,75 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
-        // Floor 1: libpq, the Postgres layer and the schema it owns.
+        // Floor 0: libpq, as a system library (no Swift sources of its own).
         .systemLibrary(
             name: "CLibPQ",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
-        .target(name: "Chrono", dependencies: [.product(name: "Logging", package: "swift-log")]),
-        // Floor 0: the one shape of an error's `code`, shared by the modules' error structs.
-        .target(name: "ErrorCode"),
-        // Floor 0: the shipped prompts, schemas and migrations, and the version and git commit, compiled in
-        // (Plugins/EmbedFiles).
-        .target(name: "Embedded", plugins: ["EmbedFiles"]),
-        .target(name: "BuildStamp", plugins: ["EmbedFiles"]),
+        // Floor 0: time and dates, JSON values and JSON Schema validation, YAML read into JSON values with each
+        // node's line, the one shape of an error's `code`, and, compiled in by Plugins/EmbedFiles, the shipped
+        // prompts, schemas and migrations and the version and git commit.
+        .target(
+            name: "Core",
+            dependencies: [.product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams")],
+            swiftSettings: internalByDefault,
+            plugins: ["EmbedFiles"]
+        ),
         .plugin(name: "EmbedFiles", capability: .buildTool()),
-        // Floor 1: the one feature-id type, shared by the extractors and the scorer (the scorer cannot see the extractors).
-        .target(name: "FeatureKit"),
+        // Floor 1: the Postgres layer over libpq and the schema it owns (migrations).
         .target(
             name: "Postgres",
-            dependencies: ["CLibPQ", "Chrono", "JSONKit", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CLibPQ", "Core", .product(name: "Logging", package: "swift-log")],
+            // The SQL is embedded in the binary through Core (Plugins/EmbedFiles).
+            exclude: ["Migrations/SQL"],
+            swiftSettings: internalByDefault
         ),
-        .target(
-            name: "Migrations",
-            dependencies: ["Postgres", "Embedded", "ErrorCode"],
-            // Embedded in the binary through the Embedded module.
-            exclude: ["SQL"]
-        ),
-        // Floor 1: JSON values, JSON Schema validation, the LLM client and the agent loop.
-        .target(name: "JSONKit", dependencies: ["Chrono"]),
+        // Floor 1: the LLM client (HTTP transport, retries) and the agent loop.
         .target(
             name: "AgentRuntime",
             dependencies: [
-                "JSONKit", .product(name: "Logging", package: "swift-log"),
+                "Core", .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
+            ],
+            swiftSettings: internalByDefault
         ),
-        // Floor 2: YAML read into JSON values with each node's line (prompts, fixtures, the price table).
-        .target(name: "YAMLKit", dependencies: ["JSONKit", .product(name: "Yams", package: "Yams")]),
-        // Floor 2: prompts from YAML; tools bound to one user over Postgres.
+        // Floor 1: prompts from YAML (the shipped set and `--prompts DIR`) and their hash.
         .target(
             name: "PromptKit",
-            dependencies: ["JSONKit", "Embedded", "YAMLKit", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["Core", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: internalByDefault
         ),
-        .target(
-            name: "Tools",
-            dependencies: ["AgentRuntime", "Chrono", "JSONKit", "Postgres"]
-        ),
-        // Floor 3: the proactive pass's findings computed by code (conflicts, RSVPs, deadlines, reminders).
-        .target(
-            name: "Proactive",
-            dependencies: ["Chrono", "JSONKit", "Postgres"]
-        ),
-        // Floor 3: the five extractors, the date resolver and the rule-based provider; each feature maps its items to
-        // the scorer's labels (Evals).
+        // Floor 2: the registered features (each with its scored shape beside it), grounding, the date resolver,
+        // the rule-based provider, and the labelled fixtures and scorer (no LLM, no database).
         .target(
             name: "Extractors",
             dependencies: [
-                "AgentRuntime", "Chrono", "Evals", "FeatureKit", "JSONKit", "PromptKit", "Postgres",
+                "AgentRuntime", "Core", "PromptKit", "Postgres",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            swiftSettings: internalByDefault
         ),
-        // Floor 2: labelled fixtures and the scorer (no LLM, no database), one scoring file per feature.
+        // Floor 2: the assistant's tools bound to one user over Postgres, and the proactive pass's findings computed
+        // by code (conflicts, RSVPs, deadlines, reminders).
         .target(
-            name: "Evals",
-            dependencies: ["Chrono", "Embedded", "FeatureKit", "JSONKit", "YAMLKit"]
+            name: "Tools",
+            dependencies: ["AgentRuntime", "Core", "Postgres"],
+            swiftSettings: internalByDefault
         ),
-        // Floor 4: which answer provider a run uses, and what its tokens cost (the price table).
-        .target(
-            name: "Providers",
-            dependencies: ["AgentRuntime", "ErrorCode", "Extractors", "JSONKit", "PromptKit", "YAMLKit"]
-        ),
-        // Floor 4: orchestration (demo data, extract, assist, scan, eval runs).
+        // Floor 3: services (demo data, extract, assist, scan, batch, worker), the eval runner and its reports, the
+        // answer providers and the price table, the worker's metrics endpoint, and the options and console output
+        // both executables share.
         .target(
             name: "JobsKit",
             dependencies: [
-                "AgentRuntime", "BuildStamp", "Chrono", "ErrorCode", "Extractors", "JSONKit", "Postgres", "PromptKit", "Proactive", "Providers", "Tools",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
-        ),
-        // Floor 4: the worker's opt-in HTTP endpoint (/healthz, /readyz, /metrics) and its Prometheus registry.
-        .target(
-            name: "MetricsEndpoint",
-            dependencies: [
+                "AgentRuntime", "Core", "Extractors", "Postgres", "PromptKit", "Tools",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -121,83 +106,68 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            swiftSettings: internalByDefault
         ),
-        // Floor 4: the eval runner and its reports (fixtures through the real engine, cache, baselines, HTML/Markdown).
-        .target(
-            name: "JobsEval",
-            dependencies: ["Providers", "AgentRuntime", "Chrono", "ErrorCode", "Evals", "Extractors", "FeatureKit", "JSONKit", "PromptKit", .product(name: "Crypto", package: "swift-crypto")]
-        ),
-        // Floor 4: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation).
-        .target(
-            name: "Bench",
-            dependencies: [
-                "JobsKit", "AgentRuntime", "Chrono", "Extractors", "JSONKit", "LoopbackHTTP", "Migrations", "Postgres", "PromptKit", "Proactive",
-                "Providers", "SeededRandom",
-            ]
-        ),
-        // Floor 5: options and console output shared by the two executables.
-        .target(
-            name: "CLISupport",
-            dependencies: ["Chrono", "JSONKit", "Migrations", "Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")]
-        ),
-        // Floor 5: the CLI.
+        // Floor 4: the CLI, messageai-jobs. Never links TestSupport or Bench.
         .executableTarget(
             name: "jobs",
-            // Exactly the modules its commands import.
             dependencies: [
-                "BuildStamp", "CLISupport", "JobsKit", "JobsEval", "AgentRuntime", "Chrono", "Evals", "Extractors", "JSONKit", "Migrations",
-                "MetricsEndpoint", "Postgres", "Proactive", "PromptKit", "Providers", "YAMLKit",
+                "AgentRuntime", "Core", "Extractors", "JobsKit", "Postgres", "PromptKit", "Tools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            swiftSettings: internalByDefault
         ),
-        .executableTarget(
-            name: "messageai-bench",
-            dependencies: [
-                "Bench", "CLISupport", "Chrono", "JobsKit", "Extractors", "AgentRuntime", "Providers",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        // One HTTP/1.1 server on 127.0.0.1 with fault injection, for the tests' fake model and the benchmarks' servers;
-        // never linked into messageai-jobs.
+        // Floor 4: test support, never linked into messageai-jobs: a scripted OpenAI-compatible server and the one
+        // HTTP/1.1 loopback server with fault injection under it, per-test databases, and the seeded generator
+        // (SplitMix64) of the tests' noise and the benchmarks' workloads.
         .target(
-            name: "LoopbackHTTP",
+            name: "TestSupport",
             dependencies: [
+                "AgentRuntime", "Core", "Extractors", "Postgres", "PromptKit",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            swiftSettings: internalByDefault
         ),
-        // The seeded generator (SplitMix64) of the benchmarks' workloads and the tests' noise; never linked into messageai-jobs.
-        .target(name: "SeededRandom"),
-        // Test support: a scripted OpenAI-compatible server on loopback and per-test databases.
+        // Floor 5: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation); never
+        // linked into messageai-jobs.
         .target(
-            name: "TestSupport",
-            dependencies: ["AgentRuntime", "Postgres", "Migrations", "JSONKit", "Chrono", "Evals", "Extractors", "LoopbackHTTP"]
+            name: "Bench",
+            dependencies: ["AgentRuntime", "Core", "Extractors", "JobsKit", "Postgres", "PromptKit", "TestSupport", "Tools"],
+            swiftSettings: internalByDefault
         ),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "Migrations", "TestSupport"]),
-        .testTarget(name: "JSONKitTests", dependencies: ["JSONKit", "TestSupport"]),
-        .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "JSONKit", "LoopbackHTTP", "TestSupport"]),
-        .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "JSONKit", "YAMLKit", "TestSupport"]),
-        .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Chrono", "JSONKit", "Postgres", "TestSupport"]),
+        // Floor 6: the benchmarks' executable, messageai-bench.
+        .executableTarget(
+            name: "messageai-bench",
+            dependencies: [
+                "AgentRuntime", "Bench", "Core", "Extractors", "JobsKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: internalByDefault
+        ),
+        .testTarget(name: "PostgresTests", dependencies: ["Core", "Postgres", "TestSupport"]),
+        .testTarget(name: "JSONKitTests", dependencies: ["Core", "TestSupport"]),
+        .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "Core", "TestSupport"]),
+        .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "Core", "TestSupport"]),
+        .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Core", "Postgres", "TestSupport"]),
         .testTarget(
             name: "ExtractorTests",
-            dependencies: ["Extractors", "AgentRuntime", "Chrono", "Evals", "JSONKit", "JobsEval", "JobsKit", "PromptKit", "Postgres", "SeededRandom",
-                           "TestSupport", "YAMLKit"],
+            dependencies: ["Extractors", "AgentRuntime", "Core", "JobsKit", "PromptKit", "Postgres", "TestSupport"],
             // The dummy sixth feature's prompt, schema, migration and labelled fixture (Features/SixthFeature*Tests.swift).
             resources: [.copy("Resources/SixthFeature")]
         ),
-        .testTarget(name: "EvalsTests", dependencies: ["Evals", "Chrono", "FeatureKit", "JSONKit", "YAMLKit"]),
-        .testTarget(name: "ChronoTests", dependencies: ["Chrono"]),
-        .testTarget(name: "ProactiveTests", dependencies: ["Proactive", "Chrono", "JSONKit", "Migrations", "Postgres", "TestSupport"]),
+        .testTarget(name: "EvalsTests", dependencies: ["Extractors", "Core"]),
+        .testTarget(name: "ChronoTests", dependencies: ["Core"]),
+        .testTarget(name: "ProactiveTests", dependencies: ["Tools", "Core", "Postgres", "TestSupport"]),
         .testTarget(
             name: "JobsKitTests",
             dependencies: [
-                "JobsKit", "JobsEval", "Bench", "BuildStamp", "CLISupport", "Chrono", "Extractors", "Evals", "Migrations", "Postgres", "PromptKit", "Proactive", "Providers", "SeededRandom", "TestSupport", "AgentRuntime", "JSONKit",
-                "MetricsEndpoint",
+                "JobsKit", "Bench", "Core", "Extractors", "Postgres", "PromptKit", "Tools", "TestSupport", "AgentRuntime",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -206,7 +176,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BenchTests",
-            dependencies: ["Bench", "JobsKit", "AgentRuntime", "Chrono", "JSONKit", "Postgres", "TestSupport"]
+            dependencies: ["Bench", "JobsKit", "AgentRuntime", "Core", "Postgres", "TestSupport"]
         ),
     ]
 )

@@ -1,34 +1,34 @@
-import AgentRuntime
+package import AgentRuntime
 import Foundation
 
 /// Measures the agent loop's own cost: N runs of `AgentRunner` with the real client against a scripted server
 /// (`messageai-bench serve`, or `AgentBenchmarkServer` in process) that answers instantly, so the time per
 /// run is the loop, the client and the loopback HTTP, the same as the Python Agents SDK pays against that server.
-public struct AgentBenchmark: Sendable {
-    public struct Options: Sendable {
-        public var runs: Int
+package struct AgentBenchmark: Sendable {
+    package struct Options: Sendable {
+        package var runs: Int
         /// Model calls per run; must match the server's `--steps`.
-        public var steps: Int
+        package var steps: Int
         /// Runs in flight at once.
-        public var concurrency = 1
-        public var model: String? = "bench-model"
+        package var concurrency = 1
+        package var model: String? = "bench-model"
 
-        public init(runs: Int, steps: Int) {
+        package init(runs: Int, steps: Int) {
             self.runs = runs
             self.steps = steps
         }
     }
 
     /// `runs`, `steps`, `seconds` and `ms_per_run` are the comparison's four keys; the rest are details.
-    public struct Result: Sendable, Codable, Equatable {
-        public var runs: Int
-        public var steps: Int
-        public var seconds: Double
-        public var msPerRun: Double
-        public var concurrency: Int
-        public var toolCalls: Int
-        public var promptTokens: Int
-        public var completionTokens: Int
+    package struct Result: Sendable, Codable, Equatable {
+        package var runs: Int
+        package var steps: Int
+        package var seconds: Double
+        package var msPerRun: Double
+        package var concurrency: Int
+        package var toolCalls: Int
+        package var promptTokens: Int
+        package var completionTokens: Int
 
         enum CodingKeys: String, CodingKey {
             case runs, steps, seconds, concurrency
@@ -39,11 +39,11 @@ public struct AgentBenchmark: Sendable {
         }
     }
 
-    public let client: any ChatCompleting
+    package let client: any ChatCompleting
 
-    public init(client: any ChatCompleting) { self.client = client }
+    package init(client: any ChatCompleting) { self.client = client }
 
-    public func run(_ options: Options) async throws -> Result {
+    package func run(_ options: Options) async throws -> Result {
         guard options.runs >= 1 else { throw BenchError("--runs must be at least 1, not \(options.runs)") }
         guard (1...100).contains(options.steps) else { throw BenchError("--steps must be between 1 and 100, not \(options.steps)") }
         guard (1...256).contains(options.concurrency) else {

@@ -1,22 +1,22 @@
-import Foundation
-import JSONKit
+package import Foundation
+package import Core
 
 /// What the benchmark server answers, decided from the request alone (no state, so any number of runs can share
 /// one server): an agent conversation of S steps gets S-1 rounds of one tool call each, cycling through the five
 /// tools, then a final text answer; the round is one more than the `tool` messages the request carries. Requests
 /// with a `response_format` (extractors, the seed's design) get a schema-valid empty-ish JSON answer instead.
 /// Usage always follows `TokenCostRule`.
-public enum AgentBenchmarkScript {
+package enum AgentBenchmarkScript {
     /// One of the five tools, shaped like a real tool family, with the fixed result both agent runtimes return.
     /// The Python Agents SDK script (`benchmarks/agents-sdk/bench_agents_sdk.py`) repeats `name` and `result`.
-    public struct ScriptedTool: Sendable {
-        public let name: String
-        public let result: String
+    package struct ScriptedTool: Sendable {
+        package let name: String
+        package let result: String
         /// The arguments the script sends in a round: they carry the round number so no call repeats.
         let arguments: @Sendable (Int) -> String
     }
 
-    public static let tools: [ScriptedTool] = [
+    package static let tools: [ScriptedTool] = [
         ScriptedTool(
             name: "get_recent_messages",
             result: #"{"messages":[{"conversation":"Room 4B parents","sender":"Maria Lopez","sent_at":"2026-03-02T18:04:00-05:00","text":"Picture day is Thursday, please send the form by Wednesday."}],"count":1,"truncated":false}"#,
@@ -40,18 +40,18 @@ public enum AgentBenchmarkScript {
     ]
 
     /// The task both runtimes are given.
-    public static let systemPrompt = "You are the MessageAI assistant for a busy parent. Use the tools to look at their week, then answer briefly."
-    public static let userPrompt = "What do I need to do this week?"
+    package static let systemPrompt = "You are the MessageAI assistant for a busy parent. Use the tools to look at their week, then answer briefly."
+    package static let userPrompt = "What do I need to do this week?"
     /// The answer that ends every conversation.
-    public static let finalAnswer = "This week: return the zoo permission slip by Friday, answer Emma's party RSVP by Tuesday, and soccer practice is Thursday at 17:30."
+    package static let finalAnswer = "This week: return the zoo permission slip by Friday, answer Emma's party RSVP by Tuesday, and soccer practice is Thursday at 17:30."
 
     /// The round a request is at: one more than its `tool` messages.
-    public static func round(of request: JSONValue) -> Int {
+    package static func round(of request: JSONValue) -> Int {
         (request["messages"]?.arrayValue ?? []).count(where: { $0["role"]?.stringValue == "tool" }) + 1
     }
 
     /// The assistant message and finish reason for `request` in a conversation of `steps` model calls.
-    public static func reply(to request: JSONValue, steps: Int) -> (message: JSONValue, finishReason: String) {
+    package static func reply(to request: JSONValue, steps: Int) -> (message: JSONValue, finishReason: String) {
         if let format = request["response_format"], !format.isNull {
             return (["role": "assistant", "content": .string(structuredAnswer(request).serialized())], "stop")
         }
@@ -67,7 +67,7 @@ public enum AgentBenchmarkScript {
 
     /// A full Chat Completions response for a request body, or a 400 body saying what is wrong with it. With `cache`,
     /// `usage.prompt_tokens_details.cached_tokens` reports what OpenAI's automatic prefix caching would have served.
-    public static func completion(for body: Data, steps: Int, cache: PrefixCacheEmulator? = nil) -> (status: Int, body: Data) {
+    package static func completion(for body: Data, steps: Int, cache: PrefixCacheEmulator? = nil) -> (status: Int, body: Data) {
         let request: JSONValue
         do {
             request = try JSONValue.parse(body)

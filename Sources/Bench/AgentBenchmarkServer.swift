@@ -1,14 +1,14 @@
-import Foundation
-import LoopbackHTTP
+package import Foundation
+import TestSupport
 
 /// The scripted OpenAI-compatible server of the agent and token benchmarks, on 127.0.0.1 only: it answers
 /// `POST …/chat/completions` with `AgentBenchmarkScript` after a fixed latency. Unlike `BenchOpenAIServer` (the scan
 /// benchmark's, which answers only extractor requests and bills the raw body) it scripts tool calls and bills by
 /// `TokenCostRule`, and it keeps connections alive, as both the Swift and the Python clients expect.
-public final class AgentBenchmarkServer: Sendable {
-    public var port: UInt16 { server.port }
-    public var baseURL: URL { server.url.appendingPathComponent("v1") }
-    public let steps: Int
+package final class AgentBenchmarkServer: Sendable {
+    package var port: UInt16 { server.port }
+    package var baseURL: URL { server.url.appendingPathComponent("v1") }
+    package let steps: Int
     private let server: LoopbackHTTPServer
 
     /// - Parameters:
@@ -17,7 +17,7 @@ public final class AgentBenchmarkServer: Sendable {
     ///   - emulatePrefixCache: report `cached_tokens` as OpenAI's prefix caching would (`PrefixCacheEmulator`).
     ///     Opt-in: hashing every prompt costs the server about 0.15 ms a request, which `bench agent` would count as
     ///     the agent's time (a 6-step run went from about 3 to 4 ms).
-    public init(port: UInt16 = 0, latency: Duration = .zero, steps: Int, emulatePrefixCache: Bool = false) throws {
+    package init(port: UInt16 = 0, latency: Duration = .zero, steps: Int, emulatePrefixCache: Bool = false) throws {
         guard steps >= 1 else { throw BenchError("bench server: --steps must be at least 1, not \(steps)") }
         guard latency >= .zero else { throw BenchError("bench server: the latency must not be negative") }
         self.steps = steps
@@ -35,5 +35,5 @@ public final class AgentBenchmarkServer: Sendable {
     }
 
     /// Stops accepting and closes the connections clients keep open.
-    public func stop() { server.stop() }
+    package func stop() { server.stop() }
 }

@@ -1,12 +1,12 @@
-import AgentRuntime
+package import AgentRuntime
 import Foundation
-import JSONKit
+import Core
 
 /// The five in-memory tools of the agent benchmark, with the real families' names and argument shapes (plus a
 /// round-numbered `limit` where the real tool takes none, so scripted calls never repeat), each returning its
 /// fixed JSON from `AgentBenchmarkScript.tools`: the loop is measured, not the database.
-public enum AgentBenchmarkTools {
-    public static func all() throws -> [AnyAgentTool] {
+package enum AgentBenchmarkTools {
+    package static func all() throws -> [AnyAgentTool] {
         try AgentBenchmarkScript.tools.map { scripted in
             try AnyAgentTool(FixedResultTool(
                 name: scripted.name, parametersSchema: schemas[scripted.name] ?? [:], result: try JSONValue.parse(scripted.result)))

@@ -5,20 +5,20 @@ import Foundation
 /// and the p99 of the workload's sizes, a quote of each copied the way models misquote (a contraction spelled out,
 /// a small word dropped, punctuation tidied) is aligned with its message, as `ground` does when a quote is not
 /// verbatim. Reports time and comparisons per item.
-public enum AlignmentBenchmark {
-    public struct Point: Sendable, Codable {
-        public let percentile: Int
-        public let characters: Int
-        public let nanosecondsPerItem: Double
-        public let workPerItem: Int
-        public let score: Double
+package enum AlignmentBenchmark {
+    package struct Point: Sendable, Codable {
+        package let percentile: Int
+        package let characters: Int
+        package let nanosecondsPerItem: Double
+        package let workPerItem: Int
+        package let score: Double
     }
 
-    public struct Report: Sendable, Codable {
-        public let messages: Int
-        public let points: [Point]
+    package struct Report: Sendable, Codable {
+        package let messages: Int
+        package let points: [Point]
 
-        public var line: String {
+        package var line: String {
             "Alignment per item (\(messages) workload messages): " + points.map { p in
                 String(format: "p%d message %d chars: %.1f µs, %d comparisons (score %.2f)", p.percentile, p.characters,
                        p.nanosecondsPerItem / 1000, p.workPerItem, p.score)
@@ -26,7 +26,7 @@ public enum AlignmentBenchmark {
         }
     }
 
-    public static func run(_ workload: Workload, repeats: Int = 2_000) -> Report {
+    package static func run(_ workload: Workload, repeats: Int = 2_000) -> Report {
         let sorted = workload.messages.map(\.text).sorted { $0.count < $1.count }
         let points = [50, 99].map { percentile -> Point in
             let message = sorted.isEmpty ? "" : sorted[min(sorted.count - 1, sorted.count * percentile / 100)]

@@ -1,26 +1,26 @@
 import Extractors
-import Foundation
-import JSONKit
-import LoopbackHTTP
+package import Foundation
+import Core
+import TestSupport
 
 /// A minimal OpenAI-compatible server on 127.0.0.1 for the scan benchmark: it answers every Chat Completions
 /// request after a fixed latency with a schema-valid answer for the requested feature (empty lists, except one
 /// priority message citing the newest message, so the store writes a row per conversation). It keeps connections
 /// alive, as OpenAI's API does (the transport's pool reuses them).
-public final class BenchOpenAIServer: Sendable {
+package final class BenchOpenAIServer: Sendable {
     /// Requests in flight a benchmark client may send it: it answers every request at once, as OpenAI's API does,
     /// so the client's per-server line (`LLMConfiguration.maxConcurrency`, 1 by default for a loopback URL) must
     /// not be what a benchmark measures.
-    public static let clientConcurrency = 1_024
+    package static let clientConcurrency = 1_024
 
-    public var port: UInt16 { server.port }
-    public var baseURL: URL { server.url.appendingPathComponent("v1") }
+    package var port: UInt16 { server.port }
+    package var baseURL: URL { server.url.appendingPathComponent("v1") }
     private let server: LoopbackHTTPServer
 
     /// CPU seconds the server has used so far: its event-loop thread, which also computes every answer.
-    public var cpuSeconds: Double { server.cpuSeconds }
+    package var cpuSeconds: Double { server.cpuSeconds }
 
-    public init(latency: Duration) throws {
+    package init(latency: Duration) throws {
         server = try LoopbackHTTPServer { request in
             let answer = BenchOpenAIServer.completion(for: request.body)
             return LoopbackReply.response(status: 200, headers: [("Content-Type", "application/json")], body: answer).after(latency)
@@ -28,7 +28,7 @@ public final class BenchOpenAIServer: Sendable {
     }
 
     /// Stops accepting and closes the connections clients keep open.
-    public func stop() { server.stop() }
+    package func stop() { server.stop() }
 
     /// A Chat Completions response whose usage estimates tokens as bytes / 4.
     static func completion(for body: Data) -> Data {
@@ -82,7 +82,7 @@ public final class BenchOpenAIServer: Sendable {
 }
 
 /// A benchmark setup problem, said plainly.
-public struct BenchError: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct BenchError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -2,12 +2,10 @@ import AgentRuntime
 import Extractors
 import Foundation
 import JobsKit
-import JSONKit
-import Migrations
-import Postgres
-import Proactive
+import Core
+package import Postgres
+import Tools
 import PromptKit
-import Providers
 
 /// The proactive pass on the generated workload, in a scratch schema: the whole history is extracted by the
 /// rules (so every user has events, RSVPs and deadlines), then the pass runs for every user offline (users per
@@ -16,48 +14,48 @@ import Providers
 /// The fake model acts like a careful assistant: it calls `check_conflicts` and `get_pending_rsvps`, then ranks
 /// every finding it was given, citing their ids. It counts tokens as request bytes / 4 (as `messageai-bench serve` does), so
 /// token figures follow the real prompt, tools and tool results.
-public struct ProactiveBenchmark: Sendable {
-    public struct Options: Sendable {
-        public var conversations: Int
-        public var days = 7
-        public var seed: UInt64 = 1
-        public var promptsPath = "prompts"
-        public var concurrency = 4
-        public var batchSize = 200
-        public init(conversations: Int) { self.conversations = conversations }
+package struct ProactiveBenchmark: Sendable {
+    package struct Options: Sendable {
+        package var conversations: Int
+        package var days = 7
+        package var seed: UInt64 = 1
+        package var promptsPath = "prompts"
+        package var concurrency = 4
+        package var batchSize = 200
+        package init(conversations: Int) { self.conversations = conversations }
     }
 
-    public struct Result: Sendable, Codable {
-        public var conversations: Int
-        public var days: Int
-        public var seed: UInt64
-        public var users = 0
-        public var extractSeconds = 0.0
-        public var offlineSeconds = 0.0
-        public var usersPerSecond = 0.0
-        public var findings: [String: Int] = [:]
-        public var usersWithFindings = 0
-        public var secondPassNew = 0
-        public var secondPassResolved = 0
-        public var llmSeconds = 0.0
-        public var llmRuns = 0
-        public var promptTokensPerUser = 0.0
-        public var completionTokensPerUser = 0.0
-        public var droppedItems = 0
+    package struct Result: Sendable, Codable {
+        package var conversations: Int
+        package var days: Int
+        package var seed: UInt64
+        package var users = 0
+        package var extractSeconds = 0.0
+        package var offlineSeconds = 0.0
+        package var usersPerSecond = 0.0
+        package var findings: [String: Int] = [:]
+        package var usersWithFindings = 0
+        package var secondPassNew = 0
+        package var secondPassResolved = 0
+        package var llmSeconds = 0.0
+        package var llmRuns = 0
+        package var promptTokensPerUser = 0.0
+        package var completionTokensPerUser = 0.0
+        package var droppedItems = 0
         /// The second night with the model and nothing new: users the pass looked at, users whose findings changed
         /// since their last run, and model runs (must be 0).
-        public var secondNightUsers = 0
-        public var secondNightChangedUsers = 0
-        public var secondNightRuns = 0
+        package var secondNightUsers = 0
+        package var secondNightChangedUsers = 0
+        package var secondNightRuns = 0
         /// Model runs per user whose findings changed (0 when none changed and none ran).
-        public var secondNightRunsPerChangedUser = 0.0
+        package var secondNightRunsPerChangedUser = 0.0
     }
 
-    public let database: PostgresConfiguration
+    package let database: PostgresConfiguration
 
-    public init(database: PostgresConfiguration) { self.database = database }
+    package init(database: PostgresConfiguration) { self.database = database }
 
-    public func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
+    package func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
         var result = Result(conversations: options.conversations, days: options.days, seed: options.seed)
         let now = Date()
         let workload = try WorkloadGenerator.make(WorkloadSpec(conversations: options.conversations, days: options.days, seed: options.seed, now: now))

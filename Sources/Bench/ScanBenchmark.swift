@@ -2,89 +2,87 @@ import AgentRuntime
 import Extractors
 import Foundation
 import JobsKit
-import Migrations
-import Postgres
-import Providers
+package import Postgres
 
 /// Measures the nightly scan end to end against `BenchOpenAIServer` at a fixed latency: a fresh schema, a
 /// generated workload, the real scan (pool, reader, engine, HTTP client, store) — everything but the model.
 /// A second run at zero latency shows what the scan itself costs per conversation.
-public struct ScanBenchmark: Sendable {
-    public struct Options: Sendable {
-        public var conversations: Int
-        public var days = 7
-        public var seed: UInt64 = 1
-        public var latency: Duration = .milliseconds(500)
-        public var concurrency = 4
-        public var promptsPath = "prompts"
+package struct ScanBenchmark: Sendable {
+    package struct Options: Sendable {
+        package var conversations: Int
+        package var days = 7
+        package var seed: UInt64 = 1
+        package var latency: Duration = .milliseconds(500)
+        package var concurrency = 4
+        package var promptsPath = "prompts"
         /// Also run at zero latency for the local overhead.
-        public var measureOverhead = true
+        package var measureOverhead = true
         /// Replaces the HTTP transport's limit on simultaneous connections to one host, which caps requests in flight
         /// whatever the concurrency (each conversation sends one per feature at once); nil measures the production
         /// transport.
-        public var maxConnectionsPerHost: Int?
+        package var maxConnectionsPerHost: Int?
 
-        public init(conversations: Int) { self.conversations = conversations }
+        package init(conversations: Int) { self.conversations = conversations }
     }
 
     /// One scan over a freshly loaded workload.
-    public struct Phase: Sendable, Codable {
-        public var latencyMs: Int
-        public var messagesLoaded = 0
-        public var loadSeconds = 0.0
+    package struct Phase: Sendable, Codable {
+        package var latencyMs: Int
+        package var messagesLoaded = 0
+        package var loadSeconds = 0.0
         /// Conversations the scan processed (the workload's active ones).
-        public var scanned = 0
-        public var failed = 0
-        public var seconds = 0.0
-        public var conversationsPerSecond = 0.0
-        public var requests = 0
-        public var promptTokens = 0
-        public var completionTokens = 0
+        package var scanned = 0
+        package var failed = 0
+        package var seconds = 0.0
+        package var conversationsPerSecond = 0.0
+        package var requests = 0
+        package var promptTokens = 0
+        package var completionTokens = 0
         /// CPU time (user + system) the process used during the scan: waiting on the network should cost little.
-        public var cpuSeconds = 0.0
+        package var cpuSeconds = 0.0
         /// CPU time per model request and per conversation: what waiting on the model costs (the target: at most
         /// 1 ms per request that waits 800 ms). Includes the in-process fake server and the store.
-        public var cpuMsPerRequest: Double?
-        public var cpuMsPerConversation: Double?
+        package var cpuMsPerRequest: Double?
+        package var cpuMsPerConversation: Double?
         /// CPU seconds of the in-process fake server's threads during the scan (each reads its own thread clock), and
         /// the process's CPU without them per request and per conversation: the scanner's own cost, since in production
         /// the server is OpenAI's. The scan's `cpuSeconds` above still includes the fake.
-        public var serverCPUSeconds: Double?
-        public var scanCPUMsPerRequest: Double?
-        public var scanCPUMsPerConversation: Double?
+        package var serverCPUSeconds: Double?
+        package var scanCPUMsPerRequest: Double?
+        package var scanCPUMsPerConversation: Double?
         /// CPU per request of the HTTP client's event-loop thread alone (SwiftNIO's `NIO-ELT-…`, from
         /// /proc/self/task; 10 ms tick resolution): the transport's own waiting and socket work. Nil without /proc.
-        public var eventLoopCPUMsPerRequest: Double?
+        package var eventLoopCPUMsPerRequest: Double?
     }
 
-    public struct Result: Sendable, Codable {
-        public var conversations: Int
-        public var days: Int
-        public var seed: UInt64
-        public var concurrency: Int
-        public var latencyMs: Int
+    package struct Result: Sendable, Codable {
+        package var conversations: Int
+        package var days: Int
+        package var seed: UInt64
+        package var concurrency: Int
+        package var latencyMs: Int
         /// The ceiling set by concurrency and latency: C conversations in flight, each about one latency long
         /// (its feature requests run in parallel). Nil at zero latency.
-        public var boundPerSecond: Double?
+        package var boundPerSecond: Double?
         /// The ceiling for this run's count: its conversations in whole waves of C, each one latency long
         /// (`scanned / (⌈scanned / C⌉ × latency)`). Below `boundPerSecond` when the last wave is partial: 100
         /// conversations at C = 64 are two waves, at most 62.5/s. Nil at zero latency.
-        public var runBoundPerSecond: Double?
-        public var run: Phase
-        public var zeroLatency: Phase?
+        package var runBoundPerSecond: Double?
+        package var run: Phase
+        package var zeroLatency: Phase?
         /// Wall time per conversation at zero latency (with the same concurrency): the scan's own cost.
-        public var overheadMsPerConversation: Double?
+        package var overheadMsPerConversation: Double?
         /// The connection limit per host when the benchmark replaced it; nil: the production transport's.
-        public var maxConnectionsPerHost: Int?
+        package var maxConnectionsPerHost: Int?
         /// VmHWM of this process (scan, pool and the in-process fake server), in MiB; nil where /proc is missing.
-        public var peakMemoryMiB: Double?
+        package var peakMemoryMiB: Double?
     }
 
-    public let database: PostgresConfiguration
+    package let database: PostgresConfiguration
 
-    public init(database: PostgresConfiguration) { self.database = database }
+    package init(database: PostgresConfiguration) { self.database = database }
 
-    public func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
+    package func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
         guard (1...64).contains(options.concurrency) else { throw BenchError("--concurrency must be between 1 and 64") }
         let now = Date()
         log("scan at \(options.latency.milliseconds) ms latency, concurrency \(options.concurrency)")
@@ -180,7 +178,7 @@ public struct ScanBenchmark: Sendable {
     }
 
     /// User plus system CPU time of the whole process so far.
-    public static func cpuSeconds() -> Double {
+    package static func cpuSeconds() -> Double {
         var usage = rusage()
         #if os(Linux)
         let who = __rusage_who_t(RUSAGE_SELF.rawValue)
@@ -211,7 +209,7 @@ public struct ScanBenchmark: Sendable {
     }
 
     /// The process's peak resident set (VmHWM) from /proc/self/status.
-    public static func peakMemoryMiB() -> Double? {
+    package static func peakMemoryMiB() -> Double? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
               let kib = Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }

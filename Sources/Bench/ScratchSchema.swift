@@ -1,5 +1,4 @@
 import Foundation
-import Migrations
 import Postgres
 
 /// A new schema in the configured database, migrated, dropped afterwards: a benchmark never touches real data.

@@ -1,4 +1,4 @@
-import JSONKit
+import Core
 
 /// The seed's five edge-function prompts and response schemas (seed document section 5, "AI Features
 /// Implementation"), copied as the functions send them: the system prompts keep the template literals' indentation,

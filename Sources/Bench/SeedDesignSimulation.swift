@@ -1,14 +1,14 @@
-import AgentRuntime
-import Chrono
+package import AgentRuntime
+import Core
 import Extractors
-import Foundation
+package import Foundation
 
 /// The seed's five AI features, each a separate edge function.
-public enum SeedDesignFeature: String, Sendable, CaseIterable, Codable {
+package enum SeedDesignFeature: String, Sendable, CaseIterable, Codable {
     case calendar, decisions, priority, rsvps, deadlines
 
     /// How far back the function reads, re-sent whole every night.
-    public var windowDays: Int {
+    package var windowDays: Int {
         switch self {
         case .calendar, .decisions: 7
         case .priority: 1
@@ -18,18 +18,18 @@ public enum SeedDesignFeature: String, Sendable, CaseIterable, Codable {
     }
 
     /// RSVPs and deadlines are called once per participant (the function takes a `userId`), with the same prompt.
-    public var perParticipant: Bool { self == .rsvps || self == .deadlines }
+    package var perParticipant: Bool { self == .rsvps || self == .deadlines }
 }
 
 /// One conversation as the seed's functions see it.
-public struct SeedDesignConversation: Sendable {
-    public struct Message: Sendable {
-        public let id: UUID
-        public let senderName: String
-        public let text: String
-        public let sentAt: Date
+package struct SeedDesignConversation: Sendable {
+    package struct Message: Sendable {
+        package let id: UUID
+        package let senderName: String
+        package let text: String
+        package let sentAt: Date
 
-        public init(id: UUID, senderName: String, text: String, sentAt: Date) {
+        package init(id: UUID, senderName: String, text: String, sentAt: Date) {
             self.id = id
             self.senderName = senderName
             self.text = text
@@ -37,19 +37,19 @@ public struct SeedDesignConversation: Sendable {
         }
     }
 
-    public let id: UUID
-    public let participantIDs: [UUID]
+    package let id: UUID
+    package let participantIDs: [UUID]
     /// Oldest first.
-    public let messages: [Message]
+    package let messages: [Message]
 
-    public init(id: UUID, participantIDs: [UUID], messages: [Message]) {
+    package init(id: UUID, participantIDs: [UUID], messages: [Message]) {
         self.id = id
         self.participantIDs = participantIDs
         self.messages = messages
     }
 
     /// Every conversation of a generated workload, with its messages and senders' display names.
-    public static func all(from workload: Workload) -> [SeedDesignConversation] {
+    package static func all(from workload: Workload) -> [SeedDesignConversation] {
         let names = Dictionary(workload.users.map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
         let byConversation = Dictionary(grouping: workload.messages, by: \.conversationID)
         return workload.conversations.map { conversation in
@@ -62,14 +62,14 @@ public struct SeedDesignConversation: Sendable {
 }
 
 /// One request the seed's design sends.
-public struct SeedDesignRequest: Sendable {
-    public let feature: SeedDesignFeature
-    public let conversationID: UUID
+package struct SeedDesignRequest: Sendable {
+    package let feature: SeedDesignFeature
+    package let conversationID: UUID
     /// The participant a per-participant call is for.
-    public let userID: UUID?
-    public let request: ChatCompletionRequest
+    package let userID: UUID?
+    package let request: ChatCompletionRequest
     /// UTF-8 bytes of the window's message lines alone: the seed's side of the conservative count.
-    public let messageLineBytes: Int
+    package let messageLineBytes: Int
 }
 
 /// Replays one night of the seed's design: for every conversation, each feature sends its whole window with the
@@ -77,26 +77,26 @@ public struct SeedDesignRequest: Sendable {
 /// `[id] Name: text`; deadlines `[id] text`; priority newest first, at most 50), RSVPs and deadlines once per
 /// participant. The response schema goes as `response_format`, which the token rule bills like the AI SDK's
 /// equivalent tool definition.
-public struct SeedDesignSimulation: Sendable {
-    public struct Totals: Sendable, Codable, Equatable {
-        public var conversations = 0
-        public var requests = 0
+package struct SeedDesignSimulation: Sendable {
+    package struct Totals: Sendable, Codable, Equatable {
+        package var conversations = 0
+        package var requests = 0
         /// Requests not sent because the feature's window held no message.
-        public var skippedEmptyWindows = 0
-        public var promptTokens = 0
-        public var completionTokens = 0
-        public var cachedPromptTokens = 0
+        package var skippedEmptyWindows = 0
+        package var promptTokens = 0
+        package var completionTokens = 0
+        package var cachedPromptTokens = 0
         /// Message lines only (no system prompt, no schema), summed over requests sent.
-        public var messageLineBytes = 0
-        public var requestsByFeature: [String: Int] = [:]
+        package var messageLineBytes = 0
+        package var requestsByFeature: [String: Int] = [:]
 
-        public var totalTokens: Int { promptTokens + completionTokens }
+        package var totalTokens: Int { promptTokens + completionTokens }
         /// The three token counts as the jobs' one usage type (the fields stay flat in the JSON output).
-        public var usage: TokenUsage {
+        package var usage: TokenUsage {
             TokenUsage(promptTokens: promptTokens, completionTokens: completionTokens, cachedPromptTokens: cachedPromptTokens)
         }
 
-        public init() {}
+        package init() {}
 
         mutating func add(_ tokens: TokenUsage) {
             let sum = usage + tokens
@@ -105,16 +105,16 @@ public struct SeedDesignSimulation: Sendable {
     }
 
     /// The night's end: windows reach back from here.
-    public var now: Date
-    public var model = "gpt-4o"
+    package var now: Date
+    package var model = "gpt-4o"
     /// The seed's functions call the model even for an empty window; skipping those makes the seed cheaper, so
     /// the comparison errs in the seed's favour.
-    public var skipEmptyWindows = true
+    package var skipEmptyWindows = true
 
-    public init(now: Date) { self.now = now }
+    package init(now: Date) { self.now = now }
 
     /// What the seed's design sends for one conversation in one night, in feature order.
-    public func requests(for conversation: SeedDesignConversation) -> [SeedDesignRequest] {
+    package func requests(for conversation: SeedDesignConversation) -> [SeedDesignRequest] {
         let today = LocalDate(now, in: TimeZone(identifier: "UTC")!).iso
         var requests: [SeedDesignRequest] = []
         for feature in SeedDesignFeature.allCases {
@@ -143,12 +143,12 @@ public struct SeedDesignSimulation: Sendable {
     }
 
     /// Requests for one conversation if no window were skipped.
-    public static func fullRequestCount(for conversation: SeedDesignConversation) -> Int {
+    package static func fullRequestCount(for conversation: SeedDesignConversation) -> Int {
         SeedDesignFeature.allCases.reduce(0) { $0 + ($1.perParticipant ? conversation.participantIDs.count : 1) }
     }
 
     /// Sends the night's requests with `concurrency` in flight and sums the usage the server reports.
-    public func send(_ conversations: [SeedDesignConversation], to client: any ChatCompleting, concurrency: Int) async throws -> Totals {
+    package func send(_ conversations: [SeedDesignConversation], to client: any ChatCompleting, concurrency: Int) async throws -> Totals {
         let workers = max(1, min(concurrency, conversations.count))
         return try await withThrowingTaskGroup(of: Totals.self) { group in
             for worker in 0..<workers {

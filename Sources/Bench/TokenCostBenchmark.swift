@@ -1,54 +1,52 @@
 import AgentRuntime
-import Extractors
-import Foundation
+package import Extractors
+package import Foundation
 import JobsKit
-import Migrations
-import Postgres
+package import Postgres
 import PromptKit
-import Providers
 
 /// The tokens of one night, our design against the seed's, on the same generated data and billed by the same
 /// server rule (`TokenCostRule`): ours is the real nightly scan (`ScanService` with the openai provider and the real
 /// engine: new messages plus context, pre-filter, one call per conversation window, or per window and feature with
 /// `--per-feature`); the seed's is
 /// `SeedDesignSimulation`. Everything happens in a scratch schema of the given database, dropped afterwards.
-public struct TokenCostBenchmark: Sendable {
-    public struct Options: Sendable {
-        public var conversations: Int
+package struct TokenCostBenchmark: Sendable {
+    package struct Options: Sendable {
+        package var conversations: Int
         /// 30 days, so the seed's longest window (RSVPs) is full.
-        public var days = 30
-        public var seed: UInt64 = 1
-        public var now = Date()
+        package var days = 30
+        package var seed: UInt64 = 1
+        package var now = Date()
         /// Conversations (ours) and conversations' request streams (the seed's) in flight at once.
-        public var concurrency = 8
-        public var promptsPath = "prompts"
-        public var skipEmptySeedWindows = true
+        package var concurrency = 8
+        package var promptsPath = "prompts"
+        package var skipEmptySeedWindows = true
         /// How our scan asks: combined by default, as `scan` does (`--per-feature` for five requests per window).
-        public var mode = RequestMode.productDefault
+        package var mode = RequestMode.productDefault
 
-        public init(conversations: Int) { self.conversations = conversations }
+        package init(conversations: Int) { self.conversations = conversations }
     }
 
-    public struct Side: Sendable, Codable, Equatable {
+    package struct Side: Sendable, Codable, Equatable {
         /// Conversations that sent anything.
-        public var conversations: Int
-        public var requests: Int
-        public var promptTokens: Int
-        public var completionTokens: Int
+        package var conversations: Int
+        package var requests: Int
+        package var promptTokens: Int
+        package var completionTokens: Int
         /// Prompt tokens the emulated prefix cache served (`PrefixCacheEmulator`).
-        public var cachedPromptTokens = 0
-        public var totalTokens: Int { promptTokens + completionTokens }
-        public var seconds: Double
+        package var cachedPromptTokens = 0
+        package var totalTokens: Int { promptTokens + completionTokens }
+        package var seconds: Double
         /// The model the side is priced at.
-        public var model = ""
+        package var model = ""
         /// List-price dollars for the night, nil when the price table has no price for `model`.
-        public var costUSD: Double?
+        package var costUSD: Double?
         /// The same tokens through the Batch API.
-        public var batchCostUSD: Double?
+        package var batchCostUSD: Double?
         /// What the cached prompt tokens saved: the night without the cache discount minus `costUSD`.
-        public var cacheSavingsUSD: Double?
+        package var cacheSavingsUSD: Double?
         /// The request bodies as sent, and where their bytes go.
-        public var wire = TokenCostMeasure()
+        package var wire = TokenCostMeasure()
 
         enum CodingKeys: String, CodingKey {
             case conversations, requests, seconds, model, wire
@@ -61,7 +59,7 @@ public struct TokenCostBenchmark: Sendable {
             case cacheSavingsUSD = "cache_savings_usd"
         }
 
-        public init(conversations: Int, requests: Int, promptTokens: Int, completionTokens: Int, seconds: Double) {
+        package init(conversations: Int, requests: Int, promptTokens: Int, completionTokens: Int, seconds: Double) {
             self.conversations = conversations
             self.requests = requests
             self.promptTokens = promptTokens
@@ -69,7 +67,7 @@ public struct TokenCostBenchmark: Sendable {
             self.seconds = seconds
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             conversations = try c.decode(Int.self, forKey: .conversations)
             requests = try c.decode(Int.self, forKey: .requests)
@@ -84,7 +82,7 @@ public struct TokenCostBenchmark: Sendable {
             wire = try c.decodeIfPresent(TokenCostMeasure.self, forKey: .wire) ?? TokenCostMeasure()
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(conversations, forKey: .conversations)
             try c.encode(requests, forKey: .requests)
@@ -111,33 +109,33 @@ public struct TokenCostBenchmark: Sendable {
         }
     }
 
-    public struct Result: Sendable, Codable {
-        public var conversations: Int
-        public var days: Int
-        public var seed: UInt64
-        public var messages: Int
-        public var activeConversations: Int
-        public var newMessages: Int
-        public var ours: Side
-        public var seedDesign: Side
-        public var seedSkippedEmptyWindows: Int
-        public var seedRequestsByFeature: [String: Int]
+    package struct Result: Sendable, Codable {
+        package var conversations: Int
+        package var days: Int
+        package var seed: UInt64
+        package var messages: Int
+        package var activeConversations: Int
+        package var newMessages: Int
+        package var ours: Side
+        package var seedDesign: Side
+        package var seedSkippedEmptyWindows: Int
+        package var seedRequestsByFeature: [String: Int]
         /// Our total tokens as a share of the seed's (target: at most 0.1).
-        public var share: Double
+        package var share: Double
         /// How many times more the seed's design spends.
-        public var factor: Double
+        package var factor: Double
         /// The seed's message lines alone at 4 bytes per token: no system prompt, no schema, no JSON.
-        public var seedMessageLineTokens: Int
+        package var seedMessageLineTokens: Int
         /// The conservative ratio: every byte of our request bodies against only the seed's message lines.
-        public var conservativeShare: Double
+        package var conservativeShare: Double
         /// The price table's date, nil when no price file was found.
-        public var pricesAsOf: String?
+        package var pricesAsOf: String?
         /// The seed's night at our model's price, so the money compares design with design.
-        public var seedCostAtOurModelUSD: Double?
+        package var seedCostAtOurModelUSD: Double?
         /// How our scan asked.
-        public var requestMode = RequestMode.productDefault
+        package var requestMode = RequestMode.productDefault
         /// Whether our scan ran in combined mode.
-        public var combined: Bool { requestMode == .combined }
+        package var combined: Bool { requestMode == .combined }
 
         enum CodingKeys: String, CodingKey {
             case conversations, days, seed, messages, ours, share, factor
@@ -154,11 +152,11 @@ public struct TokenCostBenchmark: Sendable {
         }
     }
 
-    public let database: PostgresConfiguration
+    package let database: PostgresConfiguration
 
-    public init(database: PostgresConfiguration) { self.database = database }
+    package init(database: PostgresConfiguration) { self.database = database }
 
-    public func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
+    package func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
         guard (1...64).contains(options.concurrency) else { throw BenchError("--concurrency must be between 1 and 64, not \(options.concurrency)") }
         let workload = try WorkloadGenerator.make(WorkloadSpec(
             conversations: options.conversations, days: options.days, seed: options.seed, now: options.now))

@@ -1,31 +1,30 @@
-import AgentRuntime
-import Chrono
+package import AgentRuntime
 import Foundation
-import JSONKit
+package import Core
 
 /// What one side of the token benchmark sent, counted on the wire: every request body in full (the conservative
 /// count), split by where the bytes go, and the prompt tokens a provider's prefix cache would have served.
-public struct TokenCostMeasure: Sendable, Codable, Equatable {
-    public var requests = 0
+package struct TokenCostMeasure: Sendable, Codable, Equatable {
+    package var requests = 0
     /// Whole request bodies: every byte of JSON, schema and prompt.
-    public var bodyBytes = 0
+    package var bodyBytes = 0
     /// Between `<messages>` and `</messages>` of the last user message.
-    public var messageBlockBytes = 0
+    package var messageBlockBytes = 0
     /// The compact JSON of `response_format`.
-    public var schemaBytes = 0
+    package var schemaBytes = 0
     /// The system message.
-    public var systemBytes = 0
+    package var systemBytes = 0
     /// Few-shot messages between the system message and the last user message.
-    public var exampleBytes = 0
+    package var exampleBytes = 0
     /// Prompt tokens (by `TokenCostRule`) that emulated prefix caching served from cache.
-    public var cachedPromptTokens = 0
+    package var cachedPromptTokens = 0
     /// Per response schema name (`combined`, or each feature's): tokens of the cacheable prompt text
     /// (`PrefixCacheEmulator.prefixText`) that every request of that name shares, the static prefix a provider can
     /// cache across conversations. OpenAI caches from 1,024 tokens on.
-    public var sharedPrefixTokens: [String: Int] = [:]
+    package var sharedPrefixTokens: [String: Int] = [:]
 
     /// Tokens of whole bodies at 4 bytes per token.
-    public var bodyTokens: Int { TokenCostRule.tokens(bytes: bodyBytes) }
+    package var bodyTokens: Int { TokenCostRule.tokens(bytes: bodyBytes) }
 
     enum CodingKeys: String, CodingKey {
         case requests
@@ -38,9 +37,9 @@ public struct TokenCostMeasure: Sendable, Codable, Equatable {
         case sharedPrefixTokens = "shared_prefix_tokens"
     }
 
-    public init() {}
+    package init() {}
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         requests = try c.decode(Int.self, forKey: .requests)
         bodyBytes = try c.decode(Int.self, forKey: .bodyBytes)
@@ -53,7 +52,7 @@ public struct TokenCostMeasure: Sendable, Codable, Equatable {
     }
 
     /// "messages 54%, schema 16%, …" of the body bytes.
-    public var breakdown: String {
+    package var breakdown: String {
         guard bodyBytes > 0 else { return "nothing sent" }
         let rest = bodyBytes - messageBlockBytes - schemaBytes - systemBytes - exampleBytes
         return [("<messages> block", messageBlockBytes), ("schema", schemaBytes), ("system prompts", systemBytes),
@@ -67,17 +66,17 @@ public struct TokenCostMeasure: Sendable, Codable, Equatable {
 /// the cached part is the longest prefix, in whole 128-token blocks, that an earlier request already sent, and
 /// only when it reaches 1,024 tokens, as OpenAI documents. Blocks are keyed by a running FNV-1a hash of all bytes
 /// up to the block's end, so a block matches only when everything before it matches too.
-public final class PrefixCacheEmulator: @unchecked Sendable {
-    public static let blockTokens = 128
-    public static let minimumTokens = 1024
+package final class PrefixCacheEmulator: @unchecked Sendable {
+    package static let blockTokens = 128
+    package static let minimumTokens = 1024
     private static let blockBytes = blockTokens * 4
     private let lock = NSLock()
     private var seen: Set<UInt64> = []
 
-    public init() {}
+    package init() {}
 
     /// The prompt tokens a cache would have served for `request`; remembers its blocks for later requests.
-    public func cachedTokens(for request: JSONValue) -> Int {
+    package func cachedTokens(for request: JSONValue) -> Int {
         let bytes = Array(Self.prefixText(request).utf8)
         var keys: [UInt64] = []
         keys.reserveCapacity(bytes.count / Self.blockBytes)
@@ -113,7 +112,7 @@ public final class PrefixCacheEmulator: @unchecked Sendable {
 
 /// Counts what passes through it into a `TokenCostMeasure`, and adds the emulated `cached_tokens` to each answer's
 /// `usage.prompt_tokens_details`, so the scan reports (and prices) cached tokens as it would against OpenAI.
-public final class TokenCostMeter: HTTPTransport, @unchecked Sendable {
+package final class TokenCostMeter: HTTPTransport, @unchecked Sendable {
     private let base: any HTTPTransport
     private let cache: PrefixCacheEmulator
     private let lock = NSLock()
@@ -121,12 +120,12 @@ public final class TokenCostMeter: HTTPTransport, @unchecked Sendable {
     /// Per response schema name, the prompt text every request so far began with.
     private var sharedPrefixes: [String: [UInt8]] = [:]
 
-    public init(base: any HTTPTransport = AsyncHTTPClientTransport.shared, cache: PrefixCacheEmulator = PrefixCacheEmulator()) {
+    package init(base: any HTTPTransport = AsyncHTTPClientTransport.shared, cache: PrefixCacheEmulator = PrefixCacheEmulator()) {
         self.base = base
         self.cache = cache
     }
 
-    public var snapshot: TokenCostMeasure {
+    package var snapshot: TokenCostMeasure {
         lock.withLock {
             var result = measure
             result.sharedPrefixTokens = sharedPrefixes.mapValues { TokenCostRule.tokens(bytes: $0.count) }
@@ -134,7 +133,7 @@ public final class TokenCostMeter: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard let json = try? JSONValue.parse(request.body) else { return try await base.send(request) }
         let cached = cache.cachedTokens(for: json)
         let part = Self.measure(json, bodyBytes: request.body.count)

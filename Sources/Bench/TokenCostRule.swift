@@ -1,4 +1,4 @@
-import JSONKit
+package import Core
 
 /// The one rule by which the benchmark server bills every request, whoever sends it (our scan, the seed's design,
 /// our agent loop, the Python Agents SDK), so token totals compare like with like. A real tokenizer would give other
@@ -8,14 +8,14 @@ import JSONKit
 /// - prompt: every message's text (string content or text parts, and the name and arguments of assistant tool
 ///   calls), plus the compact JSON of `tools` and `response_format` (a provider bills schemas too);
 /// - completion: the answer's content, and the name and arguments of each tool call it makes.
-public enum TokenCostRule {
-    public static func tokens(bytes: Int) -> Int { (bytes + 3) / 4 }
+package enum TokenCostRule {
+    package static func tokens(bytes: Int) -> Int { (bytes + 3) / 4 }
 
-    public static func promptTokens(_ request: JSONValue) -> Int { tokens(bytes: promptBytes(request)) }
+    package static func promptTokens(_ request: JSONValue) -> Int { tokens(bytes: promptBytes(request)) }
 
-    public static func completionTokens(_ message: JSONValue) -> Int { tokens(bytes: messageBytes(message)) }
+    package static func completionTokens(_ message: JSONValue) -> Int { tokens(bytes: messageBytes(message)) }
 
-    public static func promptBytes(_ request: JSONValue) -> Int {
+    package static func promptBytes(_ request: JSONValue) -> Int {
         var bytes = (request["messages"]?.arrayValue ?? []).reduce(0) { $0 + messageBytes($1) }
         for key in ["tools", "response_format"] {
             if let value = request[key], !value.isNull { bytes += value.serialized().utf8.count }
@@ -24,7 +24,7 @@ public enum TokenCostRule {
     }
 
     /// The text of one chat message: its content and its tool calls' names and arguments.
-    public static func messageBytes(_ message: JSONValue) -> Int {
+    package static func messageBytes(_ message: JSONValue) -> Int {
         var bytes = 0
         switch message["content"] {
         case .string(let text)?:

@@ -1,68 +1,68 @@
-import Foundation
+package import Foundation
 
 /// A generated benchmark data set: users, conversations, their messages, and where a scan starts in each.
-public struct Workload: Sendable, Hashable {
-    public struct User: Sendable, Hashable {
-        public let id: UUID
-        public let username: String
-        public let displayName: String
-        public let timeZone: String
+package struct Workload: Sendable, Hashable {
+    package struct User: Sendable, Hashable {
+        package let id: UUID
+        package let username: String
+        package let displayName: String
+        package let timeZone: String
     }
 
-    public struct Conversation: Sendable, Hashable {
-        public let id: UUID
+    package struct Conversation: Sendable, Hashable {
+        package let id: UUID
         /// Numbered, so requests and reports can be told apart by name.
-        public let name: String
-        public let isGroup: Bool
-        public let participantIDs: [UUID]
+        package let name: String
+        package let isGroup: Bool
+        package let participantIDs: [UUID]
         /// Has new messages on the last day.
-        public let isActive: Bool
+        package let isActive: Bool
     }
 
-    public struct Message: Sendable, Hashable {
-        public let id: UUID
-        public let conversationID: UUID
-        public let senderID: UUID
-        public let text: String
-        public let sentAt: Date
+    package struct Message: Sendable, Hashable {
+        package let id: UUID
+        package let conversationID: UUID
+        package let senderID: UUID
+        package let text: String
+        package let sentAt: Date
     }
 
     /// The last message before the last day: everything up to it counts as already scanned.
-    public struct Watermark: Sendable, Hashable {
-        public let conversationID: UUID
-        public let sentAt: Date
-        public let messageID: UUID
+    package struct Watermark: Sendable, Hashable {
+        package let conversationID: UUID
+        package let sentAt: Date
+        package let messageID: UUID
     }
 
-    public let spec: WorkloadSpec
-    public let users: [User]
-    public let conversations: [Conversation]
+    package let spec: WorkloadSpec
+    package let users: [User]
+    package let conversations: [Conversation]
     /// Per conversation, oldest first.
-    public let messages: [Message]
+    package let messages: [Message]
     /// Conversations with no message before the last day have none (a scan reads all they have).
-    public let watermarks: [Watermark]
+    package let watermarks: [Watermark]
     /// Messages at or after this instant are the last day's, the ones a scan sees as new.
-    public let lastDayStart: Date
+    package let lastDayStart: Date
 
-    public var activeConversations: Int { conversations.count(where: \.isActive) }
-    public var newMessages: Int { messages.count(where: { $0.sentAt >= lastDayStart }) }
+    package var activeConversations: Int { conversations.count(where: \.isActive) }
+    package var newMessages: Int { messages.count(where: { $0.sentAt >= lastDayStart }) }
 }
 
 /// What to generate. The same spec (seed and `now` included) always gives the same workload.
-public struct WorkloadSpec: Sendable, Hashable, Codable {
-    public var conversations: Int
-    public var days: Int
-    public var seed: UInt64
+package struct WorkloadSpec: Sendable, Hashable, Codable {
+    package var conversations: Int
+    package var days: Int
+    package var seed: UInt64
     /// The end of the last day.
-    public var now: Date
+    package var now: Date
     /// Share of group chats; the rest are 1:1.
-    public var groupShare = 0.75
+    package var groupShare = 0.75
     /// Share of conversations with new messages on the last day (at least one when there are any conversations).
-    public var activeShare = 0.1
+    package var activeShare = 0.1
     /// New messages in an active conversation on the last day, about.
-    public var newMessagesPerActive = 20
+    package var newMessagesPerActive = 20
 
-    public init(conversations: Int, days: Int, seed: UInt64 = 1, now: Date) {
+    package init(conversations: Int, days: Int, seed: UInt64 = 1, now: Date) {
         self.conversations = conversations
         self.days = days
         self.seed = seed

@@ -1,13 +1,13 @@
-import Chrono
+import Core
 import Foundation
-import SeededRandom
+import TestSupport
 
 /// Builds a realistic, reproducible scan workload: parent group chats (3 to 8 people) and 1:1 chats with a few
 /// messages a day of history, and about a tenth of the conversations busy on the last day (about 20 new messages
 /// each). Everything, ids included, follows from the spec; nothing reads the system's randomness.
-public enum WorkloadGenerator {
-    public struct InvalidSpec: Error, CustomStringConvertible {
-        public let description: String
+package enum WorkloadGenerator {
+    package struct InvalidSpec: Error, CustomStringConvertible {
+        package let description: String
     }
 
     static let firstNames = ["Maria", "Dan", "Priya", "Jenny", "Ana", "Lee", "Sam", "Fatima", "Tom", "Keiko", "Omar", "Grace",
@@ -19,7 +19,7 @@ public enum WorkloadGenerator {
     static let groupNames = ["Room 4B parents", "U9 soccer parents", "Riverside PTA", "Carpool crew", "Swim team families",
                              "3rd grade class", "Birthday planning", "Scout troop 12", "Piano studio families", "Oak Street neighbors"]
 
-    public static func make(_ spec: WorkloadSpec) throws -> Workload {
+    package static func make(_ spec: WorkloadSpec) throws -> Workload {
         guard (1...1_000_000).contains(spec.conversations) else {
             throw InvalidSpec(description: "--conversations must be between 1 and 1000000, not \(spec.conversations)")
         }

@@ -1,31 +1,31 @@
 import Foundation
-import Postgres
+package import Postgres
 
 /// Writes a workload with multi-row `unnest` inserts in batches, in one transaction, so thousands of
 /// conversations load in seconds. Rows are inserted only when missing (loading the same workload twice adds
 /// nothing); watermarks of the workload's conversations are always reset to "scanned up to the last day".
-public struct WorkloadLoader: Sendable {
-    public struct Report: Sendable, Codable {
-        public var users = 0
-        public var conversations = 0
-        public var participants = 0
-        public var messages = 0
-        public var activeConversations = 0
+package struct WorkloadLoader: Sendable {
+    package struct Report: Sendable, Codable {
+        package var users = 0
+        package var conversations = 0
+        package var participants = 0
+        package var messages = 0
+        package var activeConversations = 0
         /// Messages on the last day: what a scan will read as new.
-        public var newMessages = 0
-        public var watermarks = 0
-        public var seconds = 0.0
+        package var newMessages = 0
+        package var watermarks = 0
+        package var seconds = 0.0
     }
 
-    public let pool: PostgresPool
-    public var batchSize: Int
+    package let pool: PostgresPool
+    package var batchSize: Int
 
-    public init(pool: PostgresPool, batchSize: Int = 5000) {
+    package init(pool: PostgresPool, batchSize: Int = 5000) {
         self.pool = pool
         self.batchSize = max(1, batchSize)
     }
 
-    public func load(_ workload: Workload) async throws -> Report {
+    package func load(_ workload: Workload) async throws -> Report {
         let started = Date()
         var report = Report()
         report.users = workload.users.count

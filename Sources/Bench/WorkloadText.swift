@@ -1,6 +1,6 @@
-import Chrono
+import Core
 import Foundation
-import SeededRandom
+import TestSupport
 
 /// Chat lines of busy parents, with real dates, times, RSVPs and deadlines computed from the day each message
 /// is sent, so the extractors have real work. Roughly a third is plain chatter the pre-filter can drop.

@@ -1,8 +1,8 @@
-import Chrono
-import Foundation
+package import Core
+package import Foundation
 
 /// Element types allowed in Postgres arrays (`text[]`, `uuid[]`, `int[]`...).
-public protocol PostgresArrayElement: PostgresTextCodable {}
+package protocol PostgresArrayElement: PostgresTextCodable {}
 extension String: PostgresArrayElement {}
 extension Int: PostgresArrayElement {}
 extension Int64: PostgresArrayElement {}
@@ -13,7 +13,7 @@ extension LocalDate: PostgresArrayElement {}
 
 extension Array: PostgresEncodable where Element: PostgresArrayElement {
     /// Every element quoted and escaped: `{"a","b \"c\""}`.
-    public var postgresText: String? {
+    package var postgresText: String? {
         var bytes: [UInt8] = [UInt8(ascii: "{")]
         for (index, element) in enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -27,7 +27,7 @@ extension Array: PostgresEncodable where Element: PostgresArrayElement {
 }
 
 extension Array: PostgresDecodable where Element: PostgresArrayElement {
-    public init(postgresText text: String?) throws(PostgresDecodingFailure) {
+    package init(postgresText text: String?) throws(PostgresDecodingFailure) {
         guard let text else { throw PostgresDecodingFailure("unexpected NULL for an array; decode as an Optional to allow it") }
         var result: [Element] = []
         for item in try PostgresArrayText.elements(of: text) {

@@ -1,30 +1,29 @@
-import Chrono
-import Foundation
-import JSONKit
+package import Core
+package import Foundation
 
 /// A Swift value that can be bound to a `$n` parameter. Values travel as text, separately from the SQL.
-public protocol PostgresEncodable: Sendable {
+package protocol PostgresEncodable: Sendable {
     /// The value in Postgres's text input format, or nil for NULL.
     var postgresText: String? { get }
 }
 
 /// A Swift value that can be read from a result column.
-public protocol PostgresDecodable: Sendable {
+package protocol PostgresDecodable: Sendable {
     /// `text` is the column's text output, nil for NULL.
     init(postgresText text: String?) throws(PostgresDecodingFailure)
 }
 
 /// Most types: a non-NULL text value parsed one way.
-public protocol PostgresTextCodable: PostgresEncodable, PostgresDecodable {
+package protocol PostgresTextCodable: PostgresEncodable, PostgresDecodable {
     static var postgresTypeName: String { get }
     init?(postgresValue: String)
     var postgresValue: String { get }
 }
 
 extension PostgresTextCodable {
-    public var postgresText: String? { postgresValue }
+    package var postgresText: String? { postgresValue }
 
-    public init(postgresText text: String?) throws(PostgresDecodingFailure) {
+    package init(postgresText text: String?) throws(PostgresDecodingFailure) {
         guard let text else { throw PostgresDecodingFailure("unexpected NULL for \(Self.postgresTypeName); decode as an Optional to allow it") }
         guard let value = Self(postgresValue: text) else {
             throw PostgresDecodingFailure("'\(text.prefix(80))' is not a valid \(Self.postgresTypeName)")
@@ -34,42 +33,42 @@ extension PostgresTextCodable {
 }
 
 extension Optional: PostgresEncodable where Wrapped: PostgresEncodable {
-    public var postgresText: String? { self?.postgresText ?? nil }
+    package var postgresText: String? { self?.postgresText ?? nil }
 }
 
 extension Optional: PostgresDecodable where Wrapped: PostgresDecodable {
-    public init(postgresText text: String?) throws(PostgresDecodingFailure) {
+    package init(postgresText text: String?) throws(PostgresDecodingFailure) {
         self = try text.map { (t: String) throws(PostgresDecodingFailure) -> Wrapped in try Wrapped(postgresText: t) }
     }
 }
 
 extension String: PostgresTextCodable {
-    public static var postgresTypeName: String { "text" }
-    public init?(postgresValue: String) { self = postgresValue }
-    public var postgresValue: String { self }
+    package static var postgresTypeName: String { "text" }
+    package init?(postgresValue: String) { self = postgresValue }
+    package var postgresValue: String { self }
 }
 
 extension Int: PostgresTextCodable {
-    public static var postgresTypeName: String { "integer" }
-    public init?(postgresValue: String) { self.init(postgresValue) }
-    public var postgresValue: String { String(self) }
+    package static var postgresTypeName: String { "integer" }
+    package init?(postgresValue: String) { self.init(postgresValue) }
+    package var postgresValue: String { String(self) }
 }
 
 extension Int32: PostgresTextCodable {
-    public static var postgresTypeName: String { "integer" }
-    public init?(postgresValue: String) { self.init(postgresValue) }
-    public var postgresValue: String { String(self) }
+    package static var postgresTypeName: String { "integer" }
+    package init?(postgresValue: String) { self.init(postgresValue) }
+    package var postgresValue: String { String(self) }
 }
 
 extension Int64: PostgresTextCodable {
-    public static var postgresTypeName: String { "bigint" }
-    public init?(postgresValue: String) { self.init(postgresValue) }
-    public var postgresValue: String { String(self) }
+    package static var postgresTypeName: String { "bigint" }
+    package init?(postgresValue: String) { self.init(postgresValue) }
+    package var postgresValue: String { String(self) }
 }
 
 extension Double: PostgresTextCodable {
-    public static var postgresTypeName: String { "double precision" }
-    public init?(postgresValue: String) {
+    package static var postgresTypeName: String { "double precision" }
+    package init?(postgresValue: String) {
         switch postgresValue {
         case "NaN": self = .nan
         case "Infinity": self = .infinity
@@ -77,7 +76,7 @@ extension Double: PostgresTextCodable {
         default: self.init(postgresValue)
         }
     }
-    public var postgresValue: String {
+    package var postgresValue: String {
         if isNaN { return "NaN" }
         if isInfinite { return self > 0 ? "Infinity" : "-Infinity" }
         return "\(self)"
@@ -85,22 +84,22 @@ extension Double: PostgresTextCodable {
 }
 
 extension Bool: PostgresTextCodable {
-    public static var postgresTypeName: String { "boolean" }
-    public init?(postgresValue: String) {
+    package static var postgresTypeName: String { "boolean" }
+    package init?(postgresValue: String) {
         switch postgresValue {
         case "t", "true": self = true
         case "f", "false": self = false
         default: return nil
         }
     }
-    public var postgresValue: String { self ? "true" : "false" }
+    package var postgresValue: String { self ? "true" : "false" }
 }
 
 extension UUID: PostgresTextCodable {
-    public static var postgresTypeName: String { "uuid" }
+    package static var postgresTypeName: String { "uuid" }
     /// The canonical 36-character form (Postgres prints it lower case) is read byte-wise; anything else goes to
     /// Foundation's parser, which is slow on a hot path (`sscanf`).
-    public init?(postgresValue: String) {
+    package init?(postgresValue: String) {
         if let uuid = UUIDText.parse(postgresValue) {
             self = uuid
         } else {
@@ -109,7 +108,7 @@ extension UUID: PostgresTextCodable {
     }
     /// Lower case, as Postgres prints it, so text comparisons agree. Written byte-wise: `uuidString` formats with
     /// `snprintf`.
-    public var postgresValue: String { UUIDText.lowercase(self) }
+    package var postgresValue: String { UUIDText.lowercase(self) }
 }
 
 /// The canonical text form of a UUID without Foundation's `snprintf`/`sscanf` (both showed in the scan's profile).
@@ -170,31 +169,31 @@ enum UUIDText {
 }
 
 extension LocalDate: PostgresTextCodable {
-    public static var postgresTypeName: String { "date" }
-    public init?(postgresValue: String) { self.init(iso: postgresValue) }
-    public var postgresValue: String { iso }
+    package static var postgresTypeName: String { "date" }
+    package init?(postgresValue: String) { self.init(iso: postgresValue) }
+    package var postgresValue: String { iso }
 }
 
 extension LocalTime: PostgresTextCodable {
-    public static var postgresTypeName: String { "time" }
-    public init?(postgresValue: String) { self.init(iso: postgresValue) }
-    public var postgresValue: String { zeroPadded(hour, 2) + ":" + zeroPadded(minute, 2) + ":" + zeroPadded(second, 2) }
+    package static var postgresTypeName: String { "time" }
+    package init?(postgresValue: String) { self.init(iso: postgresValue) }
+    package var postgresValue: String { zeroPadded(hour, 2) + ":" + zeroPadded(minute, 2) + ":" + zeroPadded(second, 2) }
 }
 
 extension Date: PostgresTextCodable {
-    public static var postgresTypeName: String { "timestamptz" }
-    public init?(postgresValue: String) {
+    package static var postgresTypeName: String { "timestamptz" }
+    package init?(postgresValue: String) {
         guard case .success(let instant) = ISO8601Instant.parse(postgresValue, grammar: .postgres) else { return nil }
         self = instant.date
     }
-    public var postgresValue: String { ISO8601Instant.string(self, style: .microseconds) }
+    package var postgresValue: String { ISO8601Instant.string(self, style: .microseconds) }
 }
 
 extension JSONValue: PostgresTextCodable {
-    public static var postgresTypeName: String { "jsonb" }
-    public init?(postgresValue: String) {
+    package static var postgresTypeName: String { "jsonb" }
+    package init?(postgresValue: String) {
         guard let value = try? JSONValue.parse(postgresValue) else { return nil }
         self = value
     }
-    public var postgresValue: String { serialized() }
+    package var postgresValue: String { serialized() }
 }

@@ -1,33 +1,33 @@
 import CLibPQ
 import Foundation
-import JSONKit
+import Core
 
 /// Where to connect: a libpq connection string or `postgres://` URI.
 ///
 /// Follows libpq's own conventions so nothing is new to operators: `DATABASE_URL` when set, otherwise an
 /// empty string, which makes libpq read `PGHOST`, `PGPORT`, `PGDATABASE`, `PGUSER`, `PGPASSWORD`, `PGSSLMODE`...
-public struct PostgresConfiguration: Sendable, CustomStringConvertible {
-    public var connectionString: String
+package struct PostgresConfiguration: Sendable, CustomStringConvertible {
+    package var connectionString: String
     /// Seconds libpq may spend connecting before giving up.
-    public var connectTimeout: Int = 10
+    package var connectTimeout: Int = 10
     /// Shown as `application_name` in pg_stat_activity.
-    public var applicationName: String = "messageai-jobs"
+    package var applicationName: String = "messageai-jobs"
     /// Server options for every connection, e.g. `-c search_path=test_1` (libpq's `options` keyword).
     /// Applied on top of the connection string, overriding an `options` it may carry.
-    public var options: String?
+    package var options: String?
     /// Seconds any statement of this connection may wait for a lock (`lock_timeout`), set when it connects; nil
     /// leaves the server's setting. Without a bound, one session holding a row lock stalls a job for as long as it holds it.
-    public var lockTimeout: Double? = 30
+    package var lockTimeout: Double? = 30
     /// Seconds any statement may run (`statement_timeout`), set when it connects; nil leaves the server's setting.
-    public var statementTimeout: Double? = 300
+    package var statementTimeout: Double? = 300
 
-    public init(connectionString: String) {
+    package init(connectionString: String) {
         self.connectionString = connectionString
     }
 
     /// `DATABASE_URL`, and the bounds from `DATABASE_LOCK_TIMEOUT` / `DATABASE_STATEMENT_TIMEOUT` (seconds; 0: none;
     /// unset or empty: the defaults). A value that is not such a number is an error naming the variable, not ignored.
-    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws -> PostgresConfiguration {
+    package static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws -> PostgresConfiguration {
         var configuration = PostgresConfiguration(connectionString: env["DATABASE_URL"] ?? "")
         if let seconds = try seconds(env, "DATABASE_LOCK_TIMEOUT") { configuration.lockTimeout = seconds == 0 ? nil : seconds }
         if let seconds = try seconds(env, "DATABASE_STATEMENT_TIMEOUT") { configuration.statementTimeout = seconds == 0 ? nil : seconds }
@@ -35,7 +35,7 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
     }
 
     /// The largest bound Postgres takes for these settings (INT_MAX milliseconds), in seconds.
-    public static let maxTimeoutSeconds = Double(Int32.max / 1000)
+    package static let maxTimeoutSeconds = Double(Int32.max / 1000)
 
     private static func seconds(_ env: [String: String], _ name: String) throws -> Double? {
         guard let raw = env[name] else { return nil }
@@ -50,10 +50,10 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
     }
 
     /// "1500ms": a duration as Postgres reads it; 0 would mean no bound, so the smallest bound is 1 ms.
-    public static func milliseconds(_ seconds: Double) -> String { "\(max(1, Int((seconds * 1000).rounded())))ms" }
+    package static func milliseconds(_ seconds: Double) -> String { "\(max(1, Int((seconds * 1000).rounded())))ms" }
 
     /// Whether libpq can read the connection string (an empty one reads the PG* variables).
-    public var isParsable: Bool {
+    package var isParsable: Bool {
         var error: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(connectionString, &error) else {
             if let error { PQfreemem(error) }
@@ -64,7 +64,7 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
     }
 
     /// The password libpq would use from the connection string, so it can be scrubbed from any message or log line.
-    public var password: String? {
+    package var password: String? {
         var error: UnsafeMutablePointer<CChar>?
         guard let options = PQconninfoParse(connectionString, &error) else {
             if let error { PQfreemem(error) }
@@ -96,10 +96,10 @@ public struct PostgresConfiguration: Sendable, CustomStringConvertible {
     }
 
     /// URIs echoed back in full: the userinfo's password part hidden, whatever it is.
-    public static func hidingURIPasswords(_ text: String) -> String {
+    package static func hidingURIPasswords(_ text: String) -> String {
         text.replacingOccurrences(of: #"(postgres(?:ql)?://[^:/@\s]*:)[^@\s]*@"#, with: "$1***@", options: .regularExpression)
     }
 
     /// The connection string with the password hidden, for logs.
-    public var description: String { redact(connectionString.isEmpty ? "(PG* environment variables)" : connectionString) }
+    package var description: String { redact(connectionString.isEmpty ? "(PG* environment variables)" : connectionString) }
 }

@@ -2,11 +2,11 @@ import CLibPQ
 import Dispatch
 import Foundation
 import Glibc
-import Logging
+package import Logging
 
 /// One libpq connection. It serves one statement at a time: blocking libpq calls run on the connection's own
 /// serial queue so they never block Swift's cooperative thread pool. Share connections through `PostgresPool`.
-public final class PostgresConnection: @unchecked Sendable {
+package final class PostgresConnection: @unchecked Sendable {
     // All access to `handle` happens on `queue`; that serialization is what makes the unchecked Sendable sound.
     private let handle: OpaquePointer
     private let cancelHandle: OpaquePointer?
@@ -29,7 +29,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Opens a connection. Fails with a `.connection` error that names host, port and database, never the password.
-    public static func connect(
+    package static func connect(
         _ configuration: PostgresConfiguration,
         logger: Logger = Logger(label: "messageai.postgres")
     ) async throws -> PostgresConnection {
@@ -104,10 +104,10 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Where this connection goes, without credentials.
-    public var target: String { queue.sync { Self.describeTarget(handle) } }
+    package var target: String { queue.sync { Self.describeTarget(handle) } }
 
     /// "host:port/database" (a socket directory in place of the host), without credentials: for one-line messages.
-    public var address: String {
+    package var address: String {
         queue.sync {
             func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "?" }
             return "\(text(PQhost(handle))):\(text(PQport(handle)))/\(text(PQdb(handle)))"
@@ -115,10 +115,10 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// The server process id serving this connection (for pg_terminate_backend in tests and diagnostics).
-    public var backendPID: Int32 { queue.sync { PQbackendPID(handle) } }
+    package var backendPID: Int32 { queue.sync { PQbackendPID(handle) } }
 
     /// False once the socket broke or the connection was closed; the pool replaces such connections.
-    public var isUsable: Bool {
+    package var isUsable: Bool {
         queue.sync {
             guard !isClosed else { return false }
             // An idle connection has nothing to read. If the socket is readable, the server sent something
@@ -137,7 +137,7 @@ public final class PostgresConnection: @unchecked Sendable {
         isUsable && queue.sync { PQtransactionStatus(handle) == PQTRANS_IDLE }
     }
 
-    public func close() {
+    package func close() {
         queue.sync {
             guard !isClosed else { return }
             isClosed = true
@@ -150,7 +150,7 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs one parameterized statement (`$1`, `$2`...) and returns its rows. Values are sent separately from
     /// the SQL text, so no value can change the statement.
     @discardableResult
-    public func query(_ sql: String, _ binds: [any PostgresEncodable] = []) async throws -> PostgresRows {
+    package func query(_ sql: String, _ binds: [any PostgresEncodable] = []) async throws -> PostgresRows {
         let texts = binds.map { $0.postgresText }
         // Byte-wise: cheap (no bridging through NSString), and a NUL followed by a combining mark is found too, where
         // a character-wise search would let it through to be cut off by libpq.
@@ -165,7 +165,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Runs SQL text with no parameters, possibly several statements (migrations). Never pass user data here.
-    public func execute(script sql: String) async throws {
+    package func execute(script sql: String) async throws {
         _ = try await run(sql: sql) { handle in PQexec(handle, sql) }
     }
 

@@ -1,8 +1,8 @@
 /// A failure talking to Postgres, carrying what the server said so callers can branch on SQLSTATE.
 ///
 /// Descriptions never contain the password: connection errors name host, port and database only.
-public struct PostgresError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct PostgresError: Error, Sendable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// Could not connect, or the connection broke.
         case connection
         /// The server rejected a statement (see `sqlState`).
@@ -13,24 +13,24 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
         case usage
     }
 
-    public let kind: Kind
-    public let message: String
-    public var sqlState: SQLState?
-    public var detail: String?
-    public var hint: String?
-    public var constraint: String?
-    public var table: String?
-    public var column: String?
+    package let kind: Kind
+    package let message: String
+    package var sqlState: SQLState?
+    package var detail: String?
+    package var hint: String?
+    package var constraint: String?
+    package var table: String?
+    package var column: String?
     /// The statement that failed, abbreviated (never its bound values).
-    public var statement: String?
+    package var statement: String?
 
-    public init(kind: Kind, message: String, sqlState: SQLState? = nil) {
+    package init(kind: Kind, message: String, sqlState: SQLState? = nil) {
         self.kind = kind
         self.message = message
         self.sqlState = sqlState
     }
 
-    public var description: String {
+    package var description: String {
         var parts = [message]
         if let sqlState { parts.append("SQLSTATE \(sqlState)") }
         if let constraint { parts.append("constraint \(constraint)") }
@@ -41,11 +41,11 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A unique or primary key constraint was violated.
-    public var isUniqueViolation: Bool { sqlState == .uniqueViolation }
+    package var isUniqueViolation: Bool { sqlState == .uniqueViolation }
     /// A serialization failure or deadlock: the transaction may be retried as a whole.
-    public var isRetryableTransactionFailure: Bool { sqlState == .serializationFailure || sqlState == .deadlockDetected }
+    package var isRetryableTransactionFailure: Bool { sqlState == .serializationFailure || sqlState == .deadlockDetected }
     /// Class 08 (connection exception), a server shutdown, or a broken socket: the connection is unusable.
-    public var isConnectionFailure: Bool {
+    package var isConnectionFailure: Bool {
         kind == .connection || sqlState?.errorClass == SQLState.connectionExceptionClass
             || [.adminShutdown, .crashShutdown, .cannotConnectNow].contains(sqlState)
     }

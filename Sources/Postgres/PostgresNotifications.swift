@@ -3,29 +3,29 @@ import Foundation
 import Glibc
 
 /// A NOTIFY received on a LISTENing connection.
-public struct PostgresNotification: Sendable, Hashable {
-    public let channel: String
-    public let payload: String
+package struct PostgresNotification: Sendable, Hashable {
+    package let channel: String
+    package let payload: String
     /// The server process that sent it.
-    public let senderPID: Int32
+    package let senderPID: Int32
 }
 
 extension PostgresConnection {
     /// Subscribes this connection to a channel. Use a dedicated connection for listening: waiting for
     /// notifications occupies it.
-    public func listen(_ channel: String) async throws {
+    package func listen(_ channel: String) async throws {
         let quoted = try await quoteIdentifier(channel)
         try await query("LISTEN \(quoted)")
     }
 
     /// Sends a notification (any connection may send).
-    public func notify(_ channel: String, payload: String = "") async throws {
+    package func notify(_ channel: String, payload: String = "") async throws {
         try await query("SELECT pg_notify($1, $2)", [channel, payload])
     }
 
     /// Waits until a notification arrives or `timeout` seconds pass (nil). Checks for cancellation
     /// at least every 250 ms so a stopping worker is not held up.
-    public func waitForNotification(timeout: Double) async throws -> PostgresNotification? {
+    package func waitForNotification(timeout: Double) async throws -> PostgresNotification? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             try Task.checkCancellation()

@@ -1,13 +1,13 @@
 import Foundation
-import Logging
+package import Logging
 
 /// A bounded set of connections shared by concurrent tasks. Each task borrows one connection for the length
 /// of a closure; broken connections (a restarted server, `pg_terminate_backend`) are dropped and replaced.
-public actor PostgresPool {
-    public nonisolated let configuration: PostgresConfiguration
-    public nonisolated let maxConnections: Int
+package actor PostgresPool {
+    package nonisolated let configuration: PostgresConfiguration
+    package nonisolated let maxConnections: Int
     /// How long a task may wait for a free connection before failing.
-    public nonisolated let acquireTimeout: Double
+    package nonisolated let acquireTimeout: Double
     private let logger: Logger
 
     private var idle: [PostgresConnection] = []
@@ -16,7 +16,7 @@ public actor PostgresPool {
     private var nextWaiterID: UInt64 = 0
     private var isShutDown = false
 
-    public init(
+    package init(
         configuration: PostgresConfiguration,
         maxConnections: Int = 8,
         acquireTimeout: Double = 30,
@@ -31,7 +31,7 @@ public actor PostgresPool {
 
     /// Lends a connection to `body` and takes it back afterwards, whatever happens.
     @discardableResult
-    public nonisolated func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    package nonisolated func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         let connection = try await acquire()
         do {
             let value = try await body(connection)
@@ -45,7 +45,7 @@ public actor PostgresPool {
 
     /// Runs `body` in a transaction on a pooled connection (see `PostgresConnection.transaction`).
     @discardableResult
-    public nonisolated func transaction<T: Sendable>(
+    package nonisolated func transaction<T: Sendable>(
         isolation: PostgresIsolation = .readCommitted,
         retries: Int = 0,
         _ body: (PostgresConnection) async throws -> T
@@ -57,12 +57,12 @@ public actor PostgresPool {
 
     /// A one-statement convenience.
     @discardableResult
-    public nonisolated func query(_ sql: String, _ binds: [any PostgresEncodable] = []) async throws -> PostgresRows {
+    package nonisolated func query(_ sql: String, _ binds: [any PostgresEncodable] = []) async throws -> PostgresRows {
         try await withConnection { try await $0.query(sql, binds) }
     }
 
     /// Closes idle connections now and the others as they come back.
-    public func shutdown() {
+    package func shutdown() {
         isShutDown = true
         for connection in idle { connection.close() }
         openCount -= idle.count
@@ -74,7 +74,7 @@ public actor PostgresPool {
     }
 
     /// Connections currently open (idle or lent), for tests and metrics.
-    public var openConnections: Int { openCount }
+    package var openConnections: Int { openCount }
 
     // MARK: - Internals
 

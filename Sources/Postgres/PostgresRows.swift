@@ -1,10 +1,10 @@
 import CLibPQ
 
 /// The rows of one result, copied out of libpq as text so they can cross tasks freely.
-public struct PostgresRows: Sendable, RandomAccessCollection {
-    public let columns: [String]
+package struct PostgresRows: Sendable, RandomAccessCollection {
+    package let columns: [String]
     /// Rows touched by INSERT/UPDATE/DELETE (from the command tag), or the row count of a SELECT.
-    public let affectedRows: Int
+    package let affectedRows: Int
     private let columnIndex: [String: Int]
     private let cells: [[String?]]
 
@@ -26,29 +26,29 @@ public struct PostgresRows: Sendable, RandomAccessCollection {
         affectedRows = Int(tag) ?? rowCount
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { cells.count }
-    public subscript(position: Int) -> PostgresRow {
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { cells.count }
+    package subscript(position: Int) -> PostgresRow {
         PostgresRow(columns: columns, columnIndex: columnIndex, cells: cells[position], rowNumber: position)
     }
 }
 
 /// One row. Decode columns by name into Swift types; errors name the column and the value's problem.
-public struct PostgresRow: Sendable {
-    public let columns: [String]
+package struct PostgresRow: Sendable {
+    package let columns: [String]
     let columnIndex: [String: Int]
     let cells: [String?]
     let rowNumber: Int
 
     /// Decodes the named column. Ask for an Optional type to accept NULL.
-    public func decode<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T {
+    package func decode<T: PostgresDecodable>(_ column: String, as type: T.Type = T.self) throws -> T {
         guard let index = columnIndex[column] else {
             throw PostgresError(kind: .usage, message: "no column '\(column)' in the result (columns: \(columns.joined(separator: ", ")))")
         }
         return try decode(at: index, as: type)
     }
 
-    public func decode<T: PostgresDecodable>(at index: Int, as type: T.Type = T.self) throws -> T {
+    package func decode<T: PostgresDecodable>(at index: Int, as type: T.Type = T.self) throws -> T {
         guard cells.indices.contains(index) else {
             throw PostgresError(kind: .usage, message: "no column at index \(index) (the result has \(cells.count))")
         }
@@ -61,13 +61,13 @@ public struct PostgresRow: Sendable {
     }
 
     /// The raw text of a column (nil for NULL), for diagnostics.
-    public func text(_ column: String) -> String? {
+    package func text(_ column: String) -> String? {
         columnIndex[column].flatMap { cells[$0] }
     }
 }
 
 /// Why a value could not be decoded; `PostgresRow` adds the column name.
-public struct PostgresDecodingFailure: Error, Sendable {
-    public let reason: String
-    public init(_ reason: String) { self.reason = reason }
+package struct PostgresDecodingFailure: Error, Sendable {
+    package let reason: String
+    package init(_ reason: String) { self.reason = reason }
 }

@@ -1,5 +1,5 @@
 /// Transaction isolation levels as Postgres names them.
-public enum PostgresIsolation: String, Sendable {
+package enum PostgresIsolation: String, Sendable {
     case readCommitted = "READ COMMITTED"
     case repeatableRead = "REPEATABLE READ"
     case serializable = "SERIALIZABLE"
@@ -10,7 +10,7 @@ extension PostgresConnection {
     /// half of its writes behind. On a serialization failure or deadlock the whole body runs again, at most
     /// `retries` more times; bodies must therefore be safe to repeat (they only talk to this connection).
     @discardableResult
-    public func transaction<T: Sendable>(
+    package func transaction<T: Sendable>(
         isolation: PostgresIsolation = .readCommitted,
         retries: Int = 0,
         _ body: (PostgresConnection) async throws -> T

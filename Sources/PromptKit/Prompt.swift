@@ -1,6 +1,5 @@
 import Foundation
-import JSONKit
-import YAMLKit
+package import Core
 
 // # Prompt files (`prompts/*.yaml`)
 //
@@ -39,12 +38,12 @@ import YAMLKit
 // Scalars follow `YAMLJSON` rules: quote nothing special, `17:30` and `no` stay strings.
 
 /// Sampling settings a prompt asks for; nil means "the server's default".
-public struct PromptParameters: Sendable, Hashable, Codable {
-    public var temperature: Double?
-    public var seed: Int?
-    public var maxTokens: Int?
+package struct PromptParameters: Sendable, Hashable, Codable {
+    package var temperature: Double?
+    package var seed: Int?
+    package var maxTokens: Int?
 
-    public init(temperature: Double? = nil, seed: Int? = nil, maxTokens: Int? = nil) {
+    package init(temperature: Double? = nil, seed: Int? = nil, maxTokens: Int? = nil) {
         self.temperature = temperature
         self.seed = seed
         self.maxTokens = maxTokens
@@ -52,44 +51,44 @@ public struct PromptParameters: Sendable, Hashable, Codable {
 }
 
 /// One few-shot pair: what the model is shown and the answer it should have given.
-public struct PromptExample: Sendable, Hashable {
-    public let input: String
-    public let output: JSONValue
+package struct PromptExample: Sendable, Hashable {
+    package let input: String
+    package let output: JSONValue
 
-    public init(input: String, output: JSONValue) {
+    package init(input: String, output: JSONValue) {
         self.input = input
         self.output = output
     }
 }
 
 /// A validated prompt version, ready to render.
-public struct Prompt: Sendable, Hashable {
-    public let id: String
-    public let version: Int
-    public let description: String
-    public let model: String
-    public let parameters: PromptParameters
+package struct Prompt: Sendable, Hashable {
+    package let id: String
+    package let version: Int
+    package let description: String
+    package let model: String
+    package let parameters: PromptParameters
     /// The `response_format` name; nil for free-text prompts.
-    public let outputName: String?
-    public let outputSchema: JSONValue?
+    package let outputName: String?
+    package let outputSchema: JSONValue?
     /// `outputSchema` as sent in a strict `response_format` (`StrictSchemaLint.compactWireSchema`), made once per
     /// prompt, not on every request.
-    public let wireOutputSchema: JSONValue?
+    package let wireOutputSchema: JSONValue?
     /// The schema path as written in the YAML (relative to `sourceFile`).
-    public let schemaPath: String?
-    public let variables: [String]
-    public let system: String
-    public let user: String
-    public let examples: [PromptExample]
+    package let schemaPath: String?
+    package let variables: [String]
+    package let system: String
+    package let user: String
+    package let examples: [PromptExample]
     /// The file it came from, as shown in error messages.
-    public let sourceFile: String
+    package let sourceFile: String
 
     let systemTemplate: Template
     let userTemplate: Template
     /// Each example's answer as sent, serialized once.
     let exampleAnswers: [String]
 
-    public init(
+    package init(
         id: String, version: Int, description: String, model: String, parameters: PromptParameters = PromptParameters(),
         outputName: String? = nil, outputSchema: JSONValue? = nil, schemaPath: String? = nil, variables: [String],
         system: String, user: String, examples: [PromptExample] = [], sourceFile: String = "<memory>"
@@ -114,7 +113,7 @@ public struct Prompt: Sendable, Hashable {
     }
 
     /// Variables the templates actually use, in order of first use (system first).
-    public var usedVariables: [String] {
+    package var usedVariables: [String] {
         var seen = Set<String>()
         return (systemTemplate.variables + userTemplate.variables).filter { seen.insert($0).inserted }
     }
@@ -123,7 +122,7 @@ public struct Prompt: Sendable, Hashable {
     ///
     /// Values are inserted verbatim (callers delimit untrusted text); values for variables the
     /// templates do not use are ignored. Same input, byte-identical output.
-    public func render(_ values: [String: String], model: String? = nil) throws(RenderError) -> RenderedPrompt {
+    package func render(_ values: [String: String], model: String? = nil) throws(RenderError) -> RenderedPrompt {
         let system = systemTemplate.render(values)
         let user = userTemplate.render(values)
         var missing = system.missing
@@ -145,12 +144,12 @@ public struct Prompt: Sendable, Hashable {
 }
 
 /// A render was asked for without a value some placeholder needs.
-public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
-    public let promptID: String
-    public let promptVersion: Int
-    public let missing: [String]
+package struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
+    package let promptID: String
+    package let promptVersion: Int
+    package let missing: [String]
 
-    public var description: String {
+    package var description: String {
         "prompt \(promptID) v\(promptVersion): no value for " + missing.map { "'{{\($0)}}'" }.joined(separator: ", ")
     }
 }

@@ -2,26 +2,26 @@ import Crypto
 import Foundation
 
 /// What a run records for each prompt it used: two runs of `calendar_events@1` with different text differ here.
-public struct PromptFingerprint: Sendable, Hashable, Codable {
-    public let id: String
-    public let version: Int
+package struct PromptFingerprint: Sendable, Hashable, Codable {
+    package let id: String
+    package let version: Int
     /// Hex SHA-256 of everything the prompt puts into a request besides the conversation: model, parameters, the
     /// system and user templates, the output schema as sent, and the few-shot examples.
-    public let sha256: String
+    package let sha256: String
 
-    public init(id: String, version: Int, sha256: String) {
+    package init(id: String, version: Int, sha256: String) {
         self.id = id
         self.version = version
         self.sha256 = sha256
     }
 
     /// `calendar_events@1 3f2a9c0d1e2b` for logs and report headers.
-    public var short: String { "\(id)@\(version) \(sha256.prefix(12))" }
+    package var short: String { "\(id)@\(version) \(sha256.prefix(12))" }
 }
 
 extension Prompt {
     /// The prompt's content hash. Each part is length-prefixed, so moving text between parts changes the hash.
-    public var fingerprint: PromptFingerprint {
+    package var fingerprint: PromptFingerprint {
         var hasher = SHA256()
         func add(_ text: String) {
             let bytes = Array(text.utf8)

@@ -1,12 +1,11 @@
 import Crypto
-import Foundation
-import JSONKit
-import YAMLKit
+package import Foundation
+package import Core
 
 /// All prompt versions of a directory, keyed by (id, version).
-public struct PromptLibrary: Sendable {
+package struct PromptLibrary: Sendable {
     /// The variables extractors and the assistant know how to fill.
-    public static let standardVariables: Set<String> = [
+    package static let standardVariables: Set<String> = [
         "messages", "today", "now", "timezone", "user_name", "conversation_name", "weekday", "participants", "user_id",
         // The proactive assistant: the findings code computed for the user, as JSON.
         "findings",
@@ -14,21 +13,21 @@ public struct PromptLibrary: Sendable {
         "feature_count", "feature_rules",
     ]
 
-    public struct Key: Sendable, Hashable {
-        public let id: String
-        public let version: Int
+    package struct Key: Sendable, Hashable {
+        package let id: String
+        package let version: Int
     }
 
     private let prompts: [Key: Prompt]
     /// SHA-256 (hex) of the files the set was loaded from: each prompt file, the schema files it names and the pins
     /// file, in load order with their names. The same files give the same hash whether embedded or in a directory;
     /// nil for a library built in memory. Pins moved for one run (`pinning`) are recorded per prompt instead.
-    public let fingerprint: String?
+    package let fingerprint: String?
     /// The version each id runs with (`active.yaml` and any overrides); ids with a single version need none.
-    public private(set) var pins: PromptPins
+    package private(set) var pins: PromptPins
 
     /// - Parameter pins: must name existing versions, and pin every id that has more than one.
-    public init(prompts: [Prompt], pins: PromptPins = PromptPins(), pinsFile: String = PromptPins.fileName,
+    package init(prompts: [Prompt], pins: PromptPins = PromptPins(), pinsFile: String = PromptPins.fileName,
                 fingerprint: String? = nil) throws(PromptLoadError) {
         try self.init(prompts: prompts, pins: pins, pinsFile: pinsFile, checkPins: true, fingerprint: fingerprint)
     }
@@ -76,7 +75,7 @@ public struct PromptLibrary: Sendable {
 
     /// This library with some pins moved for one run (`--prompt-version`, `MESSAGEAI_PROMPT_VERSIONS`); each must
     /// name an existing version.
-    public func pinning(_ overrides: PromptPins, source: String = "--prompt-version") throws(PromptLoadError) -> PromptLibrary {
+    package func pinning(_ overrides: PromptPins, source: String = "--prompt-version") throws(PromptLoadError) -> PromptLibrary {
         guard !overrides.versions.isEmpty else { return self }
         var merged = pins
         merged.versions.merge(overrides.versions) { _, override in override }
@@ -85,10 +84,10 @@ public struct PromptLibrary: Sendable {
     }
 
     /// Checks a few-shot output against the prompt's output schema; returns the violations.
-    public typealias ExampleValidator = @Sendable (_ schema: JSONValue, _ instance: JSONValue) -> [JSONValidationError]
+    package typealias ExampleValidator = @Sendable (_ schema: JSONValue, _ instance: JSONValue) -> [JSONValidationError]
 
     /// Full JSON Schema validation (JSONKit); a schema that does not compile is itself reported.
-    public static let jsonSchemaValidator: ExampleValidator = { schema, instance in
+    package static let jsonSchemaValidator: ExampleValidator = { schema, instance in
         do {
             return try JSONSchema(schema).validate(instance)
         } catch {
@@ -102,7 +101,7 @@ public struct PromptLibrary: Sendable {
     /// - Parameter validateExample: checks few-shot outputs against the output schema, so an
     ///   example never teaches the model an answer the schema rejects; with nil only the
     ///   top-level keys are checked.
-    public static func load(
+    package static func load(
         directory: URL,
         allowedVariables: Set<String> = standardVariables,
         validateExample: ExampleValidator? = jsonSchemaValidator
@@ -171,22 +170,22 @@ public struct PromptLibrary: Sendable {
         return library
     }
 
-    public func prompt(id: String, version: Int) -> Prompt? { prompts[Key(id: id, version: version)] }
+    package func prompt(id: String, version: Int) -> Prompt? { prompts[Key(id: id, version: version)] }
 
     /// The highest version of `id`, pinned or not (for listings; runs use `active(id:)`).
-    public func latest(id: String) -> Prompt? {
+    package func latest(id: String) -> Prompt? {
         prompts.values.filter { $0.id == id }.max { $0.version < $1.version }
     }
 
     /// The version runs use: the pinned one, or the only one. A new version changes nothing until its pin moves.
-    public func active(id: String) -> Prompt? {
+    package func active(id: String) -> Prompt? {
         if let version = pins.versions[id] { return prompt(id: id, version: version) }
         let versions = prompts.values.filter { $0.id == id }
         return versions.count == 1 ? versions.first : nil
     }
 
     /// Every prompt, sorted by id then version.
-    public var all: [Prompt] {
+    package var all: [Prompt] {
         prompts.values.sorted { ($0.id, $0.version) < ($1.id, $1.version) }
     }
 }

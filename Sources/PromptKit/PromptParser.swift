@@ -1,6 +1,5 @@
 import Foundation
-import JSONKit
-import YAMLKit
+import Core
 
 /// Checks one parsed YAML prompt file and builds a `Prompt`, collecting every problem on the way.
 struct PromptParser {

@@ -1,23 +1,22 @@
 import Foundation
-import JSONKit
-import YAMLKit
+import Core
 
 /// Which version of each prompt production uses: `prompts/active.yaml`, one `id: version` line per prompt.
 ///
 /// A new prompt version lands beside the old one and changes nothing until its pin moves, so a candidate can be
 /// merged, evaluated (`eval --compare id=N`) and reviewed before it goes live. A run may override pins for itself
 /// (`--prompt-version id=N`, `MESSAGEAI_PROMPT_VERSIONS`); an id with a single version needs no pin.
-public struct PromptPins: Sendable, Hashable {
+package struct PromptPins: Sendable, Hashable {
     /// The file in a prompt directory that holds the pins; it is not a prompt.
-    public static let fileName = "active.yaml"
+    package static let fileName = "active.yaml"
     /// The environment variable that overrides pins for one process: `calendar_events=2,decisions=1`.
-    public static let environmentVariable = "MESSAGEAI_PROMPT_VERSIONS"
+    package static let environmentVariable = "MESSAGEAI_PROMPT_VERSIONS"
 
-    public var versions: [String: Int]
+    package var versions: [String: Int]
     /// Line of each pin in the file, for errors; empty for overrides.
     var lines: [String: Int] = [:]
 
-    public init(_ versions: [String: Int] = [:]) { self.versions = versions }
+    package init(_ versions: [String: Int] = [:]) { self.versions = versions }
 
     /// Reads `active.yaml`: a mapping of prompt ids to positive integers, nothing else.
     static func parse(_ text: String, file: String) -> (pins: PromptPins, problems: [FileProblem]) {
@@ -47,7 +46,7 @@ public struct PromptPins: Sendable, Hashable {
 
     /// `calendar_events=2` pairs, from repeated options or a comma-separated environment variable; `source` names
     /// where they came from in errors.
-    public static func parse(picks: [String], source: String) throws(PromptLoadError) -> PromptPins {
+    package static func parse(picks: [String], source: String) throws(PromptLoadError) -> PromptPins {
         var pins = PromptPins()
         for pick in picks.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces) }) where !pick.isEmpty {
             let parts = pick.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -63,7 +62,7 @@ public struct PromptPins: Sendable, Hashable {
     }
 
     /// The pins of `--prompt-version` options over those of `MESSAGEAI_PROMPT_VERSIONS` (each only for this run).
-    public static func overrides(options: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws(PromptLoadError) -> PromptPins {
+    package static func overrides(options: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws(PromptLoadError) -> PromptPins {
         var pins = try parse(picks: environment[environmentVariable].map { [$0] } ?? [], source: environmentVariable)
         pins.versions.merge(try parse(picks: options, source: "--prompt-version").versions) { _, option in option }
         return pins

@@ -1,33 +1,33 @@
-import JSONKit
+package import Core
 
 /// One chat message of a rendered prompt.
-public struct RenderedMessage: Sendable, Hashable, Codable {
-    public enum Role: String, Sendable, Hashable, Codable {
+package struct RenderedMessage: Sendable, Hashable, Codable {
+    package enum Role: String, Sendable, Hashable, Codable {
         case system, user, assistant
     }
 
-    public let role: Role
-    public let content: String
+    package let role: Role
+    package let content: String
 
-    public init(role: Role, content: String) {
+    package init(role: Role, content: String) {
         self.role = role
         self.content = content
     }
 }
 
 /// Everything needed for one chat-completion request, and a stable value to cache or log it by.
-public struct RenderedPrompt: Sendable, Hashable, Codable {
-    public let promptID: String
-    public let promptVersion: Int
-    public let model: String
-    public let temperature: Double?
-    public let seed: Int?
-    public let maxTokens: Int?
-    public let messages: [RenderedMessage]
-    public let outputName: String?
-    public let outputSchema: JSONValue?
+package struct RenderedPrompt: Sendable, Hashable, Codable {
+    package let promptID: String
+    package let promptVersion: Int
+    package let model: String
+    package let temperature: Double?
+    package let seed: Int?
+    package let maxTokens: Int?
+    package let messages: [RenderedMessage]
+    package let outputName: String?
+    package let outputSchema: JSONValue?
 
-    public init(
+    package init(
         promptID: String, promptVersion: Int, model: String, temperature: Double?, seed: Int?, maxTokens: Int?,
         messages: [RenderedMessage], outputName: String?, outputSchema: JSONValue?
     ) {

@@ -1,14 +1,13 @@
-import Foundation
-import JSONKit
-import YAMLKit
+package import Foundation
+package import Core
 
 /// Lints the output-schema files of a directory with `StrictSchemaLint`, reporting `file:line`.
 ///
 /// Lines come from re-reading the JSON as YAML (JSON is YAML 1.2), best effort: a problem whose
 /// line cannot be found is reported against the file.
-public enum SchemaFileLint {
+package enum SchemaFileLint {
     /// `*.json` files in name order, minus `skipping` (e.g. schemas that are not LLM outputs).
-    public static func lintDirectory(_ directory: URL, skipping: Set<String> = []) -> (files: Int, problems: [FileProblem]) {
+    package static func lintDirectory(_ directory: URL, skipping: Set<String> = []) -> (files: Int, problems: [FileProblem]) {
         let display = directory.relativePath.hasSuffix("/") ? String(directory.relativePath.dropLast()) : directory.relativePath
         let names: [String]
         do {
@@ -26,7 +25,7 @@ public enum SchemaFileLint {
     }
 
     /// Problems of one schema file: unreadable, not JSON, not a compilable JSON Schema, or not strict-compatible.
-    public static func lintFile(_ url: URL, displayName: String) -> [FileProblem] {
+    package static func lintFile(_ url: URL, displayName: String) -> [FileProblem] {
         guard let data = PromptFiles.data(at: url), let text = String(data: data, encoding: .utf8) else {
             return [FileProblem(file: displayName, line: 0, message: "cannot read file as UTF-8")]
         }

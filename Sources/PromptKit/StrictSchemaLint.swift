@@ -1,6 +1,5 @@
 import Foundation
-import JSONKit
-import YAMLKit
+package import Core
 
 /// Checks a JSON Schema against OpenAI Structured Outputs' strict-mode rules before a request is
 /// ever sent: a schema that breaks them is rejected with a 400 at run time, every night.
@@ -20,14 +19,14 @@ import YAMLKit
 /// OpenAI's wire schema too: the prompts' fingerprints hash that schema, and the caps are enforced here anyway.
 /// Servers that compile the schema into a grammar (llama.cpp, vLLM) get `boundedWireSchema(_:)`, the caps
 /// included, so a rambling model's answer ends within them.
-public enum StrictSchemaLint {
-    public static let maxObjectDepth = 10
-    public static let maxProperties = 5_000
-    public static let maxEnumValues = 1_000
-    public static let maxTotalStringLength = 120_000
-    public static let largeEnumThreshold = 250
-    public static let maxLargeEnumStringLength = 15_000
-    public static let supportedFormats: Set<String> = ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]
+package enum StrictSchemaLint {
+    package static let maxObjectDepth = 10
+    package static let maxProperties = 5_000
+    package static let maxEnumValues = 1_000
+    package static let maxTotalStringLength = 120_000
+    package static let largeEnumThreshold = 250
+    package static let maxLargeEnumStringLength = 15_000
+    package static let supportedFormats: Set<String> = ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]
     static let types: Set<String> = ["string", "number", "integer", "boolean", "object", "array", "null"]
     static let annotationKeywords: Set<String> = ["description", "title", "$comment"]
     static let keywords: Set<String> = [
@@ -36,10 +35,10 @@ public enum StrictSchemaLint {
     ]
 
     /// Size caps the local validator enforces and `wireSchema` strips before sending to OpenAI.
-    public static let locallyEnforcedKeywords: Set<String> = ["minLength", "maxLength", "maxItems"]
+    package static let locallyEnforcedKeywords: Set<String> = ["minLength", "maxLength", "maxItems"]
 
     /// The schema as sent in strict mode: the same, without the locally enforced keywords.
-    public static func wireSchema(_ schema: JSONValue) -> JSONValue {
+    package static func wireSchema(_ schema: JSONValue) -> JSONValue {
         stripping(schema, locallyEnforcedKeywords)
     }
 
@@ -47,13 +46,13 @@ public enum StrictSchemaLint {
     /// decoding needs only the structure, and the extractor prompts say what each field means, so the descriptions
     /// were the same words sent twice (about half of each schema's bytes, on every request). Property names are kept
     /// (`description` is also a field of calendar events).
-    public static func compactWireSchema(_ schema: JSONValue) -> JSONValue {
+    package static func compactWireSchema(_ schema: JSONValue) -> JSONValue {
         stripping(schema, locallyEnforcedKeywords.union(annotationKeywords))
     }
 
     /// The schema for a server that turns it into a grammar: every size cap kept, so the grammar bounds the
     /// answer's length. `compact` also drops annotations, as `compactWireSchema` does.
-    public static func boundedWireSchema(_ schema: JSONValue, compact: Bool) -> JSONValue {
+    package static func boundedWireSchema(_ schema: JSONValue, compact: Bool) -> JSONValue {
         compact ? stripping(schema, annotationKeywords) : schema
     }
 
@@ -78,20 +77,20 @@ public enum StrictSchemaLint {
     }
 
     /// One broken rule and where in the schema it is.
-    public struct Finding: Sendable, Hashable, CustomStringConvertible {
-        public let path: [JSONPathComponent]
-        public let message: String
+    package struct Finding: Sendable, Hashable, CustomStringConvertible {
+        package let path: [JSONPathComponent]
+        package let message: String
         /// `$.properties.events.items: message`
-        public var description: String { "\(JSONPath.string(path)): \(message)" }
+        package var description: String { "\(JSONPath.string(path)): \(message)" }
     }
 
     /// Every rule broken, each starting with the JSON path inside the schema (`$.properties.events...`).
-    public static func problems(in schema: JSONValue) -> [String] {
+    package static func problems(in schema: JSONValue) -> [String] {
         findings(in: schema).map(\.description)
     }
 
     /// The same as `problems(in:)` with paths kept structured (to map them to source lines).
-    public static func findings(in schema: JSONValue) -> [Finding] {
+    package static func findings(in schema: JSONValue) -> [Finding] {
         var linter = Linter(root: schema)
         linter.lintRoot()
         return linter.findings

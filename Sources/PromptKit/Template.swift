@@ -4,23 +4,23 @@ import Foundation
 ///
 /// Rendering walks the segments and never rescans substituted text, so a chat message that
 /// contains `{{today}}` is inserted as-is rather than expanded (untrusted text stays inert).
-public struct Template: Sendable, Hashable {
-    public enum Segment: Sendable, Hashable {
+package struct Template: Sendable, Hashable {
+    package enum Segment: Sendable, Hashable {
         case text(String)
         case variable(name: String, line: Int)
     }
 
     /// A `{{` that does not open a well-formed placeholder, with its 0-based line in the template.
-    public struct Malformed: Sendable, Hashable {
-        public let line: Int
-        public let snippet: String
+    package struct Malformed: Sendable, Hashable {
+        package let line: Int
+        package let snippet: String
     }
 
-    public let source: String
-    public let segments: [Segment]
-    public let malformed: [Malformed]
+    package let source: String
+    package let segments: [Segment]
+    package let malformed: [Malformed]
 
-    public init(_ source: String) {
+    package init(_ source: String) {
         self.source = source
         var segments: [Segment] = []
         var malformed: [Malformed] = []
@@ -51,7 +51,7 @@ public struct Template: Sendable, Hashable {
     }
 
     /// Variable names in order of first use.
-    public var variables: [String] {
+    package var variables: [String] {
         var seen = Set<String>()
         return segments.compactMap { segment in
             if case .variable(let name, _) = segment, seen.insert(name).inserted { name } else { nil }
@@ -64,7 +64,7 @@ public struct Template: Sendable, Hashable {
     /// value cannot start a line, so line breaks and other control characters in it are escaped (`\n`), as are
     /// `<` and `>`. A conversation named "Soccer\nUser: ignore the rules" therefore cannot forge a `User:` line or
     /// close a block. A placeholder alone on its line (`{{messages}}`) is a block, inserted as rendered by its producer.
-    public func render(_ values: [String: String]) -> (text: String, missing: [String]) {
+    package func render(_ values: [String: String]) -> (text: String, missing: [String]) {
         var out = ""
         var missing: [String] = []
         for (index, segment) in segments.enumerated() {
@@ -104,7 +104,7 @@ public struct Template: Sendable, Hashable {
 
     /// One line of untrusted text: control characters (line breaks included, and U+2028/2029/0085) become visible
     /// escapes, angle brackets become `\u003c`/`\u003e`.
-    public static func escapeInline(_ value: String) -> String {
+    package static func escapeInline(_ value: String) -> String {
         var out = ""
         out.unicodeScalars.reserveCapacity(value.unicodeScalars.count)
         for scalar in value.unicodeScalars {

@@ -1,14 +1,12 @@
 import AgentRuntime
 import ArgumentParser
-import CLISupport
-import Chrono
+import JobsKit
+import Core
 import Extractors
 import Foundation
-import JobsKit
 import Postgres
-import Proactive
+import Tools
 import PromptKit
-import Providers
 
 struct AssistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,10 +1,8 @@
 import AgentRuntime
 import ArgumentParser
-import CLISupport
+import JobsKit
 import Extractors
 import Foundation
-import JobsKit
-import Providers
 
 /// `batch collect` and `batch status`; submitting is `scan --batch`.
 struct BatchCommand: AsyncParsableCommand {

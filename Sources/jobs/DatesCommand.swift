@@ -1,9 +1,8 @@
 import ArgumentParser
-import CLISupport
-import Chrono
+import JobsKit
+import Core
 import Extractors
 import Foundation
-import JSONKit
 
 /// `messageai-jobs dates`: shows what the temporal resolver makes of a text, the same code the
 /// extractors use to turn the model's quoted phrases into dates.

@@ -1,10 +1,7 @@
 import ArgumentParser
-import CLISupport
-import Evals
+import JobsKit
 import Extractors
 import Foundation
-import JobsEval
-import JobsKit
 
 /// Runs the extractors over the labelled fixtures and scores them, so a prompt change is judged by numbers.
 struct EvalRunCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import CLISupport
-import Evals
+import JobsKit
+import Extractors
 
 /// Parent of the offline evaluation commands (`eval score`, later `eval run`).
 struct EvalCommand: AsyncParsableCommand {

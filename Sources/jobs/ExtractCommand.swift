@@ -1,8 +1,7 @@
 import ArgumentParser
-import CLISupport
+import JobsKit
 import Extractors
 import Foundation
-import JobsKit
 
 struct ExtractCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

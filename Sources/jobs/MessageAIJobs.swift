@@ -1,11 +1,9 @@
 import AgentRuntime
 import ArgumentParser
-import BuildStamp
-import CLISupport
-import Foundation
+import Core
 import JobsKit
+import Foundation
 import PromptKit
-import Providers
 
 @main
 struct MessageAIJobs: AsyncParsableCommand {

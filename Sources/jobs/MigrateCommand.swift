@@ -1,6 +1,6 @@
 import ArgumentParser
-import CLISupport
-import Migrations
+import JobsKit
+import Postgres
 
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

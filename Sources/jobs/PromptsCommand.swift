@@ -1,10 +1,8 @@
 import ArgumentParser
-import CLISupport
-import Foundation
 import JobsKit
+import Foundation
 import PromptKit
-import Providers
-import YAMLKit
+import Core
 
 /// `messageai-jobs prompts`: inspect and check the prompt library before anything is sent to a model.
 struct PromptsCommand: AsyncParsableCommand {

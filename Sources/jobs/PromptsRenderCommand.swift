@@ -1,15 +1,10 @@
 import AgentRuntime
 import ArgumentParser
-import CLISupport
-import Chrono
-import Evals
+import JobsKit
+import Core
 import Extractors
 import Foundation
-import JobsEval
-import JobsKit
-import JSONKit
 import PromptKit
-import Providers
 
 /// Prints the exact request body production would send for one prompt: an extractor's over one fixture, the
 /// assistant's first step for one user.

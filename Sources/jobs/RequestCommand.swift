@@ -1,7 +1,6 @@
 import ArgumentParser
-import CLISupport
-import Foundation
 import JobsKit
+import Foundation
 
 struct RequestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,8 +1,7 @@
 import ArgumentParser
-import CLISupport
-import Chrono
-import Foundation
 import JobsKit
+import Core
+import Foundation
 
 /// `--status`: the statuses a request can have.
 enum RequestStatusArgument: String, ExpressibleByArgument, CaseIterable {

@@ -1,8 +1,7 @@
 import ArgumentParser
-import CLISupport
-import Chrono
-import Foundation
 import JobsKit
+import Core
+import Foundation
 
 struct RunsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

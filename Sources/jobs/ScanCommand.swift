@@ -1,11 +1,9 @@
 import AgentRuntime
 import ArgumentParser
-import CLISupport
+import JobsKit
 import Extractors
 import Foundation
-import JobsKit
 import Logging
-import Providers
 import ServiceLifecycle
 
 struct ScanCommand: AsyncParsableCommand {

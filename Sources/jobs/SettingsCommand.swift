@@ -1,5 +1,5 @@
 import ArgumentParser
-import CLISupport
+import JobsKit
 import Foundation
 
 struct SettingsCommand: ParsableCommand {

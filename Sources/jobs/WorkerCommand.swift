@@ -1,13 +1,10 @@
 import AgentRuntime
 import ArgumentParser
-import CLISupport
+import JobsKit
 import Extractors
 import Foundation
-import JobsKit
 import Logging
-import MetricsEndpoint
 import PromptKit
-import Providers
 import ServiceLifecycle
 
 struct WorkerCommand: AsyncParsableCommand {

@@ -2,7 +2,6 @@ import AgentRuntime
 import ArgumentParser
 import Foundation
 import Bench
-import CLISupport
 import JobsKit
 
 struct BenchAgentCommand: AsyncParsableCommand {

@@ -1,9 +1,8 @@
 import ArgumentParser
-import Chrono
+import Core
 import Extractors
 import Foundation
 import Bench
-import CLISupport
 import JobsKit
 
 /// The benchmarks, a separate executable so that their fake servers and seed-design prompts never ship in

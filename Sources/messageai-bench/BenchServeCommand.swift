@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import Bench
-import CLISupport
 import JobsKit
 
 struct BenchServeCommand: AsyncParsableCommand {

@@ -1,9 +1,8 @@
 import ArgumentParser
-import Chrono
+import Core
 import Extractors
 import Foundation
 import Bench
-import CLISupport
 import JobsKit
 
 struct BenchTokensCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import AgentRuntime
 import Foundation
-import JSONKit
+import Core
 import TestSupport
 
 /// A tool whose behaviour is a closure over raw JSON arguments.

@@ -1,6 +1,6 @@
 import AgentRuntime
 import Foundation
-import JSONKit
+import Core
 import TestSupport
 
 /// Builds a client pointed at a fake server, with tiny backoff so retry tests stay quick.

@@ -1,6 +1,6 @@
 import AgentRuntime
 import Foundation
-import JSONKit
+import Core
 import Testing
 
 /// The API key is removed from response bodies however a server hides it (issue 14, item 5).

@@ -1,7 +1,7 @@
 import Foundation
 import Bench
 import JobsKit
-import JSONKit
+import Core
 import Testing
 
 @Suite("Bench serve scripting")

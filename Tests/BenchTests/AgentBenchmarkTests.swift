@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 import Bench
 import JobsKit
-import JSONKit
+import Core
 import Testing
 import TestSupport
 

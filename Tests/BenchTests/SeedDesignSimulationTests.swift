@@ -2,7 +2,7 @@ import AgentRuntime
 import Foundation
 import Bench
 import JobsKit
-import JSONKit
+import Core
 import Testing
 
 @Suite("Bench tokens: the seed's design")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Chrono
+@testable import Core
 
 @Suite struct LocalDateTests {
     /// The arithmetic date of an instant (issue 15: a `Calendar` per call) equals Foundation's Gregorian calendar's,

@@ -1,5 +1,5 @@
 import Testing
-@testable import Evals
+@testable import Extractors
 
 @Suite("Bipartite matching")
 struct BipartiteMatchingTests {

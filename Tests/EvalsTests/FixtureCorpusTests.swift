@@ -1,8 +1,7 @@
-import Chrono
+import Core
 import Foundation
-import JSONKit
 import Testing
-@testable import Evals
+@testable import Extractors
 
 @Suite("Fixture corpus")
 struct FixtureCorpusTests {

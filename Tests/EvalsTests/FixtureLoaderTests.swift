@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import Evals
-import YAMLKit
+@testable import Extractors
+import Core
 
 @Suite("Fixture loader errors")
 struct FixtureLoaderTests {

@@ -1,8 +1,7 @@
-import Chrono
+import Core
 import Foundation
-import JSONKit
 import Testing
-@testable import Evals
+@testable import Extractors
 
 /// Recomputes every labelled date and time from the `# date` / `# time` comments in the fixtures
 /// with the documented conventions (evals/fixtures/README.md), so a mislabelled weekday fails here.

@@ -1,6 +1,5 @@
-import Chrono
-import FeatureKit
-@testable import Evals
+import Core
+@testable import Extractors
 
 /// Hand-made fixture and item builders for scorer tests.
 enum Make {
@@ -34,10 +33,10 @@ enum Make {
     static func fixture(_ id: String, expected: ExtractionSet) -> Fixture {
         let now = Timestamp(iso: "2026-03-02T20:00:00-05:00")!
         let messages = (1...9).map { i in
-            ChatMessage(id: "m\(i)", sender: "dan", sentAt: Timestamp(iso: "2026-03-02T08:0\(i):00-05:00")!, text: "message \(i)")
+            FixtureMessage(id: "m\(i)", sender: "dan", sentAt: Timestamp(iso: "2026-03-02T08:0\(i):00-05:00")!, text: "message \(i)")
         }
         return Fixture(id: id, description: "hand-made", reference: FixtureReference(now: now, timezone: "America/New_York", user: "maria"),
-                       participants: [Participant(id: "maria", name: "Maria"), Participant(id: "dan", name: "Dan")],
+                       participants: [FixtureParticipant(id: "maria", name: "Maria"), FixtureParticipant(id: "dan", name: "Dan")],
                        messages: messages, expected: expected)
     }
 

@@ -1,7 +1,6 @@
-import FeatureKit
-import JSONKit
+@testable import Extractors
+import Core
 import Testing
-@testable import Evals
 
 @Suite("Scorer")
 struct ScorerTests {

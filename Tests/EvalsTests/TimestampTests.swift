@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Evals
+@testable import Extractors
 
 @Suite("Timestamp")
 struct TimestampTests {

@@ -1,5 +1,5 @@
 import Foundation
-import JSONKit
+import Core
 import Testing
 
 /// The byte-wise serializer and the parser's no-escape fast path (issue 15) give exactly what the scalar-wise

@@ -1,4 +1,4 @@
-import JSONKit
+import Core
 import Testing
 
 /// Error paths and messages: what a model (or a developer) reads when an answer is rejected.

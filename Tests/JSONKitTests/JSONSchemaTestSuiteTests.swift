@@ -1,5 +1,5 @@
 import Foundation
-import JSONKit
+import Core
 import Testing
 
 /// Runs the official JSON-Schema-Test-Suite (draft 2020-12) for every keyword `JSONSchema` claims.

@@ -1,5 +1,5 @@
 import Testing
-@testable import JSONKit
+@testable import Core
 
 @Suite struct JSONValueTests {
     @Test func parsesAndRoundTripsKeepingKeyOrder() throws {

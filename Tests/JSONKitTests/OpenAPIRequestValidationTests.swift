@@ -1,4 +1,4 @@
-import JSONKit
+import Core
 import Testing
 
 /// Our Chat Completions request bodies checked against OpenAI's own OpenAPI description (shared/openai-openapi).

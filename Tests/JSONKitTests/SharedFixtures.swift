@@ -1,5 +1,5 @@
 import Foundation
-import JSONKit
+import Core
 import TestSupport
 
 /// The read-only `shared/` folder beside the package.

@@ -1,5 +1,4 @@
 import Foundation
-import Migrations
 import Postgres
 import Testing
 import TestSupport

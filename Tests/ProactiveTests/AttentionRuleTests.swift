@@ -1,6 +1,6 @@
-import Chrono
+import Core
 import Foundation
-import Proactive
+import Tools
 import Testing
 
 /// RSVPs, deadlines and reminders on the user's own calendar days.

@@ -1,6 +1,6 @@
-import Chrono
+import Core
 import Foundation
-import Proactive
+import Tools
 import Testing
 
 /// The conflict rule on rows built in memory: overlaps, travel gaps, all-day events and DST, in the user's zone.

@@ -1,6 +1,5 @@
 import Foundation
-import JSONKit
-import Migrations
+import Core
 import Postgres
 import Testing
 import TestSupport

@@ -1,7 +1,7 @@
-import Chrono
+import Core
 import Foundation
 import Postgres
-import Proactive
+import Tools
 import Testing
 import TestSupport
 

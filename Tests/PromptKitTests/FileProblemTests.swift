@@ -1,5 +1,5 @@
 import Testing
-import YAMLKit
+import Core
 
 /// `FileProblem` is the one located problem of every loader; each prints as that loader's problem printed before.
 @Suite("File problems")

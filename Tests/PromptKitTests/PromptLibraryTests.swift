@@ -1,9 +1,8 @@
 import Foundation
-import JSONKit
+import Core
 import Testing
 @testable import PromptKit
 import TestSupport
-import YAMLKit
 
 @Suite("Prompt library")
 struct PromptLibraryTests {

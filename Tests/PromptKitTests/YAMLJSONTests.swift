@@ -1,6 +1,5 @@
-import JSONKit
+import Core
 import Testing
-import YAMLKit
 @testable import PromptKit
 
 @Suite("YAML → JSON")

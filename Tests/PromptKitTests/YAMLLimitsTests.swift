@@ -1,7 +1,6 @@
 import Foundation
-import JSONKit
+import Core
 import Testing
-import YAMLKit
 @testable import PromptKit
 
 /// Reading YAML is bounded: an alias bomb, a huge expansion or a deep nesting is refused with the file and line,

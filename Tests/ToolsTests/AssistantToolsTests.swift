@@ -1,7 +1,6 @@
 import AgentRuntime
-import Chrono
+import Core
 import Foundation
-import JSONKit
 import Postgres
 import Testing
 import Tools

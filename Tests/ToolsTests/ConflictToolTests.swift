@@ -1,6 +1,5 @@
-import Chrono
+import Core
 import Foundation
-import JSONKit
 import Testing
 import Tools
 

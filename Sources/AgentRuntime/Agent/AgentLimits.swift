@@ -1,24 +1,24 @@
 /// The bounds of one agent run. Every run ends: by an answer, or by the first bound it reaches.
-public struct AgentLimits: Sendable, Hashable {
+package struct AgentLimits: Sendable, Hashable {
     /// Model calls in all, including the forced final answer and any schema re-ask: a run never makes more.
     /// The last allowed call is made with `tool_choice: "none"` so the model has to answer.
-    public var maxSteps: Int
+    package var maxSteps: Int
     /// Tool calls run per model turn; extra calls get an error result instead of running.
-    public var maxToolCallsPerStep: Int
+    package var maxToolCallsPerStep: Int
     /// Tool calls of one turn run in parallel, at most this many at once.
-    public var maxConcurrentToolCalls: Int
+    package var maxConcurrentToolCalls: Int
     /// Total tokens (prompt + completion, all steps); no new model call starts once this is reached.
-    public var tokenBudget: Int?
+    package var tokenBudget: Int?
     /// Wall-clock limit for the whole run; model calls and tool batches are cut off when it passes.
-    public var timeLimit: Duration?
+    package var timeLimit: Duration?
     /// Bytes of one tool result (serialized JSON) sent back to the model; a larger result is replaced by an error
     /// that asks for less, so one tool cannot flood the context or the token bill.
-    public var maxToolResultBytes: Int
+    package var maxToolResultBytes: Int
     /// Characters of a failed answer sent back in a re-ask (head and tail, the cut marked), so a re-ask never
     /// carries a long wrong answer into a context it would overflow.
-    public var maxReaskEchoCharacters: Int
+    package var maxReaskEchoCharacters: Int
 
-    public init(
+    package init(
         maxSteps: Int = 5, maxToolCallsPerStep: Int = 8, maxConcurrentToolCalls: Int = 4, tokenBudget: Int? = nil,
         timeLimit: Duration? = nil, maxToolResultBytes: Int = 32 * 1024, maxReaskEchoCharacters: Int = AnswerExcerpt.defaultLimit
     ) {

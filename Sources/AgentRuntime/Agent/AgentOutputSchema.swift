@@ -1,14 +1,14 @@
-import JSONKit
+package import Core
 
 /// The shape the agent's final answer must have. The answer is validated with the same validator as tool arguments.
-public struct AgentOutputSchema: Sendable {
-    public let name: String
-    public let schema: JSONValue
+package struct AgentOutputSchema: Sendable {
+    package let name: String
+    package let schema: JSONValue
     /// Sent as `response_format`; use `LLMConfiguration.responseFormat(for:name:)` so it suits the provider.
-    public let responseFormat: ResponseFormat
+    package let responseFormat: ResponseFormat
     let validator: JSONSchema
 
-    public init(name: String, schema: JSONValue, responseFormat: ResponseFormat? = nil) throws(JSONSchemaError) {
+    package init(name: String, schema: JSONValue, responseFormat: ResponseFormat? = nil) throws(JSONSchemaError) {
         self.name = name
         self.schema = schema
         self.responseFormat = responseFormat ?? .jsonSchema(name: name, schema: schema, strict: true)

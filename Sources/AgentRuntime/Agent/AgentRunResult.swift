@@ -1,7 +1,7 @@
-import JSONKit
+package import Core
 
 /// Why a run ended.
-public enum AgentStopReason: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum AgentStopReason: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The model answered on its own.
     case completed
     /// The step limit forced the final call with `tool_choice: "none"`; `finalText` is that forced answer if any.
@@ -15,7 +15,7 @@ public enum AgentStopReason: Sendable, Hashable, Codable, CustomStringConvertibl
     /// The model call failed, or the answer stayed unusable (e.g. schema-invalid after the one re-ask).
     case error(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .completed: "completed"
         case .maxSteps: "max_steps"
@@ -29,7 +29,7 @@ public enum AgentStopReason: Sendable, Hashable, Codable, CustomStringConvertibl
     }
 
     /// Reads back a `description` ("completed", "refused: …", "error: …"); nil for any other text.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         switch text {
         case "completed": self = .completed
         case "max_steps": self = .maxSteps
@@ -44,7 +44,7 @@ public enum AgentStopReason: Sendable, Hashable, Codable, CustomStringConvertibl
     }
 
     /// Encoded as its `description`, the text `assistant_runs.stop_reason` and the JSON reports carry.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let reason = AgentStopReason(text) else {
@@ -53,28 +53,28 @@ public enum AgentStopReason: Sendable, Hashable, Codable, CustomStringConvertibl
         self = reason
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }
 }
 
 /// Everything a run produced. A run never throws: failures are a stop reason, so traces survive them.
-public struct AgentRunResult: Sendable {
+package struct AgentRunResult: Sendable {
     /// The final answer's text, when there is one.
-    public var finalText: String?
+    package var finalText: String?
     /// The final answer parsed and validated, when an output schema was given and the answer met it.
-    public var output: JSONValue?
-    public var stopReason: AgentStopReason
+    package var output: JSONValue?
+    package var stopReason: AgentStopReason
     /// The whole conversation: system, user, every assistant turn and tool result.
-    public var messages: [ChatMessage]
-    public var steps: [AgentStepTrace]
+    package var messages: [ChatMessage]
+    package var steps: [AgentStepTrace]
     /// Summed over all steps.
-    public var usage: Usage
-    public var duration: Duration
+    package var usage: Usage
+    package var duration: Duration
     /// HTTP attempts made, retries and failed calls included (what the server was asked for, and may bill).
-    public var attempts: Int = 0
+    package var attempts: Int = 0
 
     /// Number of tool calls that ran (or were answered with an error) across the run.
-    public var toolCallCount: Int { steps.reduce(0) { $0 + $1.toolCalls.count } }
+    package var toolCallCount: Int { steps.reduce(0) { $0 + $1.toolCalls.count } }
 }

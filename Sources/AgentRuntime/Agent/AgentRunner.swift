@@ -1,6 +1,6 @@
 import Foundation
-import JSONKit
-import Logging
+import Core
+package import Logging
 
 /// The step loop: call the model with the tools, run the calls it asks for, feed the results back, and repeat until it
 /// answers without tool calls or a bound is reached. The last allowed call is made with `tool_choice: "none"` so the
@@ -8,26 +8,26 @@ import Logging
 ///
 /// The parts are kept apart, as in the Agents SDK's run loop: the bounds checked before a call (`RunState`), the
 /// requests (`AgentRequests`), tool execution (`ToolExecutor`) and what a non-tool turn means (`TurnResolution`).
-public struct AgentRunner: Sendable {
-    public let model: String?
-    public let tools: [AnyAgentTool]
-    public let limits: AgentLimits
-    public var temperature: Double?
-    public var seed: Int?
-    public var maxCompletionTokens: Int?
+package struct AgentRunner: Sendable {
+    package let model: String?
+    package let tools: [AnyAgentTool]
+    package let limits: AgentLimits
+    package var temperature: Double?
+    package var seed: Int?
+    package var maxCompletionTokens: Int?
     /// Whether a tool step may carry the output schema too (`LLMConfiguration.toolsWithSchema`). Without it, tool
     /// steps go without `response_format` and the answer is a separate call with `tool_choice: "none"` and the schema.
-    public var toolsWithSchema = true
+    package var toolsWithSchema = true
     /// `tool_choice` of the first call: `.required` makes the model look something up before it answers;
     /// `.function(name)` makes it call that tool first (one of `tools`, else the run stops before any call).
-    public var firstToolChoice: ToolChoice = .auto
+    package var firstToolChoice: ToolChoice = .auto
     /// Whether the server takes a `tool_choice` naming a function (`LLMConfiguration.namedToolChoice`).
-    public var namedToolChoice = true
+    package var namedToolChoice = true
     private let client: any ChatCompleting
     private let logger: Logger
 
     /// - Parameter model: nil uses the client's default model.
-    public init(
+    package init(
         client: any ChatCompleting,
         model: String? = nil,
         tools: [AnyAgentTool],
@@ -50,7 +50,7 @@ public struct AgentRunner: Sendable {
     /// Runs one task. With `output`, the final answer must be JSON matching it: one re-ask if it does not (and the step
     /// limit leaves room for it), then `.error`. When tool steps carry no schema, an answer on a tool step that does
     /// not match it gets one forced answer step first. At most `limits.maxSteps` model calls are made, all included.
-    public func run(system: String, user: String, output: AgentOutputSchema? = nil) async -> AgentRunResult {
+    package func run(system: String, user: String, output: AgentOutputSchema? = nil) async -> AgentRunResult {
         var run = RunState(messages: [.system(system), .user(user)], start: ContinuousClock.now, timeLimit: limits.timeLimit)
         let executor = ToolExecutor(
             tools: tools, maxCallsPerStep: limits.maxToolCallsPerStep, maxConcurrent: limits.maxConcurrentToolCalls,
@@ -152,7 +152,7 @@ public struct AgentRunner: Sendable {
 
     /// The request `run` sends first for the same task, without sending it: what `prompts render --prompt assistant`
     /// prints. Built by the same code as the loop's own first call.
-    public func firstRequest(system: String, user: String, output: AgentOutputSchema? = nil) -> ChatCompletionRequest {
+    package func firstRequest(system: String, user: String, output: AgentOutputSchema? = nil) -> ChatCompletionRequest {
         let run = RunState(messages: [.system(system), .user(user)], start: ContinuousClock.now, timeLimit: limits.timeLimit)
         return requestBuilder().make(run.messages, forceAnswer: run.nextCallIsLast(limits), output: output, first: true)
     }

@@ -1,47 +1,47 @@
-import JSONKit
+package import Core
 
 /// What happened in one model call of a run, bounded in size so it can be stored as a row (e.g. as jsonb via `json`).
-public struct AgentStepTrace: Sendable, Hashable, Codable {
+package struct AgentStepTrace: Sendable, Hashable, Codable {
     /// 1-based.
-    public var index: Int
-    public var request: RequestSummary
-    public var toolCalls: [ToolCallTrace]
-    public var usage: Usage?
+    package var index: Int
+    package var request: RequestSummary
+    package var toolCalls: [ToolCallTrace]
+    package var usage: Usage?
     /// Model call time; tool time is on each tool call.
-    public var latencyMs: Int64
-    public var finishReason: String?
-    public var attempts: Int?
-    public var requestID: String?
+    package var latencyMs: Int64
+    package var finishReason: String?
+    package var attempts: Int?
+    package var requestID: String?
     /// The model's text this step, bounded.
-    public var assistantText: String?
+    package var assistantText: String?
     /// Why the step failed, when it did.
-    public var error: String?
+    package var error: String?
 
-    public struct RequestSummary: Sendable, Hashable, Codable {
-        public var messageCount: Int
-        public var toolNames: [String]
-        public var toolChoice: String
-        public var responseFormat: String?
+    package struct RequestSummary: Sendable, Hashable, Codable {
+        package var messageCount: Int
+        package var toolNames: [String]
+        package var toolChoice: String
+        package var responseFormat: String?
     }
 
     /// The trace as JSON, for storing.
-    public var json: JSONValue { (try? JSONValue.encode(self)) ?? .null }
+    package var json: JSONValue { (try? JSONValue.encode(self)) ?? .null }
 }
 
 /// One tool call of a step: what was asked, what came back and whether it ran.
-public struct ToolCallTrace: Sendable, Hashable, Codable {
-    public var id: String
-    public var name: String
+package struct ToolCallTrace: Sendable, Hashable, Codable {
+    package var id: String
+    package var name: String
     /// The raw arguments string, bounded.
-    public var arguments: String
+    package var arguments: String
     /// The tool message content sent back, bounded.
-    public var result: String
-    public var status: ToolCallStatus
-    public var latencyMs: Int64
+    package var result: String
+    package var status: ToolCallStatus
+    package var latencyMs: Int64
 }
 
 /// How a tool call ended. Everything but `ok` was reported to the model as `{"error": ...}`.
-public enum ToolCallStatus: String, Sendable, Hashable, Codable {
+package enum ToolCallStatus: String, Sendable, Hashable, Codable {
     case ok
     case unknownTool = "unknown_tool"
     case invalidJSON = "invalid_json"

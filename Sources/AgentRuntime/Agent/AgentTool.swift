@@ -1,9 +1,9 @@
 import Foundation
-import JSONKit
+package import Core
 
 /// A function the agent may call. Arguments arrive already validated against `parametersSchema` and decoded;
 /// anything the tool needs beyond them (which user it serves, a database) is fixed when the tool is built.
-public protocol AgentTool: Sendable {
+package protocol AgentTool: Sendable {
     associatedtype Arguments: Decodable & Sendable
     var name: String { get }
     var description: String { get }
@@ -16,20 +16,20 @@ public protocol AgentTool: Sendable {
 }
 
 extension AgentTool {
-    public var strict: Bool { true }
+    package var strict: Bool { true }
 }
 
 /// A tool with its argument type erased and its schema compiled once, so the loop can hold tools of any kind.
-public struct AnyAgentTool: Sendable {
-    public let name: String
-    public let description: String
-    public let parametersSchema: JSONValue
-    public let strict: Bool
+package struct AnyAgentTool: Sendable {
+    package let name: String
+    package let description: String
+    package let parametersSchema: JSONValue
+    package let strict: Bool
     let validator: JSONSchema
     private let invoke: @Sendable (JSONValue) async throws -> JSONValue
 
     /// Throws when the tool's schema does not compile, so a broken tool fails at start-up, not mid-run.
-    public init<Tool: AgentTool>(_ tool: Tool) throws(JSONSchemaError) {
+    package init<Tool: AgentTool>(_ tool: Tool) throws(JSONSchemaError) {
         name = tool.name
         description = tool.description
         parametersSchema = tool.parametersSchema
@@ -47,7 +47,7 @@ public struct AnyAgentTool: Sendable {
     }
 
     /// What the model is told about this tool.
-    public var definition: ToolDefinition {
+    package var definition: ToolDefinition {
         ToolDefinition(name: name, description: description, parameters: parametersSchema, strict: strict)
     }
 

@@ -1,4 +1,4 @@
-import JSONKit
+import Core
 
 /// The mutable state of one run, and the bounds checked before each model call.
 struct RunState {

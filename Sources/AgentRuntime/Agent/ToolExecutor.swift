@@ -1,5 +1,5 @@
 import Foundation
-import JSONKit
+import Core
 
 /// The outcome of one tool call, ready to go back to the model as a `tool` message.
 struct ToolCallOutcome: Sendable {

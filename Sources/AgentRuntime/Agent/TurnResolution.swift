@@ -1,4 +1,4 @@
-import JSONKit
+import Core
 
 /// What the loop does after a model turn that needs no tools: finish, or re-ask once for schema-valid output.
 /// Kept apart from the loop so the rules for ending a run read in one place.

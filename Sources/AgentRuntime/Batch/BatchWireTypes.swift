@@ -1,14 +1,14 @@
-import Foundation
-import JSONKit
+package import Foundation
+package import Core
 
 /// An uploaded file as the Files API describes it (`OpenAIFile`); only what batch mode reads.
-public struct OpenAIFileObject: Sendable, Hashable, Codable {
-    public var id: String
-    public var bytes: Int
-    public var filename: String
-    public var purpose: String
+package struct OpenAIFileObject: Sendable, Hashable, Codable {
+    package var id: String
+    package var bytes: Int
+    package var filename: String
+    package var purpose: String
 
-    public init(id: String, bytes: Int, filename: String, purpose: String) {
+    package init(id: String, bytes: Int, filename: String, purpose: String) {
         self.id = id
         self.bytes = bytes
         self.filename = filename
@@ -23,11 +23,11 @@ public struct OpenAIFileObject: Sendable, Hashable, Codable {
 }
 
 /// A batch's lifecycle state. Unknown values are kept so a new server state is reported, not rejected.
-public enum BatchStatus: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum BatchStatus: Sendable, Hashable, Codable, CustomStringConvertible {
     case validating, failed, inProgress, finalizing, completed, expired, cancelling, cancelled
     case unknown(String)
 
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         switch rawValue {
         case "validating": self = .validating
         case "failed": self = .failed
@@ -41,7 +41,7 @@ public enum BatchStatus: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
-    public var rawValue: String {
+    package var rawValue: String {
         switch self {
         case .validating: "validating"
         case .failed: "failed"
@@ -56,30 +56,30 @@ public enum BatchStatus: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// No further change will come: results (if any) can be collected.
-    public var isTerminal: Bool {
+    package var isTerminal: Bool {
         switch self {
         case .failed, .completed, .expired, .cancelled: true
         case .validating, .inProgress, .finalizing, .cancelling, .unknown: false
         }
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
-    public init(from decoder: any Decoder) throws { self.init(rawValue: try decoder.singleValueContainer().decode(String.self)) }
+    package init(from decoder: any Decoder) throws { self.init(rawValue: try decoder.singleValueContainer().decode(String.self)) }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
     }
 }
 
 /// `BatchRequestCounts`.
-public struct BatchRequestCounts: Sendable, Hashable, Codable {
-    public var total: Int
-    public var completed: Int
-    public var failed: Int
+package struct BatchRequestCounts: Sendable, Hashable, Codable {
+    package var total: Int
+    package var completed: Int
+    package var failed: Int
 
-    public init(total: Int, completed: Int, failed: Int) {
+    package init(total: Int, completed: Int, failed: Int) {
         self.total = total
         self.completed = completed
         self.failed = failed
@@ -87,17 +87,17 @@ public struct BatchRequestCounts: Sendable, Hashable, Codable {
 }
 
 /// A batch as the Batch API describes it (`Batch`); only what batch mode reads.
-public struct BatchObject: Sendable, Hashable, Codable {
-    public var id: String
-    public var status: BatchStatus
-    public var inputFileID: String
-    public var outputFileID: String?
-    public var errorFileID: String?
-    public var requestCounts: BatchRequestCounts?
+package struct BatchObject: Sendable, Hashable, Codable {
+    package var id: String
+    package var status: BatchStatus
+    package var inputFileID: String
+    package var outputFileID: String?
+    package var errorFileID: String?
+    package var requestCounts: BatchRequestCounts?
     /// `errors.data[].message` (with the line, when given), e.g. why validation failed.
-    public var errors: [String]
+    package var errors: [String]
 
-    public init(id: String, status: BatchStatus, inputFileID: String, outputFileID: String? = nil, errorFileID: String? = nil,
+    package init(id: String, status: BatchStatus, inputFileID: String, outputFileID: String? = nil, errorFileID: String? = nil,
                 requestCounts: BatchRequestCounts? = nil, errors: [String] = []) {
         self.id = id
         self.status = status
@@ -128,40 +128,40 @@ public struct BatchObject: Sendable, Hashable, Codable {
 }
 
 /// One line of a batch input file: `{"custom_id", "method", "url", "body"}`.
-public struct BatchInputLine: Sendable, Hashable {
-    public var customID: String
-    public var method: String
-    public var url: String
-    public var body: JSONValue
+package struct BatchInputLine: Sendable, Hashable {
+    package var customID: String
+    package var method: String
+    package var url: String
+    package var body: JSONValue
 
-    public init(customID: String, method: String = "POST", url: String = "/v1/chat/completions", body: JSONValue) {
+    package init(customID: String, method: String = "POST", url: String = "/v1/chat/completions", body: JSONValue) {
         self.customID = customID
         self.method = method
         self.url = url
         self.body = body
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["custom_id": .string(customID), "method": .string(method), "url": .string(url), "body": body]
     }
 
     /// JSONL: one compact object per line, newline-terminated.
-    public static func jsonl(_ lines: [BatchInputLine]) -> Data {
+    package static func jsonl(_ lines: [BatchInputLine]) -> Data {
         Data(lines.map { $0.json.serialized() + "\n" }.joined().utf8)
     }
 }
 
 /// One line of a batch output or error file: `{"id", "custom_id", "response": {"status_code", "request_id", "body"}, "error"}`.
-public struct BatchOutputLine: Sendable, Hashable {
-    public var id: String?
-    public var customID: String
-    public var statusCode: Int?
-    public var requestID: String?
-    public var body: JSONValue?
+package struct BatchOutputLine: Sendable, Hashable {
+    package var id: String?
+    package var customID: String
+    package var statusCode: Int?
+    package var requestID: String?
+    package var body: JSONValue?
     /// `error.code: error.message` when the request itself failed.
-    public var error: String?
+    package var error: String?
 
-    public init(id: String? = nil, customID: String, statusCode: Int? = nil, requestID: String? = nil, body: JSONValue? = nil, error: String? = nil) {
+    package init(id: String? = nil, customID: String, statusCode: Int? = nil, requestID: String? = nil, body: JSONValue? = nil, error: String? = nil) {
         self.id = id
         self.customID = customID
         self.statusCode = statusCode
@@ -171,7 +171,7 @@ public struct BatchOutputLine: Sendable, Hashable {
     }
 
     /// Parses a JSONL output or error file; a bad line is reported with its number.
-    public static func parse(jsonl data: Data, file: String) throws -> [BatchOutputLine] {
+    package static func parse(jsonl data: Data, file: String) throws -> [BatchOutputLine] {
         var lines: [BatchOutputLine] = []
         for (index, text) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,12 +1,12 @@
-import Foundation
-import JSONKit
+package import Foundation
+import Core
 import Logging
 
 /// The Files and Batch endpoints of an OpenAI-compatible server: upload a JSONL file of requests, create a batch
 /// over it, poll it, and download its output. Batches cost half as much and have no per-request rate limit; the
 /// answers arrive within the completion window instead of at once.
-public struct OpenAIBatchClient: Sendable {
-    public let configuration: LLMConfiguration
+package struct OpenAIBatchClient: Sendable {
+    package let configuration: LLMConfiguration
     private let transport: any HTTPTransport
     private let sleep: @Sendable (Duration) async throws -> Void
     private let logger = Logger(label: "messageai.llm.batch")
@@ -16,7 +16,7 @@ public struct OpenAIBatchClient: Sendable {
     /// A batch output file may hold 50,000 answers: far above the transport's cap for one chat answer.
     static let maxFileBytes = 1024 * 1024 * 1024
 
-    public init(
+    package init(
         configuration: LLMConfiguration,
         transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
@@ -29,7 +29,7 @@ public struct OpenAIBatchClient: Sendable {
     /// `POST /files` with purpose `batch`. An upload is not idempotent: after a failure that may have happened on the
     /// server anyway (a timeout, a dropped connection, a 5xx), the file list is searched for this upload (same name
     /// and size) before it is sent again, so a lost answer never leaves a second copy. Give each upload a unique name.
-    public func uploadBatchFile(_ data: Data, filename: String) async throws -> OpenAIFileObject {
+    package func uploadBatchFile(_ data: Data, filename: String) async throws -> OpenAIFileObject {
         var form = MultipartForm()
         form.field("purpose", "batch")
         form.file("file", filename: filename, contentType: "application/jsonl", data: data)
@@ -49,7 +49,7 @@ public struct OpenAIBatchClient: Sendable {
     }
 
     /// `GET /files?purpose=…`: the newest files first, one page (up to 10,000 by the API's limit).
-    public func listFiles(purpose: String) async throws -> [OpenAIFileObject] {
+    package func listFiles(purpose: String) async throws -> [OpenAIFileObject] {
         let query = "files?purpose=\(try Self.pathComponent(purpose))&order=desc&limit=10000"
         let response = try await send("GET", query, timeout: configuration.requestTimeout)
         return try decode(response, "file list") { json in
@@ -58,7 +58,7 @@ public struct OpenAIBatchClient: Sendable {
     }
 
     /// `GET /files/{file_id}/content`: the file's bytes.
-    public func fileContent(_ fileID: String) async throws -> Data {
+    package func fileContent(_ fileID: String) async throws -> Data {
         try await send("GET", "files/\(try Self.pathComponent(fileID))/content", timeout: max(configuration.requestTimeout, Self.fileTimeout),
                        maxResponseBytes: Self.maxFileBytes).body
     }
@@ -66,7 +66,7 @@ public struct OpenAIBatchClient: Sendable {
     /// `POST /batches` for Chat Completions requests with the 24 hour window (the only one offered). Like an upload, a
     /// create is not retried blindly: after an ambiguous failure the batch list is searched for a batch over the same
     /// input file (each upload's id is unique) before creating again, so a lost answer never costs a second batch.
-    public func createBatch(inputFileID: String, metadata: [String: String] = [:]) async throws -> BatchObject {
+    package func createBatch(inputFileID: String, metadata: [String: String] = [:]) async throws -> BatchObject {
         var body: JSONObject = [
             "input_file_id": .string(inputFileID),
             "endpoint": "/v1/chat/completions",
@@ -83,7 +83,7 @@ public struct OpenAIBatchClient: Sendable {
     }
 
     /// `GET /batches`: the most recent batches (one page of 100).
-    public func listBatches() async throws -> [BatchObject] {
+    package func listBatches() async throws -> [BatchObject] {
         let response = try await send("GET", "batches?limit=100", timeout: configuration.requestTimeout)
         return try decode(response, "batch list") { json in
             try (json["data"]?.arrayValue ?? []).map(BatchObject.decode)
@@ -91,7 +91,7 @@ public struct OpenAIBatchClient: Sendable {
     }
 
     /// `GET /batches/{batch_id}`.
-    public func batch(_ batchID: String) async throws -> BatchObject {
+    package func batch(_ batchID: String) async throws -> BatchObject {
         let response = try await send("GET", "batches/\(try Self.pathComponent(batchID))", timeout: configuration.requestTimeout)
         return try decode(response, "batch", BatchObject.decode)
     }

@@ -11,29 +11,29 @@ import NIOPosix
 /// Waiting on a model so costs almost no CPU (URLSession on Linux spins libdispatch and libcurl while it waits).
 /// Use `shared` unless a test or benchmark needs other options; an instance made with `init` owns an event-loop
 /// thread and must be shut down with `shutdown()`.
-public final class AsyncHTTPClientTransport: HTTPTransport {
+package final class AsyncHTTPClientTransport: HTTPTransport {
     /// Limits of one transport; the defaults suit Chat Completions at the scan's largest concurrency.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Connections to one host at once; further requests wait for a free one. The scan runs up to 64
         /// conversations, each sending its five feature requests at once: 320 keeps them all on the wire.
-        public var maxConnectionsPerHost = 320
+        package var maxConnectionsPerHost = 320
         /// Bodies longer than this fail with `TransportError.responseTooLarge` before they are buffered whole
         /// (a chat answer is a few KiB; a request may raise it, e.g. to download a batch output file).
-        public var maxResponseBytes = 16 * 1024 * 1024
+        package var maxResponseBytes = 16 * 1024 * 1024
         /// Connecting (TCP and TLS) gives up after this long, or at the request's deadline if that comes first.
-        public var connectTimeout: Duration = .seconds(10)
+        package var connectTimeout: Duration = .seconds(10)
         /// An unused keep-alive connection is closed after this long (servers close theirs after a minute or so).
-        public var idleTimeout: Duration = .seconds(30)
+        package var idleTimeout: Duration = .seconds(30)
         /// Event-loop threads; one is enough to wait on hundreds of connections.
-        public var eventLoopThreads = 1
+        package var eventLoopThreads = 1
 
-        public init() {}
+        package init() {}
     }
 
     /// One transport for the whole process, so clients made per job share the pool. Never shut down.
-    public static let shared = AsyncHTTPClientTransport()
+    package static let shared = AsyncHTTPClientTransport()
 
-    public let options: Options
+    package let options: Options
     private let client: HTTPClient
     private let group: MultiThreadedEventLoopGroup
     private let isShutDown = NIOLockedValueBox(false)
@@ -41,7 +41,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     /// kept-alive one, so a close under it is the stale-connection race, worth one retry at once.
     private let connectionsOpened: NIOLockedValueBox<Int>
 
-    public init(options: Options = Options()) {
+    package init(options: Options = Options()) {
         self.options = options
         group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, options.eventLoopThreads))
         var configuration = HTTPClient.Configuration(
@@ -68,13 +68,13 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
     }
 
     /// Closes the pool's connections and stops the event-loop thread. Requests after this fail.
-    public func shutdown() async throws {
+    package func shutdown() async throws {
         guard isShutDown.withLockedValue({ done in defer { done = true }; return !done }) else { return }
         try await client.shutdown()
         try await group.shutdownGracefully()
     }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         try Task.checkCancellation()
         guard !isShutDown.withLockedValue({ $0 }) else { throw TransportError.other("the HTTP transport was shut down") }
         let prepared = try Self.prepare(request)

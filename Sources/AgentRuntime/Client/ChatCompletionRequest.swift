@@ -1,19 +1,19 @@
-import JSONKit
+package import Core
 
 /// A Chat Completions request. Optional fields left `nil` are not sent at all, so servers apply their own defaults.
-public struct ChatCompletionRequest: Sendable, Hashable {
+package struct ChatCompletionRequest: Sendable, Hashable {
     /// `nil` means the configuration's default model.
-    public var model: String?
-    public var messages: [ChatMessage]
-    public var temperature: Double?
-    public var seed: Int?
-    public var maxCompletionTokens: Int?
-    public var tools: [ToolDefinition]
-    public var toolChoice: ToolChoice?
-    public var parallelToolCalls: Bool?
-    public var responseFormat: ResponseFormat?
+    package var model: String?
+    package var messages: [ChatMessage]
+    package var temperature: Double?
+    package var seed: Int?
+    package var maxCompletionTokens: Int?
+    package var tools: [ToolDefinition]
+    package var toolChoice: ToolChoice?
+    package var parallelToolCalls: Bool?
+    package var responseFormat: ResponseFormat?
 
-    public init(
+    package init(
         model: String? = nil,
         messages: [ChatMessage],
         temperature: Double? = nil,
@@ -36,7 +36,7 @@ public struct ChatCompletionRequest: Sendable, Hashable {
     }
 
     /// The JSON body. `tokenField` names the max-tokens key because providers disagree on it.
-    public func body(tokenField: MaxTokensField = .maxCompletionTokens) -> JSONValue {
+    package func body(tokenField: MaxTokensField = .maxCompletionTokens) -> JSONValue {
         var object = JSONObject()
         if let model { object["model"] = .string(model) }
         object["messages"] = .array(messages.map(\.json))
@@ -52,26 +52,26 @@ public struct ChatCompletionRequest: Sendable, Hashable {
 }
 
 /// The name of the max-tokens field: OpenAI wants `max_completion_tokens`; llama.cpp and older vLLM know only `max_tokens`.
-public enum MaxTokensField: String, Sendable, Hashable, CaseIterable {
+package enum MaxTokensField: String, Sendable, Hashable, CaseIterable {
     case maxCompletionTokens = "max_completion_tokens"
     case maxTokens = "max_tokens"
 }
 
 /// A function the model may call. `parameters` is a JSON Schema; with `strict` it must follow Structured Outputs rules.
-public struct ToolDefinition: Sendable, Hashable {
-    public var name: String
-    public var description: String
-    public var parameters: JSONValue
-    public var strict: Bool
+package struct ToolDefinition: Sendable, Hashable {
+    package var name: String
+    package var description: String
+    package var parameters: JSONValue
+    package var strict: Bool
 
-    public init(name: String, description: String, parameters: JSONValue, strict: Bool = true) {
+    package init(name: String, description: String, parameters: JSONValue, strict: Bool = true) {
         self.name = name
         self.description = description
         self.parameters = parameters
         self.strict = strict
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var function: JSONObject = ["name": .string(name)]
         if !description.isEmpty { function["description"] = .string(description) }
         function["parameters"] = parameters
@@ -83,7 +83,7 @@ public struct ToolDefinition: Sendable, Hashable {
     /// This tool for a server without Structured Outputs for tools (llama.cpp): not strict, and without
     /// `additionalProperties: false`, with which llama.cpp builds no tool-call grammar and the model cannot call it.
     /// The arguments are still checked against the full schema when the call is run.
-    public var lenient: ToolDefinition {
+    package var lenient: ToolDefinition {
         ToolDefinition(name: name, description: description, parameters: Self.withoutClosedObjects(parameters), strict: false)
     }
 
@@ -104,7 +104,7 @@ public struct ToolDefinition: Sendable, Hashable {
 }
 
 /// Whether and which tool the model must call.
-public enum ToolChoice: Sendable, Hashable {
+package enum ToolChoice: Sendable, Hashable {
     case auto
     /// `"none"` on the wire: the model must answer without calling tools. Not named `none`, which would be
     /// read as `Optional.none` wherever a `ToolChoice?` is expected.
@@ -112,7 +112,7 @@ public enum ToolChoice: Sendable, Hashable {
     case required
     case function(String)
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .auto: "auto"
         case .disabled: "none"
@@ -123,7 +123,7 @@ public enum ToolChoice: Sendable, Hashable {
 }
 
 /// How the answer must be shaped.
-public enum ResponseFormat: Sendable, Hashable {
+package enum ResponseFormat: Sendable, Hashable {
     case text
     /// Any JSON object. `schema` is an extension some servers (llama-cpp-python) use to constrain output; OpenAI ignores it
     /// only when absent, so send it only to servers that accept it.
@@ -131,7 +131,7 @@ public enum ResponseFormat: Sendable, Hashable {
     /// Structured Outputs: the server enforces `schema` when `strict`.
     case jsonSchema(name: String, schema: JSONValue, strict: Bool)
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .text:
             return ["type": "text"]

@@ -1,16 +1,16 @@
-import Foundation
-import JSONKit
+package import Foundation
+import Core
 
 /// A decoded Chat Completions answer. Unknown fields are ignored; the fields the spec requires must be present.
-public struct ChatCompletionResponse: Sendable, Hashable {
-    public var id: String
-    public var model: String
-    public var created: Int
-    public var choices: [Choice]
-    public var usage: Usage?
-    public var systemFingerprint: String?
+package struct ChatCompletionResponse: Sendable, Hashable {
+    package var id: String
+    package var model: String
+    package var created: Int
+    package var choices: [Choice]
+    package var usage: Usage?
+    package var systemFingerprint: String?
 
-    public init(id: String, model: String, created: Int, choices: [Choice], usage: Usage?, systemFingerprint: String? = nil) {
+    package init(id: String, model: String, created: Int, choices: [Choice], usage: Usage?, systemFingerprint: String? = nil) {
         self.id = id
         self.model = model
         self.created = created
@@ -20,42 +20,42 @@ public struct ChatCompletionResponse: Sendable, Hashable {
     }
 
     /// The first choice; decoding guarantees there is one.
-    public var firstChoice: Choice { choices[0] }
+    package var firstChoice: Choice { choices[0] }
 
-    public struct Choice: Sendable, Hashable {
-        public var index: Int
-        public var message: Message
-        public var finishReason: FinishReason
+    package struct Choice: Sendable, Hashable {
+        package var index: Int
+        package var message: Message
+        package var finishReason: FinishReason
 
-        public init(index: Int, message: Message, finishReason: FinishReason) {
+        package init(index: Int, message: Message, finishReason: FinishReason) {
             self.index = index
             self.message = message
             self.finishReason = finishReason
         }
     }
 
-    public struct Message: Sendable, Hashable {
-        public var content: String?
-        public var refusal: String?
-        public var toolCalls: [ToolCall]
+    package struct Message: Sendable, Hashable {
+        package var content: String?
+        package var refusal: String?
+        package var toolCalls: [ToolCall]
 
-        public init(content: String?, refusal: String? = nil, toolCalls: [ToolCall] = []) {
+        package init(content: String?, refusal: String? = nil, toolCalls: [ToolCall] = []) {
             self.content = content
             self.refusal = refusal
             self.toolCalls = toolCalls
         }
 
         /// The message as it goes back into the conversation.
-        public var asChatMessage: ChatMessage { .assistant(content: content, toolCalls: toolCalls) }
+        package var asChatMessage: ChatMessage { .assistant(content: content, toolCalls: toolCalls) }
     }
 }
 
 /// Why the model stopped. Unknown values are kept, not rejected, since compatible servers invent their own.
-public enum FinishReason: Sendable, Hashable, CustomStringConvertible {
+package enum FinishReason: Sendable, Hashable, CustomStringConvertible {
     case stop, length, toolCalls, contentFilter, functionCall
     case unknown(String)
 
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         switch rawValue {
         case "stop": self = .stop
         case "length": self = .length
@@ -66,7 +66,7 @@ public enum FinishReason: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var rawValue: String {
+    package var rawValue: String {
         switch self {
         case .stop: "stop"
         case .length: "length"
@@ -77,19 +77,19 @@ public enum FinishReason: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }
 
 /// Token counts of one or more calls; `+` sums them so a run can report its total.
-public struct Usage: Sendable, Hashable, Codable {
-    public var promptTokens: Int
-    public var completionTokens: Int
-    public var totalTokens: Int
+package struct Usage: Sendable, Hashable, Codable {
+    package var promptTokens: Int
+    package var completionTokens: Int
+    package var totalTokens: Int
     /// Prompt tokens served from the provider's prompt cache (`prompt_tokens_details.cached_tokens`).
-    public var cachedPromptTokens: Int?
-    public var reasoningTokens: Int?
+    package var cachedPromptTokens: Int?
+    package var reasoningTokens: Int?
 
-    public init(promptTokens: Int = 0, completionTokens: Int = 0, totalTokens: Int? = nil, cachedPromptTokens: Int? = nil, reasoningTokens: Int? = nil) {
+    package init(promptTokens: Int = 0, completionTokens: Int = 0, totalTokens: Int? = nil, cachedPromptTokens: Int? = nil, reasoningTokens: Int? = nil) {
         self.promptTokens = promptTokens
         self.completionTokens = completionTokens
         self.totalTokens = totalTokens ?? promptTokens + completionTokens
@@ -97,9 +97,9 @@ public struct Usage: Sendable, Hashable, Codable {
         self.reasoningTokens = reasoningTokens
     }
 
-    public static let zero = Usage()
+    package static let zero = Usage()
 
-    public static func + (lhs: Usage, rhs: Usage) -> Usage {
+    package static func + (lhs: Usage, rhs: Usage) -> Usage {
         func sum(_ a: Int?, _ b: Int?) -> Int? { a == nil && b == nil ? nil : (a ?? 0) + (b ?? 0) }
         return Usage(
             promptTokens: lhs.promptTokens + rhs.promptTokens,
@@ -110,14 +110,14 @@ public struct Usage: Sendable, Hashable, Codable {
         )
     }
 
-    public static func += (lhs: inout Usage, rhs: Usage) { lhs = lhs + rhs }
+    package static func += (lhs: inout Usage, rhs: Usage) { lhs = lhs + rhs }
 }
 
 // MARK: - Decoding
 
 extension ChatCompletionResponse {
     /// Decodes a response body; the error names the JSON path that was wrong.
-    public static func decode(_ data: Data) throws(ResponseDecodingError) -> ChatCompletionResponse {
+    package static func decode(_ data: Data) throws(ResponseDecodingError) -> ChatCompletionResponse {
         let json: JSONValue
         do { json = try JSONValue.parse(data) } catch { throw ResponseDecodingError(message: "the body is not JSON: \(error)") }
         do { return try decode(JSONFieldReader(json)) } catch let error as JSONFieldError {
@@ -174,7 +174,7 @@ extension ChatCompletionResponse {
 }
 
 /// Why a response body could not be decoded, with the JSON path.
-public struct ResponseDecodingError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
+package struct ResponseDecodingError: Error, Sendable, CustomStringConvertible {
+    package let message: String
+    package var description: String { message }
 }

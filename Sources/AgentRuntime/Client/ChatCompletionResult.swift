@@ -1,17 +1,17 @@
-import Logging
+package import Logging
 
 /// A successful completion with what it cost to get it.
-public struct ChatCompletionResult: Sendable {
-    public var response: ChatCompletionResponse
+package struct ChatCompletionResult: Sendable {
+    package var response: ChatCompletionResponse
     /// HTTP attempts made, including the successful one.
-    public var attempts: Int
+    package var attempts: Int
     /// Wall time of the whole call, retries and waits included.
-    public var latency: Duration
+    package var latency: Duration
     /// The server's `x-request-id`, for support tickets and traces.
-    public var requestID: String?
-    public var rateLimit: RateLimitInfo
+    package var requestID: String?
+    package var rateLimit: RateLimitInfo
 
-    public init(response: ChatCompletionResponse, attempts: Int = 1, latency: Duration = .zero, requestID: String? = nil, rateLimit: RateLimitInfo = RateLimitInfo()) {
+    package init(response: ChatCompletionResponse, attempts: Int = 1, latency: Duration = .zero, requestID: String? = nil, rateLimit: RateLimitInfo = RateLimitInfo()) {
         self.response = response
         self.attempts = attempts
         self.latency = latency
@@ -21,14 +21,14 @@ public struct ChatCompletionResult: Sendable {
 }
 
 /// The `x-ratelimit-*` headers of the last response, so a batch can slow down before it is throttled.
-public struct RateLimitInfo: Sendable, Hashable {
-    public var remainingRequests: Int?
-    public var remainingTokens: Int?
+package struct RateLimitInfo: Sendable, Hashable {
+    package var remainingRequests: Int?
+    package var remainingTokens: Int?
     /// Kept as sent (e.g. `1s`, `6m0s`): providers format it differently.
-    public var resetRequests: String?
-    public var resetTokens: String?
+    package var resetRequests: String?
+    package var resetTokens: String?
 
-    public init(remainingRequests: Int? = nil, remainingTokens: Int? = nil, resetRequests: String? = nil, resetTokens: String? = nil) {
+    package init(remainingRequests: Int? = nil, remainingTokens: Int? = nil, resetRequests: String? = nil, resetTokens: String? = nil) {
         self.remainingRequests = remainingRequests
         self.remainingTokens = remainingTokens
         self.resetRequests = resetRequests
@@ -46,7 +46,7 @@ public struct RateLimitInfo: Sendable, Hashable {
 }
 
 /// Anything that completes a chat: the HTTP client in production, a stub in tests of code above it.
-public protocol ChatCompleting: Sendable {
+package protocol ChatCompleting: Sendable {
     func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult
     /// The same, with the caller's logger (its run, conversation, feature or user ids as metadata) for the client's
     /// own lines about this request.
@@ -58,9 +58,9 @@ public protocol ChatCompleting: Sendable {
 
 extension ChatCompleting {
     /// Clients that log nothing of their own ignore the caller's logger.
-    public func complete(_ request: ChatCompletionRequest, logger: Logger) async throws -> ChatCompletionResult {
+    package func complete(_ request: ChatCompletionRequest, logger: Logger) async throws -> ChatCompletionResult {
         try await complete(request)
     }
 
-    public var circuitBreaker: CircuitBreaker? { nil }
+    package var circuitBreaker: CircuitBreaker? { nil }
 }

@@ -1,7 +1,7 @@
-import JSONKit
+package import Core
 
 /// One message of a Chat Completions conversation, in the four roles this package sends.
-public enum ChatMessage: Sendable, Hashable {
+package enum ChatMessage: Sendable, Hashable {
     case system(String)
     case user(String)
     /// A model turn; replayed verbatim so the model sees its own tool calls next to their results.
@@ -9,7 +9,7 @@ public enum ChatMessage: Sendable, Hashable {
     /// The result of one tool call, matched to it by `toolCallID`.
     case tool(toolCallID: String, content: String)
 
-    public var role: String {
+    package var role: String {
         switch self {
         case .system: "system"
         case .user: "user"
@@ -19,7 +19,7 @@ public enum ChatMessage: Sendable, Hashable {
     }
 
     /// The wire shape; absent values are left out rather than sent as `null`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: JSONObject = ["role": .string(role)]
         switch self {
         case .system(let text), .user(let text):
@@ -36,18 +36,18 @@ public enum ChatMessage: Sendable, Hashable {
 }
 
 /// A function call the model asked for. `arguments` stays the raw string the model wrote: it may not be JSON.
-public struct ToolCall: Sendable, Hashable, Codable {
-    public var id: String
-    public var name: String
-    public var arguments: String
+package struct ToolCall: Sendable, Hashable, Codable {
+    package var id: String
+    package var name: String
+    package var arguments: String
 
-    public init(id: String, name: String, arguments: String) {
+    package init(id: String, name: String, arguments: String) {
         self.id = id
         self.name = name
         self.arguments = arguments
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["id": .string(id), "type": "function", "function": ["name": .string(name), "arguments": .string(arguments)]]
     }
 }

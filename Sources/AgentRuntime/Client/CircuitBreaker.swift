@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import NIOConcurrencyHelpers
 
 /// Stops asking a model server that is down. After `threshold` attempts in a row fail below HTTP (refused, reset,
@@ -9,8 +9,8 @@ import NIOConcurrencyHelpers
 ///
 /// One breaker per server for the whole process (`shared(for:)`), like `ServerConcurrencyLimit`: the scan's
 /// extractors, its proactive pass and the worker's requests all see the same outage.
-public final class CircuitBreaker: Sendable {
-    public enum State: Sendable, Equatable {
+package final class CircuitBreaker: Sendable {
+    package enum State: Sendable, Equatable {
         case closed
         /// Failing fast until `until`; then one probe is let through.
         case open(until: ContinuousClock.Instant)
@@ -19,25 +19,25 @@ public final class CircuitBreaker: Sendable {
     }
 
     /// What the breaker knows of an outage, for errors, summaries and run records.
-    public struct Outage: Sendable, Equatable, CustomStringConvertible {
+    package struct Outage: Sendable, Equatable, CustomStringConvertible {
         /// The server, without credentials (`http://127.0.0.1:8080/v1`).
-        public let server: String
+        package let server: String
         /// Attempts in a row that failed before the breaker opened (or reopened).
-        public let failures: Int
+        package let failures: Int
         /// The last failure, as the client described it.
-        public let lastError: String
+        package let lastError: String
         /// When the next probe may go out.
-        public let probeAt: ContinuousClock.Instant
+        package let probeAt: ContinuousClock.Instant
 
-        public var description: String {
+        package var description: String {
             "the model server \(server) is unavailable: \(failures) requests in a row failed (circuit breaker open); last error: \(lastError)"
         }
     }
 
-    public let server: String
-    public let threshold: Int
-    public let cooldown: Duration
-    public let maxCooldown: Duration
+    package let server: String
+    package let threshold: Int
+    package let cooldown: Duration
+    package let maxCooldown: Duration
 
     private struct Box {
         var state = State.closed
@@ -51,10 +51,10 @@ public final class CircuitBreaker: Sendable {
     private let box: NIOLockedValueBox<Box>
 
     /// The default threshold: a call's own retries (4 attempts) cannot open it alone; a fifth failure in a row can.
-    public static let defaultThreshold = 5
-    public static let defaultCooldown: Duration = .seconds(30)
+    package static let defaultThreshold = 5
+    package static let defaultCooldown: Duration = .seconds(30)
 
-    public init(server: String, threshold: Int = CircuitBreaker.defaultThreshold, cooldown: Duration = CircuitBreaker.defaultCooldown,
+    package init(server: String, threshold: Int = CircuitBreaker.defaultThreshold, cooldown: Duration = CircuitBreaker.defaultCooldown,
                 maxCooldown: Duration = .seconds(300)) {
         self.server = server
         self.threshold = max(1, threshold)
@@ -63,18 +63,18 @@ public final class CircuitBreaker: Sendable {
         box = NIOLockedValueBox(Box(currentCooldown: cooldown))
     }
 
-    public var state: State { box.withLockedValue { $0.state } }
+    package var state: State { box.withLockedValue { $0.state } }
     /// Open or half-open: attempts are refused (except the one probe).
-    public var isOpen: Bool { box.withLockedValue { $0.state != .closed } }
+    package var isOpen: Bool { box.withLockedValue { $0.state != .closed } }
     /// The outage while the breaker is open or half-open; nil while it is closed.
-    public var outage: Outage? { box.withLockedValue { $0.state == .closed ? nil : $0.outage } }
+    package var outage: Outage? { box.withLockedValue { $0.state == .closed ? nil : $0.outage } }
     /// Attempts refused so far (never sent).
-    public var refused: Int { box.withLockedValue { $0.refused } }
+    package var refused: Int { box.withLockedValue { $0.refused } }
 
     /// Sends `request` through `transport` unless the breaker refuses it (throws `LLMError.serverUnavailable`), and
     /// counts the outcome. Cancellation counts as neither success nor failure. `admitted` runs once the attempt is let
     /// through, just before it goes on the wire.
-    public func send(_ request: HTTPRequest, via transport: any HTTPTransport, admitted: () -> Void = {}) async throws -> HTTPResponse {
+    package func send(_ request: HTTPRequest, via transport: any HTTPTransport, admitted: () -> Void = {}) async throws -> HTTPResponse {
         let probe = try admit()
         admitted()
         do {
@@ -152,7 +152,7 @@ public final class CircuitBreaker: Sendable {
     private static let registry = NIOLockedValueBox([String: CircuitBreaker]())
 
     /// The process's one breaker for the server at `baseURL`.
-    public static func shared(for baseURL: URL) -> CircuitBreaker {
+    package static func shared(for baseURL: URL) -> CircuitBreaker {
         let key = baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         return registry.withLockedValue { breakers in
             if let existing = breakers[key] { return existing }

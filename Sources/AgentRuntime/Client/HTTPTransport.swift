@@ -1,22 +1,22 @@
-import Foundation
+package import Foundation
 
 /// The seam between the client and the network, so retries and decoding can be tested without sockets.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
     /// Sends one request. Throws `TransportError` for failures below HTTP; any HTTP status is a response.
     func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }
 
-public struct HTTPRequest: Sendable {
-    public var method: String
-    public var url: URL
-    public var headers: [String: String]
-    public var body: Data
+package struct HTTPRequest: Sendable {
+    package var method: String
+    package var url: URL
+    package var headers: [String: String]
+    package var body: Data
     /// The transport must give up after this long, even if the server keeps the connection open.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Replaces the transport's cap on the response body (e.g. for a batch output file); nil keeps the transport's.
-    public var maxResponseBytes: Int?
+    package var maxResponseBytes: Int?
 
-    public init(method: String = "POST", url: URL, headers: [String: String] = [:], body: Data = Data(), timeout: Duration,
+    package init(method: String = "POST", url: URL, headers: [String: String] = [:], body: Data = Data(), timeout: Duration,
                 maxResponseBytes: Int? = nil) {
         self.method = method
         self.url = url
@@ -27,23 +27,23 @@ public struct HTTPRequest: Sendable {
     }
 }
 
-public struct HTTPResponse: Sendable {
-    public var status: Int
+package struct HTTPResponse: Sendable {
+    package var status: Int
     /// Header names lowercased, so lookups need not care how the server spelled them.
-    public var headers: [String: String]
-    public var body: Data
+    package var headers: [String: String]
+    package var body: Data
 
-    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+    package init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.status = status
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
         self.body = body
     }
 
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    package func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// A failure below HTTP: nothing or nothing complete came back.
-public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case timedOut(Duration)
     case connectionFailed(String)
     case cancelled
@@ -51,7 +51,7 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case responseTooLarge(limit: Int)
     case other(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .timedOut(let limit): "no response within \(limit)"
         case .connectionFailed(let why): "connection failed: \(why)"

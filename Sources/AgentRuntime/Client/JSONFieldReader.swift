@@ -1,4 +1,4 @@
-import JSONKit
+import Core
 
 /// A decoding failure at a JSON path, e.g. `choices[0].message.tool_calls[1].function.name: missing`.
 struct JSONFieldError: Error, Sendable, CustomStringConvertible {

@@ -1,37 +1,37 @@
-import Foundation
-import JSONKit
+package import Foundation
+package import Core
 
 /// Where and how to reach one OpenAI-compatible provider. Provider quirks live here, not in callers.
-public struct LLMConfiguration: Sendable {
+package struct LLMConfiguration: Sendable {
     /// `nil` for local servers that need no key; the `Authorization` header is then not sent.
-    public var apiKey: String?
+    package var apiKey: String?
     /// The API root, e.g. `https://api.openai.com/v1`; requests go to `{baseURL}/chat/completions`.
-    public var baseURL: URL
+    package var baseURL: URL
     /// Used when a request names no model.
-    public var defaultModel: String?
-    public var structuredOutput: StructuredOutputMode
-    public var maxTokensField: MaxTokensField
+    package var defaultModel: String?
+    package var structuredOutput: StructuredOutputMode
+    package var maxTokensField: MaxTokensField
     /// The limit for one HTTP attempt (not the whole call with its retries; see `RetryPolicy.totalBudget`).
-    public var requestTimeout: Duration
-    public var retryPolicy: RetryPolicy
+    package var requestTimeout: Duration
+    package var retryPolicy: RetryPolicy
     /// Requests in flight to this server from the whole process (`ServerConcurrencyLimit`).
-    public var maxConcurrency: Int
+    package var maxConcurrency: Int
     /// Whether one request may carry both `tools` and a `response_format`. OpenAI can; llama.cpp then builds only
     /// the response-format grammar and the model can never call a tool, so other servers get tool steps without a
     /// format and a final step with `tool_choice: "none"` and the schema.
-    public var toolsWithSchema: Bool
+    package var toolsWithSchema: Bool
     /// Whether a `json_schema` response format carries the schema's size caps (`maxLength`, `maxItems`). OpenAI's
     /// strict mode refuses `maxLength`, so it gets the schema without them (checked locally). llama.cpp and vLLM
     /// compile the caps into the answer's grammar, which is what bounds a rambling model's answer there.
-    public var schemaBounds: Bool
+    package var schemaBounds: Bool
     /// Whether `tool_choice` may name a function (`{"type": "function", "function": {"name": …}}`). llama.cpp's server
     /// takes only the strings and reads an object as `auto`; without it a step that must call one tool offers only
     /// that tool, with `required`.
-    public var namedToolChoice: Bool
+    package var namedToolChoice: Bool
 
-    public static let openAIBaseURL = URL(string: "https://api.openai.com/v1")!
+    package static let openAIBaseURL = URL(string: "https://api.openai.com/v1")!
 
-    public init(
+    package init(
         apiKey: String? = nil,
         baseURL: URL = LLMConfiguration.openAIBaseURL,
         defaultModel: String? = nil,
@@ -60,38 +60,38 @@ public struct LLMConfiguration: Sendable {
 
     /// OpenAI's default: room for the widest scan (64 conversations, five feature requests each) and its assistant
     /// runs, so an OpenAI run is paced by `--concurrency` and the rate limiter (`--rpm`, `--tpm`), not by this line.
-    public static let openAIDefaultConcurrency = 352
+    package static let openAIDefaultConcurrency = 352
 
     /// True for OpenAI's own API, whose defaults differ (more concurrency, tools together with a schema).
-    public static func isOpenAI(_ url: URL) -> Bool { url.host?.lowercased() == "api.openai.com" }
+    package static func isOpenAI(_ url: URL) -> Bool { url.host?.lowercased() == "api.openai.com" }
 
     /// The process's one concurrency limit for this server.
-    public var concurrencyLimit: ServerConcurrencyLimit { .shared(for: baseURL, limit: maxConcurrency) }
+    package var concurrencyLimit: ServerConcurrencyLimit { .shared(for: baseURL, limit: maxConcurrency) }
 
     /// The process's one circuit breaker for this server.
-    public var circuitBreaker: CircuitBreaker { .shared(for: baseURL) }
+    package var circuitBreaker: CircuitBreaker { .shared(for: baseURL) }
 
     /// `{baseURL}/chat/completions`, tolerating a trailing slash on the base.
-    public var chatCompletionsURL: URL {
+    package var chatCompletionsURL: URL {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         return URL(string: base + "/chat/completions")!
     }
 
     /// The settings `fromEnvironment` reads besides the key, base URL and model, for help texts and errors.
-    public static let timeoutSetting = "OPENAI_TIMEOUT_SECONDS"
-    public static let concurrencySetting = "OPENAI_MAX_CONCURRENCY"
-    public static let retryBudgetSetting = "OPENAI_RETRY_BUDGET_SECONDS"
-    public static let toolsWithSchemaSetting = "OPENAI_TOOLS_WITH_SCHEMA"
-    public static let schemaBoundsSetting = "OPENAI_SCHEMA_BOUNDS"
-    public static let namedToolChoiceSetting = "OPENAI_NAMED_TOOL_CHOICE"
-    public static let baseURLSetting = "OPENAI_BASE_URL"
-    public static let structuredOutputSetting = "OPENAI_STRUCTURED_OUTPUT"
-    public static let maxTokensFieldSetting = "OPENAI_MAX_TOKENS_FIELD"
+    package static let timeoutSetting = "OPENAI_TIMEOUT_SECONDS"
+    package static let concurrencySetting = "OPENAI_MAX_CONCURRENCY"
+    package static let retryBudgetSetting = "OPENAI_RETRY_BUDGET_SECONDS"
+    package static let toolsWithSchemaSetting = "OPENAI_TOOLS_WITH_SCHEMA"
+    package static let schemaBoundsSetting = "OPENAI_SCHEMA_BOUNDS"
+    package static let namedToolChoiceSetting = "OPENAI_NAMED_TOOL_CHOICE"
+    package static let baseURLSetting = "OPENAI_BASE_URL"
+    package static let structuredOutputSetting = "OPENAI_STRUCTURED_OUTPUT"
+    package static let maxTokensFieldSetting = "OPENAI_MAX_TOKENS_FIELD"
 
     /// Checks one setting `fromEnvironment` reads as it would read it, whether or not an LLM is configured: the
     /// process's table of settings validates every variable with this before a command starts.
-    public static func check(_ name: String, _ value: String) throws(LLMSettingError) {
+    package static func check(_ name: String, _ value: String) throws(LLMSettingError) {
         var environment = [name: value]
         if name != baseURLSetting { environment[baseURLSetting] = "http://127.0.0.1/v1" }
         _ = try fromEnvironment(environment)
@@ -103,7 +103,7 @@ public struct LLMConfiguration: Sendable {
     /// `OPENAI_TOOLS_WITH_SCHEMA`, `OPENAI_SCHEMA_BOUNDS` and `OPENAI_NAMED_TOOL_CHOICE` (true|false). Returns nil when neither a key nor a base URL is set, meaning no LLM
     /// is configured. Throws, naming the variable and what it takes, for any other value (a malformed number, a mode
     /// spelled otherwise such as `json-object`, a base URL that is not http(s)).
-    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws(LLMSettingError) -> LLMConfiguration? {
+    package static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws(LLMSettingError) -> LLMConfiguration? {
         func value(_ name: String) -> String? {
             guard let raw = env[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return nil }
             return raw
@@ -163,18 +163,18 @@ public struct LLMConfiguration: Sendable {
 
 extension LLMConfiguration: CustomStringConvertible, CustomDebugStringConvertible {
     /// Safe to log: the key is shown only as set or not.
-    public var description: String {
+    package var description: String {
         "LLMConfiguration(baseURL: \(baseURL.absoluteString), apiKey: \(apiKey == nil ? "none" : "[redacted]"), "
             + "defaultModel: \(defaultModel ?? "none"), structuredOutput: \(structuredOutput.rawValue), "
             + "maxTokensField: \(maxTokensField.rawValue), requestTimeout: \(requestTimeout), maxConcurrency: \(maxConcurrency), "
             + "toolsWithSchema: \(toolsWithSchema), schemaBounds: \(schemaBounds), namedToolChoice: \(namedToolChoice))"
     }
 
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 }
 
 /// How a provider supports structured answers: strict `json_schema` (OpenAI) or only `json_object` (llama.cpp).
-public enum StructuredOutputMode: String, Sendable, Hashable, CaseIterable {
+package enum StructuredOutputMode: String, Sendable, Hashable, CaseIterable {
     case jsonSchema = "json_schema"
     case jsonObject = "json_object"
 
@@ -182,7 +182,7 @@ public enum StructuredOutputMode: String, Sendable, Hashable, CaseIterable {
     /// (such as `maxLength`), so it carries `wireSchema`, the schema without them (or with them, for a server that
     /// enforces them: `LLMConfiguration.schemaBounds`); the answer is still validated against the full one. With `json_object` the server may not enforce the schema: the caller must also describe it in
     /// the prompt.
-    public func responseFormat(name: String, schema: JSONValue, wireSchema: @autoclosure () -> JSONValue) -> ResponseFormat {
+    package func responseFormat(name: String, schema: JSONValue, wireSchema: @autoclosure () -> JSONValue) -> ResponseFormat {
         switch self {
         case .jsonSchema: .jsonSchema(name: name, schema: wireSchema(), strict: true)
         case .jsonObject: .jsonObject(schema: schema)
@@ -191,17 +191,17 @@ public enum StructuredOutputMode: String, Sendable, Hashable, CaseIterable {
 }
 
 /// A malformed LLM setting in the environment: which, what it was, what it must be.
-public struct LLMSettingError: Error, Sendable, CustomStringConvertible {
-    public let name: String
+package struct LLMSettingError: Error, Sendable, CustomStringConvertible {
+    package let name: String
     /// Nil when it is not shown (it may hold a secret).
-    public let value: String?
-    public let expected: String
+    package let value: String?
+    package let expected: String
 
-    public init(name: String, value: String?, expected: String) {
+    package init(name: String, value: String?, expected: String) {
         self.name = name
         self.value = value
         self.expected = expected
     }
 
-    public var description: String { "\(name)\(value.map { "='\($0.prefix(40))'" } ?? "") is not valid: expected \(expected)" }
+    package var description: String { "\(name)\(value.map { "='\($0.prefix(40))'" } ?? "") is not valid: expected \(expected)" }
 }

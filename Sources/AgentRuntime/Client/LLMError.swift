@@ -1,9 +1,9 @@
 import Foundation
-import JSONKit
+import Core
 
 /// Why a completion failed. Descriptions are safe to log: they never contain the API key
 /// (server text is scrubbed of it before it is stored here).
-public indirect enum LLMError: Error, Sendable, CustomStringConvertible {
+package indirect enum LLMError: Error, Sendable, CustomStringConvertible {
     /// The server answered with an error status. `message` is its `error.message` (or body) excerpt.
     case http(status: Int, message: String, requestID: String?)
     case transport(String)
@@ -17,7 +17,7 @@ public indirect enum LLMError: Error, Sendable, CustomStringConvertible {
     /// Not sent: the server's circuit breaker is open (`CircuitBreaker`), it failed too many requests in a row.
     case serverUnavailable(CircuitBreaker.Outage)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .http(let status, let message, let requestID):
             "HTTP \(status) from the LLM server: \(message)" + (requestID.map { " (request id \($0))" } ?? "")
@@ -35,12 +35,12 @@ public indirect enum LLMError: Error, Sendable, CustomStringConvertible {
 
     /// Whether another attempt could succeed: timeouts, connection failures, 408, 429, 502, 503, 504, and (once,
     /// see `retryLimit`) a 500 or a 400 that blames the output format.
-    public var isRetryable: Bool { retryLimit != 0 }
+    package var isRetryable: Bool { retryLimit != 0 }
 
     /// How many retries this kind of failure earns at most; nil means the policy's `maxAttempts` decides.
     /// A timed-out request may still be running on the server, and a 500 or an output-format 400 usually comes
     /// back the same: each gets one retry.
-    public var retryLimit: Int? {
+    package var retryLimit: Int? {
         switch self {
         case .http(let status, let message, _):
             if RetryPolicy.isRetryable(status: status) { return nil }
@@ -62,7 +62,7 @@ public indirect enum LLMError: Error, Sendable, CustomStringConvertible {
     }
 
     /// HTTP attempts this failed call made (and may be billed for): none when the request could not be built.
-    public var attempts: Int {
+    package var attempts: Int {
         switch self {
         case .retriesExhausted(let attempts, _): attempts
         case .invalidRequest, .serverUnavailable: 0
@@ -71,13 +71,13 @@ public indirect enum LLMError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The outage when the server's circuit breaker refused this call (or opened as it failed); nil otherwise.
-    public var outage: CircuitBreaker.Outage? {
+    package var outage: CircuitBreaker.Outage? {
         if case .serverUnavailable(let outage) = underlying { outage } else { nil }
     }
 
     /// A failure of the server rather than of the request: refused, reset, timed out, a 5xx, or refused by the open
     /// breaker. Not the conversation's fault, whatever it was asked.
-    public var isOutageClass: Bool {
+    package var isOutageClass: Bool {
         switch underlying {
         case .transport, .timeout, .serverUnavailable: true
         case .http(let status, _, _): status >= 500
@@ -86,7 +86,7 @@ public indirect enum LLMError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error behind any retries.
-    public var underlying: LLMError {
+    package var underlying: LLMError {
         if case .retriesExhausted(_, let last) = self { last.underlying } else { self }
     }
 

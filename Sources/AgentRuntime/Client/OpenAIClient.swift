@@ -1,23 +1,23 @@
 import Foundation
-import JSONKit
-import Logging
+import Core
+package import Logging
 
 /// Sends Chat Completions requests to one OpenAI-compatible provider, retrying what is worth retrying.
-public struct OpenAIClient: ChatCompleting {
-    public let configuration: LLMConfiguration
+package struct OpenAIClient: ChatCompleting {
+    package let configuration: LLMConfiguration
     private let transport: any HTTPTransport
     private let sleep: @Sendable (Duration) async throws -> Void
     private let logger: Logger
     /// Every attempt holds a slot of this limit while it is on the wire (not while it waits to retry).
-    public let concurrency: ServerConcurrencyLimit
+    package let concurrency: ServerConcurrencyLimit
     /// Every attempt passes this server's breaker: after a run of failures it refuses them until a probe succeeds.
-    public let breaker: CircuitBreaker
+    package let breaker: CircuitBreaker
 
     /// - Parameters:
     ///   - sleep: waits between attempts; replaceable so tests can observe waits.
     ///   - concurrency: nil shares the process's limit for the configuration's server.
     ///   - breaker: nil shares the process's circuit breaker for the configuration's server.
-    public init(
+    package init(
         configuration: LLMConfiguration,
         transport: any HTTPTransport = AsyncHTTPClientTransport.shared,
         logger: Logger = Logger(label: "messageai.llm"),
@@ -35,13 +35,13 @@ public struct OpenAIClient: ChatCompleting {
 
     /// Sends `request` (with the configured model if it names none) and decodes the answer.
     /// Throws `LLMError`; never retries client errors (400, 401, 403, 404, 422) or undecodable answers.
-    public func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult {
+    package func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult {
         try await complete(request, logger: logger)
     }
 
     /// Sends `request` as `complete(_:)` does, logging its attempts and retries with `caller`'s metadata (the run,
     /// conversation and feature ids) under the client's own label.
-    public func complete(_ request: ChatCompletionRequest, logger caller: Logger) async throws -> ChatCompletionResult {
+    package func complete(_ request: ChatCompletionRequest, logger caller: Logger) async throws -> ChatCompletionResult {
         var logger = self.logger
         for (key, value) in caller.handler.metadata { logger[metadataKey: key] = value }
         let httpRequest = try makeHTTPRequest(request)
@@ -168,11 +168,11 @@ public struct OpenAIClient: ChatCompleting {
 }
 
 extension OpenAIClient {
-    public var circuitBreaker: CircuitBreaker? { breaker }
+    package var circuitBreaker: CircuitBreaker? { breaker }
 }
 
 extension OpenAIClient: CustomStringConvertible, CustomDebugStringConvertible {
     /// Safe to log: shows the configuration with its key redacted.
-    public var description: String { "OpenAIClient(\(configuration))" }
-    public var debugDescription: String { description }
+    package var description: String { "OpenAIClient(\(configuration))" }
+    package var debugDescription: String { description }
 }

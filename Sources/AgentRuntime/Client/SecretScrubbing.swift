@@ -1,17 +1,17 @@
-import Foundation
-import JSONKit
+package import Foundation
+import Core
 
 /// Removes a secret (the API key) from a response body before anything reads, stores or caches it: a proxy or a
 /// compromised server that echoes the `Authorization` header in a 200 answer must not get the key into rows,
 /// traces, reports or cache files. Model text is untrusted data like any other.
-public enum SecretScrubbing {
+package enum SecretScrubbing {
     /// What replaces the secret; valid inside a JSON string.
-    public static let replacement = "[redacted]"
+    package static let replacement = "[redacted]"
 
     /// The body with every occurrence of `secret` replaced: as raw bytes, JSON-escaped, and inside strings (also
     /// JSON text nested in strings, such as `content` and tool-call `arguments`) however their characters are
     /// escaped, and disguised with invisible format characters (`SecretText`). Secrets shorter than 8 characters are left alone (replacing them would mangle ordinary text).
-    public static func scrub(_ body: Data, secret: String?) -> Data {
+    package static func scrub(_ body: Data, secret: String?) -> Data {
         guard let secret, secret.count >= 8, !body.isEmpty else { return body }
         let escaped = String(JSONValue.string(secret).serialized().dropFirst().dropLast())
         // Most answers hold neither form, no \u escape and no non-ASCII byte (which a format character such as U+200B,
@@ -38,14 +38,14 @@ public enum SecretScrubbing {
     }
 
     /// The response with its body scrubbed (headers are never stored).
-    public static func scrub(_ response: HTTPResponse, secret: String?) -> HTTPResponse {
+    package static func scrub(_ response: HTTPResponse, secret: String?) -> HTTPResponse {
         var copy = response
         copy.body = scrub(response.body, secret: secret)
         return copy
     }
 
     /// The bearer token of an `Authorization` header, the secret a response must not carry back.
-    public static func bearerToken(_ headers: [String: String]) -> String? {
+    package static func bearerToken(_ headers: [String: String]) -> String? {
         guard let value = headers.first(where: { $0.key.lowercased() == "authorization" })?.value else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1)
         return parts.count == 2 && parts[0].lowercased() == "bearer" ? String(parts[1]) : nil

@@ -1,5 +1,5 @@
 /// The limiter's time source: real time in production, a hand-driven clock in tests so no test sleeps.
-public protocol RateLimitClock: Sendable {
+package protocol RateLimitClock: Sendable {
     /// Time elapsed since a fixed origin.
     func now() -> Duration
     /// Returns at `deadline` (on the same scale as `now()`) or later; throws `CancellationError` when cancelled.
@@ -7,14 +7,14 @@ public protocol RateLimitClock: Sendable {
 }
 
 /// Monotonic real time.
-public struct ContinuousRateLimitClock: RateLimitClock {
+package struct ContinuousRateLimitClock: RateLimitClock {
     private let origin = ContinuousClock.now
 
-    public init() {}
+    package init() {}
 
-    public func now() -> Duration { ContinuousClock.now - origin }
+    package func now() -> Duration { ContinuousClock.now - origin }
 
-    public func sleep(until deadline: Duration) async throws {
+    package func sleep(until deadline: Duration) async throws {
         try await Task.sleep(until: origin + deadline, clock: .continuous)
     }
 }

@@ -1,23 +1,23 @@
-import Logging
+package import Logging
 
 /// A `ChatCompleting` that asks a shared `RateLimiter` before each request, so callers (the extraction engine)
 /// get rate limiting without knowing about it.
-public struct RateLimitedClient: ChatCompleting {
-    public let inner: any ChatCompleting
-    public let limiter: RateLimiter
+package struct RateLimitedClient: ChatCompleting {
+    package let inner: any ChatCompleting
+    package let limiter: RateLimiter
 
-    public var circuitBreaker: CircuitBreaker? { inner.circuitBreaker }
+    package var circuitBreaker: CircuitBreaker? { inner.circuitBreaker }
 
-    public init(inner: any ChatCompleting, limiter: RateLimiter) {
+    package init(inner: any ChatCompleting, limiter: RateLimiter) {
         self.inner = inner
         self.limiter = limiter
     }
 
-    public func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult {
+    package func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult {
         try await complete(request, logger: nil)
     }
 
-    public func complete(_ request: ChatCompletionRequest, logger: Logger) async throws -> ChatCompletionResult {
+    package func complete(_ request: ChatCompletionRequest, logger: Logger) async throws -> ChatCompletionResult {
         try await complete(request, logger: Optional(logger))
     }
 
@@ -36,7 +36,7 @@ public struct RateLimitedClient: ChatCompleting {
 
     /// What a request may cost before it is answered: its serialized body at four bytes a token, plus the
     /// completion tokens it allows (servers count those against the budget up front).
-    public static func estimatedTokens(_ request: ChatCompletionRequest, defaultMaxTokens: Int = 1024) -> Int {
+    package static func estimatedTokens(_ request: ChatCompletionRequest, defaultMaxTokens: Int = 1024) -> Int {
         request.body().serializedData().count / 4 + (request.maxCompletionTokens ?? defaultMaxTokens)
     }
 }

@@ -2,32 +2,32 @@
 /// one request and its estimated tokens before it is sent, waits (in the order requests asked) until the
 /// reservation is covered, and is reconciled with the real usage afterwards. A response saying nothing is left
 /// (`x-ratelimit-remaining-*: 0`) holds every request until the server's reset.
-public actor RateLimiter {
+package actor RateLimiter {
     /// A granted reservation, handed back to `finish` with the response.
-    public struct Permit: Sendable {
-        public let estimatedTokens: Int
+    package struct Permit: Sendable {
+        package let estimatedTokens: Int
         /// How long the request was scheduled to wait before it could be sent.
-        public let waited: Duration
+        package let waited: Duration
     }
 
     /// What the limiter did, for reports and benchmarks.
-    public struct Stats: Sendable, Hashable {
-        public var granted = 0
-        public var delayed = 0
-        public var totalWait: Duration = .zero
+    package struct Stats: Sendable, Hashable {
+        package var granted = 0
+        package var delayed = 0
+        package var totalWait: Duration = .zero
         /// Responses that said a limit was exhausted.
-        public var exhausted = 0
+        package var exhausted = 0
     }
 
-    public nonisolated let limits: RateLimits
+    package nonisolated let limits: RateLimits
     private let clock: any RateLimitClock
     private var requests: TokenBucket?
     private var tokens: TokenBucket?
     /// No request starts before this (from a response's reset header).
     private var blockedUntil: Duration = .zero
-    public private(set) var stats = Stats()
+    package private(set) var stats = Stats()
 
-    public init(limits: RateLimits, clock: any RateLimitClock = ContinuousRateLimitClock()) {
+    package init(limits: RateLimits, clock: any RateLimitClock = ContinuousRateLimitClock()) {
         self.limits = limits
         self.clock = clock
         let now = clock.now()
@@ -38,7 +38,7 @@ public actor RateLimiter {
     /// Waits until a request of `estimatedTokens` may be sent. Throws `RateLimitError.waitTooLong` when that
     /// would take longer than `limits.maxWait`, and `CancellationError` when the task is cancelled; either way
     /// the reservation is returned.
-    public func acquire(estimatedTokens: Int) async throws -> Permit {
+    package func acquire(estimatedTokens: Int) async throws -> Permit {
         let start = clock.now()
         let deadline = start + limits.maxWait
         let cost = Double(max(0, estimatedTokens))
@@ -74,7 +74,7 @@ public actor RateLimiter {
 
     /// Reconciles a sent request: charges its real token usage instead of the estimate, counts retried attempts
     /// as requests, and follows the server's view of what is left.
-    public func finish(_ permit: Permit, usage: Usage?, attempts: Int = 1, rateLimit: RateLimitInfo = RateLimitInfo()) {
+    package func finish(_ permit: Permit, usage: Usage?, attempts: Int = 1, rateLimit: RateLimitInfo = RateLimitInfo()) {
         let now = clock.now()
         if let usage {
             tokens?.give(Double(permit.estimatedTokens - (usage.promptTokens + usage.completionTokens)), now: now)

@@ -2,16 +2,16 @@ import Foundation
 
 /// An account's request and token budget per minute. Both are optional: with neither set, the limiter only
 /// follows the server's `x-ratelimit-*` headers.
-public struct RateLimits: Sendable, Hashable {
-    public var requestsPerMinute: Int?
-    public var tokensPerMinute: Int?
+package struct RateLimits: Sendable, Hashable {
+    package var requestsPerMinute: Int?
+    package var tokensPerMinute: Int?
     /// The longest a request waits for capacity before failing, so a wrong limit or a long server reset
     /// fails one conversation (retried by the next scan) instead of stalling the whole job.
-    public var maxWait: Duration
+    package var maxWait: Duration
     /// Completion tokens counted for a request that sets no maximum (servers reserve some anyway).
-    public var defaultMaxTokens: Int
+    package var defaultMaxTokens: Int
 
-    public init(requestsPerMinute: Int? = nil, tokensPerMinute: Int? = nil, maxWait: Duration = .seconds(300), defaultMaxTokens: Int = 1024) {
+    package init(requestsPerMinute: Int? = nil, tokensPerMinute: Int? = nil, maxWait: Duration = .seconds(300), defaultMaxTokens: Int = 1024) {
         self.requestsPerMinute = requestsPerMinute
         self.tokensPerMinute = tokensPerMinute
         self.maxWait = maxWait
@@ -19,12 +19,12 @@ public struct RateLimits: Sendable, Hashable {
     }
 
     /// Reads `OPENAI_RPM` and `OPENAI_TPM` (positive integers); unset or empty means no limit of that kind.
-    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws(RateLimitError) -> RateLimits {
+    package static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws(RateLimitError) -> RateLimits {
         RateLimits(requestsPerMinute: try positive(env, "OPENAI_RPM"), tokensPerMinute: try positive(env, "OPENAI_TPM"))
     }
 
     /// Command-line values win over the environment's, each kind separately.
-    public func overriding(requestsPerMinute rpm: Int?, tokensPerMinute tpm: Int?) throws(RateLimitError) -> RateLimits {
+    package func overriding(requestsPerMinute rpm: Int?, tokensPerMinute tpm: Int?) throws(RateLimitError) -> RateLimits {
         var limits = self
         if let rpm {
             guard rpm > 0 else { throw .invalidSetting(name: "--rpm", value: "\(rpm)") }
@@ -45,13 +45,13 @@ public struct RateLimits: Sendable, Hashable {
 }
 
 /// Why the limiter refused a request.
-public enum RateLimitError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum RateLimitError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Capacity would free up only after `needed`, longer than the configured `limit`.
     case waitTooLong(needed: Duration, limit: Duration)
     /// A limit setting is not a positive integer.
     case invalidSetting(name: String, value: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .waitTooLong(let needed, let limit):
             "rate limit: the request could start only after \(needed.wholeMilliseconds / 1000) s, longer than the "

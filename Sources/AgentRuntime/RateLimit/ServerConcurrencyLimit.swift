@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import NIOConcurrencyHelpers
 
 /// Bounds the requests in flight to one model server, across the whole process: every feature of every
@@ -6,20 +6,20 @@ import NIOConcurrencyHelpers
 /// so the features of a conversation that asked first are not starved by later ones.
 ///
 /// A hand-written FIFO semaphore: none of the packages this project uses offers an async one.
-public actor ServerConcurrencyLimit {
-    public nonisolated let limit: Int
+package actor ServerConcurrencyLimit {
+    package nonisolated let limit: Int
     private var inFlight = 0
     private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
     private var nextID: UInt64 = 0
     /// The most requests that were in flight at once, for tests and reports.
-    public private(set) var peakInFlight = 0
+    package private(set) var peakInFlight = 0
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(1, limit)
     }
 
     /// Waits for a slot. Throws `CancellationError` if the task is cancelled while waiting.
-    public func acquire() async throws {
+    package func acquire() async throws {
         if inFlight < limit, waiters.isEmpty {
             take()
             return
@@ -40,7 +40,7 @@ public actor ServerConcurrencyLimit {
     }
 
     /// Frees a slot: the longest waiter takes it over.
-    public func release() {
+    package func release() {
         if waiters.isEmpty {
             inFlight = max(0, inFlight - 1)
         } else {
@@ -49,7 +49,7 @@ public actor ServerConcurrencyLimit {
     }
 
     /// Runs `body` holding a slot.
-    public func withSlot<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    package func withSlot<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await acquire()
         do {
             let value = try await body()
@@ -62,7 +62,7 @@ public actor ServerConcurrencyLimit {
     }
 
     /// Requests waiting for a slot now.
-    public var waiting: Int { waiters.count }
+    package var waiting: Int { waiters.count }
 
     private func take() {
         inFlight += 1
@@ -78,7 +78,7 @@ public actor ServerConcurrencyLimit {
 
     /// The process's one limit for the server at `baseURL`. The first caller's `limit` wins; a later caller asking
     /// for a different one gets the existing limit, so one server never has two lines.
-    public static func shared(for baseURL: URL, limit: Int) -> ServerConcurrencyLimit {
+    package static func shared(for baseURL: URL, limit: Int) -> ServerConcurrencyLimit {
         let key = baseURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         return registry.withLockedValue { limits in
             if let existing = limits[key] { return existing }

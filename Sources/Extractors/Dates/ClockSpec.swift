@@ -1,4 +1,4 @@
-import Chrono
+import Core
 
 /// Part of the day named beside a date; it decides how an hour without am/pm is read
 /// ("Friday night at 8" is 20:00, "tomorrow morning at 8" is 08:00).

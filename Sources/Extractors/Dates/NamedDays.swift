@@ -1,4 +1,4 @@
-import Chrono
+import Core
 import Foundation
 
 /// Where the user's time zone is, for the named days that only one country keeps (Memorial Day, Boxing Day).

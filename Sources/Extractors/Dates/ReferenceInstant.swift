@@ -1,21 +1,21 @@
-import Chrono
-import Foundation
+import Core
+package import Foundation
 
 /// Parses the instant a message was sent, written as ISO 8601 with an explicit offset
 /// (`2026-03-08T09:30:00-05:00`, `2026-03-08T14:30Z`), with an error that says what is wrong.
 ///
 /// An offset is required: a reference without one would silently be read in some default zone,
 /// which shifts "today" for every expression resolved against it.
-public enum ReferenceInstant {
-    public struct ParseError: Error, Sendable, CustomStringConvertible {
-        public let input: String
-        public let reason: String
-        public var description: String {
+package enum ReferenceInstant {
+    package struct ParseError: Error, Sendable, CustomStringConvertible {
+        package let input: String
+        package let reason: String
+        package var description: String {
             "invalid reference '\(input)': \(reason) (expected YYYY-MM-DDTHH:MM[:SS[.fff]] followed by Z or ±HH:MM)"
         }
     }
 
-    public static func parse(_ text: String) throws(ParseError) -> Date {
+    package static func parse(_ text: String) throws(ParseError) -> Date {
         switch ISO8601Instant.parse(text, grammar: .reference) {
         case .success(let instant):
             return instant.date

@@ -1,4 +1,4 @@
-import Chrono
+import Core
 
 /// Date forms: relative days, weekdays, weekends, "in N days", "end of the month", month-day,
 /// "the Nth", numeric M/D[/Y] and ISO dates.

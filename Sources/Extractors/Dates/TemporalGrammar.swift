@@ -1,4 +1,4 @@
-import Chrono
+import Core
 
 /// A date found in the text: the resolved day and an optional part of day ("Friday night").
 struct DatePart: Sendable, Hashable {

@@ -1,5 +1,5 @@
-import Chrono
-import Foundation
+import Core
+package import Foundation
 
 /// Finds English date and time expressions in a message and resolves them against the message's
 /// sent instant in the user's time zone. Code, not the LLM, computes dates: the model quotes a
@@ -53,15 +53,15 @@ import Foundation
 ///   flagged `.skippedForward(minutes: 60)`; `time` holds the adjusted wall time); a wall time that
 ///   repeats at fall-back takes the first, daylight occurrence (flagged `.ambiguousFirstOccurrence`).
 /// - `range` is in UTF-16 offsets.
-public struct TemporalResolver: Sendable {
-    public let timeZone: TimeZone
+package struct TemporalResolver: Sendable {
+    package let timeZone: TimeZone
 
-    public init(timeZone: TimeZone) {
+    package init(timeZone: TimeZone) {
         self.timeZone = timeZone
     }
 
     /// All expressions in `text`, in order of appearance, resolved against `reference` (the message's sent instant).
-    public func resolve(_ text: String, reference: Date) -> [TemporalExpression] {
+    package func resolve(_ text: String, reference: Date) -> [TemporalExpression] {
         let grammar = grammar(text, reference: reference)
         return grammar.phrases().compactMap { expression(for: $0, in: text, grammar: grammar, deadline: false) }
     }
@@ -75,14 +75,14 @@ public struct TemporalResolver: Sendable {
     ///
     /// When the phrase splits into pieces ("Friday, around 4pm"), the first date and the first
     /// time are combined into one value spanning both.
-    public func resolvePhrase(_ phrase: String, reference: Date) -> TemporalExpression? {
+    package func resolvePhrase(_ phrase: String, reference: Date) -> TemporalExpression? {
         read(phrase, reference: reference).expression
     }
 
     /// Reads a quoted phrase as `resolvePhrase` does and says which date-like words it left unread, so a caller can
     /// tell a whole reading from a partial one ("by Monday 7th" read as "by Monday" would leave "7th").
     /// `deadline` reads the phrase as a deadline even without "by"/"due" (midnight ends the named day).
-    public func read(_ phrase: String, reference: Date, deadline: Bool = false) -> PhraseReading {
+    package func read(_ phrase: String, reference: Date, deadline: Bool = false) -> PhraseReading {
         let grammar = grammar(phrase, reference: reference, quoted: true)
         let matches = grammar.phrases()
         guard let first = matches.first else {

@@ -1,4 +1,4 @@
-import JSONKit
+import Core
 
 /// An answer held to its schema's `maxItems`. A model that lists more items than the schema allows (OpenAI's strict
 /// mode does not enforce the caps; a noisy model repeats itself) keeps its first items, in the order it gave them,

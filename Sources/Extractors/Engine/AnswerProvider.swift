@@ -1,11 +1,11 @@
-import AgentRuntime
-import JSONKit
-import Logging
-import PromptKit
+package import AgentRuntime
+package import Core
+package import Logging
+package import PromptKit
 
 /// Where an extractor's raw answer comes from: an LLM, or the rule-based provider that needs none.
 /// Both answer in the feature's schema, and the engine validates and checks both the same way.
-public protocol AnswerProvider: Sendable {
+package protocol AnswerProvider: Sendable {
     /// A short name for reports ("openai", "rules").
     var name: String { get }
     /// Recorded as the `model` of every row this provider's answers produce.
@@ -14,24 +14,24 @@ public protocol AnswerProvider: Sendable {
 }
 
 /// One feature over one window of one conversation.
-public struct AnswerRequest: Sendable {
-    public let feature: ExtractionFeature
-    public let prompt: Prompt
-    public let rendered: RenderedPrompt
-    public let window: MessageWindow
-    public let input: ConversationInput
-    public let schema: JSONSchema
+package struct AnswerRequest: Sendable {
+    package let feature: ExtractionFeature
+    package let prompt: Prompt
+    package let rendered: RenderedPrompt
+    package let window: MessageWindow
+    package let input: ConversationInput
+    package let schema: JSONSchema
     /// The caller's logger (run, conversation and feature ids as metadata) for the client's lines; nil: the provider's own.
-    public var logger: Logger? = nil
+    package var logger: Logger? = nil
 }
 
-public struct ProviderAnswer: Sendable {
-    public var json: JSONValue
-    public var usage: TokenUsage
-    public var requests: Int
-    public var reasked: Bool
+package struct ProviderAnswer: Sendable {
+    package var json: JSONValue
+    package var usage: TokenUsage
+    package var requests: Int
+    package var reasked: Bool
 
-    public init(json: JSONValue, usage: TokenUsage = TokenUsage(), requests: Int = 0, reasked: Bool = false) {
+    package init(json: JSONValue, usage: TokenUsage = TokenUsage(), requests: Int = 0, reasked: Bool = false) {
         self.json = json
         self.usage = usage
         self.requests = requests

@@ -1,22 +1,22 @@
-import AgentRuntime
+package import AgentRuntime
 import Foundation
-import JSONKit
+package import Core
 import PromptKit
 
 /// One request of a batch: a feature over one window of one conversation.
-public struct BatchRequestPlan: Sendable {
-    public let feature: ExtractionFeature
+package struct BatchRequestPlan: Sendable {
+    package let feature: ExtractionFeature
     /// Indices into the input's messages.
-    public let window: Range<Int>
-    public let request: ChatCompletionRequest
+    package let window: Range<Int>
+    package let request: ChatCompletionRequest
 }
 
 /// Why a batch answer cannot be used; the conversation it belongs to is not advanced.
-public struct BatchAnswerError: Error, Sendable, CustomStringConvertible {
-    public let feature: ExtractionFeature
-    public let problems: [String]
+package struct BatchAnswerError: Error, Sendable, CustomStringConvertible {
+    package let feature: ExtractionFeature
+    package let problems: [String]
 
-    public var description: String {
+    package var description: String {
         "\(feature.rawValue): the batch answer is not usable: " + problems.prefix(5).joined(separator: "; ")
             + (problems.count > 5 ? " (+\(problems.count - 5) more)" : "")
     }
@@ -28,7 +28,7 @@ public struct BatchAnswerError: Error, Sendable, CustomStringConvertible {
 extension ExtractionEngine {
     /// Every request a synchronous `extract` would send first: per (feature, window) in feature then window order, or
     /// in combined mode one per window. Needs the LLM provider: the rule-based one has nothing to batch.
-    public func batchRequests(_ input: ConversationInput, features: [ExtractionFeature]) throws -> [BatchRequestPlan] {
+    package func batchRequests(_ input: ConversationInput, features: [ExtractionFeature]) throws -> [BatchRequestPlan] {
         guard let llm = provider as? LLMAnswerProvider else {
             throw ExtractionError.invalidInput("batch mode needs the openai provider, not '\(provider.name)'")
         }
@@ -78,13 +78,13 @@ extension ExtractionEngine {
     }
 
     /// The name a batch item answering all its batch's features in one combined request is stored under.
-    public static let combinedItem = ExtractionFeature(CombinedSchema.promptID)
+    package static let combinedItem = ExtractionFeature(CombinedSchema.promptID)
 
     /// Validates one batch answer (a Chat Completions response body) against the feature's schema and decodes it with
     /// the window's aliases, exactly as `extract` does. The result carries the answer's usage and one request.
     /// For a combined item (`feature == combinedItem`) the answer holds every one of `features`: each part passes its
     /// feature's schema and decoder, as in `extractCombined`.
-    public func decodeBatchAnswer(_ body: JSONValue, feature: ExtractionFeature, features: [ExtractionFeature] = [],
+    package func decodeBatchAnswer(_ body: JSONValue, feature: ExtractionFeature, features: [ExtractionFeature] = [],
                                   window: Range<Int>, input: ConversationInput) throws -> ExtractionRun {
         func fail(_ problem: String) -> BatchAnswerError { BatchAnswerError(feature: feature, problems: [problem]) }
         guard window.lowerBound >= 0, window.upperBound <= input.messages.count, !window.isEmpty else {

@@ -1,33 +1,33 @@
-import JSONKit
-import Logging
-import PromptKit
+package import Core
+package import Logging
+package import PromptKit
 
 /// A provider that can answer several features in one request (`ExtractionEngine.combined`). Its answer is one object
 /// with a property per feature, valid for `CombinedAnswerRequest.schema`; the engine splits it and checks and decodes
 /// each part exactly as a per-feature answer.
-public protocol CombinedAnswering: AnswerProvider {
+package protocol CombinedAnswering: AnswerProvider {
     func answerCombined(_ request: CombinedAnswerRequest) async throws -> ProviderAnswer
 }
 
 /// Several features over one window of one conversation, in one request.
-public struct CombinedAnswerRequest: Sendable {
+package struct CombinedAnswerRequest: Sendable {
     /// In the engine's order (`ExtractionFeature` order); the answer has one property per feature.
-    public let features: [ExtractionFeature]
+    package let features: [ExtractionFeature]
     /// The combined prompt (`prompts/combined.yaml`), its example restricted to `features`.
-    public let prompt: Prompt
-    public let rendered: RenderedPrompt
-    public let window: MessageWindow
-    public let input: ConversationInput
+    package let prompt: Prompt
+    package let rendered: RenderedPrompt
+    package let window: MessageWindow
+    package let input: ConversationInput
     /// The composed schema (`CombinedSchema.compose`) as JSON, sent as the strict `response_format`.
-    public let schemaJSON: JSONValue
+    package let schemaJSON: JSONValue
     /// Each feature's own compiled schema, to check (and name) each part of the answer.
-    public let schemas: [ExtractionFeature: JSONSchema]
+    package let schemas: [ExtractionFeature: JSONSchema]
     /// The caller's logger (run, conversation and feature ids as metadata); nil: the provider's own.
-    public var logger: Logger? = nil
+    package var logger: Logger? = nil
 
     /// Schema problems of an answer, each prefixed with its feature's property (`$.rsvps…`), and the features whose
     /// part failed, in order; a missing or extra top-level property is charged to the first feature.
-    public func problems(_ answer: JSONValue) -> (features: [ExtractionFeature], errors: [String]) {
+    package func problems(_ answer: JSONValue) -> (features: [ExtractionFeature], errors: [String]) {
         guard let object = answer.objectValue else {
             return (Array(features.prefix(1)), ["$: expected an object with the properties \(features.map(\.rawValue).joined(separator: ", "))"])
         }

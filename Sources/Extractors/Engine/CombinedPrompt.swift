@@ -1,4 +1,4 @@
-import JSONKit
+import Core
 import PromptKit
 
 /// The combined prompt as it is sent: `prompts/combined.yaml` with its list of features filled from the registry, so a

@@ -1,16 +1,16 @@
-import JSONKit
+package import Core
 
 /// The one strict schema of a combined request: an object with one required property per feature, each property
 /// exactly that feature's output schema. Composed from the features' own schemas, so the answer's parts are checked
 /// by the same schemas (and decoders) as per-feature answers, and the two cannot drift apart.
-public enum CombinedSchema {
+package enum CombinedSchema {
     /// The combined prompt's id (`prompts/combined.yaml`) and its `response_format` name.
-    public static let promptID = "combined"
+    package static let promptID = "combined"
 
     /// `{"type": "object", "properties": {feature: schema, …}, "required": [features…], "additionalProperties": false}`,
     /// features in the order given. A feature schema with its own `$defs` cannot be nested (strict mode allows `$defs`
     /// only at the root), so it is refused.
-    public static func compose(_ parts: [(feature: ExtractionFeature, schema: JSONValue)]) throws(ExtractionError) -> JSONValue {
+    package static func compose(_ parts: [(feature: ExtractionFeature, schema: JSONValue)]) throws(ExtractionError) -> JSONValue {
         var properties = JSONObject()
         for part in parts {
             if part.schema["$defs"] != nil {
@@ -28,7 +28,7 @@ public enum CombinedSchema {
 
     /// Keeps only `features` in an answer shaped like the combined schema (for a combined prompt's example when a run
     /// asks for fewer features than the example shows).
-    public static func restrict(_ answer: JSONValue, to features: [ExtractionFeature]) -> JSONValue {
+    package static func restrict(_ answer: JSONValue, to features: [ExtractionFeature]) -> JSONValue {
         guard let object = answer.objectValue else { return answer }
         var kept = JSONObject()
         for feature in features { if let part = object[feature.rawValue] { kept[feature.rawValue] = part } }
@@ -38,7 +38,7 @@ public enum CombinedSchema {
     /// The answer that finds nothing, in `schema`'s shape: every required array empty, every nullable value null
     /// (`{"events": []}` for calendar events). A combined prompt's example shows it for a feature it has no example of,
     /// and test doubles answer it for a feature they do not know.
-    public static func emptyAnswer(_ schema: JSONValue) -> JSONValue {
+    package static func emptyAnswer(_ schema: JSONValue) -> JSONValue {
         let types: [String] = schema["type"]?.stringValue.map { [$0] } ?? schema["type"]?.arrayValue?.compactMap(\.stringValue) ?? []
         if types.contains("null") { return .null }
         switch types.first ?? "" {

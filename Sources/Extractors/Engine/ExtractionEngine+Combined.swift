@@ -1,7 +1,7 @@
 import AgentRuntime
-import JSONKit
+package import Core
 import Logging
-import PromptKit
+package import PromptKit
 
 /// The combined mode (the default of scan, extract, the worker and batch): one request per window for all the chosen features, answered under one
 /// strict schema composed from the features' own schemas (`CombinedSchema`). The answer is split, and each part
@@ -11,7 +11,7 @@ import PromptKit
 extension ExtractionEngine {
     /// The active (pinned) version of the combined prompt (`prompts/combined.yaml`), its list of features, example and
     /// schema filled from the registry (`CombinedPrompt`).
-    public func combinedPrompt() throws -> Prompt {
+    package func combinedPrompt() throws -> Prompt {
         guard let found = prompts.active(id: CombinedSchema.promptID) else {
             throw ExtractionError.promptProblem(
                 "no prompt '\(CombinedSchema.promptID)' in the prompt library: combined requests need prompts/combined.yaml")
@@ -22,14 +22,14 @@ extension ExtractionEngine {
     }
 
     /// The prompts a run of `features` sends, with their content hashes, for `job_runs.prompts` and eval reports.
-    public func fingerprints(_ features: [ExtractionFeature]) -> [PromptFingerprint] {
+    package func fingerprints(_ features: [ExtractionFeature]) -> [PromptFingerprint] {
         var prompts = features.compactMap { try? prompt(for: $0) }
         if mode == .combined, features.count > 1, let combinedPrompt = try? combinedPrompt() { prompts.append(combinedPrompt) }
         return prompts.map(\.fingerprint)
     }
 
     /// The strict schema a combined request for `features` sends: each feature's schema from its chosen prompt version.
-    public func combinedSchema(_ features: [ExtractionFeature]) throws -> JSONValue {
+    package func combinedSchema(_ features: [ExtractionFeature]) throws -> JSONValue {
         try CombinedSchema.compose(registry.sorted(features).map { ($0, try prompt(for: $0).outputSchema ?? .object([:])) })
     }
 

@@ -1,19 +1,18 @@
-import AgentRuntime
-import Chrono
+package import AgentRuntime
+import Core
 import Foundation
-import JSONKit
-import Logging
-import PromptKit
+package import Logging
+package import PromptKit
 
 /// Which prompt produced a feature's items, for provenance on every row.
-public struct PromptRef: Sendable, Hashable, Codable {
-    public let id: String
-    public let version: Int
-    public let model: String
+package struct PromptRef: Sendable, Hashable, Codable {
+    package let id: String
+    package let version: Int
+    package let model: String
     /// The prompt's content hash (`Prompt.fingerprint`), where a report records it.
-    public let sha256: String?
+    package let sha256: String?
 
-    public init(id: String, version: Int, model: String, sha256: String? = nil) {
+    package init(id: String, version: Int, model: String, sha256: String? = nil) {
         self.id = id
         self.version = version
         self.model = model
@@ -22,35 +21,35 @@ public struct PromptRef: Sendable, Hashable, Codable {
 }
 
 /// The outcome of extracting some features from one conversation.
-public struct ExtractionRun: Sendable, Codable {
-    public var extraction = Extraction()
-    public var usage = TokenUsage()
-    public var requests = 0
-    public var reasks = 0
-    public var windows = 0
-    public var prompts: [ExtractionFeature: PromptRef] = [:]
+package struct ExtractionRun: Sendable, Codable {
+    package var extraction = Extraction()
+    package var usage = TokenUsage()
+    package var requests = 0
+    package var reasks = 0
+    package var windows = 0
+    package var prompts: [ExtractionFeature: PromptRef] = [:]
 
-    public init() {}
+    package init() {}
 }
 
 /// Runs the extractors on one conversation: for each feature and window, render the prompt, get an answer
 /// from the provider, validate it against the feature's schema, and decode it with cited ids and dates
 /// checked. One call per conversation, window and feature — never per user.
-public struct ExtractionEngine: Sendable {
-    public let prompts: PromptLibrary
-    public let provider: any AnswerProvider
-    public var windowing: Windowing
+package struct ExtractionEngine: Sendable {
+    package let prompts: PromptLibrary
+    package let provider: any AnswerProvider
+    package var windowing: Windowing
     /// A prompt version per feature; absent means the highest version in the library.
-    public var promptVersions: [ExtractionFeature: Int]
+    package var promptVersions: [ExtractionFeature: Int]
     /// The features this engine can run; each decodes its own answers (`ParentFeature`).
-    public let registry: FeatureRegistry
+    package let registry: FeatureRegistry
     /// Combined: one request per window for all the features (`ExtractionEngine+Combined`). The engine itself starts
     /// per-feature, so a library caller or test states the mode it means; the commands set `RequestMode.productDefault`
     /// (combined) unless `--per-feature` or `MESSAGEAI_REQUEST_MODE` says otherwise.
-    public var mode = RequestMode.perFeature
+    package var mode = RequestMode.perFeature
     let schemas: [String: JSONSchema]
 
-    public init(prompts: PromptLibrary, provider: any AnswerProvider, windowing: Windowing = Windowing(),
+    package init(prompts: PromptLibrary, provider: any AnswerProvider, windowing: Windowing = Windowing(),
                 promptVersions: [ExtractionFeature: Int] = [:], registry: FeatureRegistry = .parents) throws {
         self.prompts = prompts
         self.provider = provider
@@ -69,7 +68,7 @@ public struct ExtractionEngine: Sendable {
         self.schemas = schemas
     }
 
-    public func prompt(for feature: ExtractionFeature) throws -> Prompt {
+    package func prompt(for feature: ExtractionFeature) throws -> Prompt {
         let found = promptVersions[feature].map { prompts.prompt(id: feature.promptID, version: $0) } ?? prompts.active(id: feature.promptID)
         guard let found else {
             let version = promptVersions[feature].map { " version \($0)" } ?? ""
@@ -83,7 +82,7 @@ public struct ExtractionEngine: Sendable {
 
     /// - Parameter logger: the caller's logger (its run and conversation ids); the model client's lines about each
     ///   feature go to it with the `feature` added. Nil: the client's own logger.
-    public func extract(_ input: ConversationInput, features: [ExtractionFeature], logger: Logger? = nil) async throws -> ExtractionRun {
+    package func extract(_ input: ConversationInput, features: [ExtractionFeature], logger: Logger? = nil) async throws -> ExtractionRun {
         let chosen = try features.map { ($0, try prompt(for: $0), try registry.require($0)) }
         var run = ExtractionRun()
         for (feature, prompt, _) in chosen {

@@ -1,34 +1,34 @@
-import AgentRuntime
-import JSONKit
+package import AgentRuntime
+import Core
 import Logging
-import PromptKit
+package import PromptKit
 
 /// Asks an OpenAI-compatible model for a feature's answer in its schema, validates it locally, and re-asks
 /// once with only the last answer, cut to `AnswerExcerpt.defaultLimit` characters, and its errors (never a
 /// growing history). A cut-off answer fails at once.
-public struct LLMAnswerProvider: AnswerProvider {
-    public let client: any ChatCompleting
-    public let structuredOutput: StructuredOutputMode
+package struct LLMAnswerProvider: AnswerProvider {
+    package let client: any ChatCompleting
+    package let structuredOutput: StructuredOutputMode
     /// Replaces every prompt's model (e.g. `--model`, `OPENAI_MODEL`).
-    public let modelOverride: String?
+    package let modelOverride: String?
     /// Send the schema's size caps too (`LLMConfiguration.schemaBounds`): for servers that compile them into a grammar.
-    public var schemaBounds = false
+    package var schemaBounds = false
     /// The server (host and port) when it is not OpenAI's API: list prices do not apply to it, so its cost is unknown
     /// (`RunCost`). Nil for OpenAI, and for clients built without a configuration (tests' fake servers are priced).
-    public var unpricedServer: String?
+    package var unpricedServer: String?
     let logger = Logger(label: "messageai.extractors")
 
-    public init(client: any ChatCompleting, structuredOutput: StructuredOutputMode, modelOverride: String? = nil) {
+    package init(client: any ChatCompleting, structuredOutput: StructuredOutputMode, modelOverride: String? = nil) {
         self.client = client
         self.structuredOutput = structuredOutput
         self.modelOverride = modelOverride
     }
 
-    public var name: String { "openai" }
+    package var name: String { "openai" }
 
-    public func modelName(for prompt: Prompt) -> String { modelOverride ?? prompt.model }
+    package func modelName(for prompt: Prompt) -> String { modelOverride ?? prompt.model }
 
-    public func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
+    package func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
         try await ask(makeRequest(request), feature: request.feature, what: "answer", logger: request.logger) { json in
             // Items over a cap are cut, not re-asked for: the engine keeps the first ones and notes the rest.
             (request.feature, request.schema.validate(request.schema.truncatingArrays(json).value).map(\.description))

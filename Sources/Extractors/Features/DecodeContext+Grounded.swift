@@ -1,4 +1,4 @@
-import JSONKit
+import Core
 
 extension DecodeContext {
     /// The first two checks of every item that cites messages: the ids under `source_message_ids` exist (`sources`)

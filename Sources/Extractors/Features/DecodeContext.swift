@@ -1,9 +1,8 @@
-import Chrono
+import Core
 import Foundation
-import JSONKit
 
 /// What decoding one validated answer needs, and the notes it collects on what it dropped or corrected.
-public struct DecodeContext {
+package struct DecodeContext {
     let feature: ExtractionFeature
     let window: MessageWindow
     let input: ConversationInput

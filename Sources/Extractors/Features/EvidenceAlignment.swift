@@ -156,8 +156,8 @@ enum EvidenceAlignment {
 /// The evidence check's alignment of one quote with one message, as `ground` runs it when the quote is not verbatim
 /// (normalising and splitting the message into words included): the score and the comparisons made. For the
 /// benchmark and for tools that explain a drop.
-public enum EvidenceMatching {
-    public static func align(quote: String, message: String) -> (score: Double, work: Int) {
+package enum EvidenceMatching {
+    package static func align(quote: String, message: String) -> (score: Double, work: Int) {
         var work = 0
         let text = EvidenceAlignment.Text(normalized: Evidence.normalize(message))
         let score = EvidenceAlignment.score(EvidenceAlignment.Quote(normalized: Evidence.needle(quote)), in: text, work: &work)
@@ -165,5 +165,5 @@ public enum EvidenceMatching {
     }
 
     /// The score a quote needs to be kept as aligned.
-    public static var threshold: Double { GroundingPolicy.alignThreshold }
+    package static var threshold: Double { GroundingPolicy.alignThreshold }
 }

@@ -1,54 +1,52 @@
-import Evals
 import Foundation
-@_exported import FeatureKit
 
 /// The features an engine, a store or a report knows, in the order they run, are written and are reported.
 /// `parents` is the one list of the features that ship; a test (or a later feature) extends a copy.
-public struct FeatureRegistry: Sendable {
-    public let features: [any ParentFeature]
+package struct FeatureRegistry: Sendable {
+    package let features: [any ParentFeature]
 
-    public init(_ features: [any ParentFeature]) {
+    package init(_ features: [any ParentFeature]) {
         self.features = features
     }
 
     /// The five parent features of the PRD.
-    public static let parents = FeatureRegistry([CalendarEvents(), Decisions(), PriorityMessages(), RSVPs(), Deadlines()])
+    package static let parents = FeatureRegistry([CalendarEvents(), Decisions(), PriorityMessages(), RSVPs(), Deadlines()])
 
-    public var ids: [ExtractionFeature] { features.map(\.id) }
+    package var ids: [ExtractionFeature] { features.map(\.id) }
 
     /// Each feature's scoring description, in registry order: what fixtures label and `eval` scores.
-    public var scoring: ScoringRegistry { ScoringRegistry(features.map(\.scoring)) }
+    package var scoring: ScoringRegistry { ScoringRegistry(features.map(\.scoring)) }
 
     /// `extraction`'s items of every feature, as the scorer sees them from `user`'s point of view.
-    public func scored(_ extraction: Extraction, user: String) -> ExtractionSet {
+    package func scored(_ extraction: Extraction, user: String) -> ExtractionSet {
         var set = ExtractionSet()
         for feature in features { feature.scored(extraction, user: user, into: &set) }
         return set
     }
 
     /// A registry with one more feature (after the others).
-    public func adding(_ feature: any ParentFeature) -> FeatureRegistry {
+    package func adding(_ feature: any ParentFeature) -> FeatureRegistry {
         FeatureRegistry(features.filter { $0.id != feature.id } + [feature])
     }
 
-    public func feature(_ id: ExtractionFeature) -> (any ParentFeature)? {
+    package func feature(_ id: ExtractionFeature) -> (any ParentFeature)? {
         features.first { $0.id == id }
     }
 
     /// The feature of `id`, or an error naming the known ones.
-    public func require(_ id: ExtractionFeature) throws -> any ParentFeature {
+    package func require(_ id: ExtractionFeature) throws -> any ParentFeature {
         guard let feature = feature(id) else { throw ExtractionError.invalidInput(unknown(id.rawValue)) }
         return feature
     }
 
     /// `ids` without repeats, in registry order (features not registered last, by name).
-    public func sorted(_ ids: some Sequence<ExtractionFeature>) -> [ExtractionFeature] {
+    package func sorted(_ ids: some Sequence<ExtractionFeature>) -> [ExtractionFeature] {
         let order = Dictionary(uniqueKeysWithValues: self.ids.enumerated().map { ($1, $0) })
         return Array(Set(ids)).sorted { (order[$0] ?? Int.max, $0.rawValue) < (order[$1] ?? Int.max, $1.rawValue) }
     }
 
     /// Parses a comma-separated list ("calendar_events,rsvps"), naming any unknown feature.
-    public func parseList(_ text: String) throws -> [ExtractionFeature] {
+    package func parseList(_ text: String) throws -> [ExtractionFeature] {
         let names = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         var result: [ExtractionFeature] = []
         for name in names {
@@ -67,15 +65,15 @@ public struct FeatureRegistry: Sendable {
 
 extension ExtractionFeature {
     /// The parent features that ship, in order.
-    public static var allCases: [ExtractionFeature] { FeatureRegistry.parents.ids }
+    package static var allCases: [ExtractionFeature] { FeatureRegistry.parents.ids }
 
     /// A shipping feature by name, or nil.
-    public static func named(_ name: String) -> ExtractionFeature? {
+    package static func named(_ name: String) -> ExtractionFeature? {
         FeatureRegistry.parents.feature(ExtractionFeature(name))?.id
     }
 
     /// Parses a comma-separated list of shipping features (see `FeatureRegistry.parseList`).
-    public static func parseList(_ text: String) throws -> [ExtractionFeature] {
+    package static func parseList(_ text: String) throws -> [ExtractionFeature] {
         try FeatureRegistry.parents.parseList(text)
     }
 }

@@ -1,6 +1,5 @@
-import Chrono
+import Core
 import Foundation
-import JSONKit
 
 /// What the messages an item cites say, as the field check compares it: their content words (folded as evidence
 /// alignment folds them, plus plural and other-language day words), the times and dates the resolver reads in them,

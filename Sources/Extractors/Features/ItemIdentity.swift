@@ -1,4 +1,4 @@
-import Chrono
+import Core
 
 /// Which items of a feature are one: the base key (first source and date or category) says where an item rests, but
 /// one message can hold two items there (a newsletter's fee and its kit list, two families' dishes for one potluck).

@@ -1,6 +1,5 @@
 import Foundation
-import Evals
-import JSONKit
+package import Core
 import Postgres
 
 /// One parent feature (calendar events, decisions, ...) in one place: its id, how the model's answer becomes
@@ -11,7 +10,7 @@ import Postgres
 /// `prompts/<id>.yaml` and its schema `schemas/<id>.schema.json`, its table's migration, plus one entry in
 /// `FeatureRegistry.parents`; the compiler names any requirement left to write. The engine, the store, the batch path,
 /// the reports and the eval runner only ever go through this protocol.
-public protocol ParentFeature: Sendable {
+package protocol ParentFeature: Sendable {
     /// One found item, with the input's real ids (never the prompt's aliases).
     associatedtype Item: Sendable, Hashable, Codable
 
@@ -58,9 +57,9 @@ public protocol ParentFeature: Sendable {
 }
 
 extension ParentFeature {
-    public var itemsKey: String { id.rawValue }
+    package var itemsKey: String { id.rawValue }
 
-    public func merge(_ item: Item, into items: inout [Item]) {
+    package func merge(_ item: Item, into items: inout [Item]) {
         let key = mergeKey(item)
         if !items.contains(where: { mergeKey($0) == key }) { items.append(item) }
     }
@@ -81,12 +80,12 @@ extension ParentFeature {
     }
 
     /// `extract`'s report lines for this feature's items in `extraction`.
-    public func reportLines(_ extraction: Extraction) -> [String] {
+    package func reportLines(_ extraction: Extraction) -> [String] {
         extraction[self].map(reportLine)
     }
 
     /// Each item with its report line and its fields as JSON (snake_case keys, like the rows), for `scan --json`.
-    public func reportItems(_ extraction: Extraction) -> [(line: String, fields: JSONValue)] {
+    package func reportItems(_ extraction: Extraction) -> [(line: String, fields: JSONValue)] {
         let encoder = JSONEncoder()
         encoder.keyEncodingStrategy = .convertToSnakeCase
         return extraction[self].map { item in
@@ -95,10 +94,10 @@ extension ParentFeature {
     }
 
     /// This feature's scoring description (its `Scored` type's).
-    public var scoring: ScoredFeature { ScoredFeature(Scored.self) }
+    package var scoring: ScoredFeature { ScoredFeature(Scored.self) }
 
     /// Sets `set`'s list of this feature to `extraction`'s items as the scorer sees them from `user`'s point of view.
-    public func scored(_ extraction: Extraction, user: String, into set: inout ExtractionSet) {
+    package func scored(_ extraction: Extraction, user: String, into set: inout ExtractionSet) {
         set[Scored.self] = extraction[self].map { scored($0, user: user) }
     }
 

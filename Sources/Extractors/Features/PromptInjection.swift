@@ -1,5 +1,5 @@
 import Foundation
-import JSONKit
+import Core
 
 /// Messages that address the assistant or its rules instead of the chat's people: "ignore previous instructions",
 /// "system: …", "you are now …", "disregard your rules". A member can write one to make a model that obeys it put
@@ -8,9 +8,9 @@ import JSONKit
 /// Deliberately narrow, so that parents' own words are never taken for it: "ignore the earlier time", "the system is
 /// down at school", "you are now registered", "disregard my last message" all pass. Each pattern needs words that
 /// only make sense spoken to a model (instructions, prompt, your rules, a role tag at the start of a line).
-public enum PromptInjection {
+package enum PromptInjection {
     /// Whether `text` addresses the assistant or its rules.
-    public static func addressesAssistant(_ text: String) -> Bool {
+    package static func addressesAssistant(_ text: String) -> Bool {
         let folded = SecretText.normalized(text).lowercased()
             .replacingOccurrences(of: "\u{2019}", with: "'")
         return patterns.contains { folded.range(of: $0, options: .regularExpression) != nil }

@@ -1,24 +1,24 @@
-import Foundation
+package import Foundation
 
 /// A chat participant as the extractors see it. `id` is the app's user id (a UUID string) or a fixture's id.
-public struct Participant: Sendable, Hashable, Codable {
-    public let id: String
-    public let name: String
+package struct Participant: Sendable, Hashable, Codable {
+    package let id: String
+    package let name: String
 
-    public init(id: String, name: String) {
+    package init(id: String, name: String) {
         self.id = id
         self.name = name
     }
 }
 
 /// One message to read. Its text is untrusted: it is only ever rendered as escaped data.
-public struct InputMessage: Sendable, Hashable, Codable {
-    public let id: String
-    public let senderID: String
-    public let sentAt: Date
-    public let text: String
+package struct InputMessage: Sendable, Hashable, Codable {
+    package let id: String
+    package let senderID: String
+    package let sentAt: Date
+    package let text: String
 
-    public init(id: String, senderID: String, sentAt: Date, text: String) {
+    package init(id: String, senderID: String, sentAt: Date, text: String) {
         self.id = id
         self.senderID = senderID
         self.sentAt = sentAt
@@ -27,24 +27,24 @@ public struct InputMessage: Sendable, Hashable, Codable {
 }
 
 /// Everything one extraction of one conversation needs, from the database or from an eval fixture.
-public struct ConversationInput: Sendable {
-    public let conversationID: String
-    public let name: String
-    public let isGroup: Bool
-    public let participants: [Participant]
+package struct ConversationInput: Sendable {
+    package let conversationID: String
+    package let name: String
+    package let isGroup: Bool
+    package let participants: [Participant]
     /// Oldest first.
-    public let messages: [InputMessage]
+    package let messages: [InputMessage]
     /// Messages before this index are context only (earlier history shown to the model); items may cite them,
     /// but a scan only has to find what the new messages say.
-    public let firstNewIndex: Int
+    package let firstNewIndex: Int
     /// The zone relative dates are read in (the reading user's).
-    public let timeZone: TimeZone
+    package let timeZone: TimeZone
     /// "Today" for the prompt: when the extraction runs (a fixture fixes it).
-    public let now: Date
+    package let now: Date
     /// Whose view the prompt takes (user_name); nil for a neutral view.
-    public let viewer: Participant?
+    package let viewer: Participant?
 
-    public init(
+    package init(
         conversationID: String, name: String, isGroup: Bool, participants: [Participant], messages: [InputMessage],
         firstNewIndex: Int = 0, timeZone: TimeZone, now: Date, viewer: Participant? = nil
     ) {
@@ -59,6 +59,6 @@ public struct ConversationInput: Sendable {
         self.viewer = viewer
     }
 
-    public func message(_ id: String) -> InputMessage? { messages.first { $0.id == id } }
-    public func participant(_ id: String) -> Participant? { participants.first { $0.id == id } }
+    package func message(_ id: String) -> InputMessage? { messages.first { $0.id == id } }
+    package func participant(_ id: String) -> Participant? { participants.first { $0.id == id } }
 }

@@ -1,6 +1,5 @@
-import Chrono
-import Foundation
-import JSONKit
+import Core
+package import Foundation
 
 /// The compact text of a window's messages, as the model reads it inside `<messages>`:
 ///
@@ -13,18 +12,18 @@ import JSONKit
 /// names are JSON strings with `<` and `>` escaped too, so no message (and no display name) can break its line,
 /// close the `<messages>` block or pose as a header: every line the model reads as structure is written by code.
 /// About 12 bytes around each text, against about 110 for one JSON object per message.
-public enum MessageBlock {
+package enum MessageBlock {
     /// One message line read back.
-    public struct Line: Sendable, Hashable {
-        public let alias: String
+    package struct Line: Sendable, Hashable {
+        package let alias: String
         /// The day header above it, YYYY-MM-DD.
-        public let day: String
+        package let day: String
         /// HH:MM, local.
-        public let time: String
-        public let senderAlias: String
-        public let text: String
+        package let time: String
+        package let senderAlias: String
+        package let text: String
 
-        public init(alias: String, day: String, time: String, senderAlias: String, text: String) {
+        package init(alias: String, day: String, time: String, senderAlias: String, text: String) {
             self.alias = alias
             self.day = day
             self.time = time
@@ -33,7 +32,7 @@ public enum MessageBlock {
         }
     }
 
-    public static func render(_ window: MessageWindow, participants: [Participant], timeZone: TimeZone) -> String {
+    package static func render(_ window: MessageWindow, participants: [Participant], timeZone: TimeZone) -> String {
         let names = Dictionary(participants.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         var senders: [(alias: String, name: String)] = []
         var seen: Set<String> = []
@@ -57,10 +56,10 @@ public enum MessageBlock {
     }
 
     /// The alias of a sender who is not a participant of the conversation.
-    public static let unknownSender = "p?"
+    package static let unknownSender = "p?"
 
     /// The message lines of a rendered block (legend and headers skipped); nil for a line that is neither.
-    public static func parse(_ block: String) -> [Line]? {
+    package static func parse(_ block: String) -> [Line]? {
         var day = ""
         var result: [Line] = []
         for line in block.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -1,20 +1,19 @@
-import Chrono
-import Foundation
-import JSONKit
+import Core
+package import Foundation
 
 /// A slice of a conversation rendered for the model, with short aliases ("m3", "p2") in place of real ids.
 ///
 /// Aliases keep prompts small and make a cited id checkable: an alias the window did not show is a
 /// hallucination. Message text is JSON-escaped, with `<` and `>` escaped too, so no message can close the
 /// `<messages>` block or pose as a new section.
-public struct MessageWindow: Sendable {
-    public let messages: [InputMessage]
-    public let messageAliases: [String: String]     // real id -> alias
-    public let participantAliases: [String: String] // real id -> alias
+package struct MessageWindow: Sendable {
+    package let messages: [InputMessage]
+    package let messageAliases: [String: String]     // real id -> alias
+    package let participantAliases: [String: String] // real id -> alias
     private let messageByAlias: [String: InputMessage]
     private let participantByAlias: [String: String]
 
-    public init(messages: [InputMessage], participants: [Participant]) {
+    package init(messages: [InputMessage], participants: [Participant]) {
         self.messages = messages
         var messageAliases: [String: String] = [:]
         var messageByAlias: [String: InputMessage] = [:]
@@ -37,22 +36,22 @@ public struct MessageWindow: Sendable {
     }
 
     /// The message a cited alias stands for, nil when the model made it up.
-    public func message(forAlias alias: String) -> InputMessage? { messageByAlias[alias.trimmingCharacters(in: .whitespaces)] }
+    package func message(forAlias alias: String) -> InputMessage? { messageByAlias[alias.trimmingCharacters(in: .whitespaces)] }
 
     /// The participant id an alias stands for.
-    public func participantID(forAlias alias: String) -> String? { participantByAlias[alias.trimmingCharacters(in: .whitespaces)] }
+    package func participantID(forAlias alias: String) -> String? { participantByAlias[alias.trimmingCharacters(in: .whitespaces)] }
 
-    public func alias(ofMessage id: String) -> String? { messageAliases[id] }
-    public func alias(ofParticipant id: String) -> String? { participantAliases[id] }
+    package func alias(ofMessage id: String) -> String? { messageAliases[id] }
+    package func alias(ofParticipant id: String) -> String? { participantAliases[id] }
 
     /// The compact block (`MessageBlock`): a legend of senders, day headers, one line per message with alias, local
     /// time, sender alias and the text as an escaped JSON string.
-    public func renderMessages(participants: [Participant], timeZone: TimeZone) -> String {
+    package func renderMessages(participants: [Participant], timeZone: TimeZone) -> String {
         MessageBlock.render(self, participants: participants, timeZone: timeZone)
     }
 
     /// "p1 Maria Lopez, p2 Dan Kim".
-    public func renderParticipants(_ participants: [Participant]) -> String {
+    package func renderParticipants(_ participants: [Participant]) -> String {
         participants.map { "\(participantAliases[$0.id] ?? "?") \(Self.escapeAngles($0.name))" }.joined(separator: ", ")
     }
 

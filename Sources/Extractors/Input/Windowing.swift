@@ -3,19 +3,19 @@
 /// Token counts are estimated (4 bytes of UTF-8 per token plus a per-message overhead), which is close enough
 /// for English chat to stay under a budget set with room to spare. Consecutive windows overlap by a few
 /// messages so an answer and its question are seen together; results are merged without duplicates.
-public struct Windowing: Sendable, Hashable {
-    public var maxInputTokens: Int
-    public var overlapMessages: Int
+package struct Windowing: Sendable, Hashable {
+    package var maxInputTokens: Int
+    package var overlapMessages: Int
 
-    public init(maxInputTokens: Int = 6000, overlapMessages: Int = 4) {
+    package init(maxInputTokens: Int = 6000, overlapMessages: Int = 4) {
         self.maxInputTokens = max(200, maxInputTokens)
         self.overlapMessages = max(0, overlapMessages)
     }
 
-    public static func estimatedTokens(_ message: InputMessage) -> Int { 24 + message.text.utf8.count / 4 }
+    package static func estimatedTokens(_ message: InputMessage) -> Int { 24 + message.text.utf8.count / 4 }
 
     /// Index ranges into `messages`; a single message larger than the budget gets a window of its own.
-    public func windows(_ messages: [InputMessage]) -> [Range<Int>] {
+    package func windows(_ messages: [InputMessage]) -> [Range<Int>] {
         guard !messages.isEmpty else { return [0..<0] }
         var windows: [Range<Int>] = []
         var start = 0

@@ -1,30 +1,30 @@
 /// What one conversation yielded: each feature's items (see `ParentFeature`), and the notes on what was dropped or
 /// corrected. `events`, `decisions`, ... are the shipping features' lists; `extraction[feature]` is any feature's.
-public struct Extraction: Sendable, Hashable {
+package struct Extraction: Sendable, Hashable {
     /// Only non-empty lists are kept, so an extraction equals another with the same items whatever was asked.
     private var lists: [ExtractionFeature: FeatureItems] = [:]
-    public var notes: [ExtractionNote] = []
+    package var notes: [ExtractionNote] = []
     /// How each feature's items were grounded (see `GroundingTally`); bookkeeping, not part of equality or JSON.
-    public var grounding: [ExtractionFeature: GroundingTally] = [:]
+    package var grounding: [ExtractionFeature: GroundingTally] = [:]
 
-    public init() {}
+    package init() {}
 
-    public static func == (a: Extraction, b: Extraction) -> Bool { a.lists == b.lists && a.notes == b.notes }
+    package static func == (a: Extraction, b: Extraction) -> Bool { a.lists == b.lists && a.notes == b.notes }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(lists)
         hasher.combine(notes)
     }
 
-    public subscript<Feature: ParentFeature>(_ feature: Feature) -> [Feature.Item] {
+    package subscript<Feature: ParentFeature>(_ feature: Feature) -> [Feature.Item] {
         get { lists[feature.id]?.items as? [Feature.Item] ?? [] }
         set { lists[feature.id] = newValue.isEmpty ? nil : FeatureItems(feature: feature, items: newValue) }
     }
 
-    public func count(_ feature: ExtractionFeature) -> Int { lists[feature]?.count ?? 0 }
+    package func count(_ feature: ExtractionFeature) -> Int { lists[feature]?.count ?? 0 }
 
     /// Adds another window's items, dropping any already present (overlapping windows see some messages twice).
-    public mutating func merge(_ other: Extraction) {
+    package mutating func merge(_ other: Extraction) {
         for list in other.lists.values { list.feature.merge(other, into: &self) }
         notes += other.notes
         grounding.merge(other.grounding, uniquingKeysWith: +)
@@ -63,7 +63,7 @@ extension Extraction: Codable {
         init?(intValue: Int) { nil }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         func decodeList<Feature: ParentFeature>(_ feature: Feature) throws {
             self[feature] = try container.decodeIfPresent([Feature.Item].self, forKey: Key(feature.itemsKey)) ?? []
@@ -72,7 +72,7 @@ extension Extraction: Codable {
         notes = try container.decodeIfPresent([ExtractionNote].self, forKey: Key("notes")) ?? []
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         func encodeList<Feature: ParentFeature>(_ feature: Feature) throws {
             try container.encode(self[feature], forKey: Key(feature.itemsKey))

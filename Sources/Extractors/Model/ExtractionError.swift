@@ -1,5 +1,5 @@
 /// Failures of an extraction; descriptions say what and where, never a key.
-public enum ExtractionError: Error, Sendable, CustomStringConvertible, Equatable {
+package enum ExtractionError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The model's answer failed the schema even after one re-ask. Paths are JSON paths into the answer.
     case invalidOutput(feature: ExtractionFeature, errors: [String])
     /// The model hit its token limit; the answer is cut off, so no re-ask.
@@ -11,7 +11,7 @@ public enum ExtractionError: Error, Sendable, CustomStringConvertible, Equatable
     /// Bad input from the caller (unknown conversation, malformed id...).
     case invalidInput(String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .invalidOutput(let feature, let errors):
             let shown = errors.prefix(5).joined(separator: "; ")

@@ -1,8 +1,7 @@
-import FeatureKit
 
 /// Why an item the model returned was not kept (or was kept with a correction).
-public struct ExtractionNote: Sendable, Hashable, Codable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Codable {
+package struct ExtractionNote: Sendable, Hashable, Codable, CustomStringConvertible {
+    package enum Kind: String, Sendable, Codable {
         /// The item cited message ids that were not in the input; they were removed (or the item was, if none remained).
         case unknownSource = "unknown_source"
         /// The item was dropped for another reason (e.g. its date could not be read).
@@ -25,12 +24,12 @@ public struct ExtractionNote: Sendable, Hashable, Codable, CustomStringConvertib
         case fieldCleared = "field_cleared"
     }
 
-    public let feature: ExtractionFeature
-    public let kind: Kind
-    public let message: String
+    package let feature: ExtractionFeature
+    package let kind: Kind
+    package let message: String
 
-    public var description: String { "\(feature.rawValue): \(kind.rawValue): \(message)" }
+    package var description: String { "\(feature.rawValue): \(kind.rawValue): \(message)" }
 
     /// Whether the note's item was dropped (an `unknownSource` note may instead only have lost some of its ids).
-    public var droppedItem: Bool { message.hasPrefix("dropped ") }
+    package var droppedItem: Bool { message.hasPrefix("dropped ") }
 }

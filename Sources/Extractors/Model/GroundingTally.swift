@@ -1,4 +1,3 @@
-import FeatureKit
 
 /// How one feature's items were grounded by the evidence check: kept because the quote is verbatim in a cited
 /// message (`exact`), kept because it aligns with one though not verbatim, or a priority message kept by its own
@@ -6,17 +5,17 @@ import FeatureKit
 /// no message, or every cited id is unknown). The field check then drops an item whose main text the cited messages do
 /// not back (`unbacked`) and clears a single field they do not back (`cleared`: a time or place nobody wrote). A prompt that makes the model misquote more moves items from `exact`
 /// to `aligned` before it costs recall.
-public struct GroundingTally: Sendable, Hashable, Codable {
-    public var exact = 0
-    public var aligned = 0
-    public var recited = 0
-    public var dropped = 0
+package struct GroundingTally: Sendable, Hashable, Codable {
+    package var exact = 0
+    package var aligned = 0
+    package var recited = 0
+    package var dropped = 0
     /// Of `dropped`: items whose only evidence addresses the assistant or its rules (`PromptInjection`).
-    public var injections = 0
-    public var unbacked = 0
-    public var cleared = 0
+    package var injections = 0
+    package var unbacked = 0
+    package var cleared = 0
 
-    public init(exact: Int = 0, aligned: Int = 0, recited: Int = 0, dropped: Int = 0, injections: Int = 0, unbacked: Int = 0,
+    package init(exact: Int = 0, aligned: Int = 0, recited: Int = 0, dropped: Int = 0, injections: Int = 0, unbacked: Int = 0,
                 cleared: Int = 0) {
         self.exact = exact
         self.aligned = aligned
@@ -27,12 +26,12 @@ public struct GroundingTally: Sendable, Hashable, Codable {
         self.cleared = cleared
     }
 
-    public static func += (a: inout Self, b: Self) { a = a + b }
+    package static func += (a: inout Self, b: Self) { a = a + b }
 
     enum CodingKeys: String, CodingKey { case exact, aligned, recited, dropped, injections }
 
     /// Tallies stored before `injections` existed read it as zero.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(exact: try c.decode(Int.self, forKey: .exact), aligned: try c.decode(Int.self, forKey: .aligned),
                   recited: try c.decode(Int.self, forKey: .recited), dropped: try c.decode(Int.self, forKey: .dropped),
@@ -40,12 +39,12 @@ public struct GroundingTally: Sendable, Hashable, Codable {
     }
 
     /// The tally as JSON for `job_runs.item_counts` ("grounding").
-    public var json: [String: Int] {
+    package var json: [String: Int] {
         ["exact": exact, "aligned": aligned, "recited": recited, "dropped": dropped, "injections": injections, "unbacked": unbacked,
          "cleared": cleared]
     }
 
-    public static func + (a: Self, b: Self) -> Self {
+    package static func + (a: Self, b: Self) -> Self {
         Self(exact: a.exact + b.exact, aligned: a.aligned + b.aligned, recited: a.recited + b.recited, dropped: a.dropped + b.dropped,
              injections: a.injections + b.injections, unbacked: a.unbacked + b.unbacked, cleared: a.cleared + b.cleared)
     }

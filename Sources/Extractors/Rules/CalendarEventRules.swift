@@ -1,6 +1,5 @@
-import Chrono
+import Core
 import Foundation
-import JSONKit
 
 /// Calendar events: a sentence naming an event ("field trip", "soccer game", "dentist appointment") with a
 /// date that is not already over. A later "cancelled" removes it; "moved to <date>" replaces its date.

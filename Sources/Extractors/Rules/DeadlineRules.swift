@@ -1,6 +1,5 @@
-import Chrono
+import Core
 import Foundation
-import JSONKit
 
 /// Deadlines: a sentence with a due-date cue ("due", "deadline", "pay", "turn in", or "by <day>") and an
 /// upcoming date. "RSVP by Friday" is an RSVP's answer deadline, not a task, and is left to the RSVP rules.

@@ -1,4 +1,4 @@
-import JSONKit
+import Core
 
 /// Decisions: a sentence with an agreement cue ("so the plan is", "agreed", "works for us") that is not a
 /// question and not negated. The decision is the clause after the cue; a bare "Agreed!" takes the previous

@@ -1,14 +1,14 @@
-import Foundation
+package import Foundation
 
 /// Decides which new messages are worth an LLM call. It drops only chatter: a message whose every word is small talk
 /// ("lol", "thanks so much!", "omg so cute 😍") or that is only emoji. Everything else reaches the model, because no
 /// cue list knows every way a parent commits ("Chens are in, we'll bring potato salad"), answers ("ok", "👍", "me
 /// too") or writes in another language ("Wir bringen den Kuchen mit"): a message the filter does not recognise as
 /// chatter is kept. A scan that finds nothing but chatter skips the model, which is where the saving is.
-public struct PreFilter: Sendable {
-    public init() {}
+package struct PreFilter: Sendable {
+    package init() {}
 
-    public func needsModel(_ message: InputMessage, timeZone: TimeZone) -> Bool {
+    package func needsModel(_ message: InputMessage, timeZone: TimeZone) -> Bool {
         !Self.isChatter(message.text)
     }
 
@@ -46,7 +46,7 @@ public struct PreFilter: Sendable {
 
     /// Context messages (before `firstNewIndex`) stay as they are; new chatter is dropped.
     /// When no new message is left, the result has none (`firstNewIndex == messages.count`) and callers skip the model.
-    public func filter(_ input: ConversationInput) -> (kept: ConversationInput, skipped: Int) {
+    package func filter(_ input: ConversationInput) -> (kept: ConversationInput, skipped: Int) {
         let context = Array(input.messages[..<input.firstNewIndex])
         let fresh = input.messages[input.firstNewIndex...]
         let kept = fresh.filter { needsModel($0, timeZone: input.timeZone) }

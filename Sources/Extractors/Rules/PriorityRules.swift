@@ -1,6 +1,5 @@
 import Foundation
-import Chrono
-import JSONKit
+import Core
 
 /// Priority messages: urgency cues ("urgent", "early dismissal", "snow day") → urgent; disruptions, changed plans and
 /// illness ("cancelled", "change of plans", "fever") → high. RSVP requests and questions to the group are not

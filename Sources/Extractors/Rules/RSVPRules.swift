@@ -1,4 +1,4 @@
-import JSONKit
+import Core
 
 /// RSVPs: a message asking for answers ("RSVP", "who's coming", "can you make it") about an upcoming date,
 /// and the answers other participants give in later messages (until the next request), latest per person.

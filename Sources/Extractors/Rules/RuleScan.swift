@@ -1,4 +1,4 @@
-import Chrono
+import Core
 import Foundation
 
 /// A date or time a message states, as the rules use it: the resolver's value and the words to quote as
@@ -61,7 +61,7 @@ struct ScannedMessage: Sendable {
 }
 
 /// The window as the rules see it.
-public struct RuleScan: Sendable {
+package struct RuleScan: Sendable {
     let messages: [ScannedMessage]
     let input: ConversationInput
     let window: MessageWindow

@@ -1,33 +1,33 @@
-import Chrono
-import Foundation
-import Postgres
+package import Core
+package import Foundation
+package import Postgres
 
 /// Loads a conversation from the app's tables as extractor input.
-public struct ConversationReader: Sendable {
+package struct ConversationReader: Sendable {
     /// Where a scan stopped reading: messages after (sentAt, id) are new.
-    public struct Watermark: Sendable, Hashable, Codable {
-        public let sentAt: Date
-        public let messageID: UUID
+    package struct Watermark: Sendable, Hashable, Codable {
+        package let sentAt: Date
+        package let messageID: UUID
 
-        public init(sentAt: Date, messageID: UUID) {
+        package init(sentAt: Date, messageID: UUID) {
             self.sentAt = sentAt
             self.messageID = messageID
         }
     }
 
     /// The read cap when none is given.
-    public static let defaultMaxMessages = 2000
+    package static let defaultMaxMessages = 2000
     /// At most this many messages are read for one extraction (the newest); older ones are left out.
-    public var maxMessages: Int
+    package var maxMessages: Int
     /// Messages before the watermark shown as context in a scan.
-    public var contextMessages: Int
+    package var contextMessages: Int
     /// Longer texts are cut to this many characters (a pasted document, a 1 MB message): whole, such a message makes
     /// every request of its conversation too large for the model, failing that conversation on every run.
-    public var maxMessageCharacters: Int
+    package var maxMessageCharacters: Int
     /// The zone of participants without a `user_settings` row.
-    public var zones: UserTimeZonePolicy
+    package var zones: UserTimeZonePolicy
 
-    public init(maxMessages: Int = Self.defaultMaxMessages, contextMessages: Int = 20, maxMessageCharacters: Int = 8000,
+    package init(maxMessages: Int = Self.defaultMaxMessages, contextMessages: Int = 20, maxMessageCharacters: Int = 8000,
                 zones: UserTimeZonePolicy = .utc) {
         self.zones = zones
         self.maxMessages = maxMessages
@@ -39,51 +39,51 @@ public struct ConversationReader: Sendable {
     /// With a watermark, only messages after it plus `contextMessages` earlier ones are read.
     /// `messages.created_at` may be TIMESTAMP (the PRD: UTC wall clock) or TIMESTAMPTZ: the watermark is bound
     /// untyped as a UTC instant ("...Z"), which either type reads as the same instant whatever the session's TimeZone.
-    public func load(_ conversationID: UUID, since watermark: Watermark? = nil, now: Date, on db: PostgresConnection) async throws -> ConversationInput? {
+    package func load(_ conversationID: UUID, since watermark: Watermark? = nil, now: Date, on db: PostgresConnection) async throws -> ConversationInput? {
         try await read(conversationID, since: watermark, now: now, on: db)?.input
     }
 
     /// What `read` returns: the conversation, and the messages whose `created_at` was after the read.
-    public struct Read: Sendable {
-        public let input: ConversationInput
+    package struct Read: Sendable {
+        package let input: ConversationInput
         /// Messages dated after the moment they were read (`created_at` in the future: a wrong device clock, or a
         /// member writing the column): their time is clamped to `readAt`, so none can carry a watermark past now.
         /// A scan records them (`scan_future_messages`) so that they are read once.
-        public let futureDated: [UUID]
+        package let futureDated: [UUID]
         /// The database's clock when the messages were read.
-        public let readAt: Date
+        package let readAt: Date
         /// The newest new message (its time clamped to `readAt`): where the watermark moves. Nil when none was new.
-        public var newest: InputMessage?
+        package var newest: InputMessage?
         /// Newest first only: more new messages than the cap were found, the newest window was read, and these are
         /// the ones left between the watermark and that window.
-        public var overflow: Gap?
+        package var overflow: Gap?
         /// How far the backlog gap given to `read` was read.
-        public var backlogRead: BacklogRead?
+        package var backlogRead: BacklogRead?
     }
 
     /// Unread messages strictly between two positions: new messages a newest-first read left for later nights.
-    public struct Gap: Sendable, Hashable {
-        public let after: Watermark
-        public let before: Watermark
+    package struct Gap: Sendable, Hashable {
+        package let after: Watermark
+        package let before: Watermark
 
-        public init(after: Watermark, before: Watermark) {
+        package init(after: Watermark, before: Watermark) {
             self.after = after
             self.before = before
         }
     }
 
     /// Messages of a backlog gap read oldest first: through the last one read; `done` when none is left.
-    public struct BacklogRead: Sendable, Hashable {
-        public let gap: Gap
-        public let through: Watermark?
-        public let done: Bool
+    package struct BacklogRead: Sendable, Hashable {
+        package let gap: Gap
+        package let through: Watermark?
+        package let done: Bool
     }
 
     /// `load`, with the future-dated messages named. With a watermark, messages a scan recorded as future-dated
     /// (`scan_future_messages`) are not new again: they were read when they arrived.
     /// `newestFirst` (the scan): more new messages than the cap leave a gap (`Read.overflow`) instead of the newest
     /// waiting; `backlog` is a gap left earlier, read oldest first with the room the new messages leave.
-    public func read(_ conversationID: UUID, since watermark: Watermark? = nil, backlog: Gap? = nil, newestFirst: Bool = false,
+    package func read(_ conversationID: UUID, since watermark: Watermark? = nil, backlog: Gap? = nil, newestFirst: Bool = false,
                      now: Date, on db: PostgresConnection) async throws -> Read? {
         let found = try await db.query("SELECT name, is_group FROM conversations WHERE id = $1", [conversationID])
         guard let head = found.first else { return nil }
@@ -200,7 +200,7 @@ public struct ConversationReader: Sendable {
 
     /// Messages of the conversation older than `message` (the oldest one read): on a first read of more than
     /// `maxMessages`, the ones left out, which the watermark then moves past.
-    public func count(olderThan message: InputMessage, in conversationID: UUID, on db: PostgresConnection) async throws -> Int {
+    package func count(olderThan message: InputMessage, in conversationID: UUID, on db: PostgresConnection) async throws -> Int {
         guard let id = UUID(uuidString: message.id) else { return 0 }
         return try await db.query(
             """

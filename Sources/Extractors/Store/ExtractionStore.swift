@@ -1,6 +1,6 @@
-import Chrono
-import Foundation
-import Postgres
+package import Core
+package import Foundation
+package import Postgres
 
 /// Writes one conversation's extraction idempotently, inside the caller's transaction, into the app's tables
 /// (MessageAI PRD section 7) the way its Edge Functions filled them: `message_id` is the item's first source
@@ -12,47 +12,47 @@ import Postgres
 /// date) is adopted: it gets the key and is updated instead of a second row being added.
 /// Columns the app's users own (confirmed, dismissed, a completed deadline, a dismissed reminder) are never
 /// overwritten; an RSVP seen as answered never goes back to pending. Rows without a key (the app's) are never removed.
-public struct ExtractionStore: Sendable {
-    public struct Provenance: Sendable {
-        public let runID: UUID?
-        public let prompts: [ExtractionFeature: PromptRef]
+package struct ExtractionStore: Sendable {
+    package struct Provenance: Sendable {
+        package let runID: UUID?
+        package let prompts: [ExtractionFeature: PromptRef]
 
-        public init(runID: UUID?, prompts: [ExtractionFeature: PromptRef]) {
+        package init(runID: UUID?, prompts: [ExtractionFeature: PromptRef]) {
             self.runID = runID
             self.prompts = prompts
         }
     }
 
     /// Rows per feature: new, changed, and removed (replace mode).
-    public struct WriteSummary: Sendable, Codable, Hashable {
-        public var inserted: [String: Int] = [:]
-        public var updated: [String: Int] = [:]
-        public var removed: [String: Int] = [:]
-        public var remindersCreated = 0
+    package struct WriteSummary: Sendable, Codable, Hashable {
+        package var inserted: [String: Int] = [:]
+        package var updated: [String: Int] = [:]
+        package var removed: [String: Int] = [:]
+        package var remindersCreated = 0
 
-        public init() {}
+        package init() {}
     }
 
     /// The reminder for a deadline: the evening before, at this local time (the PRD's 6 PM).
-    public static let reminderTime = LocalTime(hour: 18, minute: 0)!
+    package static let reminderTime = LocalTime(hour: 18, minute: 0)!
 
     /// The zone of users without a `user_settings` row (their deadlines' due time and reminders).
-    public var zones: UserTimeZonePolicy
+    package var zones: UserTimeZonePolicy
 
     /// The features whose rows this store writes.
-    public var registry: FeatureRegistry
+    package var registry: FeatureRegistry
 
-    public init(zones: UserTimeZonePolicy = .utc, registry: FeatureRegistry = .parents) {
+    package init(zones: UserTimeZonePolicy = .utc, registry: FeatureRegistry = .parents) {
         self.zones = zones
         self.registry = registry
     }
 
     /// A deadline reminder's title, as the PRD's Edge Function wrote it.
-    public static func reminderTitle(task: String) -> String { "Reminder: \(task)" }
+    package static func reminderTitle(task: String) -> String { "Reminder: \(task)" }
 
     /// - Parameter replace: the extraction covered the whole conversation, so AI rows of these features that it
     ///   no longer produces (a cancelled plan) are removed, unless a user acted on them.
-    public func write(
+    package func write(
         _ extraction: Extraction, input: ConversationInput, features: [ExtractionFeature], provenance: Provenance,
         replace: Bool, now: Date, on db: PostgresConnection
     ) async throws -> WriteSummary {
@@ -83,7 +83,7 @@ public struct ExtractionStore: Sendable {
 
 /// One write's connection and context, handed to each feature's `ParentFeature.writeRows`; keeps the keys written
 /// so that replace mode knows what is stale.
-public struct RowWriter {
+package struct RowWriter {
     let db: PostgresConnection
     let conversationID: UUID
     let input: ConversationInput

@@ -1,9 +1,9 @@
 import Foundation
-import JSONKit
+import Core
 
 /// The human summary of an assistant run.
-public enum AssistReport {
-    public static func text(_ s: AssistService.Summary) -> String {
+package enum AssistReport {
+    package static func text(_ s: AssistService.Summary) -> String {
         var lines = ["Assistant for \(s.userName): \(s.steps) steps, \(s.toolCalls) tool calls, stopped: \(s.stopReason)"]
         if let findings = s.findings {
             if let summary = findings["summary"]?.stringValue { lines.append(summary) }

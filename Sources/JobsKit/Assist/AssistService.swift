@@ -1,78 +1,75 @@
-import AgentRuntime
-import Chrono
+package import AgentRuntime
+package import Core
 import Extractors
-import Foundation
-import JSONKit
+package import Foundation
 import Logging
-import Postgres
-import Proactive
-import PromptKit
-import Providers
-import Tools
+package import Postgres
+package import Tools
+package import PromptKit
 
 /// The proactive assistant with an LLM. Code computes the findings (`Proactive`); the agent loop starts from them,
 /// with the user's tools (messages, events and conflicts, RSVPs, deadlines, reminders), and adds judgment: it
 /// ranks and explains them and suggests options. `FindingCheck` drops anything it adds that code did not find.
 /// The run's answer and tokens go to `assistant_runs`, every step to `agent_traces`, explanations and ranks to
 /// the findings' rows in `assistant_findings`.
-public struct AssistService: Sendable {
-    public struct Summary: Sendable, Codable {
-        public var runID: UUID
-        public var userID: UUID
-        public var userName: String
+package struct AssistService: Sendable {
+    package struct Summary: Sendable, Codable {
+        package var runID: UUID
+        package var userID: UUID
+        package var userName: String
         /// Why the agent loop ended (encoded as its text, e.g. "completed" or "error: …").
-        public var stopReason: AgentStopReason
-        public var steps: Int
-        public var toolCalls: Int
+        package var stopReason: AgentStopReason
+        package var steps: Int
+        package var toolCalls: Int
         /// The model's answer with dropped items removed (nil when it gave no valid answer).
-        public var findings: JSONValue?
-        public var finalText: String?
-        public var remindersCreated: Int
-        public var usage: TokenUsage
+        package var findings: JSONValue?
+        package var finalText: String?
+        package var remindersCreated: Int
+        package var usage: TokenUsage
         /// The tokens at list prices, also in `job_runs.estimated_cost_usd`.
-        public var cost: RunCost
-        public var seconds: Double
+        package var cost: RunCost
+        package var seconds: Double
         /// The code's open findings the run started from, with the explanations the model gave.
-        public var codeFindings: [OpenFinding] = []
+        package var codeFindings: [OpenFinding] = []
         /// Items of the model's answer that were dropped (an invented finding, an id no tool returned).
-        public var dropped: [FindingCheck.Violation] = []
+        package var dropped: [FindingCheck.Violation] = []
         /// HTTP attempts to the model server, retries and failed calls included.
-        public var requests = 0
+        package var requests = 0
     }
 
     /// Who the run is for.
-    public struct Person: Sendable {
-        public var id: UUID
-        public var name: String
-        public var zone: TimeZone
+    package struct Person: Sendable {
+        package var id: UUID
+        package var name: String
+        package var zone: TimeZone
     }
 
     /// Most findings one run is given (the most severe and soonest); bounds the prompt.
-    public static let maxFindingsPerRun = 20
+    package static let maxFindingsPerRun = 20
 
-    public let pool: PostgresPool
-    public let client: any ChatCompleting
-    public let prompts: PromptLibrary
-    public let structuredOutput: StructuredOutputMode
-    public let modelOverride: String?
-    public var limits = AgentLimits(maxSteps: 5, maxToolCallsPerStep: 6, maxConcurrentToolCalls: 4, tokenBudget: 60_000,
+    package let pool: PostgresPool
+    package let client: any ChatCompleting
+    package let prompts: PromptLibrary
+    package let structuredOutput: StructuredOutputMode
+    package let modelOverride: String?
+    package var limits = AgentLimits(maxSteps: 5, maxToolCallsPerStep: 6, maxConcurrentToolCalls: 4, tokenBudget: 60_000,
                                     timeLimit: .seconds(120))
-    public var maxRemindersPerRun = 3
+    package var maxRemindersPerRun = 3
     /// Whether a tool step may carry the output schema too (`LLMConfiguration.toolsWithSchema`).
-    public var toolsWithSchema = true
+    package var toolsWithSchema = true
     /// Whether the answer's schema carries its size caps (`LLMConfiguration.schemaBounds`).
-    public var schemaBounds = false
+    package var schemaBounds = false
     /// `tool_choice` of each run's first call (`--first-tool-choice required`: look before answering; a tool's name:
     /// that tool first).
-    public var firstToolChoice: ToolChoice = .auto
+    package var firstToolChoice: ToolChoice = .auto
     /// Whether the server takes `tool_choice` naming a function (`LLMConfiguration.namedToolChoice`).
-    public var namedToolChoice = true
+    package var namedToolChoice = true
     /// The names of the tools every run offers, for options that name one.
-    public static var toolNames: [String] { AssistantTools.names }
-    public var proactive = ProactiveOptions()
+    package static var toolNames: [String] { AssistantTools.names }
+    package var proactive = ProactiveOptions()
     let logger = Logger(label: "messageai.assist")
 
-    public init(pool: PostgresPool, client: any ChatCompleting, prompts: PromptLibrary,
+    package init(pool: PostgresPool, client: any ChatCompleting, prompts: PromptLibrary,
                 structuredOutput: StructuredOutputMode = .jsonSchema, modelOverride: String? = nil) {
         self.pool = pool
         self.client = client
@@ -83,7 +80,7 @@ public struct AssistService: Sendable {
 
     /// Fits the runs to the model server: tools with or without the schema, and a run time limit that leaves
     /// room for a few calls at the server's request timeout (a slow local server must not hit it on its first call).
-    public mutating func configure(for configuration: LLMConfiguration) {
+    package mutating func configure(for configuration: LLMConfiguration) {
         toolsWithSchema = configuration.toolsWithSchema
         schemaBounds = configuration.schemaBounds
         namedToolChoice = configuration.namedToolChoice
@@ -91,14 +88,14 @@ public struct AssistService: Sendable {
     }
 
     /// The assistant prompt runs send, with its content hash (`job_runs.prompts`).
-    public var promptFingerprint: PromptFingerprint? { prompts.active(id: "assistant")?.fingerprint }
+    package var promptFingerprint: PromptFingerprint? { prompts.active(id: "assistant")?.fingerprint }
 
     /// The model the runs use.
-    public var model: String { modelOverride ?? prompts.active(id: "assistant")?.model ?? "gpt-4o-mini" }
+    package var model: String { modelOverride ?? prompts.active(id: "assistant")?.model ?? "gpt-4o-mini" }
 
     /// One user on demand (`assist --user`, a worker request): refresh the user's findings by code, then one
     /// bounded agent run over them, recorded as its own job run.
-    public func run(userID: UUID, now: Date = Date()) async throws -> Summary {
+    package func run(userID: UUID, now: Date = Date()) async throws -> Summary {
         let person = try await Self.people([userID], zones: proactive.zones, pool: pool)[userID]
         guard let person else { throw JobsError.notFound("no user with id \(userID.postgresValue)") }
         _ = try prompt()
@@ -144,7 +141,7 @@ public struct AssistService: Sendable {
 
     /// One bounded agent run for `person`, started from `findings` (code's, already stored), under `runID`
     /// (the user's own run, or the night's pass). Never throws for a model failure: that is the stop reason.
-    public func narrate(_ person: Person, findings all: [OpenFinding], runID: UUID, now: Date) async throws -> Summary {
+    package func narrate(_ person: Person, findings all: [OpenFinding], runID: UUID, now: Date) async throws -> Summary {
         let started = Date()
         let opening = try prepare(person, findings: all, runID: runID, now: now)
         let (prompt, findings) = (opening.prompt, opening.findings)
@@ -183,7 +180,7 @@ public struct AssistService: Sendable {
     /// The request `run(userID:)` would send first for this user at `now`, without sending it and without keeping
     /// anything: code refreshes the user's findings in a transaction that is rolled back, as the run would before
     /// its first call. What `prompts render --prompt assistant --user` prints.
-    public func firstRequest(userID: UUID, now: Date = Date()) async throws -> ChatCompletionRequest {
+    package func firstRequest(userID: UUID, now: Date = Date()) async throws -> ChatCompletionRequest {
         let person = try await Self.people([userID], zones: proactive.zones, pool: pool)[userID]
         guard let person else { throw JobsError.notFound("no user with id \(userID.postgresValue)") }
         _ = try prompt()

@@ -1,13 +1,12 @@
-import AgentRuntime
+package import AgentRuntime
 import Foundation
-import Postgres
-import PromptKit
-import Providers
+package import Postgres
+package import PromptKit
 
 /// Builds the assistant for a provider choice: an `AssistService` when it comes to an LLM, nil for the rule-based
 /// provider (the proactive pass then keeps the code's template suggestions).
-public enum AssistantFactory {
-    public static func make(
+package enum AssistantFactory {
+    package static func make(
         _ choice: ProviderChoice, pool: PostgresPool, promptsPath: String?, promptVersions: [String] = [], modelOverride: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment,
         wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
@@ -20,7 +19,7 @@ public enum AssistantFactory {
 
     /// The assistant for one server's settings, talking through `client`: what `make` builds, and what
     /// `prompts render --prompt assistant` previews with a client that is never called.
-    public static func service(
+    package static func service(
         _ configuration: LLMConfiguration, pool: PostgresPool, prompts: PromptLibrary, modelOverride: String?, client: any ChatCompleting
     ) -> AssistService {
         var service = AssistService(

@@ -1,45 +1,45 @@
 import Foundation
-import JSONKit
+package import Core
 
 /// Holds the assistant to the code's findings: it may rank and explain them, never add one. Every item of the
 /// model's answer must match a finding code produced (a conflict by exactly its two event ids, an RSVP or a
 /// deadline by its id) and cite only ids the run was given (the findings) or its tools returned. Anything else
 /// is dropped and reported, never stored as a finding.
-public struct FindingCheck: Sendable {
+package struct FindingCheck: Sendable {
     /// One item of the model's answer that was dropped, and why.
-    public struct Violation: Sendable, Hashable, Codable {
-        public var section: String
-        public var reason: String
-        public var item: String
+    package struct Violation: Sendable, Hashable, Codable {
+        package var section: String
+        package var reason: String
+        package var item: String
     }
 
     /// An item kept: the finding it explains, its place in its list (1 = first) and the model's text.
-    public struct Accepted: Sendable, Hashable {
-        public var kind: String
-        public var subjectKey: String
-        public var rank: Int
-        public var explanation: String
+    package struct Accepted: Sendable, Hashable {
+        package var kind: String
+        package var subjectKey: String
+        package var rank: Int
+        package var explanation: String
     }
 
-    public struct Outcome: Sendable {
-        public var accepted: [Accepted] = []
-        public var violations: [Violation] = []
+    package struct Outcome: Sendable {
+        package var accepted: [Accepted] = []
+        package var violations: [Violation] = []
         /// The answer with the dropped items removed, as stored in `assistant_runs`.
-        public var output: JSONValue
+        package var output: JSONValue
     }
 
     let findings: [OpenFinding]
     /// Ids the run saw: the findings' citations and every id in a tool result.
     let knownIDs: Set<UUID>
 
-    public init(findings: [OpenFinding], toolResults: [String]) {
+    package init(findings: [OpenFinding], toolResults: [String]) {
         self.findings = findings
         var ids = Set(findings.flatMap(\.cites).map(\.id))
         for text in toolResults { ids.formUnion(Self.uuids(in: text)) }
         knownIDs = ids
     }
 
-    public func check(_ output: JSONValue) -> Outcome {
+    package func check(_ output: JSONValue) -> Outcome {
         var outcome = Outcome(output: output)
         var checked = output.objectValue ?? [:]
         for (section, kind, field, textField) in [("conflicts", "conflict", "event_ids", "description"),

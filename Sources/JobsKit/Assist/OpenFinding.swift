@@ -1,23 +1,22 @@
-import Chrono
-import Foundation
-import JSONKit
-import Postgres
-import Proactive
+package import Core
+package import Foundation
+package import Postgres
+package import Tools
 
 /// A stored finding still open and not dismissed: what the assistant is given and may raise.
-public struct OpenFinding: Sendable, Hashable, Codable {
-    public var userID: UUID
-    public var kind: String
-    public var subjectKey: String
-    public var severity: String
-    public var dueAt: Date?
-    public var title: String
-    public var suggestion: String
-    public var explanation: String?
-    public var rank: Int?
-    public var cites: [Citation]
+package struct OpenFinding: Sendable, Hashable, Codable {
+    package var userID: UUID
+    package var kind: String
+    package var subjectKey: String
+    package var severity: String
+    package var dueAt: Date?
+    package var title: String
+    package var suggestion: String
+    package var explanation: String?
+    package var rank: Int?
+    package var cites: [Citation]
 
-    public var citedIDs: Set<UUID> { Set(cites.map(\.id)) }
+    package var citedIDs: Set<UUID> { Set(cites.map(\.id)) }
 
     /// Open, undismissed findings of `users` in one query, most severe and soonest first.
     static func load(_ users: [UUID], on db: PostgresConnection) async throws -> [UUID: [OpenFinding]] {
@@ -45,7 +44,7 @@ public struct OpenFinding: Sendable, Hashable, Codable {
     }
 
     /// One user's name and open, undismissed findings (what the app would show), or nil when no such user exists.
-    public static func shown(for user: UUID, zones: UserTimeZonePolicy, pool: PostgresPool) async throws -> (name: String, findings: [OpenFinding])? {
+    package static func shown(for user: UUID, zones: UserTimeZonePolicy, pool: PostgresPool) async throws -> (name: String, findings: [OpenFinding])? {
         guard let person = try await AssistService.people([user], zones: zones, pool: pool)[user] else { return nil }
         return (person.name, try await pool.withConnection { try await load([user], on: $0) }[user] ?? [])
     }

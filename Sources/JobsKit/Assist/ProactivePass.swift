@@ -1,33 +1,33 @@
-import AgentRuntime
-import Foundation
+package import AgentRuntime
+package import Foundation
 import Logging
-import Postgres
-import Proactive
+package import Postgres
+package import Tools
 
 /// The nightly proactive pass: for every selected user, findings computed by code (set-based, a batch of users
 /// per handful of queries) and stored idempotently in `assistant_findings`; then, when an LLM is configured, one
 /// bounded assistant run per user with open findings to rank and explain them. Without an LLM the findings keep
 /// their template suggestions. Users are taken in batches locked by the transaction that writes their findings,
 /// sharded like the scan's conversations; after a scan, the users whose rows it changed are taken whatever their shard.
-public struct ProactivePass: Sendable {
-    public struct Options: Sendable {
-        public var proactive = ProactiveOptions()
+package struct ProactivePass: Sendable {
+    package struct Options: Sendable {
+        package var proactive = ProactiveOptions()
         /// Users whose findings are computed and written together.
-        public var batchSize = 200
+        package var batchSize = 200
         /// Assistant runs at once (LLM only).
-        public var concurrency = 4
-        public var shardIndex = 0
-        public var shardCount = 1
+        package var concurrency = 4
+        package var shardIndex = 0
+        package var shardCount = 1
         /// How long a claim on a user's assistant run lasts before another pass may take it over.
-        public var lease: Duration = .seconds(600)
-        public var owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):assist"
+        package var lease: Duration = .seconds(600)
+        package var owner = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier):assist"
         /// Stop after this many users (nil: all).
-        public var limit: Int?
-        public init() {}
+        package var limit: Int?
+        package init() {}
     }
 
     /// Which users a pass looks at. Users with something coming up are always added.
-    public enum Selection: Sendable {
+    package enum Selection: Sendable {
         /// These users (the scan's changed users).
         case users([UUID])
         /// Users whose rows changed since the pass last saw them.
@@ -36,57 +36,57 @@ public struct ProactivePass: Sendable {
         case all
     }
 
-    public struct Summary: Sendable, Codable {
-        public var runID: UUID
+    package struct Summary: Sendable, Codable {
+        package var runID: UUID
         /// Candidate users before sharding and leases (nil: every user).
-        public var usersConsidered: Int?
-        public var usersPassed = 0
-        public var usersFailed = 0
-        public var findings: [String: Int] = [:]
-        public var written = FindingStore.Written()
-        public var narrated = 0
-        public var narrationFailed = 0
+        package var usersConsidered: Int?
+        package var usersPassed = 0
+        package var usersFailed = 0
+        package var findings: [String: Int] = [:]
+        package var written = FindingStore.Written()
+        package var narrated = 0
+        package var narrationFailed = 0
         /// Users with open findings whose assistant run was skipped: their findings are the ones their last
         /// successful run started from, or another pass is running the model for them right now.
-        public var narrationSkipped = 0
-        public var dropped = 0
-        public var remindersCreated = 0
-        public var usage = TokenUsage()
+        package var narrationSkipped = 0
+        package var dropped = 0
+        package var remindersCreated = 0
+        package var usage = TokenUsage()
         /// The narrations' tokens at list prices; nil when a model's price is unknown.
-        public var costUSD: Double? = 0
-        public var seconds = 0.0
-        public var errors: [String] = []
+        package var costUSD: Double? = 0
+        package var seconds = 0.0
+        package var errors: [String] = []
         /// Open findings of the first users (a human summary, not a report).
-        public var shown: [UserFindings] = []
+        package var shown: [UserFindings] = []
         /// Users with at least one open finding, shown or not.
-        public var usersWithFindings = 0
+        package var usersWithFindings = 0
 
         /// The pass failed for some user: her findings, her assistant run, or the whole pass.
-        public var failed: Bool { usersFailed + narrationFailed > 0 || !errors.isEmpty }
+        package var failed: Bool { usersFailed + narrationFailed > 0 || !errors.isEmpty }
     }
 
-    public struct UserFindings: Sendable, Codable {
-        public var userID: UUID
-        public var name: String
-        public var findings: [OpenFinding]
+    package struct UserFindings: Sendable, Codable {
+        package var userID: UUID
+        package var name: String
+        package var findings: [OpenFinding]
     }
 
-    public let pool: PostgresPool
-    public let options: Options
+    package let pool: PostgresPool
+    package let options: Options
     /// With an LLM: the assistant that narrates each user's findings. Nil: templates only.
-    public let assistant: AssistService?
+    package let assistant: AssistService?
     /// Users whose findings are printed in `shown`.
-    public var showUsers = 5
+    package var showUsers = 5
     let logger = Logger(label: "messageai.proactive")
 
-    public init(pool: PostgresPool, options: Options = Options(), assistant: AssistService? = nil) {
+    package init(pool: PostgresPool, options: Options = Options(), assistant: AssistService? = nil) {
         self.pool = pool
         self.options = options
         self.assistant = assistant
     }
 
     /// Runs the pass under its own `job_runs` row (kind `assist`).
-    public func run(_ selection: Selection, now: Date = Date()) async throws -> Summary {
+    package func run(_ selection: Selection, now: Date = Date()) async throws -> Summary {
         let started = Date()
         let recorder = JobRunRecorder(pool: pool)
         let runID = try await recorder.start(
@@ -128,7 +128,7 @@ public struct ProactivePass: Sendable {
 
     /// The pass after a scan's extraction, for the changed users plus users with something coming up. Never
     /// throws: the extraction is committed and recorded either way; a failed pass is in `errors` and its own run.
-    public func afterScan(changedUsers: [UUID], now: Date) async -> Summary {
+    package func afterScan(changedUsers: [UUID], now: Date) async -> Summary {
         do {
             return try await run(.users(changedUsers), now: now)
         } catch {

@@ -1,7 +1,7 @@
-import Chrono
+import Core
 import Foundation
 import Postgres
-import Proactive
+import Tools
 
 /// Which users the proactive pass looks at: one `proactive_users` row per user, locked in batches by the transaction
 /// that computes and writes their findings (`FOR UPDATE SKIP LOCKED`, then a waiting round for the users another pass
@@ -161,5 +161,5 @@ struct ProactiveQueue: Sendable {
 
 /// Today's date in UTC, the center of the windows that are a day wider than any zone's.
 enum LocalDateUTC {
-    static func today(_ now: Date) -> Chrono.LocalDate { Chrono.LocalDate(now, in: UserZones.utc) }
+    static func today(_ now: Date) -> LocalDate { LocalDate(now, in: UserZones.utc) }
 }

@@ -3,11 +3,11 @@ import Foundation
 /// The human summary of a proactive pass: counts, then each shown user's open findings, most important first, at
 /// most `findingsPerUser` of them and how many were left out (a night can leave thousands open for one user; `--json`
 /// lists them all).
-public enum ProactiveReport {
+package enum ProactiveReport {
     /// Findings listed per user in the text summary.
-    public static let findingsPerUser = 10
+    package static let findingsPerUser = 10
 
-    public static func text(_ s: ProactivePass.Summary) -> String {
+    package static func text(_ s: ProactivePass.Summary) -> String {
         let kinds = s.findings.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         var lines = ["Proactive pass: \(s.usersPassed) user" + (s.usersPassed == 1 ? "" : "s") + " checked"
                      + (s.usersFailed > 0 ? ", \(s.usersFailed) failed" : "")
@@ -40,7 +40,7 @@ public enum ProactiveReport {
     }
 
     /// "  ! [conflict] Saturday Nov 28: ..." with the assistant's explanation below when there is one.
-    public static func line(_ f: OpenFinding) -> String {
+    package static func line(_ f: OpenFinding) -> String {
         let mark = f.severity == "high" ? "!" : "-"
         var text = "  \(mark) [\(f.kind)] \(f.suggestion)"
         if let explanation = f.explanation, !explanation.isEmpty { text += "\n      assistant: \(explanation)" }

@@ -1,53 +1,52 @@
-import AgentRuntime
-import Chrono
-import Extractors
-import Foundation
-import JSONKit
+package import AgentRuntime
+package import Core
+package import Extractors
+package import Foundation
 import Logging
-import Postgres
+package import Postgres
 
 /// The second half of a batch scan: poll submitted batches and, once one is done, validate and decode each
 /// conversation's answers exactly as the synchronous engine does, then write its rows and advance its watermark in one
 /// transaction. Safe to repeat: a conversation is applied at most once, and a failed one (an error line, an invalid
 /// answer, a batch that expired) is released for the next scan with its watermark where it was.
-public struct BatchCollectService: Sendable {
-    public struct Summary: Sendable, Codable {
-        public var batchID: UUID
-        public var remoteBatchID: String?
+package struct BatchCollectService: Sendable {
+    package struct Summary: Sendable, Codable {
+        package var batchID: UUID
+        package var remoteBatchID: String?
         /// What OpenAI says (in_progress, completed, expired...).
-        public var remoteStatus: String
+        package var remoteStatus: String
         /// Our status afterwards: submitted while waiting, then collected / expired / failed / cancelled.
-        public var status: BatchState
-        public var requestCounts: BatchRequestCounts?
-        public var applied = 0
-        public var failed = 0
-        public var failures: [ScanService.Failure] = []
-        public var items: [String: Int] = [:]
-        public var notes: [String] = []
-        public var rowsInserted = 0
-        public var rowsUpdated = 0
-        public var remindersCreated = 0
-        public var usage = TokenUsage()
+        package var status: BatchState
+        package var requestCounts: BatchRequestCounts?
+        package var applied = 0
+        package var failed = 0
+        package var failures: [ScanService.Failure] = []
+        package var items: [String: Int] = [:]
+        package var notes: [String] = []
+        package var rowsInserted = 0
+        package var rowsUpdated = 0
+        package var remindersCreated = 0
+        package var usage = TokenUsage()
         /// Users in conversations whose rows changed.
-        public var changedUsers: [UUID] = []
+        package var changedUsers: [UUID] = []
     }
 
-    public let pool: PostgresPool
+    package let pool: PostgresPool
     /// Supplies the prompts (pinned to the versions the batch was rendered with) and the decoders; its provider is unused.
-    public let engine: ExtractionEngine
-    public let client: OpenAIBatchClient
+    package let engine: ExtractionEngine
+    package let client: OpenAIBatchClient
     /// Users' zones for the rows written (deadline reminders).
-    public var zones: UserTimeZonePolicy = .utc
+    package var zones: UserTimeZonePolicy = .utc
     let logger = Logger(label: "messageai.batch")
 
-    public init(pool: PostgresPool, engine: ExtractionEngine, client: OpenAIBatchClient) {
+    package init(pool: PostgresPool, engine: ExtractionEngine, client: OpenAIBatchClient) {
         self.pool = pool
         self.engine = engine
         self.client = client
     }
 
     /// Collects one batch, or every submitted batch.
-    public func run(batchID: UUID? = nil, now: Date = Date()) async throws -> [Summary] {
+    package func run(batchID: UUID? = nil, now: Date = Date()) async throws -> [Summary] {
         let store = BatchStore(pool: pool)
         let records: [BatchStore.Record]
         if let batchID {

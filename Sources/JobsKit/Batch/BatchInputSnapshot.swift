@@ -1,6 +1,6 @@
 import Extractors
 import Foundation
-import JSONKit
+import Core
 
 /// A conversation input frozen as JSON when its requests are rendered, so collect decodes the answers' aliases
 /// against exactly the messages that were sent, even if the conversation changed meanwhile.

@@ -1,26 +1,26 @@
-import Extractors
-import Foundation
+package import Extractors
+package import Foundation
 
 /// How a batch scan is submitted.
-public struct BatchOptions: Sendable {
+package struct BatchOptions: Sendable {
     /// Which conversations, features, context and pre-filter: the same choices as the synchronous scan. Its
     /// `leaseSeconds` covers only the preparation; `owner` is replaced by `batch:<id>`.
-    public var scan = ScanOptions()
+    package var scan = ScanOptions()
     /// OpenAI's completion window (24 h, the only one offered).
-    public var completionWindowSeconds = 24 * 3600
+    package var completionWindowSeconds = 24 * 3600
     /// Extra lease time after the window so collect can run late; after it a synchronous scan may take over.
-    public var leaseSlackSeconds = 24 * 3600
+    package var leaseSlackSeconds = 24 * 3600
 
-    public init() {}
+    package init() {}
 
     /// How long conversations of a submitted batch stay claimed.
-    public var submittedLeaseSeconds: Int { completionWindowSeconds + leaseSlackSeconds }
+    package var submittedLeaseSeconds: Int { completionWindowSeconds + leaseSlackSeconds }
 
     /// The lease owner that marks a conversation as waiting in this batch.
-    public static func owner(_ batchID: UUID) -> String { "batch:\(batchID.uuidString.lowercased())" }
+    package static func owner(_ batchID: UUID) -> String { "batch:\(batchID.uuidString.lowercased())" }
 
     /// `<batch>:<conversation>:<feature>:<start>-<end>`: unique per request and readable in OpenAI's dashboard.
-    public static func customID(batchID: UUID, conversationID: UUID, feature: ExtractionFeature, window: Range<Int>) -> String {
+    package static func customID(batchID: UUID, conversationID: UUID, feature: ExtractionFeature, window: Range<Int>) -> String {
         "\(batchID.uuidString.lowercased()):\(conversationID.uuidString.lowercased()):\(feature.rawValue):\(window.lowerBound)-\(window.upperBound)"
     }
 }

@@ -1,9 +1,9 @@
-import Chrono
+import Core
 import Foundation
 
 /// Human summaries of batch submit, collect and status.
-public enum BatchReport {
-    public static func text(_ s: BatchSubmitService.Summary) -> String {
+package enum BatchReport {
+    package static func text(_ s: BatchSubmitService.Summary) -> String {
         var lines: [String] = []
         switch s.status {
         case .submitted:
@@ -19,7 +19,7 @@ public enum BatchReport {
         return lines.joined(separator: "\n")
     }
 
-    public static func text(_ summaries: [BatchCollectService.Summary]) -> String {
+    package static func text(_ summaries: [BatchCollectService.Summary]) -> String {
         guard !summaries.isEmpty else { return "No submitted batches to collect." }
         var lines: [String] = []
         for s in summaries {
@@ -35,7 +35,7 @@ public enum BatchReport {
         return lines.joined(separator: "\n")
     }
 
-    public static func text(_ listings: [BatchListing]) -> String {
+    package static func text(_ listings: [BatchListing]) -> String {
         guard !listings.isEmpty else { return "No batches yet." }
         return listings.map { b in
             let created = ISO8601Instant.string(b.createdAt)

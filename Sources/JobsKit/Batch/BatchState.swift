@@ -1,7 +1,7 @@
 import Postgres
 
 /// Where a batch stands on our side (`llm_batches.status`; the migration's CHECK lists the same values).
-public enum BatchState: String, PostgresEnum, Codable, Sendable {
+package enum BatchState: String, PostgresEnum, Codable, Sendable {
     /// Claiming and rendering; nothing sent yet.
     case preparing
     /// Waiting for OpenAI.

@@ -1,7 +1,7 @@
 import AgentRuntime
 import Extractors
-import Foundation
-import JSONKit
+package import Foundation
+import Core
 import Postgres
 
 /// The batch tables (`llm_batches`, `llm_batch_conversations`, `llm_batch_items`) in SQL.
@@ -228,17 +228,17 @@ struct BatchStore: Sendable {
 }
 
 /// One batch for `batch status`.
-public struct BatchListing: Sendable, Codable {
-    public let id: UUID
-    public let status: BatchState
-    public let remoteBatchID: String?
-    public let remoteStatus: String?
-    public let requests: Int
-    public let conversations: Int
-    public let applied: Int
-    public let failed: Int
-    public let createdAt: Date
-    public let submittedAt: Date?
-    public let finishedAt: Date?
-    public let error: String?
+package struct BatchListing: Sendable, Codable {
+    package let id: UUID
+    package let status: BatchState
+    package let remoteBatchID: String?
+    package let remoteStatus: String?
+    package let requests: Int
+    package let conversations: Int
+    package let applied: Int
+    package let failed: Int
+    package let createdAt: Date
+    package let submittedAt: Date?
+    package let finishedAt: Date?
+    package let error: String?
 }

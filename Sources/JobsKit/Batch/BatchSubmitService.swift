@@ -1,46 +1,46 @@
-import AgentRuntime
-import Extractors
-import Foundation
-import JSONKit
+package import AgentRuntime
+package import Extractors
+package import Foundation
+import Core
 import Logging
-import Postgres
+package import Postgres
 
 /// The first half of a batch scan: claim conversations as the synchronous scan does, render every request it would
 /// send, upload them as one JSONL file and create an OpenAI batch. Claimed conversations stay leased to
 /// `batch:<id>` for the completion window plus slack, so a synchronous scan meanwhile skips them.
-public struct BatchSubmitService: Sendable {
-    public struct Summary: Sendable, Codable {
-        public var batchID: UUID
-        public var runID: UUID
+package struct BatchSubmitService: Sendable {
+    package struct Summary: Sendable, Codable {
+        package var batchID: UUID
+        package var runID: UUID
         /// submitted, or empty when nothing needed the model.
-        public var status: BatchState
-        public var remoteBatchID: String?
-        public var inputFileID: String?
+        package var status: BatchState
+        package var remoteBatchID: String?
+        package var inputFileID: String?
         /// Conversations waiting in the batch.
-        public var conversations = 0
+        package var conversations = 0
         /// Conversations whose new messages all failed the pre-filter: advanced at once, as the synchronous scan does.
-        public var advanced = 0
-        public var failed = 0
-        public var failures: [ScanService.Failure] = []
-        public var requests = 0
-        public var newMessages = 0
-        public var skippedMessages = 0
+        package var advanced = 0
+        package var failed = 0
+        package var failures: [ScanService.Failure] = []
+        package var requests = 0
+        package var newMessages = 0
+        package var skippedMessages = 0
     }
 
-    public let pool: PostgresPool
-    public let engine: ExtractionEngine
-    public let client: OpenAIBatchClient
-    public let options: BatchOptions
+    package let pool: PostgresPool
+    package let engine: ExtractionEngine
+    package let client: OpenAIBatchClient
+    package let options: BatchOptions
     let logger = Logger(label: "messageai.batch")
 
-    public init(pool: PostgresPool, engine: ExtractionEngine, client: OpenAIBatchClient, options: BatchOptions) {
+    package init(pool: PostgresPool, engine: ExtractionEngine, client: OpenAIBatchClient, options: BatchOptions) {
         self.pool = pool
         self.engine = engine
         self.client = client
         self.options = options
     }
 
-    public func run(now: Date = Date()) async throws -> Summary {
+    package func run(now: Date = Date()) async throws -> Summary {
         let features = engine.registry.sorted(options.scan.features)
         let (prompts, model) = try promptRefs(features)
         let batchID = UUID()

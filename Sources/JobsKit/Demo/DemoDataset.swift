@@ -1,5 +1,5 @@
-import Chrono
-import Foundation
+package import Core
+package import Foundation
 
 /// Realistic parent-group conversations for a local database: a class group, a soccer carpool, a birthday
 /// party and a 1:1 between co-parents. It plants what the product must catch: Maria's soccer game and the
@@ -8,49 +8,49 @@ import Foundation
 /// Dates in the text are written out ("Saturday, November 28") relative to the day it is built for, so the
 /// demo is always about the coming days (tomorrow to two weeks ahead); message ids are fixed so loading twice
 /// changes nothing.
-public struct DemoDataset: Sendable {
-    public struct User: Sendable {
-        public let id: UUID
-        public let username: String
-        public let displayName: String
-        public let timeZone: String
-        public var email: String { "\(username)@demo.messageai.test" }
+package struct DemoDataset: Sendable {
+    package struct User: Sendable {
+        package let id: UUID
+        package let username: String
+        package let displayName: String
+        package let timeZone: String
+        package var email: String { "\(username)@demo.messageai.test" }
     }
 
-    public struct Message: Sendable {
-        public let id: UUID
-        public let senderID: UUID
-        public let sentAt: Date
-        public let text: String
+    package struct Message: Sendable {
+        package let id: UUID
+        package let senderID: UUID
+        package let sentAt: Date
+        package let text: String
     }
 
-    public struct Conversation: Sendable {
-        public let id: UUID
-        public let name: String
-        public let isGroup: Bool
-        public let participantIDs: [UUID]
-        public let messages: [Message]
+    package struct Conversation: Sendable {
+        package let id: UUID
+        package let name: String
+        package let isGroup: Bool
+        package let participantIDs: [UUID]
+        package let messages: [Message]
     }
 
-    public let users: [User]
-    public let conversations: [Conversation]
+    package let users: [User]
+    package let conversations: [Conversation]
     /// The user the demo is told from (the busy parent).
-    public let mainUserID: UUID
+    package let mainUserID: UUID
     /// The Saturday of the planted conflict.
-    public let conflictDay: LocalDate
+    package let conflictDay: LocalDate
 
-    public static let timeZone = TimeZone(identifier: "America/New_York")!
+    package static let timeZone = TimeZone(identifier: "America/New_York")!
 
     static func id(_ kind: Int, _ number: Int) -> UUID {
         UUID(uuidString: String(format: "00000000-de%02x-4000-8000-%012x", kind, number))!
     }
 
-    public static let userIDs = (maria: id(1, 1), dan: id(1, 2), priya: id(1, 3), tom: id(1, 4),
+    package static let userIDs = (maria: id(1, 1), dan: id(1, 2), priya: id(1, 3), tom: id(1, 4),
                                  alvarez: id(1, 5), alex: id(1, 6), coach: id(1, 7), jenny: id(1, 8))
-    public static let conversationIDs = (classGroup: id(2, 1), carpool: id(2, 2), birthday: id(2, 3), coParents: id(2, 4))
+    package static let conversationIDs = (classGroup: id(2, 1), carpool: id(2, 2), birthday: id(2, 3), coParents: id(2, 4))
 
     /// Builds the dataset for `now`: messages were sent in the last day and a half, events lie ahead.
-    public static func make(now: Date) -> DemoDataset {
+    package static func make(now: Date) -> DemoDataset {
         let today = LocalDate(now, in: timeZone)
         // The first Saturday at least four days ahead: its Wednesday, the earliest day written below, is then tomorrow
         // at the soonest, so every date is still to come whatever the weekday and hour the demo is loaded (in its zone),

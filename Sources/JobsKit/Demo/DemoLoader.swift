@@ -1,26 +1,26 @@
 import Foundation
-import Postgres
+package import Postgres
 
 /// Writes the demo dataset in one transaction, into the app's tables as the PRD defines them (times are bound as
 /// UTC instants and stored as the columns' types say: TIMESTAMP holds UTC wall clock, TIMESTAMPTZ the instant). Rows have fixed ids and are inserted only when missing,
 /// so loading twice leaves the same rows; `reset` deletes the demo's rows (and what was extracted from
 /// them) first, for fresh dates.
-public struct DemoLoader: Sendable {
-    public struct Report: Sendable, Codable {
-        public var users = 0
-        public var conversations = 0
-        public var participants = 0
-        public var messages = 0
+package struct DemoLoader: Sendable {
+    package struct Report: Sendable, Codable {
+        package var users = 0
+        package var conversations = 0
+        package var participants = 0
+        package var messages = 0
         /// Rows that were new in this load (0 on a second load).
-        public var inserted = 0
-        public var reset = false
+        package var inserted = 0
+        package var reset = false
     }
 
-    public let pool: PostgresPool
+    package let pool: PostgresPool
 
-    public init(pool: PostgresPool) { self.pool = pool }
+    package init(pool: PostgresPool) { self.pool = pool }
 
-    public func load(_ dataset: DemoDataset, reset: Bool = false) async throws -> Report {
+    package func load(_ dataset: DemoDataset, reset: Bool = false) async throws -> Report {
         try await pool.transaction { db in
             var report = Report()
             report.reset = reset

@@ -1,10 +1,10 @@
-import Extractors
+package import Extractors
 import Foundation
-import JSONKit
+package import Core
 
 /// The human summary of an extraction.
-public enum ExtractReport {
-    public static func text(_ summary: ExtractService.Summary, features: [ExtractionFeature],
+package enum ExtractReport {
+    package static func text(_ summary: ExtractService.Summary, features: [ExtractionFeature],
                             registry: FeatureRegistry = .parents) -> String {
         var lines = ["\(summary.conversationName) (\(summary.conversationID.uuidString.lowercased())): \(summary.messages) messages, "
                      + "\(summary.windows) window\(summary.windows == 1 ? "" : "s"), provider \(summary.provider)"
@@ -33,12 +33,12 @@ public enum ExtractReport {
     }
 
     /// One report line per item of `feature` in `e` (none for a feature the registry does not know).
-    public static func items(_ feature: ExtractionFeature, _ e: Extraction, registry: FeatureRegistry = .parents) -> [String] {
+    package static func items(_ feature: ExtractionFeature, _ e: Extraction, registry: FeatureRegistry = .parents) -> [String] {
         registry.feature(feature)?.reportLines(e) ?? []
     }
 
     /// The items of `feature` with their lines and fields, for structured output (`scan --json`'s `found`).
-    public static func fields(_ feature: ExtractionFeature, _ e: Extraction, registry: FeatureRegistry = .parents)
+    package static func fields(_ feature: ExtractionFeature, _ e: Extraction, registry: FeatureRegistry = .parents)
         -> [(line: String, fields: JSONValue)] {
         registry.feature(feature)?.reportItems(e) ?? []
     }

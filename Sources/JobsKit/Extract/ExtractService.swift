@@ -1,45 +1,44 @@
-import AgentRuntime
-import Extractors
-import Foundation
+package import AgentRuntime
+package import Extractors
+package import Foundation
 import Logging
-import Postgres
-import Providers
+package import Postgres
 
 /// On-demand extraction of one conversation: read it, run the extractors, write every feature's rows in
 /// one transaction, and record the run. A failure leaves the stored rows exactly as they were.
-public struct ExtractService: Sendable {
-    public struct Summary: Sendable, Codable {
-        public var runID: UUID
-        public var conversationID: UUID
-        public var conversationName: String
-        public var provider: String
-        public var dryRun: Bool
-        public var messages: Int
-        public var windows: Int
-        public var items: [String: Int]
-        public var written: ExtractionStore.WriteSummary?
-        public var notes: [String]
-        public var requests: Int
-        public var reasks: Int
-        public var usage: TokenUsage
-        public var seconds: Double
-        public var extraction: Extraction
+package struct ExtractService: Sendable {
+    package struct Summary: Sendable, Codable {
+        package var runID: UUID
+        package var conversationID: UUID
+        package var conversationName: String
+        package var provider: String
+        package var dryRun: Bool
+        package var messages: Int
+        package var windows: Int
+        package var items: [String: Int]
+        package var written: ExtractionStore.WriteSummary?
+        package var notes: [String]
+        package var requests: Int
+        package var reasks: Int
+        package var usage: TokenUsage
+        package var seconds: Double
+        package var extraction: Extraction
     }
 
-    public let pool: PostgresPool
-    public let engine: ExtractionEngine
-    public var reader = ConversationReader()
+    package let pool: PostgresPool
+    package let engine: ExtractionEngine
+    package var reader = ConversationReader()
     /// How long the write transaction waits for a row lock held elsewhere before failing; nil: the connection's
     /// `lock_timeout` (`DATABASE_LOCK_TIMEOUT`), as for every other statement.
-    public var lockTimeout: Duration?
+    package var lockTimeout: Duration?
     let logger = Logger(label: "messageai.extract")
 
-    public init(pool: PostgresPool, engine: ExtractionEngine) {
+    package init(pool: PostgresPool, engine: ExtractionEngine) {
         self.pool = pool
         self.engine = engine
     }
 
-    public func run(conversationID: UUID, features: [ExtractionFeature], dryRun: Bool, now: Date = Date()) async throws -> Summary {
+    package func run(conversationID: UUID, features: [ExtractionFeature], dryRun: Bool, now: Date = Date()) async throws -> Summary {
         let started = Date()
         guard let input = try await pool.withConnection({ try await reader.load(conversationID, now: now, on: $0) }) else {
             throw JobsError.notFound("no conversation with id \(conversationID.postgresValue)")

@@ -1,10 +1,9 @@
-import AgentRuntime
-import BuildStamp
-import Extractors
-import Foundation
-import JSONKit
-import Postgres
-import PromptKit
+package import AgentRuntime
+package import Core
+package import Extractors
+package import Foundation
+package import Postgres
+package import PromptKit
 import Synchronization
 
 /// Records a job in `job_runs`: a row when it starts, its counts and outcome when it ends. The row is
@@ -14,40 +13,40 @@ import Synchronization
 /// and `finish` closes the row even when the job's task was cancelled or the database connection broke (retried on
 /// a fresh connection, bounded). A row whose heartbeat stopped without a close (SIGKILL) is marked `abandoned` by
 /// the next run of any kind, with what the dead run had committed counted.
-public struct JobRunRecorder: Sendable {
-    public enum Kind: String, Sendable { case extract, scan, assist, eval, worker, batch }
-    public enum Status: String, Sendable, Codable { case running, succeeded, failed, partial, abandoned }
+package struct JobRunRecorder: Sendable {
+    package enum Kind: String, Sendable { case extract, scan, assist, eval, worker, batch }
+    package enum Status: String, Sendable, Codable { case running, succeeded, failed, partial, abandoned }
 
-    public struct Outcome: Sendable {
-        public var status: Status
-        public var conversationsProcessed = 0
-        public var conversationsFailed = 0
-        public var itemCounts: [String: Int] = [:]
+    package struct Outcome: Sendable {
+        package var status: Status
+        package var conversationsProcessed = 0
+        package var conversationsFailed = 0
+        package var itemCounts: [String: Int] = [:]
         /// Per feature, how the evidence check treated the model's items; written under `item_counts.grounding`.
-        public var grounding: [String: GroundingTally] = [:]
-        public var requests = 0
-        public var usage = TokenUsage()
-        public var estimatedCostUSD: Double?
-        public var error: String?
+        package var grounding: [String: GroundingTally] = [:]
+        package var requests = 0
+        package var usage = TokenUsage()
+        package var estimatedCostUSD: Double?
+        package var error: String?
         /// Facts about the run beyond the counts (e.g. messages skipped by the read cap), merged into `job_runs.details`.
-        public var details: JSONValue = .object([:])
+        package var details: JSONValue = .object([:])
         /// What failed (the first `RunFailure.recordedLimit`), written under `details.failures` for `runs show`.
-        public var failures: [RunFailure] = []
+        package var failures: [RunFailure] = []
 
-        public init(status: Status) { self.status = status }
+        package init(status: Status) { self.status = status }
     }
 
-    public let pool: PostgresPool
+    package let pool: PostgresPool
     /// How long an open row counts as alive without a heartbeat.
-    public var lease: Duration
+    package var lease: Duration
 
-    public init(pool: PostgresPool, lease: Duration = JobRunRecorder.defaultLease) {
+    package init(pool: PostgresPool, lease: Duration = JobRunRecorder.defaultLease) {
         self.pool = pool
         self.lease = lease
     }
 
     /// `[{"id": …, "version": …, "sha256": …}]`, sorted by id, as `job_runs.prompts` and `assistant_runs.prompts` hold it.
-    public static func json(_ prompts: [PromptFingerprint]) -> JSONValue {
+    package static func json(_ prompts: [PromptFingerprint]) -> JSONValue {
         var seen = Set<PromptFingerprint>()
         return .array(prompts.filter { seen.insert($0).inserted }.sorted { ($0.id, $0.version) < ($1.id, $1.version) }.map {
             .object(JSONObject([("id", .string($0.id)), ("version", .integer(Int64($0.version))), ("sha256", .string($0.sha256))]))
@@ -56,15 +55,15 @@ public struct JobRunRecorder: Sendable {
 
     /// 300 s, or `MESSAGEAI_RUN_LEASE_SECONDS` (2 to 86400): how soon the next run may call a silent run abandoned.
     /// The command line checks the variable before anything runs (a bad value stops it); here it falls back.
-    public static var defaultLease: Duration {
+    package static var defaultLease: Duration {
         (try? lease(fromSetting: ProcessInfo.processInfo.environment[leaseSetting] ?? "")) ?? .seconds(300)
     }
 
-    public static let leaseSetting = "MESSAGEAI_RUN_LEASE_SECONDS"
-    public static let leaseRange = 2...86_400
+    package static let leaseSetting = "MESSAGEAI_RUN_LEASE_SECONDS"
+    package static let leaseRange = 2...86_400
 
     /// The lease a `MESSAGEAI_RUN_LEASE_SECONDS` value sets; throws unless it is whole seconds in `leaseRange`.
-    public static func lease(fromSetting text: String) throws -> Duration {
+    package static func lease(fromSetting text: String) throws -> Duration {
         guard let seconds = Int(text.trimmingCharacters(in: .whitespaces)), leaseRange.contains(seconds) else {
             throw JobsError.invalidInput("\(leaseSetting)='\(text.prefix(40))' is not valid: expected whole seconds from \(leaseRange.lowerBound) to \(leaseRange.upperBound)")
         }
@@ -77,7 +76,7 @@ public struct JobRunRecorder: Sendable {
     /// itself, to report how many). Every row names the build (`BuildInfo`) and `promptSet`, the SHA-256 of the
     /// prompt set the run uses (`PromptLibrary.fingerprint`; nil when it uses none), and `prompts` every prompt the
     /// run may send with its content hash (`job_runs.prompts`), so a night's rows trace back to what made them.
-    public func start(
+    package func start(
         _ kind: Kind, provider: String, model: String?, options: JSONValue = .object([:]), promptSet: String? = nil,
         prompts: [PromptFingerprint] = []
     ) async throws -> UUID {
@@ -95,7 +94,7 @@ public struct JobRunRecorder: Sendable {
 
     /// Lets a stop by signal (`closeOpenRuns`) record what the run spent so far from `meter`, including requests
     /// still in flight.
-    public func track(_ id: UUID, _ meter: LLMSpendMeter) {
+    package func track(_ id: UUID, _ meter: LLMSpendMeter) {
         OpenRuns.shared.attach(meter, to: id)
     }
 
@@ -116,7 +115,7 @@ public struct JobRunRecorder: Sendable {
     /// heartbeat in the past (the conversations a dead scan claimed come back when their own leases expire). The conversations whose watermark a
     /// dead run committed and the assistant runs it saved are counted in its row. Returns how many were marked.
     @discardableResult
-    public func markAbandoned(except current: UUID) async throws -> Int {
+    package func markAbandoned(except current: UUID) async throws -> Int {
         try await pool.query(
             """
             WITH dead AS (
@@ -150,14 +149,14 @@ public struct JobRunRecorder: Sendable {
 
     /// The scan's name for `markAbandoned`.
     @discardableResult
-    public func markAbandonedScans(except current: UUID) async throws -> Int {
+    package func markAbandonedScans(except current: UUID) async throws -> Int {
         try await markAbandoned(except: current)
     }
 
     /// Closes the row. Runs even when the caller's task was cancelled (a worker's grace period ran out, a shutdown),
     /// and retries a broken connection on a fresh one for about 15 s in all before it gives up: the row then keeps
     /// its heartbeat's expiry, and the next run marks it `abandoned`.
-    public func finish(_ id: UUID, _ outcome: Outcome) async throws {
+    package func finish(_ id: UUID, _ outcome: Outcome) async throws {
         func object(_ counts: [String: Int]) -> JSONValue {
             .object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }))
         }
@@ -227,7 +226,7 @@ public struct JobRunRecorder: Sendable {
     /// meter (`track`) records the requests it sent, in flight ones included (named in the error and in
     /// `details.requests_in_flight`: their tokens are unknown), and the tokens of those answered. Bounded by
     /// `timeout`; returns how many rows it closed.
-    public static func closeOpenRuns(reason: String, timeout: Duration = .seconds(10)) async -> Int {
+    package static func closeOpenRuns(reason: String, timeout: Duration = .seconds(10)) async -> Int {
         let open = OpenRuns.shared.all()
         guard !open.isEmpty else { return 0 }
         return await withTaskGroup(of: Int.self) { group in

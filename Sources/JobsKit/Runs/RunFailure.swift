@@ -1,14 +1,14 @@
 import Extractors
-import Foundation
+package import Foundation
 
 /// One thing a run failed at: a conversation (and the feature, when the error names one), or a user. Runs keep their
 /// first `RunFailure.recordedLimit` in `job_runs.details.failures` (the count of all is `conversations_failed`), which
 /// `messageai-jobs runs show` lists.
-public struct RunFailure: Sendable, Codable, Equatable {
-    public var conversationID: UUID?
-    public var userID: UUID?
-    public var feature: String?
-    public var error: String
+package struct RunFailure: Sendable, Codable, Equatable {
+    package var conversationID: UUID?
+    package var userID: UUID?
+    package var feature: String?
+    package var error: String
 
     enum CodingKeys: String, CodingKey {
         case conversationID = "conversation_id"
@@ -17,7 +17,7 @@ public struct RunFailure: Sendable, Codable, Equatable {
     }
 
     /// Ids in lower case, as every other id in `job_runs` and the CLI's output.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encodeIfPresent(conversationID?.uuidString.lowercased(), forKey: .conversationID)
         try container.encodeIfPresent(userID?.uuidString.lowercased(), forKey: .userID)
@@ -25,7 +25,7 @@ public struct RunFailure: Sendable, Codable, Equatable {
         try container.encode(error, forKey: .error)
     }
 
-    public init(conversationID: UUID? = nil, userID: UUID? = nil, feature: String? = nil, error: String) {
+    package init(conversationID: UUID? = nil, userID: UUID? = nil, feature: String? = nil, error: String) {
         self.conversationID = conversationID
         self.userID = userID
         self.feature = feature
@@ -33,12 +33,12 @@ public struct RunFailure: Sendable, Codable, Equatable {
     }
 
     /// A failure of `error`, with the feature when the error is an extraction error that names one.
-    public init(conversationID: UUID? = nil, userID: UUID? = nil, error: any Error) {
+    package init(conversationID: UUID? = nil, userID: UUID? = nil, error: any Error) {
         self.init(conversationID: conversationID, userID: userID, feature: Self.feature(of: error), error: "\(error)")
     }
 
     /// Failures a run's row keeps; a run lists at most this many.
-    public static let recordedLimit = 50
+    package static let recordedLimit = 50
 
     /// Errors in a run's row are cut to this many characters each.
     static let maxErrorLength = 1000

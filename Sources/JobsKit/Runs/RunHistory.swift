@@ -1,51 +1,50 @@
-import Chrono
-import Foundation
-import JSONKit
-import Postgres
+import Core
+package import Foundation
+package import Postgres
 
 /// What ran, from `job_runs`, for `messageai-jobs runs`: the newest runs first, each with its counts, tokens, cost
 /// and the build and prompts it ran with; one run's failures for `runs show`.
-public struct RunHistory: Sendable {
-    public let pool: PostgresPool
+package struct RunHistory: Sendable {
+    package let pool: PostgresPool
 
-    public init(pool: PostgresPool) { self.pool = pool }
+    package init(pool: PostgresPool) { self.pool = pool }
 
     /// One `job_runs` row as an operator reads it.
-    public struct Run: Sendable, Codable, Equatable {
-        public var id: UUID
-        public var kind: String
-        public var status: String
-        public var startedAt: Date
-        public var finishedAt: Date?
+    package struct Run: Sendable, Codable, Equatable {
+        package var id: UUID
+        package var kind: String
+        package var status: String
+        package var startedAt: Date
+        package var finishedAt: Date?
         /// Finished minus started; for a run still open, so far.
-        public var seconds: Double
-        public var provider: String?
-        public var model: String?
-        public var conversations: Int
-        public var conversationsFailed: Int
+        package var seconds: Double
+        package var provider: String?
+        package var model: String?
+        package var conversations: Int
+        package var conversationsFailed: Int
         /// Users a proactive pass looked at, and those it failed for (nil for other kinds).
-        public var users: Int?
-        public var usersFailed: Int?
+        package var users: Int?
+        package var usersFailed: Int?
         /// What the run counted per feature or table (`job_runs.item_counts`, without the grounding tallies).
-        public var items: [String: Int]
-        public var modelRequests: Int
-        public var promptTokens: Int64
-        public var completionTokens: Int64
-        public var cachedPromptTokens: Int64
+        package var items: [String: Int]
+        package var modelRequests: Int
+        package var promptTokens: Int64
+        package var completionTokens: Int64
+        package var cachedPromptTokens: Int64
         /// At list prices; nil when unknown (an unpriced model, or a run that ended before it was priced).
-        public var costUSD: Double?
-        public var buildVersion: String?
-        public var buildCommit: String?
-        public var promptSetSHA256: String?
-        public var prompts: [Prompt]
-        public var error: String?
+        package var costUSD: Double?
+        package var buildVersion: String?
+        package var buildCommit: String?
+        package var promptSetSHA256: String?
+        package var prompts: [Prompt]
+        package var error: String?
         /// For a run shown `abandoned` that no job has marked yet: when its heartbeat ran out (its last promise to be alive).
-        public var lapsedAt: Date?
+        package var lapsedAt: Date?
 
-        public struct Prompt: Sendable, Codable, Equatable {
-            public var id: String
-            public var version: Int
-            public var sha256: String
+        package struct Prompt: Sendable, Codable, Equatable {
+            package var id: String
+            package var version: Int
+            package var sha256: String
         }
 
         enum CodingKeys: String, CodingKey {
@@ -58,19 +57,19 @@ public struct RunHistory: Sendable {
         }
 
         /// `$0.0123`, or `unknown`.
-        public var costText: String { costUSD.map { String(format: "$%.4f", $0) } ?? "unknown" }
-        public var itemsTotal: Int { items.values.reduce(0, +) }
+        package var costText: String { costUSD.map { String(format: "$%.4f", $0) } ?? "unknown" }
+        package var itemsTotal: Int { items.values.reduce(0, +) }
     }
 
     /// Which runs to list.
-    public struct Filter: Sendable {
-        public var since: Date?
+    package struct Filter: Sendable {
+        package var since: Date?
         /// Only runs that did not succeed fully: failed, partial, abandoned, or with a failed conversation.
-        public var failedOnly = false
-        public var kind: String?
-        public var limit = 20
+        package var failedOnly = false
+        package var kind: String?
+        package var limit = 20
 
-        public init(since: Date? = nil, failedOnly: Bool = false, kind: String? = nil, limit: Int = 20) {
+        package init(since: Date? = nil, failedOnly: Bool = false, kind: String? = nil, limit: Int = 20) {
             self.since = since
             self.failedOnly = failedOnly
             self.kind = kind
@@ -79,19 +78,19 @@ public struct RunHistory: Sendable {
     }
 
     /// A run with what it failed at.
-    public struct Detail: Sendable, Codable {
-        public var run: Run
+    package struct Detail: Sendable, Codable {
+        package var run: Run
         /// The failures the run recorded (its first `RunFailure.recordedLimit`); for a run that recorded none but
         /// ended with an error, that error, against the conversation or user the run was for.
-        public var failures: [RunFailure]
+        package var failures: [RunFailure]
         /// How many of the run's failures are not listed.
-        public var unlisted: Int
+        package var unlisted: Int
         /// The `job_requests` this run served (worker runs).
-        public var requests: [Int64]
+        package var requests: [Int64]
         /// The conversations this scan quarantined, as they stand now (released since, or still in quarantine).
-        public var quarantined: [Quarantine.Entry] = []
+        package var quarantined: [Quarantine.Entry] = []
         /// Conversations of the scan's shard in quarantine when it ended (scan runs).
-        public var quarantinedTotal: Int?
+        package var quarantinedTotal: Int?
 
         enum CodingKeys: String, CodingKey {
             case run, failures, unlisted, requests, quarantined, quarantinedTotal = "quarantined_total"
@@ -111,7 +110,7 @@ public struct RunHistory: Sendable {
         """
 
     /// The newest runs matching `filter`, newest first.
-    public func list(_ filter: Filter = Filter()) async throws -> [Run] {
+    package func list(_ filter: Filter = Filter()) async throws -> [Run] {
         let rows = try await pool.query(
             """
             SELECT * FROM (SELECT \(Self.columns) FROM job_runs r) AS r
@@ -125,7 +124,7 @@ public struct RunHistory: Sendable {
     }
 
     /// One run and its failures; nil when there is no run with that id.
-    public func show(_ id: UUID) async throws -> Detail? {
+    package func show(_ id: UUID) async throws -> Detail? {
         let rows = try await pool.query("SELECT \(Self.columns), options, details FROM job_runs r WHERE id = $1", [id])
         guard let row = rows.first else { return nil }
         let run = try Self.run(row)
@@ -182,7 +181,7 @@ public struct RunHistory: Sendable {
 
     /// `--since`: an ISO 8601 date (midnight UTC), an ISO 8601 timestamp with its offset, or a duration back from
     /// `now` such as `90m`, `24h`, `7d`.
-    public static func since(_ text: String, now: Date = Date()) throws -> Date {
+    package static func since(_ text: String, now: Date = Date()) throws -> Date {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let unit = trimmed.last, let amount = Double(trimmed.dropLast()), amount >= 0, amount.isFinite {
             let seconds: Double? = switch unit {

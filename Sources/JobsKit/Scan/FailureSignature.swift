@@ -1,11 +1,11 @@
-import AgentRuntime
+package import AgentRuntime
 import Extractors
 import Foundation
 import Postgres
 
 /// An error that says a shared service is down or overloaded (a circuit breaker that opened, say): never the
 /// conversation's fault, so it never counts toward quarantine. Errors of other modules adopt it here.
-public protocol OutageError: Error {}
+package protocol OutageError: Error {}
 
 extension RateLimitError: OutageError {}
 

@@ -1,15 +1,14 @@
-import Providers
 
 /// What a scan's night cost at list prices: its extraction and the proactive pass's assistant runs (each also in its
 /// own `job_runs.estimated_cost_usd`). Unknown, never $0, when any part has no price.
-public struct NightCost: Sendable, Codable, Equatable {
+package struct NightCost: Sendable, Codable, Equatable {
     /// Nil when unknown.
-    public var usd: Double?
-    public var extractionUSD: Double?
+    package var usd: Double?
+    package var extractionUSD: Double?
     /// Nil when unknown; absent from `breakdown` when no proactive pass ran.
-    public var assistantUSD: Double?
+    package var assistantUSD: Double?
     /// Whether a proactive pass ran (`--no-assist` skips it).
-    public var assisted: Bool
+    package var assisted: Bool
 
     enum CodingKeys: String, CodingKey {
         case usd, estimate, assisted
@@ -18,7 +17,7 @@ public struct NightCost: Sendable, Codable, Equatable {
     }
 
     /// - Parameter assistantUSD: nil when no pass ran; `.some(nil)` when it ran at an unknown price.
-    public init(extractionUSD: Double?, assistantUSD: Double??) {
+    package init(extractionUSD: Double?, assistantUSD: Double??) {
         self.extractionUSD = extractionUSD
         assisted = assistantUSD != nil
         self.assistantUSD = assistantUSD ?? nil
@@ -26,14 +25,14 @@ public struct NightCost: Sendable, Codable, Equatable {
     }
 
     /// "$0.0140" or "unknown".
-    public var estimate: String { RunCost.text(usd) }
+    package var estimate: String { RunCost.text(usd) }
 
     /// " (extraction $0.0120 + assistant $0.0020)", or "" without an assistant pass.
-    public var breakdown: String {
+    package var breakdown: String {
         assisted ? " (extraction \(RunCost.text(extractionUSD)) + assistant \(RunCost.text(assistantUSD)))" : ""
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         usd = try c.decodeIfPresent(Double.self, forKey: .usd)
         extractionUSD = try c.decodeIfPresent(Double.self, forKey: .extractionUSD)
@@ -42,7 +41,7 @@ public struct NightCost: Sendable, Codable, Equatable {
     }
 
     /// Every figure written, null when unknown, with `estimate` as text.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(usd, forKey: .usd)
         try c.encode(estimate, forKey: .estimate)

@@ -1,17 +1,17 @@
-import Foundation
-import JSONKit
-import Postgres
+package import Foundation
+import Core
+package import Postgres
 
 /// Conversations that failed the same way on several scans in a row (see `FailureSignature`), as an operator finds,
 /// reads and releases them (`messageai-jobs quarantine list|show|release`), without SQL. A quarantined conversation is
 /// passed over by every scan until it is released; a release keeps its failure history.
-public struct Quarantine: Sendable {
-    public let pool: PostgresPool
+package struct Quarantine: Sendable {
+    package let pool: PostgresPool
 
-    public init(pool: PostgresPool) { self.pool = pool }
+    package init(pool: PostgresPool) { self.pool = pool }
 
     /// Failures `scan_watermarks.recent_failures` keeps per conversation.
-    public static let recentLimit = 5
+    package static let recentLimit = 5
 
     /// The `SET recent_failures = …` expression of `ScanQueue.fail`: the failure ($2 its error, $4 its signature)
     /// put first, the list cut to `recentLimit`.
@@ -22,22 +22,22 @@ public struct Quarantine: Sendable {
         """
 
     /// One quarantined (or, for `show`, any scanned) conversation.
-    public struct Entry: Sendable, Codable, Equatable {
-        public var conversationID: UUID
-        public var conversationName: String?
-        public var quarantinedAt: Date?
+    package struct Entry: Sendable, Codable, Equatable {
+        package var conversationID: UUID
+        package var conversationName: String?
+        package var quarantinedAt: Date?
         /// Scans in a row that failed with `signature`.
-        public var sameFailures: Int
+        package var sameFailures: Int
         /// Every failed scan since the last success.
-        public var failures: Int
-        public var signature: String?
+        package var failures: Int
+        package var signature: String?
         /// The error that quarantined it.
-        public var reason: String?
-        public var lastError: String?
+        package var reason: String?
+        package var lastError: String?
         /// Its last failures, newest first (at most `recentLimit`).
-        public var recent: [Failure]
+        package var recent: [Failure]
 
-        public var isQuarantined: Bool { quarantinedAt != nil }
+        package var isQuarantined: Bool { quarantinedAt != nil }
 
         enum CodingKeys: String, CodingKey {
             case conversationID = "conversation_id", conversationName = "conversation_name", quarantinedAt = "quarantined_at"
@@ -45,7 +45,7 @@ public struct Quarantine: Sendable {
             case quarantined
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             conversationID = try c.decode(UUID.self, forKey: .conversationID)
             conversationName = try c.decodeIfPresent(String.self, forKey: .conversationName)
@@ -72,7 +72,7 @@ public struct Quarantine: Sendable {
         }
 
         /// Snake-case keys and lower-case ids, like the database.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(conversationID.uuidString.lowercased(), forKey: .conversationID)
             try c.encode(conversationName, forKey: .conversationName)
@@ -88,23 +88,23 @@ public struct Quarantine: Sendable {
     }
 
     /// One recorded failure of a conversation.
-    public struct Failure: Sendable, Codable, Equatable {
-        public var at: Date
-        public var runID: UUID?
-        public var error: String
+    package struct Failure: Sendable, Codable, Equatable {
+        package var at: Date
+        package var runID: UUID?
+        package var error: String
         /// Nil for an outage (it did not count toward quarantine).
-        public var signature: String?
+        package var signature: String?
 
         enum CodingKeys: String, CodingKey { case at, runID = "run_id", error, signature, counted }
 
-        public init(at: Date, runID: UUID?, error: String, signature: String?) {
+        package init(at: Date, runID: UUID?, error: String, signature: String?) {
             self.at = at
             self.runID = runID
             self.error = error
             self.signature = signature
         }
 
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             at = try c.decode(Date.self, forKey: .at)
             runID = try c.decodeIfPresent(UUID.self, forKey: .runID)
@@ -112,7 +112,7 @@ public struct Quarantine: Sendable {
             signature = try c.decodeIfPresent(String.self, forKey: .signature)
         }
 
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(at, forKey: .at)
             try c.encode(runID?.uuidString.lowercased(), forKey: .runID)
@@ -128,7 +128,7 @@ public struct Quarantine: Sendable {
         """
 
     /// Quarantined conversations, longest in quarantine first.
-    public func list(limit: Int = 1000) async throws -> [Entry] {
+    package func list(limit: Int = 1000) async throws -> [Entry] {
         try await pool.query(
             """
             SELECT \(Self.entryColumns) FROM scan_watermarks w LEFT JOIN conversations c ON c.id = w.conversation_id
@@ -137,12 +137,12 @@ public struct Quarantine: Sendable {
     }
 
     /// How many conversations are in quarantine.
-    public func count() async throws -> Int {
+    package func count() async throws -> Int {
         try await pool.query("SELECT count(*) AS n FROM scan_watermarks WHERE quarantined_at IS NOT NULL")[0].decode("n")
     }
 
     /// One conversation's quarantine state and last failures; nil when no scan has seen it.
-    public func show(_ conversationID: UUID) async throws -> Entry? {
+    package func show(_ conversationID: UUID) async throws -> Entry? {
         try await pool.query(
             """
             SELECT \(Self.entryColumns) FROM scan_watermarks w LEFT JOIN conversations c ON c.id = w.conversation_id
@@ -151,7 +151,7 @@ public struct Quarantine: Sendable {
     }
 
     /// Which quarantined conversations a release takes out.
-    public enum Scope: Sendable, Equatable {
+    package enum Scope: Sendable, Equatable {
         case conversation(UUID)
         case all
         /// The conversations of one scan shard (`scan --retry-quarantined`).
@@ -161,7 +161,7 @@ public struct Quarantine: Sendable {
     /// Takes the conversations of `scope` out of quarantine: the next scan tries them again and their count of
     /// failures in a row starts over; their failure history stays. Returns the conversations released.
     @discardableResult
-    public func release(_ scope: Scope) async throws -> [UUID] {
+    package func release(_ scope: Scope) async throws -> [UUID] {
         let (id, count, index): (UUID?, Int?, Int?) = switch scope {
         case .conversation(let id): (id, nil, nil)
         case .all: (nil, nil, nil)

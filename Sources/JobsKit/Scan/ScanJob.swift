@@ -1,20 +1,20 @@
-import Foundation
+package import Foundation
 import ServiceLifecycle
 
 /// The scan as a `Service`, so a `ServiceGroup` turns SIGTERM and SIGINT into its graceful shutdown: claim nothing
 /// more, finish the conversations in flight, mark the run (`partial`, with the reason) and return. Cancellation (the
 /// group's hard stop) rolls back and releases what is in flight instead; either way `run()` returns only after
 /// every conversation's work has ended, so nothing of the scan commits after the process says it stopped.
-public actor ScanJob: Service {
-    public let scan: ScanService
+package actor ScanJob: Service {
+    package let scan: ScanService
     private let now: Date
     private let progress: ScanService.Progress?
     private let onShutdown: @Sendable () -> Void
     /// Set when `run()` returns.
-    public private(set) var summary: ScanService.Summary?
+    package private(set) var summary: ScanService.Summary?
 
     /// - Parameter onShutdown: called once when the graceful shutdown begins (e.g. to tell the operator).
-    public init(_ scan: ScanService, now: Date = Date(), progress: ScanService.Progress? = nil,
+    package init(_ scan: ScanService, now: Date = Date(), progress: ScanService.Progress? = nil,
                 onShutdown: @escaping @Sendable () -> Void = {}) {
         self.scan = scan
         self.now = now
@@ -22,7 +22,7 @@ public actor ScanJob: Service {
         self.onShutdown = onShutdown
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let (scan, now, progress) = (self.scan, self.now, self.progress)
         summary = try await withGracefulShutdownHandler {
             try await scan.run(now: now, progress: progress)

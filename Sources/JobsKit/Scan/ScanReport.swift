@@ -1,15 +1,15 @@
-import Chrono
+import Core
 import Foundation
 
 /// The human summary of a scan: totals, then what was found in the first `conversationsListed` conversations (at most
 /// `itemsPerConversation` items each), saying how many were left out. `--json` has the same totals.
-public enum ScanReport {
+package enum ScanReport {
     /// Conversations whose findings the text summary lists.
-    public static let conversationsListed = 20
+    package static let conversationsListed = 20
     /// Items listed per conversation.
-    public static let itemsPerConversation = 10
+    package static let itemsPerConversation = 10
 
-    public static func text(_ s: ScanService.Summary) -> String {
+    package static func text(_ s: ScanService.Summary) -> String {
         var lines: [String] = []
         // A night that failed for someone says so before anything else (cron mail and log views show the first line).
         if s.status == .partial || s.status == .failed {

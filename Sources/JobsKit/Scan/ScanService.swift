@@ -1,21 +1,20 @@
-import AgentRuntime
-import Extractors
-import Foundation
-import JSONKit
-import Logging
-import Postgres
-import Providers
+package import AgentRuntime
+package import Extractors
+package import Foundation
+package import Core
+package import Logging
+package import Postgres
 import ServiceLifecycle
 
 /// The nightly scan: every conversation with messages newer than its watermark gets the new messages (plus
 /// some earlier context) extracted, and its rows and advanced watermark committed in one transaction. A
 /// crash loses nothing committed and repeats nothing committed; a failing conversation does not stop the others.
-public struct ScanService: Sendable {
-    public struct Failure: Sendable, Codable {
-        public let conversationID: UUID
-        public let error: String
+package struct ScanService: Sendable {
+    package struct Failure: Sendable, Codable {
+        package let conversationID: UUID
+        package let error: String
         /// The feature whose answer failed, when the error names one.
-        public var feature: String?
+        package var feature: String?
 
         init(conversationID: UUID, error: String, feature: String? = nil) {
             self.conversationID = conversationID
@@ -24,129 +23,129 @@ public struct ScanService: Sendable {
         }
     }
 
-    public struct Summary: Sendable, Codable {
-        public var runID: UUID
-        public var provider: String
-        public var conversations = 0
-        public var failed = 0
-        public var failures: [Failure] = []
-        public var newMessages = 0
+    package struct Summary: Sendable, Codable {
+        package var runID: UUID
+        package var provider: String
+        package var conversations = 0
+        package var failed = 0
+        package var failures: [Failure] = []
+        package var newMessages = 0
         /// New messages the pre-filter kept from the model.
-        public var skippedMessages = 0
+        package var skippedMessages = 0
         /// Older messages never read because a conversation's first scan found more than the read cap (the newest
         /// 2,000 are read); the watermark moved past them. Also in `job_runs.details`.
-        public var messagesOverCap = 0
+        package var messagesOverCap = 0
         /// New messages dated after the moment they were read (a wrong device clock, or a member writing `created_at`):
         /// read as of that moment, so they never move a watermark past now. Also in `job_runs.details`.
-        public var futureDatedMessages = 0
+        package var futureDatedMessages = 0
         /// Conversations with more new messages than the read cap: the newest were read, the older ones left as a
         /// backlog (`scan_backlog`) that later scans read oldest first, with the room their new messages leave.
-        public var backlogged = 0
+        package var backlogged = 0
         /// Conversations whose messages exceeded the read cap (the first 50 ids, with how many were skipped).
-        public var overCap: [OverCap] = []
+        package var overCap: [OverCap] = []
         /// Conversations this run quarantined (they failed the same way on `quarantineAfter` scans in a row).
-        public var quarantined: [Failure] = []
+        package var quarantined: [Failure] = []
         /// Conversations of this shard in quarantine at the end of the run, passed over by scans.
-        public var quarantinedTotal = 0
+        package var quarantinedTotal = 0
         /// Conversations taken out of quarantine at the start (`--retry-quarantined`).
-        public var quarantineReleased = 0
-        public var items: [String: Int] = [:]
+        package var quarantineReleased = 0
+        package var items: [String: Int] = [:]
         /// Per feature, how the evidence check kept, moved or dropped the model's items (`GroundingTally`).
-        public var grounding: [String: GroundingTally] = [:]
-        public var rowsInserted = 0
-        public var rowsUpdated = 0
-        public var remindersCreated = 0
-        public var requests = 0
-        public var usage = TokenUsage()
+        package var grounding: [String: GroundingTally] = [:]
+        package var rowsInserted = 0
+        package var rowsUpdated = 0
+        package var remindersCreated = 0
+        package var requests = 0
+        package var usage = TokenUsage()
         /// The tokens at list prices (`RunCost`), also in `job_runs.estimated_cost_usd`.
-        public var cost: RunCost?
+        package var cost: RunCost?
         /// How the extraction asked the model: `combined` or `per-feature` (`RequestMode`).
-        public var mode = RequestMode.productDefault.rawValue
+        package var mode = RequestMode.productDefault.rawValue
         /// The night's estimated cost: extraction plus the proactive pass's assistant runs.
-        public var night: NightCost?
-        public var seconds = 0.0
+        package var night: NightCost?
+        package var seconds = 0.0
         /// Users in conversations whose rows changed: the ones the assistant should look at again.
-        public var changedUsers: [UUID] = []
+        package var changedUsers: [UUID] = []
         /// What was found, per conversation, for the first `ScanReport.conversationsListed` conversations only (a
         /// human summary, not a report: the rows are in the feature tables).
-        public var found: [Found] = []
+        package var found: [Found] = []
         /// Conversations in which something was found, listed in `found` or not.
-        public var conversationsWithFindings = 0
+        package var conversationsWithFindings = 0
         /// The proactive pass run after extraction (nil when `proactive` is nil).
-        public var proactive: ProactivePass.Summary?
+        package var proactive: ProactivePass.Summary?
         /// Failures whose record could not be written either (the database went away, a lock held on the watermark):
         /// their claims end when this run's record is closed (or their lease expires), and the next scan retries them.
-        public var unrecordedFailures: [Failure] = []
+        package var unrecordedFailures: [Failure] = []
         /// Conversations whose lease expired mid-work and that another scanner took over (`ScanLeaseLost`): not failures,
         /// nothing of them written by this run, their tokens still counted. The first 50 ids are listed.
-        public var lostLeases = 0
-        public var lostLeaseConversations: [UUID] = []
+        package var lostLeases = 0
+        package var lostLeaseConversations: [UUID] = []
         /// Why the run stopped claiming before the work ran out (a shutdown signal, cancellation, an outage); nil when
         /// it did not.
-        public var stoppedEarly: String?
+        package var stoppedEarly: String?
         /// The outage that stopped the run: the model server's circuit breaker opened, or the database stayed
         /// unreachable. The run ends `failed` and the command exits `ScanService.outageExitCode`.
-        public var outage: String?
+        package var outage: String?
         /// Conversations given back untouched because of the outage (their failure counts unchanged): the next scan
         /// takes them at once.
-        public var deferred = 0
+        package var deferred = 0
         /// Conversations in flight when the run was cancelled (with the model, or claimed and read ahead of it):
         /// nothing of them was committed, and their leases were released so the next scan takes them at once.
-        public var interrupted = 0
+        package var interrupted = 0
         /// Pending conversations of this shard another scanner held a live lease on at the end, and when the last ends.
-        public var leasedElsewhere = 0
-        public var leasedUntil: Date?
+        package var leasedElsewhere = 0
+        package var leasedUntil: Date?
         /// Earlier scan runs found killed (still `running`, no heartbeat or live lease) and marked `abandoned`.
-        public var abandonedRuns = 0
+        package var abandonedRuns = 0
         /// Why the run's own `job_runs` row could not be closed (the database was lost at the end); nil when it was.
-        public var runRecordError: String?
+        package var runRecordError: String?
         /// What the run's `job_runs` row says: `succeeded`, `partial` (a conversation or the proactive pass failed for
         /// someone, or it stopped early) or `failed`.
-        public var status = JobRunRecorder.Status.running
+        package var status = JobRunRecorder.Status.running
     }
 
-    public struct OverCap: Sendable, Codable {
-        public let conversationID: UUID
-        public let skippedMessages: Int
+    package struct OverCap: Sendable, Codable {
+        package let conversationID: UUID
+        package let skippedMessages: Int
     }
 
-    public struct Found: Sendable, Codable {
-        public let conversationID: UUID
-        public let conversation: String
-        public let items: [FoundItem]
+    package struct Found: Sendable, Codable {
+        package let conversationID: UUID
+        package let conversation: String
+        package let items: [FoundItem]
         /// Items found but not listed in `items` (at most `ScanReport.itemsPerConversation` are).
-        public var more = 0
+        package var more = 0
     }
 
     /// One item found: its feature, its fields as stored (snake_case, like the rows) and the summary's line for it.
-    public struct FoundItem: Sendable, Codable {
-        public let feature: String
-        public let fields: JSONValue
-        public let summary: String
+    package struct FoundItem: Sendable, Codable {
+        package let feature: String
+        package let fields: JSONValue
+        package let summary: String
     }
 
     /// Progress after each conversation: done, failed, total at the start.
-    public typealias Progress = @Sendable (_ done: Int, _ failed: Int, _ total: Int) -> Void
+    package typealias Progress = @Sendable (_ done: Int, _ failed: Int, _ total: Int) -> Void
 
-    public let pool: PostgresPool
-    public let engine: ExtractionEngine
-    public let options: ScanOptions
+    package let pool: PostgresPool
+    package let engine: ExtractionEngine
+    package let options: ScanOptions
     /// Run after extraction for the changed users plus users with something coming up; nil: no pass (`--no-assist`).
-    public var proactive: ProactivePass?
+    package var proactive: ProactivePass?
     /// Every line of a run carries its `run` id; lines about one conversation its `conversation` id too.
     let logger: Logger
     /// Awaited in the claim step, after the search's start is fixed and before its query is sent: a seam for tests
     /// that must hold a claim until other work has happened. Nil outside tests.
     var beforeClaim: (@Sendable () async -> Void)?
 
-    public init(pool: PostgresPool, engine: ExtractionEngine, options: ScanOptions, logger: Logger = Logger(label: "messageai.scan")) {
+    package init(pool: PostgresPool, engine: ExtractionEngine, options: ScanOptions, logger: Logger = Logger(label: "messageai.scan")) {
         self.pool = pool
         self.engine = engine
         self.options = options
         self.logger = logger
     }
 
-    public func run(now: Date = Date(), progress: Progress? = nil) async throws -> Summary {
+    package func run(now: Date = Date(), progress: Progress? = nil) async throws -> Summary {
         let started = Date()
         let queue = ScanQueue(pool: pool, options: options)
         try await Self.retrying { try await queue.prepare() }
@@ -284,7 +283,7 @@ public struct ScanService: Sendable {
     }
 
     /// What went wrong in a failed proactive pass, in one line: how many users, and the first error.
-    public static func passFailure(_ pass: ProactivePass.Summary) -> String {
+    package static func passFailure(_ pass: ProactivePass.Summary) -> String {
         let users = pass.usersFailed + pass.narrationFailed
         return "the proactive pass failed for \(users) user(s)" + (pass.errors.first.map { "; first: \($0)" } ?? "")
     }
@@ -318,12 +317,12 @@ public struct ScanService: Sendable {
 
     /// The exit status of a run stopped by an outage (EX_TEMPFAIL: try again later), distinct from 2 (some of the
     /// work failed): nothing was wrong with the conversations.
-    public static let outageExitCode: Int32 = 75
+    package static let outageExitCode: Int32 = 75
 
     /// `stoppedEarly` after a graceful shutdown (SIGTERM or SIGINT).
-    public static let shutdownReason = "a shutdown was requested (SIGTERM or SIGINT); conversations in flight were finished"
+    package static let shutdownReason = "a shutdown was requested (SIGTERM or SIGINT); conversations in flight were finished"
     /// `stoppedEarly` after the run's task was cancelled.
-    public static let cancelledReason = "the scan was cancelled; conversations in flight were rolled back and released"
+    package static let cancelledReason = "the scan was cancelled; conversations in flight were rolled back and released"
 
     /// Runs `body` in a task of its own, so that the bookkeeping of a cancelled run (releasing leases, marking the run)
     /// still reaches the database; awaited, so it is over before `run()` returns.

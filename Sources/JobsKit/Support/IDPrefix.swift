@@ -1,18 +1,18 @@
-import Foundation
-import Postgres
+package import Foundation
+package import Postgres
 
 /// A row id as an operator types it: the whole UUID, or the first characters of it as `runs` and the summaries print
 /// it (`a4573e95`). A prefix is resolved against its table and must name exactly one row; an ambiguous one is refused
 /// with the ids it matches, so nothing runs against the wrong row.
-public struct IDPrefix: Sendable, Hashable, CustomStringConvertible {
+package struct IDPrefix: Sendable, Hashable, CustomStringConvertible {
     /// Lowercased, without the dashes' meaning changed (`a4573e95-1c`).
-    public let text: String
+    package let text: String
 
     /// At least this many hex digits: shorter prefixes match too much to be worth a query.
-    public static let minimumDigits = 4
+    package static let minimumDigits = 4
 
     /// Nil unless `text` is a UUID or a prefix of one of at least `minimumDigits` hex digits.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let lowered = text.lowercased()
         guard lowered.count <= 36, lowered.allSatisfy({ $0.isHexDigit || $0 == "-" }),
               lowered.filter(\.isHexDigit).count >= Self.minimumDigits else { return nil }
@@ -22,13 +22,13 @@ public struct IDPrefix: Sendable, Hashable, CustomStringConvertible {
         self.text = lowered
     }
 
-    public var description: String { text }
+    package var description: String { text }
 
     /// The whole id, when this is one.
-    public var uuid: UUID? { text.count == 36 ? UUID(uuidString: text) : nil }
+    package var uuid: UUID? { text.count == 36 ? UUID(uuidString: text) : nil }
 
     /// The tables an id may name, with what an error calls their rows.
-    public enum Table: String, Sendable {
+    package enum Table: String, Sendable {
         case jobRuns = "job_runs", conversations, users
 
         var noun: String {
@@ -42,7 +42,7 @@ public struct IDPrefix: Sendable, Hashable, CustomStringConvertible {
 
     /// The one id of `table` starting with this prefix (a whole UUID is returned as it is, without a query; whether
     /// it exists is the caller's check). Throws `notFound` when none does, `conflict` naming the matches when several do.
-    public func resolve(in table: Table, pool: PostgresPool) async throws -> UUID {
+    package func resolve(in table: Table, pool: PostgresPool) async throws -> UUID {
         if let uuid { return uuid }
         let matches: [UUID] = try await pool.query(
             "SELECT id FROM \(table.rawValue) WHERE id::text LIKE $1 ORDER BY id LIMIT 6", [text + "%"])

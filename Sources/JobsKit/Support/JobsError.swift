@@ -1,35 +1,35 @@
 import AgentRuntime
-import ErrorCode
-import Foundation
+package import Core
+package import Foundation
 
 /// A job that cannot do what it was asked, with a `code` callers branch on and a message that says what and where.
 ///
 /// Shaped like AsyncHTTPClient's `HTTPClientError` and postgres-nio's `PSQLError`: one struct per module, so a new
 /// failure is a new code rather than a new type, the message is for people, the code for programs, and context
 /// (`runID`) for the caller that needs it. Problems in a model's answer stay `ExtractionError`s.
-public struct JobsError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JobsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is; compared by kind only, never by message.
-    public typealias Code = ErrorCode<JobsError>
+    package typealias Code = ErrorCode<JobsError>
 
-    public let code: Code
+    package let code: Code
     /// The whole user-visible text: what failed and where.
-    public let message: String
+    package let message: String
     /// The `job_runs` row the failed attempt recorded, when there is one.
-    public let runID: UUID?
+    package let runID: UUID?
 
-    public init(_ code: Code, _ message: String, runID: UUID? = nil) {
+    package init(_ code: Code, _ message: String, runID: UUID? = nil) {
         self.code = code
         self.message = message
         self.runID = runID
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
-    public static func invalidInput(_ message: String) -> JobsError { JobsError(.invalidInput, message) }
-    public static func notFound(_ message: String) -> JobsError { JobsError(.notFound, message) }
-    public static func conflict(_ message: String) -> JobsError { JobsError(.conflict, message) }
-    public static func invalidRecord(_ message: String) -> JobsError { JobsError(.invalidRecord, message) }
-    public static func promptProblem(_ message: String) -> JobsError { JobsError(.promptProblem, message) }
+    package static func invalidInput(_ message: String) -> JobsError { JobsError(.invalidInput, message) }
+    package static func notFound(_ message: String) -> JobsError { JobsError(.notFound, message) }
+    package static func conflict(_ message: String) -> JobsError { JobsError(.conflict, message) }
+    package static func invalidRecord(_ message: String) -> JobsError { JobsError(.invalidRecord, message) }
+    package static func promptProblem(_ message: String) -> JobsError { JobsError(.promptProblem, message) }
 
     /// An assist request reached a worker started without an LLM.
     static func llmNotConfigured(requestID: Int64) -> JobsError {
@@ -51,17 +51,17 @@ public struct JobsError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension ErrorCode where Domain == JobsError {
     /// A request, option or job row the caller wrote is malformed (a shard `i/N`, a request without its id).
-    public static var invalidInput: Self { Self("invalidInput") }
+    package static var invalidInput: Self { Self("invalidInput") }
     /// An id names no row (a conversation, a user, a batch, a job request).
-    public static var notFound: Self { Self("notFound") }
+    package static var notFound: Self { Self("notFound") }
     /// The row exists but its state forbids the action (retrying a running request).
-    public static var conflict: Self { Self("conflict") }
+    package static var conflict: Self { Self("conflict") }
     /// A row this service stored earlier no longer decodes (an `llm_batches` row naming an unknown feature).
-    public static var invalidRecord: Self { Self("invalidRecord") }
+    package static var invalidRecord: Self { Self("invalidRecord") }
     /// The deployment's prompts cannot serve the job; every conversation would fail the same way.
-    public static var promptProblem: Self { Self("promptProblem") }
+    package static var promptProblem: Self { Self("promptProblem") }
     /// The job needs an LLM and none is configured; retrying on the same worker cannot help.
-    public static var llmNotConfigured: Self { Self("llmNotConfigured") }
+    package static var llmNotConfigured: Self { Self("llmNotConfigured") }
     /// The model ran but gave no usable answer; `runID` names the run that spent the tokens.
-    public static var noAnswer: Self { Self("noAnswer") }
+    package static var noAnswer: Self { Self("noAnswer") }
 }

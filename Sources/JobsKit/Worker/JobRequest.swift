@@ -1,27 +1,27 @@
-import Foundation
+package import Foundation
 import Postgres
 
 /// One row of `job_requests` as a worker holds it after claiming it.
-public struct JobRequest: Sendable, Hashable, Codable {
+package struct JobRequest: Sendable, Hashable, Codable {
     /// What the app asked for: extract one conversation, or run the assistant for one user.
-    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case extract
         case assist
     }
 
     /// `job_requests.status` (the migration's CHECK lists the same values).
-    public enum Status: String, PostgresEnum, Codable {
+    package enum Status: String, PostgresEnum, Codable {
         case pending, running, done, failed
     }
 
-    public let id: Int64
-    public let kind: Kind
-    public let conversationID: UUID?
-    public let userID: UUID?
+    package let id: Int64
+    package let kind: Kind
+    package let conversationID: UUID?
+    package let userID: UUID?
     /// Attempts so far, including the one this claim started.
-    public let attempts: Int
+    package let attempts: Int
 
-    public init(id: Int64, kind: Kind, conversationID: UUID?, userID: UUID?, attempts: Int) {
+    package init(id: Int64, kind: Kind, conversationID: UUID?, userID: UUID?, attempts: Int) {
         self.id = id
         self.kind = kind
         self.conversationID = conversationID
@@ -30,7 +30,7 @@ public struct JobRequest: Sendable, Hashable, Codable {
     }
 
     /// "extract 12 (conversation 0000…)" for logs and errors.
-    public var label: String {
+    package var label: String {
         switch kind {
         case .extract: "extract request \(id) (conversation \(conversationID?.uuidString.lowercased() ?? "?"))"
         case .assist: "assist request \(id) (user \(userID?.uuidString.lowercased() ?? "?"))"

@@ -1,34 +1,34 @@
-import Foundation
-import Postgres
+package import Foundation
+package import Postgres
 
 /// The operator's side of `job_requests` (`messageai-jobs requests list|retry|cancel`): what is queued or failed, and
 /// sending requests back to the queue or out of it without SQL. Every retry and cancel is recorded in
 /// `job_request_events` with the status, attempts and error the request had, so no error history is lost.
-public struct JobRequestAdmin: Sendable {
-    public let pool: PostgresPool
+package struct JobRequestAdmin: Sendable {
+    package let pool: PostgresPool
 
-    public init(pool: PostgresPool) { self.pool = pool }
+    package init(pool: PostgresPool) { self.pool = pool }
 
     /// One request as `requests list` shows it.
-    public struct Listing: Sendable, Codable, Equatable {
-        public var id: Int64
-        public var kind: String
-        public var status: String
-        public var conversationID: UUID?
-        public var userID: UUID?
-        public var attempts: Int
+    package struct Listing: Sendable, Codable, Equatable {
+        package var id: Int64
+        package var kind: String
+        package var status: String
+        package var conversationID: UUID?
+        package var userID: UUID?
+        package var attempts: Int
         /// Times an operator sent it back to pending (`requests retry`).
-        public var retries: Int
-        public var createdAt: Date
-        public var notBefore: Date
-        public var finishedAt: Date?
-        public var leaseOwner: String?
-        public var runID: UUID?
-        public var error: String?
+        package var retries: Int
+        package var createdAt: Date
+        package var notBefore: Date
+        package var finishedAt: Date?
+        package var leaseOwner: String?
+        package var runID: UUID?
+        package var error: String?
         /// The worker of the latest attempt (the one holding it while it runs).
-        public var owner: String?
+        package var owner: String?
         /// The latest attempt's time: so far while it runs, its whole length once it ended; nil before any attempt.
-        public var elapsedSeconds: Double?
+        package var elapsedSeconds: Double?
 
         enum CodingKeys: String, CodingKey {
             case id, kind, status, attempts, retries, error, owner
@@ -37,18 +37,18 @@ public struct JobRequestAdmin: Sendable {
         }
 
         /// The conversation or user the request is for.
-        public var target: String {
+        package var target: String {
             conversationID.map { "conversation \($0.postgresValue)" } ?? userID.map { "user \($0.postgresValue)" } ?? "-"
         }
     }
 
     /// The statuses `requests list --status` takes.
-    public enum Status: String, Sendable, CaseIterable, Codable {
+    package enum Status: String, Sendable, CaseIterable, Codable {
         case pending, running, done, failed, cancelled
     }
 
     /// Requests, oldest first within the newest `limit` (all statuses, or one).
-    public func list(status: Status? = nil, limit: Int = 100) async throws -> [Listing] {
+    package func list(status: Status? = nil, limit: Int = 100) async throws -> [Listing] {
         let rows = try await pool.query(
             """
             SELECT * FROM (
@@ -82,16 +82,16 @@ public struct JobRequestAdmin: Sendable {
     }
 
     /// One attempt of a request: which worker, when, how it ended.
-    public struct Attempt: Sendable, Codable, Equatable {
-        public var attempt: Int
-        public var owner: String
-        public var startedAt: Date
-        public var finishedAt: Date?
+    package struct Attempt: Sendable, Codable, Equatable {
+        package var attempt: Int
+        package var owner: String
+        package var startedAt: Date
+        package var finishedAt: Date?
         /// done, retry_scheduled, failed, lease_lost, released or deferred; nil while it runs or when its worker died.
-        public var result: String?
-        public var error: String?
-        public var runID: UUID?
-        public var seconds: Double?
+        package var result: String?
+        package var error: String?
+        package var runID: UUID?
+        package var seconds: Double?
 
         enum CodingKeys: String, CodingKey {
             case attempt, owner, result, error, seconds
@@ -100,14 +100,14 @@ public struct JobRequestAdmin: Sendable {
     }
 
     /// A request with every attempt and every operator action (`requests show ID`).
-    public struct Detail: Sendable, Codable, Equatable {
-        public var request: Listing
-        public var attempts: [Attempt]
-        public var events: [Event]
+    package struct Detail: Sendable, Codable, Equatable {
+        package var request: Listing
+        package var attempts: [Attempt]
+        package var events: [Event]
     }
 
     /// One request in full; nil when no request has this id.
-    public func show(_ id: Int64) async throws -> Detail? {
+    package func show(_ id: Int64) async throws -> Detail? {
         guard let row = try await pool.query(
             "SELECT \(Self.listingColumns) FROM job_requests r \(Self.latestAttempt) WHERE r.id = $1", [id]).first else { return nil }
         let attempts = try await pool.query(
@@ -129,7 +129,7 @@ public struct JobRequestAdmin: Sendable {
     /// another pending request already waits for is left as it is: one pending request per piece of work. Returns the
     /// ids retried.
     @discardableResult
-    public func retry(_ ids: [Int64]?) async throws -> [Int64] {
+    package func retry(_ ids: [Int64]?) async throws -> [Int64] {
         try await pool.transaction { db in
             let targets: [Int64]
             if let ids {
@@ -173,7 +173,7 @@ public struct JobRequestAdmin: Sendable {
     /// Takes requests out of the queue: status cancelled. A running one's worker loses its lease, so nothing it
     /// finishes is recorded against the request. Done and failed requests are refused (nothing left to cancel).
     @discardableResult
-    public func cancel(_ ids: [Int64]) async throws -> [Int64] {
+    package func cancel(_ ids: [Int64]) async throws -> [Int64] {
         try await pool.transaction { db in
             try await Self.check(ids, allowed: ["pending", "running"], action: "cancel", on: db)
             try await Self.recordEvents("cancel", ids, on: db)
@@ -186,13 +186,13 @@ public struct JobRequestAdmin: Sendable {
     }
 
     /// One request's retries and cancellations, oldest first.
-    public struct Event: Sendable, Codable, Equatable {
-        public var action: String
-        public var at: Date
-        public var actor: String
-        public var previousStatus: String
-        public var previousAttempts: Int
-        public var previousError: String?
+    package struct Event: Sendable, Codable, Equatable {
+        package var action: String
+        package var at: Date
+        package var actor: String
+        package var previousStatus: String
+        package var previousAttempts: Int
+        package var previousError: String?
 
         enum CodingKeys: String, CodingKey {
             case action, at, actor
@@ -200,7 +200,7 @@ public struct JobRequestAdmin: Sendable {
         }
     }
 
-    public func events(_ id: Int64) async throws -> [Event] {
+    package func events(_ id: Int64) async throws -> [Event] {
         try await pool.query(
             """
             SELECT action, at, actor, previous_status, previous_attempts, previous_error FROM job_request_events

@@ -1,22 +1,22 @@
 import AgentRuntime
-import Extractors
-import Foundation
+package import Extractors
+package import Foundation
 
 /// Serves one claimed request with the services the CLI commands use, so a request does exactly what
 /// `messageai-jobs extract` or `assist` would. Returns the `job_runs` id that recorded the work.
-public struct JobRequestHandler: Sendable {
-    public let extract: ExtractService
-    public let features: [ExtractionFeature]
+package struct JobRequestHandler: Sendable {
+    package let extract: ExtractService
+    package let features: [ExtractionFeature]
     /// Nil when the worker has no LLM: assist requests then fail at once with a message saying so.
-    public let assist: AssistService?
+    package let assist: AssistService?
 
-    public init(extract: ExtractService, features: [ExtractionFeature] = ExtractionFeature.allCases, assist: AssistService?) {
+    package init(extract: ExtractService, features: [ExtractionFeature] = ExtractionFeature.allCases, assist: AssistService?) {
         self.extract = extract
         self.features = features
         self.assist = assist
     }
 
-    public func handle(_ request: JobRequest, now: Date = Date()) async throws -> UUID {
+    package func handle(_ request: JobRequest, now: Date = Date()) async throws -> UUID {
         switch request.kind {
         case .extract:
             guard let conversationID = request.conversationID else {

@@ -1,17 +1,17 @@
 import AgentRuntime
-import Foundation
-import Postgres
+package import Foundation
+package import Postgres
 
 /// `job_requests` as a work queue: claims under `FOR UPDATE SKIP LOCKED` with a lease, so any number of workers
 /// on any machines serve the table without doing a request twice, and a crashed worker's requests are taken over
 /// when their lease expires. Every state change after the claim is conditional on still holding the lease.
-public struct JobRequestQueue: Sendable {
-    public let pool: PostgresPool
+package struct JobRequestQueue: Sendable {
+    package let pool: PostgresPool
 
-    public init(pool: PostgresPool) { self.pool = pool }
+    package init(pool: PostgresPool) { self.pool = pool }
 
     /// What became of a failed attempt.
-    public enum FailureOutcome: Sendable, Equatable {
+    package enum FailureOutcome: Sendable, Equatable {
         /// Back to pending; retried after `not_before`.
         case retryScheduled(notBefore: Date)
         /// Out of attempts (or a permanent error): status failed.
@@ -25,14 +25,14 @@ public struct JobRequestQueue: Sendable {
     /// Inserts a request after checking that its conversation or user exists; returns its id (an existing pending
     /// request's when the same work already waits, see `enqueueOnce`).
     @discardableResult
-    public func enqueue(_ kind: JobRequest.Kind, id target: UUID) async throws -> Int64 {
+    package func enqueue(_ kind: JobRequest.Kind, id target: UUID) async throws -> Int64 {
         try await enqueueOnce(kind, id: target).id
     }
 
     /// Inserts a request after checking that its conversation or user exists. When a request for the same work (the
     /// conversation of an extract, the user of an assist run) is already pending, nothing is inserted (migration 130's
     /// trigger) and that request's id comes back with `created` false.
-    public func enqueueOnce(_ kind: JobRequest.Kind, id target: UUID) async throws -> (id: Int64, created: Bool) {
+    package func enqueueOnce(_ kind: JobRequest.Kind, id target: UUID) async throws -> (id: Int64, created: Bool) {
         let (table, column, noun) = kind == .extract ? ("conversations", "conversation_id", "conversation") : ("users", "user_id", "user")
         guard try await !pool.query("SELECT 1 FROM \(table) WHERE id = $1", [target]).isEmpty else {
             throw JobsError.notFound("no \(noun) with id \(target.uuidString.lowercased())")
@@ -54,7 +54,7 @@ public struct JobRequestQueue: Sendable {
     // MARK: - Worker side
 
     /// Claims the next ready request: pending and due, or running under an expired lease (its worker died).
-    public func claim(owner: String, lease: Duration, maxAttempts: Int) async throws -> JobRequest? {
+    package func claim(owner: String, lease: Duration, maxAttempts: Int) async throws -> JobRequest? {
         // A request whose worker keeps dying with it must not be retried forever.
         try await pool.query(
             """
@@ -91,7 +91,7 @@ public struct JobRequestQueue: Sendable {
 
     /// Extends a claim while its request is still being worked on. False when the lease was lost.
     @discardableResult
-    public func renew(_ id: Int64, owner: String, lease: Duration) async throws -> Bool {
+    package func renew(_ id: Int64, owner: String, lease: Duration) async throws -> Bool {
         try await pool.query(
             """
             UPDATE job_requests SET lease_expires_at = now() + make_interval(secs => $3::int)
@@ -101,7 +101,7 @@ public struct JobRequestQueue: Sendable {
 
     /// Marks a request done with the job run that served it. False when the lease was lost meanwhile.
     @discardableResult
-    public func complete(_ id: Int64, owner: String, runID: UUID) async throws -> Bool {
+    package func complete(_ id: Int64, owner: String, runID: UUID) async throws -> Bool {
         try await pool.query(
             """
             UPDATE job_requests SET status = 'done', finished_at = now(), run_id = $3, error = NULL,
@@ -111,7 +111,7 @@ public struct JobRequestQueue: Sendable {
     }
 
     /// Records a failed attempt: back to pending after a backoff delay, or failed when no attempts are left.
-    public func fail(_ request: JobRequest, owner: String, error: String, permanent: Bool, maxAttempts: Int,
+    package func fail(_ request: JobRequest, owner: String, error: String, permanent: Bool, maxAttempts: Int,
                      backoff: RetryBackoff) async throws -> FailureOutcome {
         let text = "attempt \(request.attempts) of \(maxAttempts): \(error)"
         let rows = try await pool.query(
@@ -132,7 +132,7 @@ public struct JobRequestQueue: Sendable {
     }
 
     /// Closes this owner's open attempt of a request (`job_request_attempts`) with how it ended; `requests show` lists them.
-    public func finishAttempt(_ id: Int64, owner: String, result: String, error: String?, runID: UUID?) async throws {
+    package func finishAttempt(_ id: Int64, owner: String, result: String, error: String?, runID: UUID?) async throws {
         try await pool.query(
             """
             UPDATE job_request_attempts SET finished_at = now(), result = $3, error = $4, run_id = $5
@@ -143,7 +143,7 @@ public struct JobRequestQueue: Sendable {
     /// Gives back requests this owner holds (all, or only `ids`) without counting the interrupted attempt, so
     /// another worker takes them at once. Used when a worker stops before they finish. Returns their ids.
     @discardableResult
-    public func release(owner: String, ids: [Int64]? = nil) async throws -> [Int64] {
+    package func release(owner: String, ids: [Int64]? = nil) async throws -> [Int64] {
         let rows = try await pool.query(
             """
             UPDATE job_requests SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL,
@@ -156,7 +156,7 @@ public struct JobRequestQueue: Sendable {
 
     /// Seconds until the next request becomes ready (a pending one's `not_before` or a running one's lease
     /// expiry), 0 if one is ready now, nil if there is nothing to wait for.
-    public func secondsUntilNextDue() async throws -> Double? {
+    package func secondsUntilNextDue() async throws -> Double? {
         let rows = try await pool.query(
             """
             SELECT EXTRACT(EPOCH FROM (min(due) - now()))::float8 AS seconds FROM (
@@ -168,5 +168,5 @@ public struct JobRequestQueue: Sendable {
     }
 
     /// Errors stored in `job_requests.error` are cut to this many characters.
-    public static let maxErrorLength = 2000
+    package static let maxErrorLength = 2000
 }

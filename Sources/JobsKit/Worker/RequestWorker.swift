@@ -1,7 +1,7 @@
 import AgentRuntime
 import Foundation
 import Logging
-import Postgres
+package import Postgres
 import ServiceLifecycle
 
 /// The on-demand worker: serves `job_requests` until stopped (or, with `once`, until nothing is ready).
@@ -11,20 +11,20 @@ import ServiceLifecycle
 /// to `maxAttempts`, and on `stop()` (or a graceful shutdown of its `ServiceGroup`) claims nothing more, gives in-flight
 /// requests `grace` to finish, cancels the rest and waits for them, then releases them to the queue: when `run()`
 /// returns, nothing of this worker is still running. Copies share one worker: call `stop()` on any of them.
-public struct RequestWorker: Sendable {
-    public let pool: PostgresPool
-    public let handler: JobRequestHandler
-    public let options: WorkerOptions
+package struct RequestWorker: Sendable {
+    package let pool: PostgresPool
+    package let handler: JobRequestHandler
+    package let options: WorkerOptions
     /// Paces the lease heartbeat; tests pass a clock they advance by hand instead of waiting a third of a lease.
-    public let clock: any Clock<Duration>
+    package let clock: any Clock<Duration>
     /// Counters and the latency histogram (no-ops unless a metrics backend is bootstrapped or passed).
-    public let metrics: WorkerMetrics
+    package let metrics: WorkerMetrics
     /// Liveness and readiness for the health endpoint; shared by copies of this worker.
-    public let health = WorkerHealth()
+    package let health = WorkerHealth()
     private let control = WorkerControl()
     private let logger = Logger(label: "messageai.worker")
 
-    public init(pool: PostgresPool, handler: JobRequestHandler, options: WorkerOptions, clock: any Clock<Duration> = ContinuousClock(),
+    package init(pool: PostgresPool, handler: JobRequestHandler, options: WorkerOptions, clock: any Clock<Duration> = ContinuousClock(),
                 metrics: WorkerMetrics = WorkerMetrics()) {
         self.pool = pool
         self.handler = handler
@@ -34,14 +34,14 @@ public struct RequestWorker: Sendable {
     }
 
     /// Asks a running worker to stop claiming and wind down; `run()` then returns its summary.
-    public func stop() async {
+    package func stop() async {
         await health.beginStopping()
         await control.requestStop()
     }
 
     /// Serves requests. `ready` is called once the worker is listening and has made its first claim pass: a
     /// request inserted after that is picked up by its notification.
-    public func run(ready: (@Sendable () -> Void)? = nil) async throws -> WorkerSummary {
+    package func run(ready: (@Sendable () -> Void)? = nil) async throws -> WorkerSummary {
         let control = self.control
         let health = self.health
         return try await withGracefulShutdownHandler {

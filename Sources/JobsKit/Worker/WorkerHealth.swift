@@ -5,12 +5,12 @@ import Foundation
 /// The signals are ones the worker produces anyway, so a probe costs no query: the LISTEN connection reports each
 /// wait it completes (at least every 5 s, and a dead backend breaks the wait at once), and the main loop reports
 /// each pass and whether its last claim query reached the database.
-public actor WorkerHealth {
+package actor WorkerHealth {
     /// A probe's answer: `live` for `/healthz`, `ready` for `/readyz`, and why not when either is false.
-    public struct Report: Sendable, Equatable {
-        public let live: Bool
-        public let ready: Bool
-        public let reasons: [String]
+    package struct Report: Sendable, Equatable {
+        package let live: Bool
+        package let ready: Bool
+        package let reasons: [String]
     }
 
     private enum Listener {
@@ -32,7 +32,7 @@ public actor WorkerHealth {
     /// A listener that has not finished a wait for this long is stuck (a wait lasts at most 5 s).
     static let listenerStaleAfter: Duration = .seconds(30)
 
-    public init() {}
+    package init() {}
 
     func starting(usesListener: Bool, poll: Duration) {
         listener = usesListener ? .connecting : .notUsed
@@ -79,7 +79,7 @@ public actor WorkerHealth {
     }
 
     /// The probes' answer now.
-    public func report(now: ContinuousClock.Instant = .now) -> Report {
+    package func report(now: ContinuousClock.Instant = .now) -> Report {
         var problems: [String] = []
         switch listener {
         case .notUsed:

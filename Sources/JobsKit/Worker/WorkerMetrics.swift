@@ -1,30 +1,30 @@
 import AgentRuntime
-import CoreMetrics
+package import CoreMetrics
 import Foundation
-import Postgres
+package import Postgres
 
 /// The worker's metrics, recorded through swift-metrics. With the default (un-bootstrapped) factory every record is
 /// a no-op and the queries that feed tokens, cost and queue depth are skipped, so a worker without `--metrics-port`
 /// pays nothing; `worker --metrics-port` bootstraps a Prometheus registry (MetricsEndpoint).
-public struct WorkerMetrics: Sendable {
-    public static let requests = "messageai_worker_requests_total"
-    public static let requestDuration = "messageai_worker_request_duration_seconds"
-    public static let modelTokens = "messageai_worker_model_tokens_total"
-    public static let modelCost = "messageai_worker_model_cost_usd_total"
+package struct WorkerMetrics: Sendable {
+    package static let requests = "messageai_worker_requests_total"
+    package static let requestDuration = "messageai_worker_request_duration_seconds"
+    package static let modelTokens = "messageai_worker_model_tokens_total"
+    package static let modelCost = "messageai_worker_model_cost_usd_total"
     /// Runs whose cost is unknown (the model has no price): they add nothing to `modelCost`, so this says the sum is short.
-    public static let modelCostUnknown = "messageai_worker_model_cost_unknown_runs_total"
-    public static let leaseRenewals = "messageai_worker_lease_renewals_total"
-    public static let queueDepth = "messageai_worker_queue_depth"
-    public static let inFlight = "messageai_worker_requests_in_flight"
-    public static let notifications = "messageai_worker_notifications_total"
+    package static let modelCostUnknown = "messageai_worker_model_cost_unknown_runs_total"
+    package static let leaseRenewals = "messageai_worker_lease_renewals_total"
+    package static let queueDepth = "messageai_worker_queue_depth"
+    package static let inFlight = "messageai_worker_requests_in_flight"
+    package static let notifications = "messageai_worker_notifications_total"
     /// Conversations the scan passes over (`messageai-jobs quarantine list`), sampled at scrape time.
-    public static let quarantined = "messageai_quarantined_conversations"
+    package static let quarantined = "messageai_quarantined_conversations"
 
     private let factory: any MetricsFactory
     /// False with the no-op factory: nothing is recorded, nothing is queried for it.
-    public let enabled: Bool
+    package let enabled: Bool
 
-    public init(factory: any MetricsFactory = MetricsSystem.factory) {
+    package init(factory: any MetricsFactory = MetricsSystem.factory) {
         self.factory = factory
         enabled = !(factory is NOOPMetricsHandler)
     }
@@ -76,7 +76,7 @@ public struct WorkerMetrics: Sendable {
 
     /// Samples `job_requests` by state (ready: pending and due; waiting: pending with a retry delay; running).
     /// Called at scrape time, so the table is counted only when someone looks (through the partial status index).
-    public func sampleQueueDepth(pool: PostgresPool) async throws {
+    package func sampleQueueDepth(pool: PostgresPool) async throws {
         guard enabled else { return }
         let row = try await pool.query(
             """
@@ -91,7 +91,7 @@ public struct WorkerMetrics: Sendable {
     }
 
     /// Samples how many conversations are in quarantine (through the partial `quarantined_at` index), at scrape time.
-    public func sampleQuarantine(pool: PostgresPool) async throws {
+    package func sampleQuarantine(pool: PostgresPool) async throws {
         guard enabled else { return }
         Gauge(label: Self.quarantined, factory: factory).record(try await Quarantine(pool: pool).count())
     }

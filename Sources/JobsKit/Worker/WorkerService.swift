@@ -2,19 +2,19 @@ import ServiceLifecycle
 
 /// The worker as a `Service`, so a `ServiceGroup` turns SIGTERM and SIGINT into its graceful shutdown (stop claiming,
 /// let in-flight requests finish within the grace period, release the rest) instead of process death.
-public actor WorkerService: Service {
-    public let worker: RequestWorker
+package actor WorkerService: Service {
+    package let worker: RequestWorker
     private let onShutdown: @Sendable () -> Void
     /// Set when `run()` returns normally.
-    public private(set) var summary: WorkerSummary?
+    package private(set) var summary: WorkerSummary?
 
     /// - Parameter onShutdown: called once when the graceful shutdown begins (e.g. to tell the operator).
-    public init(_ worker: RequestWorker, onShutdown: @escaping @Sendable () -> Void = {}) {
+    package init(_ worker: RequestWorker, onShutdown: @escaping @Sendable () -> Void = {}) {
         self.worker = worker
         self.onShutdown = onShutdown
     }
 
-    public func run() async throws {
+    package func run() async throws {
         let worker = self.worker
         let result = try await withGracefulShutdownHandler {
             try await worker.run()

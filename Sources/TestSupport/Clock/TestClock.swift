@@ -3,13 +3,13 @@ import Foundation
 /// A `Clock` that only moves when a test calls `advance(by:)`, for code that waits on time through an injected
 /// `any Clock<Duration>`: the test decides when a heartbeat or timer fires instead of sleeping until it does.
 /// Sleepers wake when time reaches their deadline, or throw `CancellationError` when their task is cancelled.
-public final class TestClock: Clock, @unchecked Sendable {
-    public struct Instant: InstantProtocol {
-        public let offset: Duration
-        public init(offset: Duration) { self.offset = offset }
-        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        public func duration(to other: Instant) -> Duration { other.offset - offset }
-        public static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
+package final class TestClock: Clock, @unchecked Sendable {
+    package struct Instant: InstantProtocol {
+        package let offset: Duration
+        package init(offset: Duration) { self.offset = offset }
+        package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        package func duration(to other: Instant) -> Duration { other.offset - offset }
+        package static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
     }
 
     private struct Sleeper {
@@ -23,17 +23,17 @@ public final class TestClock: Clock, @unchecked Sendable {
     private var sleepers: [Sleeper] = []
     private var nextID: UInt64 = 0
 
-    public init() {}
+    package init() {}
 
-    public var now: Instant { lock.withLock { current } }
-    public var minimumResolution: Duration { .zero }
+    package var now: Instant { lock.withLock { current } }
+    package var minimumResolution: Duration { .zero }
 
     /// How many tasks are asleep on this clock now.
-    public var sleeperCount: Int { lock.withLock { sleepers.count } }
+    package var sleeperCount: Int { lock.withLock { sleepers.count } }
     /// The deadlines of the tasks asleep now, as offsets from the clock's origin, earliest first.
-    public var pendingDeadlines: [Duration] { lock.withLock { sleepers.map(\.deadline.offset).sorted() } }
+    package var pendingDeadlines: [Duration] { lock.withLock { sleepers.map(\.deadline.offset).sorted() } }
 
-    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = lock.withLock { () -> UInt64 in
             nextID += 1
             return nextID
@@ -58,12 +58,12 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
 
     /// Moves time forward and wakes every sleeper whose deadline it reaches.
-    public func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         advance { $0.advanced(by: duration) }
     }
 
     /// Moves time forward to `offset` from the origin (never back), waking the sleepers it reaches.
-    public func advance(to offset: Duration) {
+    package func advance(to offset: Duration) {
         advance { max($0, Instant(offset: offset)) }
     }
 
@@ -78,7 +78,7 @@ public final class TestClock: Clock, @unchecked Sendable {
     }
 
     /// Waits (bounded by real time) until at least `count` tasks sleep on this clock; false if they never do.
-    public func waitForSleepers(_ count: Int, timeout: Duration = .seconds(30)) async -> Bool {
+    package func waitForSleepers(_ count: Int, timeout: Duration = .seconds(30)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if sleeperCount >= count { return true }

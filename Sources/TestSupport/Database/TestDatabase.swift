@@ -1,34 +1,33 @@
 import Foundation
-import Migrations
-import Postgres
+package import Postgres
 
 /// A private, fully migrated schema in the test database for one test, so tests run in parallel without
 /// seeing each other's rows. The database comes from `DATABASE_URL` (scripts/test sets it); without it the
 /// test fails with a message saying how to run the tests, never skips.
-public struct TestDatabase: Sendable {
-    public let schema: String
-    public let configuration: PostgresConfiguration
-    public let pool: PostgresPool
+package struct TestDatabase: Sendable {
+    package let schema: String
+    package let configuration: PostgresConfiguration
+    package let pool: PostgresPool
 
-    public struct NotConfigured: Error, CustomStringConvertible {
-        public var description: String {
+    package struct NotConfigured: Error, CustomStringConvertible {
+        package var description: String {
             "DATABASE_URL is not set: run the tests with scripts/test, which starts the project's local PostgreSQL and sets it"
         }
     }
 
     /// The configuration of the shared test database itself.
-    public static func baseConfiguration() throws -> PostgresConfiguration {
+    package static func baseConfiguration() throws -> PostgresConfiguration {
         guard let url = ProcessInfo.processInfo.environment["DATABASE_URL"], !url.isEmpty else { throw NotConfigured() }
         return PostgresConfiguration(connectionString: url)
     }
 
     /// The session TimeZone tests run in unless they ask for another: not UTC, so code that depends on the
     /// session's zone (instead of binding UTC instants) fails its tests.
-    public static let sessionTimeZone: String? = "America/Los_Angeles"
+    package static let sessionTimeZone: String? = "America/Los_Angeles"
 
     /// What Supabase's default privileges give a new table in the schema: everything to anon, authenticated and
     /// service_role (projects before 2026-10-30), or nothing (since then).
-    public enum DefaultGrants: String, Sendable, CaseIterable {
+    package enum DefaultGrants: String, Sendable, CaseIterable {
         case grantAll
         case grantNothing
     }
@@ -38,7 +37,7 @@ public struct TestDatabase: Sendable {
     /// - Parameters:
     ///   - sessionTimeZone: the connections' TimeZone setting; the service must not depend on it.
     ///   - defaultGrants: the default privileges in effect while the tables are created.
-    public static func create(
+    package static func create(
         migrate: Bool = true, maxConnections: Int = 4, sessionTimeZone: String? = Self.sessionTimeZone, defaultGrants: DefaultGrants = .grantNothing
     ) async throws -> TestDatabase {
         let base = try baseConfiguration()
@@ -89,7 +88,7 @@ public struct TestDatabase: Sendable {
         """
 
     /// Runs `body` with a fresh database and drops it afterwards, whatever happens.
-    public static func with<T: Sendable>(
+    package static func with<T: Sendable>(
         migrate: Bool = true, maxConnections: Int = 4, sessionTimeZone: String? = Self.sessionTimeZone, defaultGrants: DefaultGrants = .grantNothing,
         _ body: (TestDatabase) async throws -> T
     ) async throws -> T {
@@ -118,13 +117,13 @@ public struct TestDatabase: Sendable {
     static let gate = DatabaseGate(limit: 24)
 
     /// The connection string with this schema selected, for child processes (the CLI under test).
-    public var connectionURL: String {
+    package var connectionURL: String {
         let separator = configuration.connectionString.contains("?") ? "&" : "?"
         let options = (configuration.options ?? "").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         return configuration.connectionString + separator + "options=" + options
     }
 
-    public func drop() async {
+    package func drop() async {
         await pool.shutdown()
         guard let base = try? Self.baseConfiguration(), let admin = try? await PostgresConnection.connect(base) else { return }
         _ = try? await admin.query("DROP SCHEMA \(schema) CASCADE")

@@ -1,5 +1,5 @@
-import Foundation
-import JSONKit
+package import Foundation
+package import Core
 
 /// The Files and Batch endpoints of the fake server: `POST /v1/files` (multipart), `GET /v1/files/{id}`,
 /// `GET /v1/files/{id}/content`, `GET /v1/files` (list), `POST /v1/batches`, `GET /v1/batches/{id}`, `GET /v1/batches` (list).
@@ -7,32 +7,32 @@ import JSONKit
 /// Each line of a batch is answered by the server's fallback handler as if it were a Chat Completions request, so
 /// the per-feature scripted answers of synchronous tests work unchanged. Answers are rendered when the batch is
 /// created; the lifecycle decides when they become visible: at once, or when a test calls `complete`.
-public final class FakeBatchEndpoints: Sendable {
-    public enum Lifecycle: Sendable {
+package final class FakeBatchEndpoints: Sendable {
+    package enum Lifecycle: Sendable {
         /// A new batch is `completed` with its output at once.
         case completeAtOnce
         /// A new batch stays `in_progress` until `complete` or `end`.
         case holdInProgress
     }
 
-    public struct UploadedFile: Sendable {
-        public let id: String
-        public let filename: String
-        public let purpose: String
+    package struct UploadedFile: Sendable {
+        package let id: String
+        package let filename: String
+        package let purpose: String
         /// The file part's own `Content-Type`.
-        public let contentType: String?
-        public let content: Data
+        package let contentType: String?
+        package let content: Data
     }
 
-    public struct Batch: Sendable {
-        public let id: String
-        public let inputFileID: String
-        public let endpoint: String
-        public let completionWindow: String
-        public let metadata: JSONValue
-        public fileprivate(set) var status: String
-        public fileprivate(set) var outputFileID: String?
-        public fileprivate(set) var errorFileID: String?
+    package struct Batch: Sendable {
+        package let id: String
+        package let inputFileID: String
+        package let endpoint: String
+        package let completionWindow: String
+        package let metadata: JSONValue
+        package fileprivate(set) var status: String
+        package fileprivate(set) var outputFileID: String?
+        package fileprivate(set) var errorFileID: String?
         fileprivate var total: Int
         fileprivate var outputLines: [JSONValue]
         fileprivate var errorLines: [JSONValue]
@@ -57,32 +57,32 @@ public final class FakeBatchEndpoints: Sendable {
 
     private let state: Locked<State>
 
-    public init(lifecycle: Lifecycle = .completeAtOnce) {
+    package init(lifecycle: Lifecycle = .completeAtOnce) {
         state = Locked(State(lifecycle: lifecycle))
     }
 
-    public func setLifecycle(_ lifecycle: Lifecycle) { state.withLock { $0.lifecycle = lifecycle } }
+    package func setLifecycle(_ lifecycle: Lifecycle) { state.withLock { $0.lifecycle = lifecycle } }
     /// Makes the server one without the Files and Batch API: every such request gets a 404, as llama.cpp answers.
-    public func remove() { state.withLock { $0.absent = true } }
+    package func remove() { state.withLock { $0.absent = true } }
     /// While set, `POST /v1/batches` answers 400 with this message (a quota or validation refusal).
-    public func rejectCreates(_ message: String?) { state.withLock { $0.rejectCreates = message } }
+    package func rejectCreates(_ message: String?) { state.withLock { $0.rejectCreates = message } }
     /// The next `count` creates (`POST /v1/files` and `POST /v1/batches`) take effect, but their answer is a 500: the
     /// client cannot tell that they succeeded.
-    public func loseAnswers(toNextCreates count: Int) { state.withLock { $0.loseAnswers = count } }
+    package func loseAnswers(toNextCreates count: Int) { state.withLock { $0.loseAnswers = count } }
     /// The next `count` creates are answered 503 and do not take effect (an overloaded proxy in front of the API).
-    public func refuseNextCreates(_ count: Int, retryAfter: String? = nil) {
+    package func refuseNextCreates(_ count: Int, retryAfter: String? = nil) {
         state.withLock {
             $0.refuseCreates = count
             $0.refuseRetryAfter = retryAfter
         }
     }
     /// Every file uploaded or produced, in order.
-    public var files: [UploadedFile] { state.withLock { $0.files } }
-    public var uploads: [UploadedFile] { files.filter { $0.purpose == "batch" } }
-    public var batches: [Batch] { state.withLock { $0.batches } }
+    package var files: [UploadedFile] { state.withLock { $0.files } }
+    package var uploads: [UploadedFile] { files.filter { $0.purpose == "batch" } }
+    package var batches: [Batch] { state.withLock { $0.batches } }
 
     /// Completes held batches (all, or one): their rendered answers become the output and error files.
-    public func complete(_ batchID: String? = nil) {
+    package func complete(_ batchID: String? = nil) {
         state.withLock { state in
             for index in state.batches.indices where !state.batches[index].finished && (batchID == nil || state.batches[index].id == batchID) {
                 Self.finish(&state, index, status: "completed")
@@ -91,7 +91,7 @@ public final class FakeBatchEndpoints: Sendable {
     }
 
     /// Ends held batches without output: `expired`, `cancelled` or `failed` (with an error naming line 1).
-    public func end(_ batchID: String? = nil, status: String) {
+    package func end(_ batchID: String? = nil, status: String) {
         state.withLock { state in
             for index in state.batches.indices where !state.batches[index].finished && (batchID == nil || state.batches[index].id == batchID) {
                 if status == "failed" { state.batches[index].errors = ["the fake server was told to fail this batch"] }

@@ -1,19 +1,19 @@
-import AgentRuntime
+package import AgentRuntime
 import Foundation
 
 extension FakeOpenAIServer {
     /// The key test clients send: shaped like a real one, so a test that looks for a leaked key has one to find.
-    public static let testAPIKey = "sk-test-not-a-real-key"
+    package static let testAPIKey = "sk-test-not-a-real-key"
 
     /// Real retries, but quick: `attempts` tries, 5–20 ms apart.
-    public static func quickRetries(_ attempts: Int) -> RetryPolicy {
+    package static func quickRetries(_ attempts: Int) -> RetryPolicy {
         RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))
     }
 
     /// The real OpenAI client, JSON and retry code pointed at this server; nil `timeout` and `maxConcurrency` keep the
     /// client's defaults. Its `configuration` serves clients of other endpoints (batches). Each client gets a circuit
     /// breaker of its own (nil `breaker`), so one test's outage never refuses another test's requests.
-    public func client(
+    package func client(
         apiKey: String? = FakeOpenAIServer.testAPIKey,
         model: String? = nil,
         structuredOutput: StructuredOutputMode = .jsonSchema,

@@ -1,42 +1,41 @@
-import Foundation
-import JSONKit
-import LoopbackHTTP
+package import Foundation
+import Core
 
 /// A scripted OpenAI-compatible HTTP/1.1 server on 127.0.0.1, for testing the real client and transport end to end.
 ///
 /// Replies come from a FIFO queue (`enqueue`), then from the fallback handler, else a 500 saying the script ran out.
 /// Every request is recorded; every answer closes its connection. `stop()` (or deinit) ends the server.
-public final class FakeOpenAIServer: Sendable {
+package final class FakeOpenAIServer: Sendable {
     private let script: Script
     private let server: LoopbackHTTPServer
 
     /// Binds an ephemeral port and starts serving at once.
-    public init(fallback: (@Sendable (RecordedRequest) -> ScriptedReply)? = nil) throws {
+    package init(fallback: (@Sendable (RecordedRequest) -> ScriptedReply)? = nil) throws {
         let script = Script(fallback: fallback)
         self.script = script
         server = try LoopbackHTTPServer { await script.answer($0) }
     }
 
-    public var port: UInt16 { server.port }
+    package var port: UInt16 { server.port }
     /// `http://127.0.0.1:PORT/v1`, to use as the client's base URL.
-    public var baseURL: URL { server.url.appendingPathComponent("v1") }
+    package var baseURL: URL { server.url.appendingPathComponent("v1") }
 
     /// Appends replies to the FIFO queue.
-    public func enqueue(_ replies: ScriptedReply...) { script.enqueue(replies) }
-    public func enqueue(_ replies: [ScriptedReply]) { script.enqueue(replies) }
+    package func enqueue(_ replies: ScriptedReply...) { script.enqueue(replies) }
+    package func enqueue(_ replies: [ScriptedReply]) { script.enqueue(replies) }
     /// Answers requests once the queue is empty (e.g. replaying recorded answers keyed by the request).
-    public func setFallback(_ handler: (@Sendable (RecordedRequest) -> ScriptedReply)?) { script.setFallback(handler) }
+    package func setFallback(_ handler: (@Sendable (RecordedRequest) -> ScriptedReply)?) { script.setFallback(handler) }
     /// Replies still queued.
-    public var pendingReplies: Int { script.pendingReplies }
+    package var pendingReplies: Int { script.pendingReplies }
     /// Every request received so far, in arrival order.
-    public var requests: [RecordedRequest] { script.requests }
+    package var requests: [RecordedRequest] { script.requests }
     /// The Files and Batch endpoints (`/v1/files*`, `/v1/batches*`); other paths are answered as before.
-    public var batches: FakeBatchEndpoints { script.batchEndpoints }
+    package var batches: FakeBatchEndpoints { script.batchEndpoints }
 
     /// Waits until at least `count` requests have arrived or `timeout` passes; returns what arrived.
     /// The default bound only stops a hung test: in a full parallel run on 2 cores the cooperative pool can be
     /// saturated for over a minute, so a send that is due at once may arrive 70 s later.
-    public func waitForRequests(count: Int, timeout: Duration = .seconds(300)) async -> [RecordedRequest] {
+    package func waitForRequests(count: Int, timeout: Duration = .seconds(300)) async -> [RecordedRequest] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let current = requests
@@ -47,7 +46,7 @@ public final class FakeOpenAIServer: Sendable {
     }
 
     /// Stops accepting, closes open connections and drops replies still waiting. Idempotent.
-    public func stop() { server.stop() }
+    package func stop() { server.stop() }
 }
 
 /// The queue, fallback and record of one fake server.
@@ -124,7 +123,7 @@ private final class Script: Sendable {
     }
 }
 
-public struct FakeServerError: Error, CustomStringConvertible {
-    public let description: String
+package struct FakeServerError: Error, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }

@@ -1,20 +1,20 @@
 import Foundation
 
 /// A value behind a lock, for state the server's threads share with tests.
-public final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: Value
 
-    public init(_ value: Value) { stored = value }
+    package init(_ value: Value) { stored = value }
 
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&stored)
     }
 
     /// The value, read or replaced whole under the lock.
-    public var value: Value {
+    package var value: Value {
         get { withLock { $0 } }
         set { withLock { $0 = newValue } }
     }

@@ -1,20 +1,20 @@
-import Foundation
-import JSONKit
+package import Foundation
+package import Core
 
 /// One request as the fake server received it.
-public struct RecordedRequest: Sendable {
+package struct RecordedRequest: Sendable {
     /// 0-based arrival order.
-    public var index: Int
-    public var method: String
-    public var path: String
+    package var index: Int
+    package var method: String
+    package var path: String
     /// Header names lowercased; repeated headers joined with ", ".
-    public var headers: [String: String]
-    public var body: Data
+    package var headers: [String: String]
+    package var body: Data
     /// The body parsed as JSON, or nil if it is not JSON.
-    public var json: JSONValue?
+    package var json: JSONValue?
     /// Whether the body arrived with `Transfer-Encoding: chunked`.
-    public var wasChunked: Bool
-    public var receivedAt: ContinuousClock.Instant
+    package var wasChunked: Bool
+    package var receivedAt: ContinuousClock.Instant
 
-    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    package func header(_ name: String) -> String? { headers[name.lowercased()] }
 }

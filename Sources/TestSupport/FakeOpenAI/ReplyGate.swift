@@ -2,7 +2,7 @@ import Foundation
 
 /// Holds the replies sent through it (`ScriptedReply.held`) until a test opens it, so a test decides when a model
 /// request ends instead of guessing a delay. Records what it holds, so the test can wait until a request is in flight.
-public final class ReplyGate: Sendable {
+package final class ReplyGate: Sendable {
     private struct State {
         var open = false
         var held: [RecordedRequest] = []
@@ -12,10 +12,10 @@ public final class ReplyGate: Sendable {
 
     private let state = Locked(State())
 
-    public init() {}
+    package init() {}
 
     /// Lets every held reply (and every later one) through.
-    public func open() {
+    package func open() {
         let waiting = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
             state.open = true
             defer { state.waiting = [:] }
@@ -24,9 +24,9 @@ public final class ReplyGate: Sendable {
         for continuation in waiting { continuation.resume(returning: true) }
     }
 
-    public var isOpen: Bool { state.withLock { $0.open } }
+    package var isOpen: Bool { state.withLock { $0.open } }
     /// The requests whose replies were held here, in arrival order (including ones let through since).
-    public var held: [RecordedRequest] { state.withLock { $0.held } }
+    package var held: [RecordedRequest] { state.withLock { $0.held } }
 
     /// Records `request` and suspends until the gate opens (true) or the task is cancelled (false).
     func pass(_ request: RecordedRequest) async -> Bool {

@@ -1,8 +1,8 @@
-import Foundation
-import JSONKit
+package import Foundation
+package import Core
 
 /// What the fake server answers to one request.
-public indirect enum ScriptedReply: Sendable {
+package indirect enum ScriptedReply: Sendable {
     /// A normal answer with text content.
     case chat(content: String, finishReason: String = "stop", usage: FakeUsage = FakeUsage())
     /// An answer that calls tools; `arguments` is sent verbatim, so it may be invalid JSON on purpose.
@@ -27,20 +27,20 @@ public indirect enum ScriptedReply: Sendable {
     case withHeaders([String: String], ScriptedReply)
 
     /// An OpenAI-shaped error body.
-    public static func error(status: Int, message: String, type: String = "invalid_request_error", headers: [String: String] = [:]) -> ScriptedReply {
+    package static func error(status: Int, message: String, type: String = "invalid_request_error", headers: [String: String] = [:]) -> ScriptedReply {
         let body: JSONValue = ["error": ["message": .string(message), "type": .string(type), "param": nil, "code": nil]]
         return .status(status, body: body.serialized(), headers: headers)
     }
 }
 
 /// Token counts the fake reports; `total` is derived.
-public struct FakeUsage: Sendable, Hashable {
-    public var prompt: Int
-    public var completion: Int
-    public var cached: Int?
-    public var reasoning: Int?
+package struct FakeUsage: Sendable, Hashable {
+    package var prompt: Int
+    package var completion: Int
+    package var cached: Int?
+    package var reasoning: Int?
 
-    public init(prompt: Int = 10, completion: Int = 5, cached: Int? = nil, reasoning: Int? = nil) {
+    package init(prompt: Int = 10, completion: Int = 5, cached: Int? = nil, reasoning: Int? = nil) {
         self.prompt = prompt
         self.completion = completion
         self.cached = cached

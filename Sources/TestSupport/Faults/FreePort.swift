@@ -2,13 +2,13 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
-import Darwin
+package import Darwin
 #endif
 
 /// A loopback TCP port nothing listens on right now: for "unreachable server" tests and private clusters.
 /// The kernel picks it; another process could take it before it is used, which on a test machine is rare.
-public enum FreePort {
-    public static func find() throws -> Int {
+package enum FreePort {
+    package static func find() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw FakeServerError("socket() failed: errno \(errno)") }
         defer { close(fd) }

@@ -1,17 +1,16 @@
-import Foundation
-import Migrations
-import Postgres
+package import Foundation
+package import Postgres
 
 /// A throwaway PostgreSQL server of a test's own (initdb in a temporary directory, its own port and socket), for
 /// faults no shared server may suffer: a restart in the middle of a scan. Like `scripts/local-db`, it runs the
 /// server binaries as the `postgres` user when the tests run as root (initdb refuses root).
-public final class PrivatePostgresCluster: Sendable {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+package final class PrivatePostgresCluster: Sendable {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public let port: Int
-    public let directory: URL
+    package let port: Int
+    package let directory: URL
     private let binaries: URL
 
     private var dataDirectory: URL { directory.appendingPathComponent("data") }
@@ -19,7 +18,7 @@ public final class PrivatePostgresCluster: Sendable {
     private var logFile: URL { directory.appendingPathComponent("server.log") }
 
     /// Trust authentication on loopback, user `postgres`.
-    public func connectionString(database: String = "postgres") -> String {
+    package func connectionString(database: String = "postgres") -> String {
         "postgresql://postgres@127.0.0.1:\(port)/\(database)"
     }
 
@@ -30,7 +29,7 @@ public final class PrivatePostgresCluster: Sendable {
     }
 
     /// Initialises and starts a new cluster (about a second).
-    public static func start() async throws -> PrivatePostgresCluster {
+    package static func start() async throws -> PrivatePostgresCluster {
         let binaries = try findBinaries()
         let directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("pgfault-\(UUID().uuidString.prefix(8).lowercased())")
         let cluster = PrivatePostgresCluster(port: try FreePort.find(), directory: directory, binaries: binaries)
@@ -49,7 +48,7 @@ public final class PrivatePostgresCluster: Sendable {
     }
 
     /// Runs `body` with a new cluster and always destroys it afterwards.
-    public static func with<T: Sendable>(_ body: (PrivatePostgresCluster) async throws -> T) async throws -> T {
+    package static func with<T: Sendable>(_ body: (PrivatePostgresCluster) async throws -> T) async throws -> T {
         let cluster = try await start()
         do {
             let value = try await body(cluster)
@@ -62,7 +61,7 @@ public final class PrivatePostgresCluster: Sendable {
     }
 
     /// Creates a database, with the app's and the service's tables unless `migrate` is false, and returns where it is.
-    public func createDatabase(_ name: String, migrate: Bool = true) async throws -> PostgresConfiguration {
+    package func createDatabase(_ name: String, migrate: Bool = true) async throws -> PostgresConfiguration {
         let admin = try await PostgresConnection.connect(PostgresConfiguration(connectionString: connectionString()))
         defer { admin.close() }
         try await admin.query("CREATE DATABASE \"\(name)\"")
@@ -82,23 +81,23 @@ public final class PrivatePostgresCluster: Sendable {
 
     /// Stops the server the way an operator's restart does (`-m fast`: sessions are terminated, transactions rolled
     /// back), then starts it again on the same port.
-    public func restart() async throws {
+    package func restart() async throws {
         try await server("pg_ctl", ["-D", dataDirectory.path, "-m", "fast", "-w", "-t", "30", "stop"])
         try await startServer()
     }
 
     /// Stops the server at once, as a crash or a lost machine would (`-m immediate`); `startAgain()` brings it back.
-    public func stop() async throws {
+    package func stop() async throws {
         try await server("pg_ctl", ["-D", dataDirectory.path, "-m", "immediate", "-w", "-t", "30", "stop"])
     }
 
     /// Starts the server again on the same port after `stop()`.
-    public func startAgain() async throws {
+    package func startAgain() async throws {
         try await startServer()
     }
 
     /// Stops the server at once and deletes its files. Never throws: it runs on every path out of a test.
-    public func destroy() async {
+    package func destroy() async {
         _ = try? await server("pg_ctl", ["-D", dataDirectory.path, "-m", "immediate", "-w", "-t", "30", "stop"])
         try? FileManager.default.removeItem(at: directory)
     }

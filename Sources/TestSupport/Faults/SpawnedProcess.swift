@@ -1,19 +1,19 @@
-import Foundation
+package import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
-import Darwin
+package import Darwin
 #endif
 
 /// A program run as a child process for fault tests: output goes to temporary files (no pipe can fill up and
 /// stall the child), every wait is bounded, and a child still running when the value goes away is killed.
-public final class SpawnedProcess: @unchecked Sendable {
+package final class SpawnedProcess: @unchecked Sendable {
     /// How the child ended.
-    public enum Termination: Sendable, Equatable, CustomStringConvertible {
+    package enum Termination: Sendable, Equatable, CustomStringConvertible {
         case exit(Int32)
         case signal(Int32)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .exit(let code): "exit \(code)"
             case .signal(let signal): "signal \(signal)"
@@ -21,26 +21,26 @@ public final class SpawnedProcess: @unchecked Sendable {
         }
 
         /// The exit status, or the number of the signal that ended the child.
-        public var code: Int32 {
+        package var code: Int32 {
             switch self {
             case .exit(let code), .signal(let code): code
             }
         }
     }
 
-    public struct TimedOut: Error, CustomStringConvertible {
-        public let description: String
+    package struct TimedOut: Error, CustomStringConvertible {
+        package let description: String
     }
 
     // `Process` is only touched from the creating call and the thread-safe accessors below.
     private let process = Process()
     private let outURL: URL
     private let errURL: URL
-    public let commandLine: String
+    package let commandLine: String
 
     /// Starts `executable` with exactly `environment` (nothing is inherited implicitly), in `directory` (nil: this
     /// process's working directory).
-    public init(_ executable: URL, arguments: [String], environment: [String: String], directory workingDirectory: URL? = nil) throws {
+    package init(_ executable: URL, arguments: [String], environment: [String: String], directory workingDirectory: URL? = nil) throws {
         let directory = FileManager.default.temporaryDirectory
         let stem = "child-\(UUID().uuidString.prefix(8))"
         outURL = directory.appendingPathComponent(stem + ".out")
@@ -65,30 +65,30 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Starts `executable` with this process's environment (less the secrets `inheritedEnvironment` drops) plus `extra`.
-    public convenience init(_ executable: URL, arguments: [String], adding extra: [String: String], directory: URL? = nil) throws {
+    package convenience init(_ executable: URL, arguments: [String], adding extra: [String: String], directory: URL? = nil) throws {
         try self.init(executable, arguments: arguments, environment: Self.inheritedEnvironment().merging(extra) { _, new in new },
                       directory: directory)
     }
 
     /// This process's environment without the variables whose names start with one of `prefixes`, so a developer's
     /// real key or database never reaches a child under test.
-    public static func inheritedEnvironment(dropping prefixes: [String] = ["OPENAI_", "DATABASE_URL", "PG", "LOG_LEVEL"]) -> [String: String] {
+    package static func inheritedEnvironment(dropping prefixes: [String] = ["OPENAI_", "DATABASE_URL", "PG", "LOG_LEVEL"]) -> [String: String] {
         ProcessInfo.processInfo.environment.filter { entry in !prefixes.contains { entry.key.hasPrefix($0) } }
     }
 
-    public var stdout: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
-    public var stderr: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
-    public var isRunning: Bool { process.isRunning }
-    public var pid: Int32 { process.processIdentifier }
+    package var stdout: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
+    package var stderr: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
+    package var isRunning: Bool { process.isRunning }
+    package var pid: Int32 { process.processIdentifier }
 
     /// Sends `signal` (SIGKILL by default) if the child still runs.
-    public func kill(_ signal: Int32 = SIGKILL) {
+    package func kill(_ signal: Int32 = SIGKILL) {
         if process.isRunning { posixKill(process.processIdentifier, signal) }
     }
 
     /// Waits for the child to end; kills it and throws if it runs longer than `timeout` seconds.
     @discardableResult
-    public func waitForExit(timeout: Double) async throws -> Termination {
+    package func waitForExit(timeout: Double) async throws -> Termination {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning {
             guard Date() < deadline else {
@@ -101,7 +101,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Waits until the child has written `text` to stderr; throws if it exits first or `timeout` seconds pass.
-    public func waitForStderr(containing text: String, timeout: Double) async throws {
+    package func waitForStderr(containing text: String, timeout: Double) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while !stderr.contains(text) {
             guard process.isRunning else {
@@ -115,7 +115,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// Runs a program to completion and returns how it ended with its output.
-    public static func run(
+    package static func run(
         _ executable: URL, arguments: [String], environment: [String: String], timeout: Double = 60
     ) async throws -> (termination: Termination, stdout: String, stderr: String) {
         let child = try SpawnedProcess(executable, arguments: arguments, environment: environment)

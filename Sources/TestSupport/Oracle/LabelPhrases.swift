@@ -1,18 +1,18 @@
-import Evals
+import Extractors
 import Foundation
 
 /// The `# date` / `# time` comments of a fixture file (evals/fixtures/README.md), keyed by label path
 /// ("deadlines[0].deadline"): the phrase as the labeller wrote it and the message it comes from.
-public struct LabelPhrases: Sendable {
-    public struct Phrase: Sendable, Hashable {
-        public let phrase: String
-        public let message: String?
+package struct LabelPhrases: Sendable {
+    package struct Phrase: Sendable, Hashable {
+        package let phrase: String
+        package let message: String?
     }
 
-    public let dates: [String: Phrase]
-    public let times: [String: Phrase]
+    package let dates: [String: Phrase]
+    package let times: [String: Phrase]
 
-    public init(fileText: String) {
+    package init(fileText: String) {
         var dates: [String: Phrase] = [:]
         var times: [String: Phrase] = [:]
         let pattern = /#\s*(date|time)\s+([\w\[\].]+):\s*"([^"]+)"(?:\s*@([\w-]+))?/
@@ -28,7 +28,7 @@ public struct LabelPhrases: Sendable {
     /// The words of `text` that say the labelled phrase, verbatim: the shortest run of words holding every key word
     /// of the label ("thursday december 10" finds "Thursday 10th December"), with a deadline's "by"/"due"/"before"
     /// kept in front. Nil when the words are not all there.
-    public static func verbatim(_ label: String, in text: String, deadline: Bool) -> String? {
+    package static func verbatim(_ label: String, in text: String, deadline: Bool) -> String? {
         let keys = label.lowercased().split(separator: " ").map(String.init).filter { !["the", "of", "on", "at"].contains($0) }
         guard !keys.isEmpty else { return nil }
         let words = Self.words(text)
@@ -65,7 +65,7 @@ public struct LabelPhrases: Sendable {
     /// `phrase` (found in `text`) widened to the clock time said right after it ("this Friday" → "this Friday at
     /// midnight", "Saturday" → "Saturday at 6 in the morning"), or right before it ("at 2pm on Saturday").
     /// With `time` (the label's time words, "1pm"), only an occurrence whose clock time holds those words is used.
-    public static func withTime(_ phrase: String, in text: String, time: String? = nil) -> String {
+    package static func withTime(_ phrase: String, in text: String, time: String? = nil) -> String {
         var from = text.startIndex
         while let range = text.range(of: phrase, range: from..<text.endIndex) {
             let widened = withTime(phrase, at: range, in: text)

@@ -1,12 +1,10 @@
-import Chrono
-import Evals
-import Extractors
+import Core
+package import Extractors
 import Foundation
-import JSONKit
-import PromptKit
+package import PromptKit
 
 /// One realistic kind of model mistake, applied to every item of an oracle answer.
-public enum OracleNoise: String, Sendable, CaseIterable {
+package enum OracleNoise: String, Sendable, CaseIterable {
     /// The labels, exactly.
     case perfect
     /// One cited id moved to a neighbouring message (the next one, or the previous for the last).
@@ -34,30 +32,30 @@ public enum OracleNoise: String, Sendable, CaseIterable {
     case inventedQuoted = "invented-quoted"
 
     /// The modes that copy every quote exactly and add no item: each must score 1.0.
-    public static let exactQuoting: [OracleNoise] = [.perfect, .ids, .dates, .phrase, .withtime]
+    package static let exactQuoting: [OracleNoise] = [.perfect, .ids, .dates, .phrase, .withtime]
 }
 
 /// How many items an oracle invented, so a test can say what share of them the checks dropped.
-public actor OracleLog {
-    public private(set) var invented = 0
+package actor OracleLog {
+    package private(set) var invented = 0
 
-    public init() {}
+    package init() {}
 
     func add(invented count: Int) { invented += count }
 }
 
 /// A labelled fixture with the date phrases its comments give.
-public struct OracleFixture: Sendable {
-    public let fixture: Fixture
-    public let phrases: LabelPhrases
+package struct OracleFixture: Sendable {
+    package let fixture: Fixture
+    package let phrases: LabelPhrases
 
-    public init(fixture: Fixture, fileText: String) {
+    package init(fixture: Fixture, fileText: String) {
         self.fixture = fixture
         self.phrases = LabelPhrases(fileText: fileText)
     }
 
     /// Every `*.yaml` fixture in `directory`, sorted by file name.
-    public static func loadDirectory(_ directory: String) throws -> [OracleFixture] {
+    package static func loadDirectory(_ directory: String) throws -> [OracleFixture] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".yaml") }.sorted()
         return try names.map { name in
             let file = directory + "/" + name
@@ -71,16 +69,16 @@ public struct OracleFixture: Sendable {
 /// aliases for ids, the labelled dates, the date phrase copied from the message, and evidence copied from the
 /// message that supports each item. With `noise`, one kind of realistic mistake is made on every item, to measure
 /// what the pipeline's checks recover. The conversation id of the request names the fixture.
-public struct OracleAnswerProvider: AnswerProvider {
-    public let fixtures: [String: OracleFixture]
-    public let noise: OracleNoise
-    public let log = OracleLog()
+package struct OracleAnswerProvider: AnswerProvider {
+    package let fixtures: [String: OracleFixture]
+    package let noise: OracleNoise
+    package let log = OracleLog()
     /// Sentences of every fixture's messages, for `invented` quotes (each writer keeps those in none of its messages).
     let sentences: [String]
     /// Every fixture's labels, for `inventedQuoted` items (each writer takes those of other fixtures).
     let foreign: [ForeignLabel]
 
-    public init(fixtures: [OracleFixture], noise: OracleNoise = .perfect) {
+    package init(fixtures: [OracleFixture], noise: OracleNoise = .perfect) {
         self.fixtures = Dictionary(fixtures.map { ($0.fixture.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.noise = noise
         self.sentences = noise == .invented
@@ -89,11 +87,11 @@ public struct OracleAnswerProvider: AnswerProvider {
         self.foreign = noise == .inventedQuoted ? fixtures.flatMap { ForeignLabel.all(in: $0.fixture) } : []
     }
 
-    public var name: String { "oracle" }
+    package var name: String { "oracle" }
 
-    public func modelName(for prompt: Prompt) -> String { "oracle-\(noise.rawValue)" }
+    package func modelName(for prompt: Prompt) -> String { "oracle-\(noise.rawValue)" }
 
-    public func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
+    package func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
         guard let oracle = fixtures[request.input.conversationID] else {
             throw OracleMissing(description: "the oracle has no fixture '\(request.input.conversationID)'")
         }
@@ -109,8 +107,8 @@ public struct OracleAnswerProvider: AnswerProvider {
 }
 
 /// A question the oracle's fixtures cannot answer: a test set up wrong, never a simulated model fault.
-public struct OracleMissing: Error, Sendable, Hashable, CustomStringConvertible {
-    public let description: String
+package struct OracleMissing: Error, Sendable, Hashable, CustomStringConvertible {
+    package let description: String
 }
 
 /// Builds one feature's answer for one window.

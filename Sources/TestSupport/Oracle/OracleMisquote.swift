@@ -3,7 +3,7 @@ import Foundation
 /// The ways a model copies a chat message inexactly though told to copy it exactly, each written from what models
 /// do when they quote: they spell out contractions and chat shorthand, drop emoji, cut a long sentence with an
 /// ellipsis, drop or add a small word, and tidy punctuation. One family is applied per quote (`apply`).
-public enum OracleMisquote: String, Sendable, CaseIterable {
+package enum OracleMisquote: String, Sendable, CaseIterable {
     /// "I'll" → "I will", "don't" → "do not", "we're" → "we are".
     case contractions
     /// "tmrw" → "tomorrow", "pls" → "please", "u" → "you", "&" → "and", "w/" → "with", "Thurs" → "Thursday", "4pm" → "4:00 PM".
@@ -20,7 +20,7 @@ public enum OracleMisquote: String, Sendable, CaseIterable {
     case punctuation
 
     /// `text` with this family's edit, or nil when it does not apply (no contraction to spell out, no emoji...).
-    public func apply(_ text: String) -> String? {
+    package func apply(_ text: String) -> String? {
         let edited: String
         switch self {
         case .contractions: edited = Self.replacingWords(text, Self.contractionTable)
@@ -36,7 +36,7 @@ public enum OracleMisquote: String, Sendable, CaseIterable {
 
     /// One family's edit of `text`, trying the families in order from `start` until one applies; `text` itself
     /// when none does.
-    public static func misquote(_ text: String, start: Int) -> String {
+    package static func misquote(_ text: String, start: Int) -> String {
         for offset in allCases.indices {
             let family = allCases[(start + offset) % allCases.count]
             if let edited = family.apply(text) { return edited }
@@ -45,7 +45,7 @@ public enum OracleMisquote: String, Sendable, CaseIterable {
     }
 
     /// The sentences the oracle quotes from a message.
-    public static func sentences(_ text: String) -> [String] { OracleWriter.sentences(text) }
+    package static func sentences(_ text: String) -> [String] { OracleWriter.sentences(text) }
 
     // MARK: Families
 

@@ -1,8 +1,6 @@
-import Chrono
-import Evals
+import Core
 import Extractors
 import Foundation
-import JSONKit
 
 /// The noise modes that change a whole answer rather than one field: misquoted evidence, invented items and
 /// reworded repeats.

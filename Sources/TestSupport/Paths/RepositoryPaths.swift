@@ -1,9 +1,9 @@
-import Foundation
+package import Foundation
 
 /// The checkout the tests run from, for tests that read its files (prompts, schemas, fixtures, the README) or the
 /// read-only `shared/` folder beside it. Found from this file's place: Sources/TestSupport/Paths/.
-public enum RepositoryPaths {
+package enum RepositoryPaths {
     /// The package root: Package.swift, prompts/, schemas/, evals/.
-    public static let root = URL(fileURLWithPath: #filePath)
+    package static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 }

@@ -1,25 +1,25 @@
 /// How many reminders one run may still create. An actor because the agent runs tool calls in parallel:
 /// a slot is reserved before the insert and given back when nothing was inserted, so parallel calls can never
 /// overshoot the limit.
-public actor ReminderBudget {
-    public nonisolated let limit: Int
+package actor ReminderBudget {
+    package nonisolated let limit: Int
     private var used = 0
 
-    public init(limit: Int) {
+    package init(limit: Int) {
         self.limit = max(0, limit)
     }
 
     /// Takes one slot; false when none is left.
-    public func reserve() -> Bool {
+    package func reserve() -> Bool {
         guard used < limit else { return false }
         used += 1
         return true
     }
 
     /// Returns a slot reserved for a creation that did not happen (a duplicate, a failed insert).
-    public func release() {
+    package func release() {
         used = max(0, used - 1)
     }
 
-    public var remaining: Int { limit - used }
+    package var remaining: Int { limit - used }
 }

@@ -1,24 +1,24 @@
-import Chrono
-import Foundation
-import Postgres
+package import Core
+package import Foundation
+package import Postgres
 
 /// Everything a tool needs besides its arguments, fixed before the model says anything: whom the tools serve,
 /// which database, the user's clock, and the provenance stamped on rows the assistant writes. The model never
 /// passes a user id; every query is scoped to `userID` from here.
-public struct ToolContext: Sendable {
-    public let userID: UUID
-    public let pool: PostgresPool
+package struct ToolContext: Sendable {
+    package let userID: UUID
+    package let pool: PostgresPool
     /// The user's zone (``UserTimeZonePolicy``: `user_settings`, else the default zone, else UTC): "today", wall-clock event times and offsets in results.
-    public let timeZone: TimeZone
+    package let timeZone: TimeZone
     /// The run's clock, fixed so every tool agrees on "today" and "in the past".
-    public let now: Date
-    public let provenance: ToolProvenance
+    package let now: Date
+    package let provenance: ToolProvenance
     /// Shared by every tool built for the same run.
-    public let reminderBudget: ReminderBudget
+    package let reminderBudget: ReminderBudget
     /// The conflict rule `check_conflicts` applies: the nightly findings' rule, with the run's travel gap.
-    public var conflicts = ScheduleConflicts()
+    package var conflicts = ScheduleConflicts()
 
-    public init(
+    package init(
         userID: UUID, pool: PostgresPool, timeZone: TimeZone, now: Date, provenance: ToolProvenance, reminderBudget: ReminderBudget
     ) {
         self.userID = userID
@@ -30,7 +30,7 @@ public struct ToolContext: Sendable {
     }
 
     /// Checks that the user exists and reads their time zone (``UserTimeZonePolicy``).
-    public static func load(
+    package static func load(
         userID: UUID, pool: PostgresPool, provenance: ToolProvenance, now: Date = Date(), maxRemindersPerRun: Int = 3,
         zones: UserTimeZonePolicy = .utc
     ) async throws -> ToolContext {
@@ -42,7 +42,7 @@ public struct ToolContext: Sendable {
 
     /// The user's zone: her `user_settings` row, else (no row, or not a valid zone: a warning) the policy's default.
     /// Throws when the user does not exist. Every job that needs one user's zone asks here.
-    public static func userTimeZone(_ userID: UUID, pool: PostgresPool, zones: UserTimeZonePolicy = .utc) async throws -> TimeZone {
+    package static func userTimeZone(_ userID: UUID, pool: PostgresPool, zones: UserTimeZonePolicy = .utc) async throws -> TimeZone {
         let rows = try await pool.query(
             """
             SELECT s.time_zone FROM users u LEFT JOIN user_settings s ON s.user_id = u.id WHERE u.id = $1::uuid
@@ -53,17 +53,17 @@ public struct ToolContext: Sendable {
     }
 
     /// The user's calendar date at `now`.
-    public var today: LocalDate { LocalDate(now, in: timeZone) }
+    package var today: LocalDate { LocalDate(now, in: timeZone) }
 }
 
 /// What produced a row the assistant writes, recorded in the row's provenance columns.
-public struct ToolProvenance: Sendable, Hashable {
-    public let runID: UUID?
-    public let promptID: String
-    public let promptVersion: Int
-    public let model: String
+package struct ToolProvenance: Sendable, Hashable {
+    package let runID: UUID?
+    package let promptID: String
+    package let promptVersion: Int
+    package let model: String
 
-    public init(runID: UUID?, promptID: String, promptVersion: Int, model: String) {
+    package init(runID: UUID?, promptID: String, promptVersion: Int, model: String) {
         self.runID = runID
         self.promptID = promptID
         self.promptVersion = promptVersion
@@ -72,10 +72,10 @@ public struct ToolProvenance: Sendable, Hashable {
 }
 
 /// Why tools could not be built for a user.
-public enum ToolContextError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum ToolContextError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownUser(UUID)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unknownUser(let id):
             "no user with id \(id.uuidString.lowercased())"

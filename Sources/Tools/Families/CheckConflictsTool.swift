@@ -1,28 +1,27 @@
 import AgentRuntime
-import Chrono
+package import Core
 import Foundation
-import JSONKit
 
 /// `check_conflicts`: whether an event (existing or proposed) conflicts with the user's other events, or, with nothing
 /// given, every conflicting pair in the next two weeks, by the one rule the nightly findings use too
 /// (`ScheduleConflicts`: overlap, all-day, travel), on real instants in the user's zone.
-public struct CheckConflictsTool: AgentTool {
-    public struct Arguments: Decodable, Sendable {
-        public let event_id: String?
-        public let date: String?
-        public let start_time: String?
-        public let end_time: String?
+package struct CheckConflictsTool: AgentTool {
+    package struct Arguments: Decodable, Sendable {
+        package let event_id: String?
+        package let date: String?
+        package let start_time: String?
+        package let end_time: String?
     }
 
     let context: ToolContext
-    public init(context: ToolContext) { self.context = context }
+    package init(context: ToolContext) { self.context = context }
 
     /// How far ahead the "find all conflicts" mode looks.
     static let scanDays = 14
     static let maxPairs = 50
 
-    public let name = "check_conflicts"
-    public let description = """
+    package let name = "check_conflicts"
+    package let description = """
         Find scheduling conflicts among the user's calendar events. Three modes: (1) event_id set, others null: \
         conflicts of that existing event; (2) event_id null, date set (start_time/end_time optional, no start_time \
         = all-day): conflicts of a proposed event; (3) everything null: every conflicting pair among events of the \
@@ -31,7 +30,7 @@ public struct CheckConflictsTool: AgentTool {
         travel (no overlap, but too little time between two events at different known places). Events without an \
         end last 60 minutes.
         """
-    public var parametersSchema: JSONValue {
+    package var parametersSchema: JSONValue {
         ToolSchema.object([
             ("event_id", ToolSchema.string("Id of an existing event (from get_upcoming_events), or null.", nullable: true)),
             ("date", ToolSchema.string("Date of a proposed event, YYYY-MM-DD, or null.", nullable: true)),
@@ -40,7 +39,7 @@ public struct CheckConflictsTool: AgentTool {
         ])
     }
 
-    public func run(_ arguments: Arguments) async throws -> JSONValue {
+    package func run(_ arguments: Arguments) async throws -> JSONValue {
         switch (arguments.event_id, arguments.date) {
         case (let id?, nil):
             guard arguments.start_time == nil, arguments.end_time == nil else {

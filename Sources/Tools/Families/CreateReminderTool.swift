@@ -1,34 +1,33 @@
 import AgentRuntime
-import Chrono
+package import Core
 import Foundation
-import JSONKit
 import Postgres
 
 /// `create_reminder`: the assistant's one write. Idempotent (the same title at the same minute is one row however
 /// often it is asked for), bounded per run, never in the past or far future, and only for the user's own deadlines.
-public struct CreateReminderTool: AgentTool {
-    public struct Arguments: Decodable, Sendable {
-        public let title: String
-        public let remind_at: String
-        public let priority: String
-        public let deadline_id: String?
+package struct CreateReminderTool: AgentTool {
+    package struct Arguments: Decodable, Sendable {
+        package let title: String
+        package let remind_at: String
+        package let priority: String
+        package let deadline_id: String?
     }
 
     let context: ToolContext
-    public init(context: ToolContext) { self.context = context }
+    package init(context: ToolContext) { self.context = context }
 
     static let priorities = ["urgent", "high", "medium", "low"]
     static let maxDaysAhead = 60
     static let maxTitleLength = 200
 
-    public let name = "create_reminder"
-    public let description = """
+    package let name = "create_reminder"
+    package let description = """
         Create a reminder for the user. remind_at is an ISO 8601 date-time WITH a UTC offset (e.g. \
         2026-03-08T09:00:00-05:00), in the future and at most 60 days ahead. Link it to a deadline with deadline_id \
         (from get_upcoming_deadlines) or pass null. Asking twice for the same title and minute creates one reminder; \
         a run may create at most a few reminders, so create only the ones that matter.
         """
-    public var parametersSchema: JSONValue {
+    package var parametersSchema: JSONValue {
         ToolSchema.object([
             ("title", ToolSchema.string("What to remind the user of, short and specific (at most 200 characters).")),
             ("remind_at", ToolSchema.string("When, ISO 8601 date-time with offset, e.g. 2026-03-08T09:00:00-05:00.")),
@@ -37,7 +36,7 @@ public struct CreateReminderTool: AgentTool {
         ])
     }
 
-    public func run(_ arguments: Arguments) async throws -> JSONValue {
+    package func run(_ arguments: Arguments) async throws -> JSONValue {
         let request = try validate(arguments)
         let deadline = try await resolveDeadline(arguments.deadline_id)
         let key = Self.idempotencyKey(user: context.userID, title: request.title, remindAt: request.remindAt)

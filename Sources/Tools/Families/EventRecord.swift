@@ -1,6 +1,5 @@
-import Chrono
+import Core
 import Foundation
-import JSONKit
 import Postgres
 
 /// A calendar event from one of the bound user's conversations, as the event tools read it.

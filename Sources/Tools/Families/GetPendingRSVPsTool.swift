@@ -1,25 +1,24 @@
 import AgentRuntime
-import Chrono
+package import Core
 import Foundation
-import JSONKit
 
 /// `get_pending_rsvps`: invitations the user has not answered yet, most urgent first.
-public struct GetPendingRSVPsTool: AgentTool {
-    public typealias Arguments = NoArguments
+package struct GetPendingRSVPsTool: AgentTool {
+    package typealias Arguments = NoArguments
 
     let context: ToolContext
-    public init(context: ToolContext) { self.context = context }
+    package init(context: ToolContext) { self.context = context }
 
     static let maxRows = 50
 
-    public let name = "get_pending_rsvps"
-    public let description = """
+    package let name = "get_pending_rsvps"
+    package let description = """
         List RSVP requests the user has not answered yet, ordered by response deadline (none last) then event date: \
         event name, event date, deadline, days until the deadline (negative = overdue), who asked, and where.
         """
-    public var parametersSchema: JSONValue { ToolSchema.object([]) }
+    package var parametersSchema: JSONValue { ToolSchema.object([]) }
 
-    public func run(_ arguments: NoArguments) async throws -> JSONValue {
+    package func run(_ arguments: NoArguments) async throws -> JSONValue {
         let rows = try await context.pool.query(
             """
             SELECT r.id, r.event_name, r.event_date, r.deadline,

@@ -1,26 +1,25 @@
 import AgentRuntime
-import Chrono
+package import Core
 import Foundation
-import JSONKit
 
 /// `get_recent_messages`: what people said lately, in all the user's conversations or one of them.
-public struct GetRecentMessagesTool: AgentTool {
-    public struct Arguments: Decodable, Sendable {
-        public let conversation_id: String?
-        public let days: Int
-        public let limit: Int
+package struct GetRecentMessagesTool: AgentTool {
+    package struct Arguments: Decodable, Sendable {
+        package let conversation_id: String?
+        package let days: Int
+        package let limit: Int
     }
 
     let context: ToolContext
-    public init(context: ToolContext) { self.context = context }
+    package init(context: ToolContext) { self.context = context }
 
-    public let name = "get_recent_messages"
-    public let description = """
+    package let name = "get_recent_messages"
+    package let description = """
         Read recent messages from the user's conversations, newest first: conversation name, sender, time sent \
         (ISO 8601 with the user's UTC offset) and text (long texts are cut). Pass a conversation_id to read one \
         conversation, or null for all of them.
         """
-    public var parametersSchema: JSONValue {
+    package var parametersSchema: JSONValue {
         ToolSchema.object([
             ("conversation_id", ToolSchema.string("Id of one conversation (from an earlier result), or null for all.", nullable: true)),
             ("days", ToolSchema.integer("How many days back to read, 1 to 60 (clamped).")),
@@ -28,7 +27,7 @@ public struct GetRecentMessagesTool: AgentTool {
         ])
     }
 
-    public func run(_ arguments: Arguments) async throws -> JSONValue {
+    package func run(_ arguments: Arguments) async throws -> JSONValue {
         let days = Bounds.clamp(arguments.days, to: Bounds.days)
         let limit = Bounds.clamp(arguments.limit, to: Bounds.count)
         let conversationID = try arguments.conversation_id.map { try parseID($0, field: "conversation_id") }

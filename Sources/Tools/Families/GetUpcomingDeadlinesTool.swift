@@ -1,27 +1,26 @@
 import AgentRuntime
-import Chrono
+package import Core
 import Foundation
-import JSONKit
 
 /// `get_upcoming_deadlines`: the user's open tasks falling due soon.
-public struct GetUpcomingDeadlinesTool: AgentTool {
-    public struct Arguments: Decodable, Sendable {
-        public let days: Int
+package struct GetUpcomingDeadlinesTool: AgentTool {
+    package struct Arguments: Decodable, Sendable {
+        package let days: Int
     }
 
     let context: ToolContext
-    public init(context: ToolContext) { self.context = context }
+    package init(context: ToolContext) { self.context = context }
 
-    public let name = "get_upcoming_deadlines"
-    public let description = """
+    package let name = "get_upcoming_deadlines"
+    package let description = """
         List the user's pending deadlines (forms, payments, things to bring) due from today through today + days, \
         soonest first, with priority and days left. Use the id as deadline_id when creating a reminder for one.
         """
-    public var parametersSchema: JSONValue {
+    package var parametersSchema: JSONValue {
         ToolSchema.object([("days", ToolSchema.integer("How many days ahead to look, 1 to 60 (clamped)."))])
     }
 
-    public func run(_ arguments: Arguments) async throws -> JSONValue {
+    package func run(_ arguments: Arguments) async throws -> JSONValue {
         let days = Bounds.clamp(arguments.days, to: Bounds.days)
         let today = context.today
         let through = today.adding(days: days)

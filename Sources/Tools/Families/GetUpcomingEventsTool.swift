@@ -1,26 +1,26 @@
 import AgentRuntime
 import Foundation
-import JSONKit
+package import Core
 
 /// `get_upcoming_events`: what is on the user's calendar soon, from every conversation they are in.
-public struct GetUpcomingEventsTool: AgentTool {
-    public struct Arguments: Decodable, Sendable {
-        public let days: Int
+package struct GetUpcomingEventsTool: AgentTool {
+    package struct Arguments: Decodable, Sendable {
+        package let days: Int
     }
 
     let context: ToolContext
-    public init(context: ToolContext) { self.context = context }
+    package init(context: ToolContext) { self.context = context }
 
-    public let name = "get_upcoming_events"
-    public let description = """
+    package let name = "get_upcoming_events"
+    package let description = """
         List calendar events from the user's conversations, from today (the user's time zone) through today + days, \
         ordered by date and time. Events without a time are all-day. Use it to see what the user has coming up.
         """
-    public var parametersSchema: JSONValue {
+    package var parametersSchema: JSONValue {
         ToolSchema.object([("days", ToolSchema.integer("How many days ahead to look, 1 to 60 (clamped)."))])
     }
 
-    public func run(_ arguments: Arguments) async throws -> JSONValue {
+    package func run(_ arguments: Arguments) async throws -> JSONValue {
         let days = Bounds.clamp(arguments.days, to: Bounds.days)
         let from = context.today
         let through = from.adding(days: days)

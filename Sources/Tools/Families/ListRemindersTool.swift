@@ -1,27 +1,26 @@
 import AgentRuntime
-import Chrono
+package import Core
 import Foundation
-import JSONKit
 
 /// `list_reminders`: the user's reminders, so the assistant does not suggest one that already exists.
-public struct ListRemindersTool: AgentTool {
-    public struct Arguments: Decodable, Sendable {
-        public let include_done: Bool
+package struct ListRemindersTool: AgentTool {
+    package struct Arguments: Decodable, Sendable {
+        package let include_done: Bool
     }
 
     let context: ToolContext
-    public init(context: ToolContext) { self.context = context }
+    package init(context: ToolContext) { self.context = context }
 
-    public let name = "list_reminders"
-    public let description = """
+    package let name = "list_reminders"
+    package let description = """
         List the user's reminders by time: title, when (ISO 8601 with the user's offset), priority, status and who \
         created it. Check this before creating a reminder. include_done also lists completed and dismissed ones.
         """
-    public var parametersSchema: JSONValue {
+    package var parametersSchema: JSONValue {
         ToolSchema.object([("include_done", ToolSchema.boolean("true to include completed and dismissed reminders."))])
     }
 
-    public func run(_ arguments: Arguments) async throws -> JSONValue {
+    package func run(_ arguments: Arguments) async throws -> JSONValue {
         let limit = Bounds.count.upperBound
         let rows = try await context.pool.query(
             """

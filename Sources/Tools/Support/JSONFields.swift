@@ -1,6 +1,5 @@
-import Chrono
+import Core
 import Foundation
-import JSONKit
 
 /// Result-field conversions: absent values become JSON `null` (so every result object has the same keys),
 /// ids are lower-case strings, dates `YYYY-MM-DD`, times `HH:MM`.

@@ -1,4 +1,4 @@
-import JSONKit
+import Core
 
 /// Builders for strict-compatible parameter schemas: every property required, no extra properties, and
 /// "optional" written as a nullable type, so the model always sends every key and `null` means "not given".
@@ -30,4 +30,4 @@ enum ToolSchema {
 }
 
 /// Arguments of a tool that takes none.
-public struct NoArguments: Decodable, Sendable {}
+package struct NoArguments: Decodable, Sendable {}

@@ -1,11 +1,10 @@
 import AgentRuntime
-import CLISupport
-import Chrono
+import JobsKit
+import Core
 import Extractors
 import Foundation
 import Logging
 import Postgres
-import JobsKit
 import PromptKit
 
 /// Every environment variable the binary reads, in one table: its name, the values it takes, its default and the

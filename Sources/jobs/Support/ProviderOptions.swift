@@ -1,9 +1,7 @@
 import ArgumentParser
-import CLISupport
+import JobsKit
 import Extractors
 import Foundation
-import JobsKit
-import Providers
 
 extension ProviderChoice: ExpressibleByArgument {}
 

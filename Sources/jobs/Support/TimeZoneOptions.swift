@@ -1,5 +1,5 @@
 import ArgumentParser
-import Chrono
+import Core
 import Foundation
 
 /// The default zone for users without a `user_settings` row (``UserTimeZonePolicy``).

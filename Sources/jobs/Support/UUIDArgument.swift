@@ -1,5 +1,5 @@
-import ArgumentParser
-import Foundation
+public import ArgumentParser  // public: UUID (Foundation) is public, so its conformance below is too.
+public import Foundation
 import JobsKit
 
 /// Ids are parsed once, by the argument parser: a malformed id is a usage error naming the flag (exit code 64),

@@ -1,5 +1,4 @@
 import Foundation
-import LoopbackHTTP
 import TestSupport
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import Chrono
+import Core
 import Extractors
 import Foundation
 import Testing

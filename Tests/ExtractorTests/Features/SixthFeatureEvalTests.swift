@@ -1,9 +1,6 @@
-import Chrono
-import Evals
+import Core
 @testable import Extractors
 import Foundation
-import JSONKit
-import JobsEval
 import JobsKit
 import Testing
 import TestSupport

@@ -1,16 +1,12 @@
 import AgentRuntime
-import Chrono
-import Evals
+import Core
 @testable import Extractors
 import Foundation
-import JSONKit
-import JobsEval
 import JobsKit
 import Postgres
 import PromptKit
 import Testing
 import TestSupport
-import YAMLKit
 
 // A sixth feature is one Swift type (this file's `Carpools`, with its scorer's shape `ScoredCarpool`), its prompt, its
 // schema and its table's migration (Resources/SixthFeature/prompts/carpools.yaml, schemas/carpools.schema.json,

@@ -1,7 +1,5 @@
-import Evals
 import Extractors
 import Foundation
-import JobsEval
 import JobsKit
 import Testing
 import TestSupport

@@ -1,8 +1,7 @@
-import Evals
 @testable import Extractors
 import Foundation
-import JobsEval
-import JSONKit
+import JobsKit
+import Core
 import PromptKit
 import Testing
 import TestSupport

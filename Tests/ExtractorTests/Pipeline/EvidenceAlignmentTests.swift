@@ -1,7 +1,6 @@
 @testable import Extractors
 import Foundation
 import Testing
-import SeededRandom
 import TestSupport
 
 /// Evidence alignment: what a model changes when it quotes still aligns, made-up words do not, and the work is

@@ -1,7 +1,6 @@
-import Chrono
+import Core
 @testable import Extractors
 import Foundation
-import JSONKit
 import Testing
 
 /// The field check: an item's title, task, decision or event must share content with the messages it cites, a time

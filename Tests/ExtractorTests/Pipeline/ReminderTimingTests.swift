@@ -1,4 +1,4 @@
-import Chrono
+import Core
 @testable import Extractors
 import Foundation
 import Testing

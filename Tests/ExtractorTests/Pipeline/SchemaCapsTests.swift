@@ -1,5 +1,5 @@
 import Foundation
-import JSONKit
+import Core
 import Testing
 import TestSupport
 

@@ -1,6 +1,6 @@
 import AgentRuntime
 import Foundation
-import JSONKit
+import Core
 import JobsKit
 import Postgres
 import Testing

@@ -1,8 +1,7 @@
 import AgentRuntime
-import Chrono
+import Core
 import Extractors
 import Foundation
-import JSONKit
 import JobsKit
 import Postgres
 import PromptKit

@@ -1,5 +1,5 @@
 import Foundation
-import JSONKit
+import Core
 @testable import JobsKit
 import TestSupport
 import Testing

@@ -1,6 +1,6 @@
-import CLISupport
+import JobsKit
 import Foundation
-import JSONKit
+import Core
 import Logging
 import TestSupport
 import Testing

@@ -1,10 +1,7 @@
 import AgentRuntime
-import Evals
 import Extractors
 import Foundation
-import JobsEval
 @testable import JobsKit
-import Providers
 import TestSupport
 import Testing
 

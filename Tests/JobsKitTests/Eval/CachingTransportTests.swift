@@ -1,8 +1,7 @@
 import AgentRuntime
 import Extractors
 import Foundation
-import JSONKit
-import JobsEval
+import Core
 import JobsKit
 import Testing
 

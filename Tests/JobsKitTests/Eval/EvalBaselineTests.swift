@@ -1,9 +1,7 @@
 import AgentRuntime
-import Chrono
-import Evals
+import Core
 import Extractors
 import Foundation
-import JobsEval
 import JobsKit
 import Testing
 
@@ -14,8 +12,8 @@ struct EvalBaselineTests {
         let at = Timestamp(iso: "2026-03-02T08:00:00-05:00")!
         return Fixture(
             id: id, description: id, reference: FixtureReference(now: at, timezone: "America/New_York", user: "a"),
-            participants: [Evals.Participant(id: "a", name: "A")],
-            messages: ["m1", "m2", "m3"].map { Evals.ChatMessage(id: $0, sender: "a", sentAt: at, text: "text of \($0)") },
+            participants: [FixtureParticipant(id: "a", name: "A")],
+            messages: ["m1", "m2", "m3"].map { FixtureMessage(id: $0, sender: "a", sentAt: at, text: "text of \($0)") },
             expected: ExtractionSet(events, deadlines))
     }
 

@@ -1,7 +1,7 @@
-import Evals
+import Extractors
 import Foundation
-import JSONKit
-import JobsEval
+import Core
+import JobsKit
 import TestSupport
 import Testing
 

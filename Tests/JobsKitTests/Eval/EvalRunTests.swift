@@ -1,9 +1,7 @@
 import AgentRuntime
-import Evals
 import Extractors
 import Foundation
-import JSONKit
-import JobsEval
+import Core
 import JobsKit
 import PromptKit
 import TestSupport

@@ -1,8 +1,6 @@
-import Evals
 import Extractors
 import Foundation
-import JSONKit
-import JobsEval
+import Core
 import JobsKit
 import TestSupport
 

@@ -1,6 +1,5 @@
-import Evals
+import Extractors
 import Foundation
-import JobsEval
 import JobsKit
 import PromptKit
 import TestSupport

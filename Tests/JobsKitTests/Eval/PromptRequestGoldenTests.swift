@@ -1,9 +1,8 @@
 import AgentRuntime
-import Evals
 import Extractors
 import Foundation
-import JobsEval
-import JSONKit
+import JobsKit
+import Core
 import PromptKit
 import TestSupport
 import Testing

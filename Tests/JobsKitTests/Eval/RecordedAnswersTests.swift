@@ -1,10 +1,8 @@
 import AgentRuntime
 import Crypto
-import Evals
 import Extractors
 import Foundation
-import JSONKit
-import JobsEval
+import Core
 import JobsKit
 import TestSupport
 import Testing

@@ -1,7 +1,6 @@
-import Evals
 import Extractors
 import Foundation
-import JobsEval
+import JobsKit
 import TestSupport
 import Testing
 

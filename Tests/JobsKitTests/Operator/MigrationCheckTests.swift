@@ -1,6 +1,5 @@
 import Foundation
 import JobsKit
-import Migrations
 import Postgres
 import TestSupport
 import Testing

@@ -1,11 +1,8 @@
 import AgentRuntime
-import Evals
 @testable import Extractors
 import Foundation
-import JSONKit
-@testable import JobsEval
+import Core
 @testable import JobsKit
-import Providers
 import Testing
 import TestSupport
 

@@ -1,12 +1,10 @@
 import AgentRuntime
-import BuildStamp
+import Core
 import Extractors
 import Foundation
 import JobsKit
-import Migrations
 import Postgres
 import PromptKit
-import Providers
 import TestSupport
 import Testing
 
@@ -16,7 +14,7 @@ import Testing
 struct ReleaseBinaryTests {
     @Test func embeddedMigrationsAreTheSourceTreeFiles() throws {
         for set in ["dev", "service"] {
-            let directory = RepositoryPaths.root.appendingPathComponent("Sources/Migrations/SQL/\(set)")
+            let directory = RepositoryPaths.root.appendingPathComponent("Sources/Postgres/Migrations/SQL/\(set)")
             let onDisk = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".sql") }.sorted()
             let embedded = try MigrationSet.bundled(set)
             #expect(embedded.files.map(\.name) == onDisk)

@@ -1,9 +1,8 @@
 import Bench
 import Foundation
-import JSONKit
+import Core
 import JobsKit
 import Postgres
-import SeededRandom
 import TestSupport
 import Testing
 #if canImport(Glibc)

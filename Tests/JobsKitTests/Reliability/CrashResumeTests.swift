@@ -1,8 +1,7 @@
 import Foundation
-import JSONKit
+import Core
 import JobsKit
 import Postgres
-import SeededRandom
 import TestSupport
 import Testing
 #if canImport(Glibc)

@@ -1,9 +1,8 @@
 import AgentRuntime
-import CLISupport
+import JobsKit
 import Extractors
 import Foundation
-import JSONKit
-import JobsKit
+import Core
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Extractors
 import Foundation
-import JSONKit
+import Core
 import JobsKit
 import Postgres
 import TestSupport
@@ -105,7 +105,7 @@ struct FutureDatedMessageTests {
             let stalled = try await Self.post(db, as: chat.ben, in: chat.conversation, "URGENT: can someone pick up Emma today", at: Date())
             #expect(try await Self.scan(db).conversations == 0, "stalled, as before the fix")
             let repair = try String(contentsOf: RepositoryPaths.root.appendingPathComponent(
-                "Sources/Migrations/SQL/service/120_scan_future_messages.sql"), encoding: .utf8)
+                "Sources/Postgres/Migrations/SQL/service/120_scan_future_messages.sql"), encoding: .utf8)
             // The migration's repair statements, run again on this database (the migration ran before the data existed).
             let section = "INSERT" + repair.components(separatedBy: "\nINSERT")[1]
             for statement in section.components(separatedBy: ";\n") {

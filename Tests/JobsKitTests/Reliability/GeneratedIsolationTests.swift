@@ -1,9 +1,7 @@
 import AgentRuntime
-import Chrono
+import Core
 import Foundation
-import JSONKit
 import Postgres
-import SeededRandom
 import TestSupport
 import Testing
 import Tools

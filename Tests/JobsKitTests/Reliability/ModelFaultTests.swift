@@ -1,6 +1,6 @@
 import AgentRuntime
 import Foundation
-import JSONKit
+import Core
 import Bench
 import JobsKit
 import Postgres

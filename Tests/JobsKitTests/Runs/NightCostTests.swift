@@ -1,7 +1,6 @@
 import Foundation
-import JSONKit
+import Core
 import JobsKit
-import Providers
 import Testing
 
 /// The night's cost an operator reads: extraction plus the assistant, unknown (never $0) when any part has no price,

@@ -1,7 +1,7 @@
 import Foundation
 import TestSupport
 import PromptKit
-import Providers
+import JobsKit
 import Testing
 
 @Suite("Price table")

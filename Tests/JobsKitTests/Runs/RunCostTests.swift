@@ -3,7 +3,6 @@ import Extractors
 import Foundation
 import JobsKit
 import Postgres
-import Providers
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Extractors
 import Foundation
-import JSONKit
+import Core
 import JobsKit
 import Postgres
 import TestSupport

@@ -1,7 +1,7 @@
 import AgentRuntime
 import Extractors
 import Foundation
-import JSONKit
+import Core
 import JobsKit
 import PromptKit
 import TestSupport

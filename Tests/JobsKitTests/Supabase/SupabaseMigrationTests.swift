@@ -1,8 +1,7 @@
-import Chrono
+import Core
 import Extractors
 import Foundation
 import JobsKit
-import Migrations
 import Postgres
 import Testing
 import TestSupport

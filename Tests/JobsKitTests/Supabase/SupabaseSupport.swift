@@ -1,7 +1,6 @@
 import Extractors
 import Foundation
 import JobsKit
-import Migrations
 import Postgres
 import PromptKit
 import TestSupport

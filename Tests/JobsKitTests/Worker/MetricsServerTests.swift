@@ -6,7 +6,7 @@ import FoundationNetworking
 import Glibc
 #endif
 import Logging
-import MetricsEndpoint
+import JobsKit
 import ServiceLifecycle
 import TestSupport
 import Testing

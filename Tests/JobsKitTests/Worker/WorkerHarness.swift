@@ -1,12 +1,10 @@
 import AgentRuntime
-import Chrono
+import Core
 import Extractors
 import Foundation
-import JSONKit
 import JobsKit
 import Postgres
 import PromptKit
-import Providers
 import TestSupport
 
 /// Demo data in a fresh database plus the pieces a worker needs, for the worker tests.

@@ -1,6 +1,5 @@
 import Foundation
 import JobsKit
-import MetricsEndpoint
 import TestSupport
 import Testing
 

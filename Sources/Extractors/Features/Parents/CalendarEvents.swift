@@ -1,66 +1,64 @@
-import Chrono
-import Evals
+package import Core
 import Foundation
-import JSONKit
 import Postgres
 
 /// A calendar event found in a conversation. Ids are the input's real ids (never the prompt's aliases).
-public struct EventItem: Sendable, Hashable, Codable {
-    public var title: String
-    public var date: LocalDate
-    public var time: LocalTime?
-    public var endTime: LocalTime?
-    public var location: String?
-    public var description: String
-    public var category: EventCategory
-    public var confidence: Double
-    public var datePhrase: String?
+package struct EventItem: Sendable, Hashable, Codable {
+    package var title: String
+    package var date: LocalDate
+    package var time: LocalTime?
+    package var endTime: LocalTime?
+    package var location: String?
+    package var description: String
+    package var category: EventCategory
+    package var confidence: Double
+    package var datePhrase: String?
     /// The model's own date when code resolved the phrase to a different one; equal to `date` when the model's
     /// date was kept because code could not read the whole phrase (a flag for review).
-    public var modelDate: LocalDate?
-    public var sources: [String]
+    package var modelDate: LocalDate?
+    package var sources: [String]
     /// Set for a second, distinct event of one message, date and time (see `ItemIdentity`).
-    public var variant: String? = nil
+    package var variant: String? = nil
 }
 
 /// The identity of an event: its first (earliest) source message, its date and its time (and its `variant`).
 extension EventItem {
     var baseKey: String { "\(sources.first ?? ""):\(date.iso):\(time?.iso ?? "-")" }
-    public var mergeKey: String { variant.map { "\(baseKey)~\($0)" } ?? baseKey }
+    package var mergeKey: String { variant.map { "\(baseKey)~\($0)" } ?? baseKey }
 }
 
 extension Extraction {
-    public var events: [EventItem] { get { self[CalendarEvents()] } set { self[CalendarEvents()] = newValue } }
+    package var events: [EventItem] { get { self[CalendarEvents()] } set { self[CalendarEvents()] = newValue } }
 }
 
 /// Calendar events: dated plans with a time and place, written to `calendar_events`.
-public struct CalendarEvents: ParentFeature {
-    public var id: ExtractionFeature { .calendarEvents }
+package struct CalendarEvents: ParentFeature {
+    package var id: ExtractionFeature { .calendarEvents }
 
-    public var combinedRule: String {
+    package var combinedRule: String {
         #"dated occasions the User's family might attend or that change the family's day: school events, appointments, children's activities (one item per game or session), social plans, closures, no-school days and early dismissals (with the dismissal time), invitations whatever the User answers, dated plans the parents agreed on. A series given by its first date is one event on that date. Not past events (dated before today; today's events stay even when their time has passed), vague plans, unagreed suggestions, cancelled events, deadlines that are not occasions, other families' own events, or custody, carpool and pick-up arrangements (those are decisions). A moved event: one item at its latest date and time. One item per occasion; cite every message adding a detail. confidence 0 to 1."#
     }
-    public var itemsKey: String { "events" }
+    package var itemsKey: String { "events" }
 
-    public func mergeKey(_ item: EventItem) -> String { item.mergeKey }
+    package func mergeKey(_ item: EventItem) -> String { item.mergeKey }
 
-    public func merge(_ item: EventItem, into items: inout [EventItem]) {
+    package func merge(_ item: EventItem, into items: inout [EventItem]) {
         ItemIdentity.merge(item, into: &items, base: \.baseKey, text: \.title, sources: \.sources, variant: \.variant)
     }
 
-    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { CalendarEventRules.answer(scan) }
+    package func rulesAnswer(_ scan: RuleScan) -> JSONValue { CalendarEventRules.answer(scan) }
 
-    public func scored(_ item: EventItem, user: String) -> ScoredEvent {
+    package func scored(_ item: EventItem, user: String) -> ScoredEvent {
         ScoredEvent(title: item.title, date: item.date, time: item.time, location: item.location, category: item.category,
                     source: item.sources)
     }
 
-    public func reportLine(_ item: EventItem) -> String {
+    package func reportLine(_ item: EventItem) -> String {
         "\(item.date.iso)\(item.time.map { " " + $0.iso } ?? "")\(item.endTime.map { "-" + $0.iso } ?? "") \(item.title)"
             + "\(item.location.map { " @ " + $0 } ?? "") [\(item.category.rawValue)]"
     }
 
-    public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [EventItem] {
+    package func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [EventItem] {
         Self.list(answer, "events").enumerated().compactMap { index, item in
             let label = "event \(index) '\(item["title"]?.stringValue?.prefix(40) ?? "")'"
             guard let grounded = context.grounded(item, label: label),
@@ -85,7 +83,7 @@ public struct CalendarEvents: ParentFeature {
         }
     }
 
-    public func writeRows(_ items: [EventItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
+    package func writeRows(_ items: [EventItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
         for item in items {
             let key = "event:\(rows.conversation):\(item.mergeKey)"
             try await rows.claim(Self.claimSQL, [key, item.sources, item.date])
@@ -97,7 +95,7 @@ public struct CalendarEvents: ParentFeature {
         }
     }
 
-    public var staleRowsSQL: String {
+    package var staleRowsSQL: String {
         "DELETE FROM calendar_events WHERE conversation_id = $1 AND confirmed IS NOT TRUE \(RowWriter.serviceRowNotIn)"
     }
 

@@ -1,59 +1,57 @@
-import Chrono
-import Evals
+package import Core
 import Foundation
-import JSONKit
 import Postgres
 
-public struct DeadlineItem: Sendable, Hashable, Codable {
-    public var task: String
-    public var deadline: LocalDate
-    public var time: LocalTime?
-    public var category: DeadlineCategory
-    public var priority: String
-    public var details: String?
-    public var datePhrase: String?
-    public var modelDate: LocalDate?
-    public var sources: [String]
+package struct DeadlineItem: Sendable, Hashable, Codable {
+    package var task: String
+    package var deadline: LocalDate
+    package var time: LocalTime?
+    package var category: DeadlineCategory
+    package var priority: String
+    package var details: String?
+    package var datePhrase: String?
+    package var modelDate: LocalDate?
+    package var sources: [String]
     /// Set for a second, distinct deadline of one message and date (see `ItemIdentity`).
-    public var variant: String? = nil
+    package var variant: String? = nil
 }
 
 /// The identity of a deadline: its first (earliest) source message and its date (and its `variant`).
 extension DeadlineItem {
     var baseKey: String { "\(sources.first ?? ""):\(deadline.iso)" }
-    public var mergeKey: String { variant.map { "\(baseKey)~\($0)" } ?? baseKey }
+    package var mergeKey: String { variant.map { "\(baseKey)~\($0)" } ?? baseKey }
 }
 
 extension Extraction {
-    public var deadlines: [DeadlineItem] { get { self[Deadlines()] } set { self[Deadlines()] = newValue } }
+    package var deadlines: [DeadlineItem] { get { self[Deadlines()] } set { self[Deadlines()] = newValue } }
 }
 
 /// Deadlines: tasks due by a date, written to `deadlines` for each person who must act, each with a reminder the
 /// evening before (`remind`).
-public struct Deadlines: ParentFeature {
-    public var id: ExtractionFeature { .deadlines }
+package struct Deadlines: ParentFeature {
+    package var id: ExtractionFeature { .deadlines }
 
-    public var combinedRule: String {
+    package var combinedRule: String {
         #"what the User's family must do or deliver by a date: forms and slips, payments and fees, sign-ups and registrations, a dated reply asked of the User that is not an invitation's (allergies by tonight), items the family is asked to send or bring on a given day (a recurring one once, on its first date), an item the User was asked to bring and agreed to, every task of a forwarded newsletter that applies to the User's family. A task the User says she is doing ("on it") is not done yet. One item per task (a slip and its fee together are one). Not an invitation's reply-by date (that is the RSVP's), tasks of other families only, past or already-met dates, undated tasks, dress codes, or events themselves. priority by days left from now: urgent 1, high 3, medium 14, low later. details: amount, form or place, or null."#
     }
 
-    public func mergeKey(_ item: DeadlineItem) -> String { item.mergeKey }
+    package func mergeKey(_ item: DeadlineItem) -> String { item.mergeKey }
 
-    public func merge(_ item: DeadlineItem, into items: inout [DeadlineItem]) {
+    package func merge(_ item: DeadlineItem, into items: inout [DeadlineItem]) {
         ItemIdentity.merge(item, into: &items, base: \.baseKey, text: \.task, sources: \.sources, variant: \.variant)
     }
 
-    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { DeadlineRules.answer(scan) }
+    package func rulesAnswer(_ scan: RuleScan) -> JSONValue { DeadlineRules.answer(scan) }
 
-    public func scored(_ item: DeadlineItem, user: String) -> ScoredDeadline {
+    package func scored(_ item: DeadlineItem, user: String) -> ScoredDeadline {
         ScoredDeadline(task: item.task, deadline: item.deadline, category: item.category, source: item.sources)
     }
 
-    public func reportLine(_ item: DeadlineItem) -> String {
+    package func reportLine(_ item: DeadlineItem) -> String {
         "\(item.deadline.iso)\(item.time.map { " " + $0.iso } ?? "") \(item.task) [\(item.category.rawValue), \(item.priority)]"
     }
 
-    public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [DeadlineItem] {
+    package func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [DeadlineItem] {
         Self.list(answer, "deadlines").enumerated().compactMap { index, item in
             let label = "deadline \(index) '\(item["task"]?.stringValue?.prefix(40) ?? "")'"
             guard let grounded = context.grounded(item, label: label),
@@ -74,7 +72,7 @@ public struct Deadlines: ParentFeature {
         }
     }
 
-    public func writeRows(_ items: [DeadlineItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
+    package func writeRows(_ items: [DeadlineItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
         for item in items {
             let itemKey = "deadline:\(rows.conversation):\(item.mergeKey)"
             let announcer = item.sources.first.flatMap { rows.input.message($0)?.senderID }
@@ -93,7 +91,7 @@ public struct Deadlines: ParentFeature {
         }
     }
 
-    public var staleRowsSQL: String {
+    package var staleRowsSQL: String {
         "DELETE FROM deadlines WHERE conversation_id = $1 AND status = 'pending' \(RowWriter.serviceRowNotIn)"
     }
 

@@ -1,55 +1,53 @@
-import Chrono
-import Evals
+package import Core
 import Foundation
-import JSONKit
 import Postgres
 
-public struct DecisionItem: Sendable, Hashable, Codable {
-    public var decision: String
-    public var category: DecisionCategory
+package struct DecisionItem: Sendable, Hashable, Codable {
+    package var decision: String
+    package var category: DecisionCategory
     /// A participant id, when the model named one that exists.
-    public var decidedBy: String?
-    public var deadline: LocalDate?
-    public var datePhrase: String?
-    public var modelDate: LocalDate?
-    public var sources: [String]
+    package var decidedBy: String?
+    package var deadline: LocalDate?
+    package var datePhrase: String?
+    package var modelDate: LocalDate?
+    package var sources: [String]
     /// Set for a second, distinct decision of one message and category (see `ItemIdentity`).
-    public var variant: String? = nil
+    package var variant: String? = nil
 }
 
 /// The identity of a decision: its first (earliest) source message and its category (and its `variant`).
 extension DecisionItem {
     var baseKey: String { "\(sources.first ?? ""):\(category.rawValue)" }
-    public var mergeKey: String { variant.map { "\(baseKey)~\($0)" } ?? baseKey }
+    package var mergeKey: String { variant.map { "\(baseKey)~\($0)" } ?? baseKey }
 }
 
 extension Extraction {
-    public var decisions: [DecisionItem] { get { self[Decisions()] } set { self[Decisions()] = newValue } }
+    package var decisions: [DecisionItem] { get { self[Decisions()] } set { self[Decisions()] = newValue } }
 }
 
 /// Decisions: what the group settled, written to `decisions`.
-public struct Decisions: ParentFeature {
-    public var id: ExtractionFeature { .decisions }
+package struct Decisions: ParentFeature {
+    package var id: ExtractionFeature { .decisions }
 
-    public var combinedRule: String {
+    package var combinedRule: String {
         #"what the group settled, or a commitment a participant made to the group, that others rely on: who drives or takes a child, who brings or buys what, who pays how much, the plan once agreed or changed by agreement. A question or proposal counts only once someone accepts it ("Can you take her?" alone is not one; "Yes, I'll take her" is); a firm commitment made unasked ("we'll bring potato salad") is one. One item per settled point, as finally settled, saying who does what. Not open questions, unaccepted proposals, announcements by a school, coach or organiser, personal asides nobody relies on, or the date and time of an agreed plan (that is a calendar event). decided_by: the sender alias who committed or accepted, null for the group. Cite the question and the answer that settled it."#
     }
 
-    public func mergeKey(_ item: DecisionItem) -> String { item.mergeKey }
+    package func mergeKey(_ item: DecisionItem) -> String { item.mergeKey }
 
-    public func merge(_ item: DecisionItem, into items: inout [DecisionItem]) {
+    package func merge(_ item: DecisionItem, into items: inout [DecisionItem]) {
         ItemIdentity.merge(item, into: &items, base: \.baseKey, text: \.decision, sources: \.sources, variant: \.variant)
     }
 
-    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { DecisionRules.answer(scan) }
+    package func rulesAnswer(_ scan: RuleScan) -> JSONValue { DecisionRules.answer(scan) }
 
-    public func scored(_ item: DecisionItem, user: String) -> ScoredDecision {
+    package func scored(_ item: DecisionItem, user: String) -> ScoredDecision {
         ScoredDecision(decision: item.decision, category: item.category, source: item.sources)
     }
 
-    public func reportLine(_ item: DecisionItem) -> String { "\(item.decision) [\(item.category.rawValue)]" }
+    package func reportLine(_ item: DecisionItem) -> String { "\(item.decision) [\(item.category.rawValue)]" }
 
-    public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [DecisionItem] {
+    package func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [DecisionItem] {
         Self.list(answer, "decisions").enumerated().compactMap { index, item in
             let label = "decision \(index) '\(item["decision"]?.stringValue?.prefix(40) ?? "")'"
             guard let (sources, holder) = context.grounded(item, label: label),
@@ -74,7 +72,7 @@ public struct Decisions: ParentFeature {
         }
     }
 
-    public func writeRows(_ items: [DecisionItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
+    package func writeRows(_ items: [DecisionItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
         for item in items {
             let key = "decision:\(rows.conversation):\(item.mergeKey)"
             try await rows.claim(Self.claimSQL, [key, item.sources, item.deadline])
@@ -85,7 +83,7 @@ public struct Decisions: ParentFeature {
         }
     }
 
-    public var staleRowsSQL: String { "DELETE FROM decisions WHERE conversation_id = $1 \(RowWriter.serviceRowNotIn)" }
+    package var staleRowsSQL: String { "DELETE FROM decisions WHERE conversation_id = $1 \(RowWriter.serviceRowNotIn)" }
 
     /// Claims the app's row (see `RowWriter.claim`): $1 the item's key, $2 its source message ids, $3 its deadline.
     static let claimSQL = """

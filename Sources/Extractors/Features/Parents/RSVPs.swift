@@ -1,51 +1,49 @@
-import Chrono
-import Evals
+package import Core
 import Foundation
-import JSONKit
 import Postgres
 
-public struct RSVPResponse: Sendable, Hashable, Codable {
-    public var participantID: String
-    public var response: String
-    public var messageID: String
+package struct RSVPReply: Sendable, Hashable, Codable {
+    package var participantID: String
+    package var response: String
+    package var messageID: String
 }
 
 /// An RSVP request with the answers seen. Each participant's status is derived from `responses`.
-public struct RSVPItem: Sendable, Hashable, Codable {
-    public var event: String
-    public var eventDate: LocalDate
-    public var deadline: LocalDate?
-    public var requestedBy: String?
-    public var datePhrase: String?
-    public var modelDate: LocalDate?
-    public var sources: [String]
-    public var responses: [RSVPResponse]
+package struct RSVPItem: Sendable, Hashable, Codable {
+    package var event: String
+    package var eventDate: LocalDate
+    package var deadline: LocalDate?
+    package var requestedBy: String?
+    package var datePhrase: String?
+    package var modelDate: LocalDate?
+    package var sources: [String]
+    package var responses: [RSVPReply]
 
     /// The latest answer of a participant, if any.
-    public func response(of participantID: String) -> RSVPResponse? {
+    package func response(of participantID: String) -> RSVPReply? {
         responses.last { $0.participantID == participantID }
     }
 }
 
 /// The identity of an RSVP request: its first (earliest) source message and the event's date.
-extension RSVPItem { public var mergeKey: String { "\(sources.first ?? ""):\(eventDate.iso)" } }
+extension RSVPItem { package var mergeKey: String { "\(sources.first ?? ""):\(eventDate.iso)" } }
 
 extension Extraction {
-    public var rsvps: [RSVPItem] { get { self[RSVPs()] } set { self[RSVPs()] = newValue } }
+    package var rsvps: [RSVPItem] { get { self[RSVPs()] } set { self[RSVPs()] = newValue } }
 }
 
 /// RSVPs: requests to reply and who answered, written to `rsvp_tracking` (one row per participant who owes an answer).
-public struct RSVPs: ParentFeature {
-    public var id: ExtractionFeature { .rsvps }
+package struct RSVPs: ParentFeature {
+    package var id: ExtractionFeature { .rsvps }
 
-    public var combinedRule: String {
+    package var combinedRule: String {
         #"invitations to an event someone hosts that ask for attendance ("RSVP by Friday", "who's coming?", "let me know if you can make it"). Not volunteer or item sign-ups, school trips needing a form or payment, "let's do X?" suggestions between parents, or invitations the User sent. deadline: the reply-by date or null. requested_by: the host's sender alias. responses: each participant's latest yes, no or maybe with its message_id, the User's own included; "will confirm soon" is no answer; leave out non-answers. Cite the invitation messages."#
     }
 
-    public func mergeKey(_ item: RSVPItem) -> String { item.mergeKey }
+    package func mergeKey(_ item: RSVPItem) -> String { item.mergeKey }
 
     /// A later window may see answers the earlier one did not: they are added to the request already found.
-    public func merge(_ item: RSVPItem, into items: inout [RSVPItem]) {
+    package func merge(_ item: RSVPItem, into items: inout [RSVPItem]) {
         guard let index = items.firstIndex(where: { $0.mergeKey == item.mergeKey }) else {
             items.append(item)
             return
@@ -56,22 +54,22 @@ public struct RSVPs: ParentFeature {
         }
     }
 
-    public func rulesAnswer(_ scan: RuleScan) -> JSONValue { RSVPRules.answer(scan) }
+    package func rulesAnswer(_ scan: RuleScan) -> JSONValue { RSVPRules.answer(scan) }
 
     /// `user`'s status and latest answer (the fixture's reference user), not the group's.
-    public func scored(_ item: RSVPItem, user: String) -> ScoredRSVP {
+    package func scored(_ item: RSVPItem, user: String) -> ScoredRSVP {
         let answer = item.response(of: user)
         return ScoredRSVP(
             event: item.event, eventDate: item.eventDate, deadline: item.deadline, requestedBy: item.requestedBy ?? "",
             source: item.sources, status: answer == nil ? .pending : .responded,
-            response: answer.flatMap { Evals.RSVPResponse(rawValue: $0.response) })
+            response: answer.flatMap { RSVPResponse(rawValue: $0.response) })
     }
 
-    public func reportLine(_ item: RSVPItem) -> String {
+    package func reportLine(_ item: RSVPItem) -> String {
         "\(item.event) on \(item.eventDate.iso)\(item.deadline.map { ", reply by " + $0.iso } ?? ""): \(item.responses.count) answered"
     }
 
-    public func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [RSVPItem] {
+    package func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [RSVPItem] {
         Self.list(answer, "rsvps").enumerated().compactMap { index, item in
             let label = "rsvp \(index) '\(item["event"]?.stringValue?.prefix(40) ?? "")'"
             guard let (sources, holder) = context.grounded(item, label: label),
@@ -89,7 +87,7 @@ public struct RSVPs: ParentFeature {
                     phrase: item["deadline_phrase"]?.nonEmptyString, modelDate: given, sources: sources, evidenceMessage: holder,
                     item: label + " deadline", deadline: true).date
             }
-            var responses: [RSVPResponse] = []
+            var responses: [RSVPReply] = []
             for answer in item["responses"]?.arrayValue ?? [] {
                 guard let who = context.participant(answer["participant_id"]),
                       let alias = answer["message_id"]?.stringValue, let message = context.window.message(forAlias: alias),
@@ -98,7 +96,7 @@ public struct RSVPs: ParentFeature {
                     continue
                 }
                 responses.removeAll { $0.participantID == who }
-                responses.append(RSVPResponse(participantID: who, response: response, messageID: message.id))
+                responses.append(RSVPReply(participantID: who, response: response, messageID: message.id))
             }
             return RSVPItem(
                 event: item["event"]?.nonEmptyString ?? "Event",
@@ -111,7 +109,7 @@ public struct RSVPs: ParentFeature {
     /// The app's UNIQUE(message_id, user_id) makes an RSVP its request message and user, whatever event date the model
     /// read: a re-dated request updates the row it already has (see `claimSQL`), and of two requests the model reads in
     /// one message only the first is written (the table holds one per message and user).
-    public func writeRows(_ items: [RSVPItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
+    package func writeRows(_ items: [RSVPItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
         var requestMessages: Set<String> = []
         for item in items {
             guard requestMessages.insert(item.sources.first ?? "").inserted else { continue }
@@ -131,7 +129,7 @@ public struct RSVPs: ParentFeature {
     }
 
     /// A row the user answered in the app (no answering message) stays, like her answer.
-    public var staleRowsSQL: String {
+    package var staleRowsSQL: String {
         """
         DELETE FROM rsvp_tracking WHERE conversation_id = $1 \(RowWriter.serviceRowNotIn)
           AND NOT (\(Self.answeredInApp))

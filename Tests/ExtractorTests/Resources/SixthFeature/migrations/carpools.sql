@@ -1,4 +1,4 @@
--- The sixth feature's table, as its service migration (Sources/Migrations/SQL/service/) would create it: one row per
+-- The sixth feature's table, as its service migration (Sources/Postgres/Migrations/SQL/service/) would create it: one row per
 -- carpool offer, keyed by the service for idempotent writes, and like every table of the app behind row level
 -- security: members of the conversation may read its rows, nobody else, and only the service writes.
 CREATE TABLE carpools (
