@@ -1,3 +1,4 @@
+package import Core
 package import Foundation
 
 /// The one rule for schedule conflicts. The assistant's `check_conflicts` tool and the nightly conflict findings both
