@@ -120,7 +120,7 @@ let package = Package(
             ],
             swiftSettings: internalByDefault
         ),
-        // Floor 4: test support, never linked into messageai-jobs: a scripted OpenAI-compatible server and the one
+        // Floor 3: test support, never linked into messageai-jobs: a scripted OpenAI-compatible server and the one
         // HTTP/1.1 loopback server with fault injection under it, per-test databases, and the seeded generator
         // (SplitMix64) of the tests' noise and the benchmarks' workloads.
         .target(
@@ -134,14 +134,14 @@ let package = Package(
             ],
             swiftSettings: internalByDefault
         ),
-        // Floor 5: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation); never
+        // Floor 4: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation); never
         // linked into messageai-jobs.
         .target(
             name: "Bench",
             dependencies: ["AgentRuntime", "Core", "Extractors", "JobsKit", "Postgres", "PromptKit", "TestSupport", "Tools"],
             swiftSettings: internalByDefault
         ),
-        // Floor 6: the benchmarks' executable, messageai-bench.
+        // Floor 5: the benchmarks' executable, messageai-bench.
         .executableTarget(
             name: "messageai-bench",
             dependencies: [
