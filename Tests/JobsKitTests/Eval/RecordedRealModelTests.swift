@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The answers a real model gave to every request of the pinned prompts over `evals/fixtures/`, checked in under
-/// `evals/recorded/` (how they were made: README's prompt-iteration section; the figures: benchmarks/RESULTS.md).
+/// `evals/recorded/` (how they were made: the README's prompt section and docs/evals.md; the figures: benchmarks/RESULTS.md).
 /// They are scored through the real pipeline, so a change to validation, grounding, dates or scoring that drops what
 /// the model found fails here, and a prompt or request change makes them stale, which fails here too: re-record.
 @Suite("Recorded real-model answers")
