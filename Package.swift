@@ -35,9 +35,9 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
-        // Floor 0: time and dates, JSON values and JSON Schema validation, YAML read into JSON values with each
-        // node's line, the one shape of an error's `code`, and, compiled in by Plugins/EmbedFiles, the shipped
-        // prompts, schemas and migrations and the version and git commit.
+        // Floor 0: time and dates (durations, the one clock protocol), the one retry policy, JSON values and JSON Schema
+        // validation, YAML read into JSON values with each node's line, the one shape of an error's `code`, and,
+        // compiled in by Plugins/EmbedFiles, the shipped prompts, schemas and migrations and the version and git commit.
         .target(
             name: "Core",
             dependencies: [.product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams")],

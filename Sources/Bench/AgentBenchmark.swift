@@ -72,7 +72,7 @@ package struct AgentBenchmark: Sendable {
             return all
         }
         let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.seconds
         return Result(
             runs: results.count, steps: options.steps, seconds: seconds, msPerRun: seconds * 1000 / Double(results.count),
             concurrency: workers, toolCalls: results.reduce(0) { $0 + $1.toolCallCount },

@@ -85,7 +85,7 @@ package struct ScanBenchmark: Sendable {
     package func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
         guard (1...64).contains(options.concurrency) else { throw BenchError("--concurrency must be between 1 and 64") }
         let now = Date()
-        log("scan at \(options.latency.milliseconds) ms latency, concurrency \(options.concurrency)")
+        log("scan at \(options.latency.wholeMilliseconds) ms latency, concurrency \(options.concurrency)")
         let main = try await phase(options, latency: options.latency, now: now)
         var zero: Phase?
         if options.measureOverhead, options.latency > .zero {
@@ -94,10 +94,10 @@ package struct ScanBenchmark: Sendable {
         } else if options.latency == .zero {
             zero = main
         }
-        let latencySeconds = Double(options.latency.milliseconds) / 1000
+        let latencySeconds = options.latency.seconds
         return Result(
             conversations: options.conversations, days: options.days, seed: options.seed, concurrency: options.concurrency,
-            latencyMs: options.latency.milliseconds,
+            latencyMs: Int(options.latency.wholeMilliseconds),
             boundPerSecond: latencySeconds > 0 ? Double(options.concurrency) / latencySeconds : nil,
             runBoundPerSecond: latencySeconds > 0 && main.scanned > 0
                 ? Double(main.scanned) / (Double((main.scanned + options.concurrency - 1) / options.concurrency) * latencySeconds) : nil,
@@ -139,7 +139,7 @@ package struct ScanBenchmark: Sendable {
                          engineProvider: @escaping (BenchOpenAIServer) throws -> ExtractionEngine) async throws -> Phase {
         // The scan command's default pool size, so the benchmark measures what production runs.
         return try await ScratchSchema.with(database, connections: ScanOptions.defaultDatabaseConnections(concurrency: options.concurrency)) { pool in
-            var phase = Phase(latencyMs: latency.milliseconds)
+            var phase = Phase(latencyMs: Int(latency.wholeMilliseconds))
             let load = try await WorkloadLoader(pool: pool).load(workload)
             phase.messagesLoaded = load.messages
             phase.loadSeconds = load.seconds
@@ -214,13 +214,5 @@ package struct ScanBenchmark: Sendable {
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
               let kib = Double(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
         return kib / 1024
-    }
-}
-
-fileprivate extension Duration {
-    /// Whole milliseconds.
-    var milliseconds: Int {
-        let (seconds, attoseconds) = components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 }

@@ -49,9 +49,6 @@ package struct PostgresConfiguration: Sendable, CustomStringConvertible {
         return seconds
     }
 
-    /// "1500ms": a duration as Postgres reads it; 0 would mean no bound, so the smallest bound is 1 ms.
-    package static func milliseconds(_ seconds: Double) -> String { "\(max(1, Int((seconds * 1000).rounded())))ms" }
-
     /// Whether libpq can read the connection string (an empty one reads the PG* variables).
     package var isParsable: Bool {
         var error: UnsafeMutablePointer<CChar>?

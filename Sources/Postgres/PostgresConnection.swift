@@ -78,8 +78,8 @@ package final class PostgresConnection: @unchecked Sendable {
     /// Sets the session's lock and statement timeouts, so every statement run on this connection is bounded.
     private static func applyBounds(_ configuration: PostgresConfiguration, on handle: OpaquePointer) throws {
         var settings: [(String, String)] = []
-        if let seconds = configuration.lockTimeout { settings.append(("lock_timeout", PostgresConfiguration.milliseconds(seconds))) }
-        if let seconds = configuration.statementTimeout { settings.append(("statement_timeout", PostgresConfiguration.milliseconds(seconds))) }
+        if let seconds = configuration.lockTimeout { settings.append(("lock_timeout", Duration.seconds(seconds).postgresMilliseconds)) }
+        if let seconds = configuration.statementTimeout { settings.append(("statement_timeout", Duration.seconds(seconds).postgresMilliseconds)) }
         for (name, value) in settings {
             let sql = "SELECT set_config($1, $2, false)"
             let result = withOptionalCStringArray([name, value]) { PQexecParams(handle, sql, 2, nil, $0, nil, nil, 0) }

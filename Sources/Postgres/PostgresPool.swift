@@ -112,7 +112,7 @@ package actor PostgresPool {
         return try await withCheckedThrowingContinuation { continuation in
             waiters.append((id, continuation))
             Task { [weak self] in
-                try? await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
+                try? await Task.sleep(for: .seconds(timeout))
                 await self?.expireWaiter(id, maxConnections: maximum)
             }
         }

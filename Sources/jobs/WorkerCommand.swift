@@ -102,8 +102,9 @@ struct WorkerCommand: AsyncParsableCommand {
         options.concurrency = concurrency
         options.poll = .milliseconds(Int64(pollSeconds * 1000))
         options.grace = .milliseconds(Int64(graceSeconds * 1000))
-        options.maxAttempts = maxAttempts
-        options.backoff = RetryBackoff(base: .seconds(backoffSeconds), max: .seconds(maxBackoffSeconds))
+        options.retry.maxAttempts = maxAttempts
+        options.retry.baseDelay = .seconds(backoffSeconds)
+        options.retry.maxDelay = .seconds(maxBackoffSeconds)
         options.lease = .seconds(leaseSeconds)
         options.once = once
         let engine = try providerOptions.engine()

@@ -59,7 +59,7 @@ struct BatchClientCreateTests {
         defer { server.stop() }
         let file = try await makeBatchClient(server).uploadBatchFile(Data(Self.line.utf8), filename: "messageai-scan-4.jsonl")
         server.batches.refuseNextCreates(5, retryAfter: "2")
-        let client = OpenAIBatchClient(configuration: server.client(apiKey: "sk-test-key", retry: RetryPolicy(maxAttempts: 5, totalBudget: .seconds(1))).configuration)
+        let client = OpenAIBatchClient(configuration: server.client(apiKey: "sk-test-key", retry: RetryPolicy.modelCalls(maxAttempts: 5, totalBudget: .seconds(1))).configuration)
         await #expect(throws: LLMError.self) { _ = try await client.createBatch(inputFileID: file.id) }
         #expect(server.requests.count == 2)
         #expect(server.batches.batches.isEmpty)

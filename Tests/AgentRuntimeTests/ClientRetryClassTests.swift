@@ -10,7 +10,7 @@ import TestSupport
 struct ClientRetryClassTests {
     /// A client whose waits are recorded instead of slept.
     func client(_ server: FakeOpenAIServer, timeout: Duration = .seconds(10), waits: NIOLockedValueBox<[Duration]>) -> OpenAIClient {
-        server.client(apiKey: "sk-test", model: "m", timeout: timeout, retry: RetryPolicy(maxAttempts: 4), maxConcurrency: 8,
+        server.client(apiKey: "sk-test", model: "m", timeout: timeout, retry: RetryPolicy.modelCalls(maxAttempts: 4), maxConcurrency: 8,
                       sleep: { wait in waits.withLockedValue { $0.append(wait) } })
     }
 

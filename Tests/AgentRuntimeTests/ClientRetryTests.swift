@@ -106,7 +106,7 @@ struct ClientRetryTests {
     func timeoutRetried() async throws {
         let server = try FakeOpenAIServer()
         server.enqueue(.delay(10, then: .chat(content: "late")), .delay(10, then: .chat(content: "late")))
-        let client = makeClient(server, timeout: .milliseconds(200), retry: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(5)))
+        let client = makeClient(server, timeout: .milliseconds(200), retry: RetryPolicy.modelCalls(maxAttempts: 2, baseDelay: .milliseconds(5)))
         let error = await llmError { _ = try await client.complete(helloRequest) }
         guard case .retriesExhausted(2, .timeout) = error else {
             Issue.record("expected exhausted timeouts, got \(String(describing: error))")
@@ -137,7 +137,7 @@ struct ClientRetryTests {
         let server = try FakeOpenAIServer()
         // A 10-minute retry-after: the backoff outlasts any delay a saturated test run puts before cancel().
         server.enqueue(.status(503, body: "{}", headers: ["retry-after": "600"]), .chat(content: "never"))
-        let client = makeClient(server, retry: RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50),
+        let client = makeClient(server, retry: RetryPolicy.modelCalls(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50),
                                                            totalBudget: .seconds(1800), maxRetryAfter: .seconds(900)))
         let task = Task { try await client.complete(helloRequest) }
         #expect(await server.waitForRequests(count: 1).count == 1)
@@ -156,12 +156,12 @@ struct ClientRetryTests {
 struct RetryPolicyTests {
     @Test("backoff is full jitter under an exponential ceiling")
     func backoff() {
-        let policy = RetryPolicy(baseDelay: .milliseconds(100), maxDelay: .seconds(1))
-        #expect(policy.backoff(afterAttempt: 1, random: 1) == .milliseconds(100))
-        #expect(policy.backoff(afterAttempt: 3, random: 1) == .milliseconds(400))
-        #expect(policy.backoff(afterAttempt: 3, random: 0.5) == .milliseconds(200))
-        #expect(policy.backoff(afterAttempt: 10, random: 1) == .seconds(1))
-        #expect(policy.backoff(afterAttempt: 2, random: 0) == .zero)
+        let policy = RetryPolicy.modelCalls(baseDelay: .milliseconds(100), maxDelay: .seconds(1))
+        #expect(policy.delay(afterAttempt: 1, random: 1) == .milliseconds(100))
+        #expect(policy.delay(afterAttempt: 3, random: 1) == .milliseconds(400))
+        #expect(policy.delay(afterAttempt: 3, random: 0.5) == .milliseconds(200))
+        #expect(policy.delay(afterAttempt: 10, random: 1) == .seconds(1))
+        #expect(policy.delay(afterAttempt: 2, random: 0) == .zero)
     }
 
     @Test("retry-after headers: milliseconds, seconds, HTTP date, garbage")

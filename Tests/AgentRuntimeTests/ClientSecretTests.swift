@@ -34,7 +34,7 @@ struct ClientSecretTests {
 
         let flaky = try echoingServer(status: 500)
         errors["exhausted"] = await llmError {
-            _ = try await client(flaky, retry: RetryPolicy(maxAttempts: 2, baseDelay: .milliseconds(1))).complete(helloRequest)
+            _ = try await client(flaky, retry: RetryPolicy.modelCalls(maxAttempts: 2, baseDelay: .milliseconds(1))).complete(helloRequest)
         }
 
         let garbled = try FakeOpenAIServer { request in .raw(Data("oops \(request.header("authorization") ?? "")".utf8)) }

@@ -11,7 +11,7 @@ func makeClient(
     structuredOutput: StructuredOutputMode = .jsonSchema,
     maxTokensField: MaxTokensField = .maxCompletionTokens,
     timeout: Duration = .seconds(10),
-    retry: RetryPolicy = RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50)),
+    retry: RetryPolicy = RetryPolicy.modelCalls(maxAttempts: 4, baseDelay: .milliseconds(10), maxDelay: .milliseconds(50)),
     sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 ) -> OpenAIClient {
     server.client(apiKey: apiKey, model: model, structuredOutput: structuredOutput, maxTokensField: maxTokensField, timeout: timeout,

@@ -38,7 +38,7 @@ package struct LLMConfiguration: Sendable {
         structuredOutput: StructuredOutputMode = .jsonSchema,
         maxTokensField: MaxTokensField = .maxCompletionTokens,
         requestTimeout: Duration? = nil,
-        retryPolicy: RetryPolicy = RetryPolicy(),
+        retryPolicy: RetryPolicy = RetryPolicy.modelCalls(),
         maxConcurrency: Int? = nil,
         toolsWithSchema: Bool? = nil,
         schemaBounds: Bool? = nil,
@@ -143,15 +143,15 @@ package struct LLMConfiguration: Sendable {
         let toolsWithSchema = try flag(toolsWithSchemaSetting)
         let schemaBounds = try flag(schemaBoundsSetting)
         let namedToolChoice = try flag(namedToolChoiceSetting)
-        var retryPolicy = RetryPolicy()
-        if let budget = try number(retryBudgetSetting, in: 1...86_400) { retryPolicy.totalBudget = .milliseconds(Int64(budget * 1000)) }
+        var retryPolicy = RetryPolicy.modelCalls()
+        if let budget = try number(retryBudgetSetting, in: 1...86_400) { retryPolicy.totalBudget = .milliseconds(ofSeconds: budget, rounding: .towardZero) }
         return LLMConfiguration(
             apiKey: key,
             baseURL: base ?? openAIBaseURL,
             defaultModel: value("OPENAI_MODEL"),
             structuredOutput: try word(structuredOutputSetting, StructuredOutputMode.self) ?? .jsonSchema,
             maxTokensField: try word(maxTokensFieldSetting, MaxTokensField.self) ?? .maxCompletionTokens,
-            requestTimeout: try number(timeoutSetting, in: 1...3_600).map { .milliseconds(Int64($0 * 1000)) },
+            requestTimeout: try number(timeoutSetting, in: 1...3_600).map { .milliseconds(ofSeconds: $0, rounding: .towardZero) },
             retryPolicy: retryPolicy,
             maxConcurrency: try number(concurrencySetting, in: 1...1_024).map { Int($0) },
             toolsWithSchema: toolsWithSchema,

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Logging
 
@@ -50,11 +51,11 @@ struct RetryLoop: Sendable {
                 guard retryAfter <= policy.maxRetryAfter else { throw exhausted }
                 wait = retryAfter
             } else if case .timeout(let limit) = failure {
-                wait = policy.backoff(afterTimeout: limit, attempt: number)
+                wait = policy.delay(afterTimeout: limit, attempt: number)
             } else {
-                wait = policy.backoff(afterAttempt: number)
+                wait = policy.delay(afterAttempt: number)
             }
-            guard clock.now - start + wait < policy.totalBudget else { throw exhausted }
+            guard policy.allowsRetry(afterAttempt: number, elapsed: clock.now - start, wait: wait) else { throw exhausted }
             logger.debug("retry scheduled", metadata: ["call": "\(label)", "attempt": "\(number)", "wait_ms": "\(wait.wholeMilliseconds)"])
             do { try await sleep(wait) } catch { throw LLMError.cancelled }
         }

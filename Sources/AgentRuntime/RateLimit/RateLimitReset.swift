@@ -4,7 +4,7 @@ import Foundation
 enum RateLimitReset {
     static func duration(_ text: String) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed) { return seconds.isFinite && seconds >= 0 ? .milliseconds(Int64((seconds * 1000).rounded(.up))) : nil }
+        if let seconds = Double(trimmed) { return seconds.isFinite && seconds >= 0 ? .milliseconds(ofSeconds: seconds, rounding: .up) : nil }
         var total = 0.0
         var rest = Substring(trimmed)
         guard !rest.isEmpty else { return nil }
@@ -22,6 +22,6 @@ enum RateLimitReset {
             default: return nil
             }
         }
-        return .milliseconds(Int64((total * 1000).rounded(.up)))
+        return .milliseconds(ofSeconds: total, rounding: .up)
     }
 }

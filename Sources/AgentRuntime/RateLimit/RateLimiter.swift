@@ -1,3 +1,5 @@
+package import Core
+
 /// One process's share of an account's rate limits, used by all its concurrent requests: each request reserves
 /// one request and its estimated tokens before it is sent, waits (in the order requests asked) until the
 /// reservation is covered, and is reconciled with the real usage afterwards. A response saying nothing is left
@@ -20,17 +22,17 @@ package actor RateLimiter {
     }
 
     package nonisolated let limits: RateLimits
-    private let clock: any RateLimitClock
+    private let clock: any MonotonicClock
     private var requests: TokenBucket?
     private var tokens: TokenBucket?
     /// No request starts before this (from a response's reset header).
     private var blockedUntil: Duration = .zero
     package private(set) var stats = Stats()
 
-    package init(limits: RateLimits, clock: any RateLimitClock = ContinuousRateLimitClock()) {
+    package init(limits: RateLimits, clock: any MonotonicClock = SystemClock()) {
         self.limits = limits
         self.clock = clock
-        let now = clock.now()
+        let now = clock.elapsed
         requests = limits.requestsPerMinute.map { TokenBucket(perMinute: $0, now: now) }
         tokens = limits.tokensPerMinute.map { TokenBucket(perMinute: $0, now: now) }
     }
@@ -39,7 +41,7 @@ package actor RateLimiter {
     /// would take longer than `limits.maxWait`, and `CancellationError` when the task is cancelled; either way
     /// the reservation is returned.
     package func acquire(estimatedTokens: Int) async throws -> Permit {
-        let start = clock.now()
+        let start = clock.elapsed
         let deadline = start + limits.maxWait
         let cost = Double(max(0, estimatedTokens))
         let requestWait = requests?.take(1, now: start) ?? .zero
@@ -47,7 +49,7 @@ package actor RateLimiter {
         var target = max(start + max(requestWait, tokenWait), blockedUntil)
         do {
             guard target <= deadline else { throw RateLimitError.waitTooLong(needed: target - start, limit: limits.maxWait) }
-            while clock.now() < target {
+            while clock.elapsed < target {
                 try await clock.sleep(until: target)
                 // A response that arrived meanwhile may have blocked everyone until a later reset.
                 if blockedUntil > target {
@@ -58,7 +60,7 @@ package actor RateLimiter {
                 }
             }
         } catch {
-            let now = clock.now()
+            let now = clock.elapsed
             requests?.give(1, now: now)
             tokens?.give(cost, now: now)
             throw error
@@ -75,7 +77,7 @@ package actor RateLimiter {
     /// Reconciles a sent request: charges its real token usage instead of the estimate, counts retried attempts
     /// as requests, and follows the server's view of what is left.
     package func finish(_ permit: Permit, usage: Usage?, attempts: Int = 1, rateLimit: RateLimitInfo = RateLimitInfo()) {
-        let now = clock.now()
+        let now = clock.elapsed
         if let usage {
             tokens?.give(Double(permit.estimatedTokens - (usage.promptTokens + usage.completionTokens)), now: now)
         }

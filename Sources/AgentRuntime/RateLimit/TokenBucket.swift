@@ -25,7 +25,7 @@ struct TokenBucket: Sendable, Hashable {
     mutating func take(_ amount: Double, now: Duration) -> Duration {
         refill(to: now)
         level -= min(amount, capacity)
-        return level >= 0 ? .zero : .milliseconds(Int64((-level / refillPerSecond * 1000).rounded(.up)))
+        return level >= 0 ? .zero : .milliseconds(ofSeconds: -level / refillPerSecond, rounding: .up)
     }
 
     /// Returns capacity (a cancelled reservation, an over-estimate); a negative amount charges more.

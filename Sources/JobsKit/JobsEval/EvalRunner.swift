@@ -128,7 +128,7 @@ package struct EvalRunner: Sendable {
                 group.addTask {
                     let clock = ContinuousClock()
                     let start = clock.now
-                    func elapsed() -> Double { Double((clock.now - start).components.attoseconds) / 1e15 + Double((clock.now - start).components.seconds) * 1000 }
+                    func elapsed() -> Double { (clock.now - start).seconds * 1000 }
                     do {
                         // Await into a local before building the tuple: Swift 6.3.1's optimizer drops the tuple's first
                         // element when it is built around the `try await` inside this do/catch in a task, so the index

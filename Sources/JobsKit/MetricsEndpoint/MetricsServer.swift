@@ -1,4 +1,5 @@
 package import Logging
+import Core
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -37,9 +38,7 @@ package struct MetricsServer: Service {
                             idleTimeout: Duration = defaultIdleTimeout) async throws -> MetricsServer {
         let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
         do {
-            let (seconds, attoseconds) = idleTimeout.components
-            channel = try await bootstrap(host: host, port: port,
-                                          idleTimeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+            channel = try await bootstrap(host: host, port: port, idleTimeout: .nanoseconds(idleTimeout.wholeNanoseconds))
         } catch {
             throw MetricsEndpointError(description: "the metrics endpoint cannot listen on \(host):\(port): \(error)")
         }

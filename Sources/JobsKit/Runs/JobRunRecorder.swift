@@ -70,7 +70,7 @@ package struct JobRunRecorder: Sendable {
         return .seconds(seconds)
     }
 
-    private var leaseSeconds: Double { Double(lease.components.seconds) + Double(lease.components.attoseconds) / 1e18 }
+    private var leaseSeconds: Double { lease.seconds }
 
     /// Opens the run's row and starts its heartbeat; then marks runs found dead as `abandoned` (a scan does that
     /// itself, to report how many). Every row names the build (`BuildInfo`) and `promptSet`, the SHA-256 of the
@@ -193,32 +193,30 @@ package struct JobRunRecorder: Sendable {
         }.value
     }
 
-    /// Runs `write` on the pool, then after a broken connection again on fresh connections, with backoff; bounded.
-    /// Ends the run's heartbeat and forgets it once written.
+    /// How closing a run record retries after a broken connection: 7 attempts, 0.25 s doubling (about 16 s in all).
+    static let closingRetry = RetryPolicy(maxAttempts: 7, baseDelay: .milliseconds(250), maxDelay: .seconds(8))
+
+    /// Runs `write` on the pool, then after a broken connection again on fresh connections, as `closingRetry` says.
+    /// Waits even when the task is cancelled (a signal is what closes most runs). Ends the run's heartbeat and
+    /// forgets it once written.
     static func closing(_ id: UUID, configuration: PostgresConfiguration,
                         _ write: @Sendable (PostgresConnection?) async throws -> Void) async throws {
         OpenRuns.shared.stopHeartbeat(id)
-        var delay = 0.25
-        var attempt = 1
-        while true {
-            do {
-                if attempt == 1 {
-                    try await write(nil)
-                } else {
-                    var fresh = configuration
-                    fresh.connectTimeout = 3
-                    let connection = try await PostgresConnection.connect(fresh)
-                    defer { connection.close() }
-                    try await write(connection)
-                }
-                OpenRuns.shared.close(id)
-                return
-            } catch let error as PostgresError where (error.isConnectionFailure || error.kind == .usage) && attempt < 7 {
-                attempt += 1
-                try? await Task.sleep(for: .seconds(delay))
-                delay *= 2
+        try await closingRetry.run(
+            retryingWhen: { ($0 as? PostgresError).map { $0.isConnectionFailure || $0.kind == .usage } ?? false },
+            sleep: { try? await Task.sleep(for: $0) }
+        ) { attempt in
+            if attempt == 1 {
+                try await write(nil)
+            } else {
+                var fresh = configuration
+                fresh.connectTimeout = 3
+                let connection = try await PostgresConnection.connect(fresh)
+                defer { connection.close() }
+                try await write(connection)
             }
         }
+        OpenRuns.shared.close(id)
     }
 
     /// Closes every run this process still has open, after a signal that ends it (SIGTERM, SIGINT): `partial` when

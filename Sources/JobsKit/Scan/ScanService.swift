@@ -227,10 +227,10 @@ package struct ScanService: Sendable {
         let (queue, runID, state) = (worker.queue, worker.runID, worker.state)
         // A conversation failed on a dead connection may have committed all the same (the COMMIT reached the
         // server, its answer and the check after it did not): asked once more, patiently (up to 8 attempts over about
-        // 3.5 s), since the run's record is only true if this answer arrives and a storm of killed sessions may not be
+        // 4 s), since the run's record is only true if this answer arrives and a storm of killed sessions may not be
         // over yet.
         let suspects = await state.failedOnDeadConnection
-        if let landed = try? await Self.uncancelled({ try await Self.retrying(attempts: 8) { try await queue.committed(among: suspects, runID: runID) } }) {
+        if let landed = try? await Self.uncancelled({ try await Self.retrying(with: Self.patientConnectionRetry) { try await queue.committed(among: suspects, runID: runID) } }) {
             await state.recount(committed: landed)
         }
         var summary = await state.finish()
@@ -330,19 +330,22 @@ package struct ScanService: Sendable {
         try await Task { try await body() }.value
     }
 
-    /// Runs `body` again (at most `attempts - 1` more times, 0.2 s, 0.3 s, ... apart) when the connection it used
-    /// died: the pool drops a broken connection, so the next attempt runs on a fresh one. Other errors are thrown at
-    /// once.
-    static func retrying<T: Sendable>(attempts: Int = 3, _ body: () async throws -> T) async throws -> T {
-        var attempt = 1
-        while true {
-            do {
-                return try await body()
-            } catch let error as PostgresError where error.isConnectionFailure && attempt < attempts {
-                attempt += 1
-                try await Task.sleep(for: .milliseconds(100) * attempt)
-            }
-        }
+    /// How a queue statement is retried after its connection died: 3 attempts, 0.2 s then 0.3 s apart (each wait half
+    /// as long again as the one before, at most 0.8 s).
+    static let connectionRetry = RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(200), multiplier: 1.5,
+                                             maxDelay: .milliseconds(800))
+
+    /// `connectionRetry` with 8 attempts (about 4 s of waits), for the answer a run's record depends on.
+    static let patientConnectionRetry = {
+        var policy = connectionRetry
+        policy.maxAttempts = 8
+        return policy
+    }()
+
+    /// Runs `body` again as `policy` says when the connection it used died: the pool drops a broken connection, so the
+    /// next attempt runs on a fresh one. Other errors are thrown at once.
+    static func retrying<T: Sendable>(with policy: RetryPolicy = connectionRetry, _ body: () async throws -> T) async throws -> T {
+        try await policy.run(retryingWhen: { ($0 as? PostgresError)?.isConnectionFailure ?? false }) { _ in try await body() }
     }
 }
 

@@ -1,4 +1,5 @@
 import AgentRuntime
+package import Core
 package import Foundation
 package import Postgres
 
@@ -111,9 +112,9 @@ package struct JobRequestQueue: Sendable {
     }
 
     /// Records a failed attempt: back to pending after a backoff delay, or failed when no attempts are left.
-    package func fail(_ request: JobRequest, owner: String, error: String, permanent: Bool, maxAttempts: Int,
-                     backoff: RetryBackoff) async throws -> FailureOutcome {
-        let text = "attempt \(request.attempts) of \(maxAttempts): \(error)"
+    package func fail(_ request: JobRequest, owner: String, error: String, permanent: Bool,
+                     retry: RetryPolicy) async throws -> FailureOutcome {
+        let text = "attempt \(request.attempts) of \(retry.maxAttempts): \(error)"
         let rows = try await pool.query(
             """
             UPDATE job_requests SET
@@ -125,8 +126,8 @@ package struct JobRequestQueue: Sendable {
             WHERE id = $1 AND lease_owner = $2 AND status = 'running'
             RETURNING status, not_before
             """,
-            [request.id, owner, String(text.prefix(Self.maxErrorLength)), permanent, maxAttempts,
-             backoff.delay(afterAttempt: request.attempts).seconds])
+            [request.id, owner, String(text.prefix(Self.maxErrorLength)), permanent, retry.maxAttempts,
+             retry.delay(afterAttempt: request.attempts).seconds])
         guard let row = rows.first else { return .leaseLost }
         return try row.decode("status", as: JobRequest.Status.self) == .failed ? .failed : .retryScheduled(notBefore: try row.decode("not_before"))
     }

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import Logging
 import Postgres
@@ -13,6 +14,9 @@ struct NotificationListener: Sendable {
     let health: WorkerHealth
     let metrics: WorkerMetrics
     let logger: Logger
+
+    /// Reconnecting after a failure: 0.5 s doubling up to 30 s, for as long as the worker runs.
+    static let reconnect = RetryPolicy(maxAttempts: .max, baseDelay: .milliseconds(500), maxDelay: .seconds(30))
 
     /// Connects and subscribes; throws when the database cannot be reached, so a misconfigured worker fails at start.
     func connect() async throws -> PostgresConnection {
@@ -30,14 +34,14 @@ struct NotificationListener: Sendable {
     func run(_ first: PostgresConnection) async {
         await health.listenerAlive()
         var connection: PostgresConnection? = first
-        var retryDelay = 0.5
+        var failures = 0
         while !Task.isCancelled {
             do {
                 guard let current = connection else {
                     let reopened = try await connect()
                     connection = reopened
                     await health.listenerAlive()
-                    retryDelay = 0.5
+                    failures = 0
                     logger.notice("listening on '\(channel)' again")
                     await control.ring()
                     continue
@@ -53,11 +57,12 @@ struct NotificationListener: Sendable {
             } catch {
                 if Task.isCancelled { break }
                 await health.listenerDown("\(error)")
-                logger.warning("LISTEN connection failed; reconnecting in \(retryDelay) s (polling continues): \(error)")
+                failures += 1
+                let wait = Self.reconnect.delay(afterAttempt: failures)
+                logger.warning("LISTEN connection failed; reconnecting in \(wait.seconds) s (polling continues): \(error)")
                 connection?.close()
                 connection = nil
-                try? await Task.sleep(for: .seconds(retryDelay))
-                retryDelay = min(retryDelay * 2, 30)
+                try? await Task.sleep(for: wait)
             }
         }
         connection?.close()

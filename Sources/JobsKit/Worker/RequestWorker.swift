@@ -1,4 +1,5 @@
 import AgentRuntime
+package import Core
 import Foundation
 import Logging
 package import Postgres
@@ -7,8 +8,8 @@ import ServiceLifecycle
 /// The on-demand worker: serves `job_requests` until stopped (or, with `once`, until nothing is ready).
 ///
 /// It LISTENs for the insert trigger's NOTIFY and also polls, claims requests with leases (so any number of
-/// workers share the table), runs at most `concurrency` at a time, retries failures with exponential backoff up
-/// to `maxAttempts`, and on `stop()` (or a graceful shutdown of its `ServiceGroup`) claims nothing more, gives in-flight
+/// workers share the table), runs at most `concurrency` at a time, retries failures as `options.retry` says (exponential delays, up
+/// to its attempts), and on `stop()` (or a graceful shutdown of its `ServiceGroup`) claims nothing more, gives in-flight
 /// requests `grace` to finish, cancels the rest and waits for them, then releases them to the queue: when `run()`
 /// returns, nothing of this worker is still running. Copies share one worker: call `stop()` on any of them.
 package struct RequestWorker: Sendable {
@@ -16,7 +17,7 @@ package struct RequestWorker: Sendable {
     package let handler: JobRequestHandler
     package let options: WorkerOptions
     /// Paces the lease heartbeat; tests pass a clock they advance by hand instead of waiting a third of a lease.
-    package let clock: any Clock<Duration>
+    package let clock: any MonotonicClock
     /// Counters and the latency histogram (no-ops unless a metrics backend is bootstrapped or passed).
     package let metrics: WorkerMetrics
     /// Liveness and readiness for the health endpoint; shared by copies of this worker.
@@ -24,7 +25,7 @@ package struct RequestWorker: Sendable {
     private let control = WorkerControl()
     private let logger = Logger(label: "messageai.worker")
 
-    package init(pool: PostgresPool, handler: JobRequestHandler, options: WorkerOptions, clock: any Clock<Duration> = ContinuousClock(),
+    package init(pool: PostgresPool, handler: JobRequestHandler, options: WorkerOptions, clock: any MonotonicClock = SystemClock(),
                 metrics: WorkerMetrics = WorkerMetrics()) {
         self.pool = pool
         self.handler = handler
@@ -83,7 +84,7 @@ package struct RequestWorker: Sendable {
             }
             do {
                 while await state.inFlightCount < options.concurrency, await !control.stopRequested {
-                    let claimed = try await queue.claim(owner: options.owner, lease: options.lease, maxAttempts: options.maxAttempts)
+                    let claimed = try await queue.claim(owner: options.owner, lease: options.lease, maxAttempts: options.retry.maxAttempts)
                     queried = true
                     guard let request = claimed else {
                         exhausted = true
@@ -114,7 +115,7 @@ package struct RequestWorker: Sendable {
             var timeout = options.poll
             if exhausted, inFlight < options.concurrency, let due = try? await queue.secondsUntilNextDue() {
                 // Wake for the next retry (or expiring lease) rather than a whole poll later; never spin.
-                timeout = min(timeout, .milliseconds(Int64(max(due, 0.05) * 1000)))
+                timeout = min(timeout, .milliseconds(ofSeconds: max(due, 0.05), rounding: .towardZero))
             }
             await control.wait(for: timeout)
         }
@@ -192,7 +193,7 @@ package struct RequestWorker: Sendable {
                 let permanent = (error as? JobsError)?.isPermanent ?? false
                 do {
                     switch try await queue.fail(request, owner: options.owner, error: "\(error)", permanent: permanent,
-                                                maxAttempts: options.maxAttempts, backoff: options.backoff) {
+                                                retry: options.retry) {
                     case .retryScheduled: result = .retryScheduled
                     case .failed:
                         result = .failed
@@ -212,7 +213,7 @@ package struct RequestWorker: Sendable {
         let ending = (result.rawValue, errorText)
         _ = await Task { try? await queue.finishAttempt(request.id, owner: owner, result: ending.0, error: ending.1, runID: spent) }.value
         let seconds = Date().timeIntervalSince(started)
-        metrics.attempt(request.kind, result: result, duration: .milliseconds(Int64(seconds * 1000)))
+        metrics.attempt(request.kind, result: result, duration: .milliseconds(ofSeconds: seconds, rounding: .towardZero))
         if let spentBy = runID ?? failedRunID { await metrics.modelSpend(of: spentBy, kind: request.kind, pool: pool) }
         let line = "\(request.label) attempt \(request.attempts): \(result.rawValue) in \(String(format: "%.2f", seconds)) s"
             + (runID.map { " (run \($0.uuidString.lowercased()))" } ?? "") + (errorText.map { ": \($0.prefix(300))" } ?? "")

@@ -1,3 +1,4 @@
+package import Core
 import Foundation
 
 /// How the on-demand worker serves `job_requests`.
@@ -11,10 +12,10 @@ package struct WorkerOptions: Sendable {
     /// How long a claim lasts without renewal; a crashed worker's requests are taken over after this. A live
     /// worker renews its claims every third of it, so a long request is never taken over by mistake.
     package var lease: Duration = .seconds(600)
-    /// Attempts before a request is marked failed.
-    package var maxAttempts = 3
-    /// Delay before retry n is `backoff.delay(afterAttempt: n)`.
-    package var backoff = RetryBackoff()
+    /// Attempts before a request is marked failed, and the delay before retry n (`retry.delay(afterAttempt: n)`):
+    /// exponential without jitter (the delay is stored as the request's `not_before`), 30 s doubling up to 15 minutes.
+    package var retry = RetryPolicy.workerRequests
+
     /// Process what is ready, then return (for cron and tests) instead of serving until stopped.
     package var once = false
     /// The channel the `004_job_request_notify.sql` trigger notifies.
@@ -26,21 +27,7 @@ package struct WorkerOptions: Sendable {
     package init() {}
 }
 
-/// Exponential retry delays with a ceiling: a failing request is retried soon, then less and less often.
-package struct RetryBackoff: Sendable, Hashable, Codable {
-    /// Delay after the first failed attempt.
-    package var base: Duration
-    /// No delay is longer than this.
-    package var max: Duration
-
-    package init(base: Duration = .seconds(30), max: Duration = .seconds(900)) {
-        self.base = base
-        self.max = max
-    }
-
-    /// `base * 2^(attempt-1)`, at most `max`.
-    package func delay(afterAttempt attempt: Int) -> Duration {
-        let exponent = Double(Swift.min(Swift.max(attempt, 1) - 1, 30))
-        return .seconds(Swift.min(max.seconds, base.seconds * pow(2, exponent)))
-    }
+extension RetryPolicy {
+    /// The worker's retries of a failed request: 3 attempts, 30 s, 60 s, ... apart, at most 15 minutes.
+    package static let workerRequests = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(30), maxDelay: .seconds(900))
 }

@@ -1,39 +1,39 @@
+import Core
 import Foundation
 
-/// A `Clock` that only moves when a test calls `advance(by:)`, for code that waits on time through an injected
-/// `any Clock<Duration>`: the test decides when a heartbeat or timer fires instead of sleeping until it does.
-/// Sleepers wake when time reaches their deadline, or throw `CancellationError` when their task is cancelled.
-package final class TestClock: Clock, @unchecked Sendable {
-    package struct Instant: InstantProtocol {
-        package let offset: Duration
-        package init(offset: Duration) { self.offset = offset }
-        package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        package func duration(to other: Instant) -> Duration { other.offset - offset }
-        package static func < (a: Instant, b: Instant) -> Bool { a.offset < b.offset }
-    }
-
+/// The package's `MonotonicClock` driven by a test: time moves only when the test calls `advance(by:)` (or, made with
+/// `advancesWhenSlept`, jumps to each sleeper's deadline at once), so the test decides when a heartbeat, timer or rate
+/// limit refill comes instead of sleeping until it does. Sleepers wake when time reaches their deadline, or throw
+/// `CancellationError` when their task is cancelled.
+package final class TestClock: MonotonicClock, @unchecked Sendable {
     private struct Sleeper {
         let id: UInt64
-        let deadline: Instant
+        let deadline: Duration
         let continuation: CheckedContinuation<Void, any Error>
     }
 
+    /// Whether a sleep moves time forward to its deadline at once (virtual time) instead of waiting for `advance`.
+    package let advancesWhenSlept: Bool
     private let lock = NSLock()
-    private var current = Instant(offset: .zero)
+    private var current: Duration = .zero
     private var sleepers: [Sleeper] = []
     private var nextID: UInt64 = 0
 
-    package init() {}
+    package init(advancesWhenSlept: Bool = false) { self.advancesWhenSlept = advancesWhenSlept }
 
-    package var now: Instant { lock.withLock { current } }
-    package var minimumResolution: Duration { .zero }
+    package var elapsed: Duration { lock.withLock { current } }
 
     /// How many tasks are asleep on this clock now.
     package var sleeperCount: Int { lock.withLock { sleepers.count } }
     /// The deadlines of the tasks asleep now, as offsets from the clock's origin, earliest first.
-    package var pendingDeadlines: [Duration] { lock.withLock { sleepers.map(\.deadline.offset).sorted() } }
+    package var pendingDeadlines: [Duration] { lock.withLock { sleepers.map(\.deadline).sorted() } }
 
-    package func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    package func sleep(until deadline: Duration) async throws {
+        if advancesWhenSlept {
+            try Task.checkCancellation()
+            advance(to: deadline)
+            return
+        }
         let id = lock.withLock { () -> UInt64 in
             nextID += 1
             return nextID
@@ -59,15 +59,15 @@ package final class TestClock: Clock, @unchecked Sendable {
 
     /// Moves time forward and wakes every sleeper whose deadline it reaches.
     package func advance(by duration: Duration) {
-        advance { $0.advanced(by: duration) }
+        advance { $0 + duration }
     }
 
     /// Moves time forward to `offset` from the origin (never back), waking the sleepers it reaches.
     package func advance(to offset: Duration) {
-        advance { max($0, Instant(offset: offset)) }
+        advance { max($0, offset) }
     }
 
-    private func advance(_ move: (Instant) -> Instant) {
+    private func advance(_ move: (Duration) -> Duration) {
         let woken = lock.withLock { () -> [Sleeper] in
             current = move(current)
             let due = sleepers.filter { $0.deadline <= current }

@@ -1,4 +1,5 @@
 package import AgentRuntime
+package import Core
 import Foundation
 
 extension FakeOpenAIServer {
@@ -7,7 +8,7 @@ extension FakeOpenAIServer {
 
     /// Real retries, but quick: `attempts` tries, 5–20 ms apart.
     package static func quickRetries(_ attempts: Int) -> RetryPolicy {
-        RetryPolicy(maxAttempts: attempts, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))
+        RetryPolicy.modelCalls(maxAttempts: attempts, baseDelay: .milliseconds(5), maxDelay: .milliseconds(20))
     }
 
     /// The real OpenAI client, JSON and retry code pointed at this server; nil `timeout` and `maxConcurrency` keep the

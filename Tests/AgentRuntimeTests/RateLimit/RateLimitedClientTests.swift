@@ -28,7 +28,7 @@ struct RateLimitedClientTests {
     }
 
     @Test func requestsWaitForTheBudgetAndAreReconciledWithRealUsage() async throws {
-        let limiter = RateLimiter(limits: RateLimits(tokensPerMinute: 6000), clock: ManualClock(autoAdvance: true))
+        let limiter = RateLimiter(limits: RateLimits(tokensPerMinute: 6000), clock: TestClock(advancesWhenSlept: true))
         let client = RateLimitedClient(inner: StubClient(usage: Usage(promptTokens: 100, completionTokens: 20), rateLimit: RateLimitInfo()), limiter: limiter)
         let request = ChatCompletionRequest(model: "m", messages: [.user("hello")], maxCompletionTokens: 4000)
         // Each call reserves ~4000 tokens but uses 120: after reconciliation there is room for the next at once.
@@ -39,7 +39,7 @@ struct RateLimitedClientTests {
     }
 
     @Test func withoutReconciliationTheSameCallsWouldWait() async throws {
-        let limiter = RateLimiter(limits: RateLimits(tokensPerMinute: 6000), clock: ManualClock(autoAdvance: true))
+        let limiter = RateLimiter(limits: RateLimits(tokensPerMinute: 6000), clock: TestClock(advancesWhenSlept: true))
         let request = ChatCompletionRequest(model: "m", messages: [.user("hello")], maxCompletionTokens: 4000)
         for _ in 0..<2 { _ = try await limiter.acquire(estimatedTokens: RateLimitedClient.estimatedTokens(request)) }
         #expect(await limiter.stats.delayed == 1)
@@ -52,7 +52,7 @@ struct RateLimitedClientTests {
             .withHeaders(["x-ratelimit-remaining-requests": "0", "x-ratelimit-reset-requests": "7s",
                           "x-ratelimit-remaining-tokens": "90000", "x-ratelimit-reset-tokens": "1s"], .chat(content: "one")),
             .chat(content: "two"))
-        let limiter = RateLimiter(limits: RateLimits(), clock: ManualClock(autoAdvance: true))
+        let limiter = RateLimiter(limits: RateLimits(), clock: TestClock(advancesWhenSlept: true))
         let client = RateLimitedClient(inner: makeClient(server), limiter: limiter)
         let first = try await client.complete(helloRequest)
         #expect(first.rateLimit.remainingRequests == 0)
@@ -67,7 +67,7 @@ struct RateLimitedClientTests {
     @Test func cancellingAWaitingCallThrowsCancelledAndSendsNothing() async throws {
         let server = try FakeOpenAIServer()
         defer { server.stop() }
-        let clock = ManualClock(autoAdvance: false)
+        let clock = TestClock()
         let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 1), clock: clock)
         _ = try await limiter.acquire(estimatedTokens: 0)
         let client = RateLimitedClient(inner: makeClient(server), limiter: limiter)

@@ -1,5 +1,6 @@
 import Testing
 @testable import AgentRuntime
+import TestSupport
 
 @Suite("Rate limiter: budgets, reconciliation, server headers, bounded and cancellable waits")
 struct RateLimiterTests {
@@ -10,20 +11,20 @@ struct RateLimiterTests {
     }
 
     @Test func requestsPerMinuteSpacesRequestsOnceTheBurstIsSpent() async throws {
-        let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 2), clock: ManualClock(autoAdvance: true))
+        let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 2), clock: TestClock(advancesWhenSlept: true))
         // A full bucket allows a burst of two; then one request every 30 s (each call here starts when the last one may go).
         #expect(try await waits(limiter, count: 4) == [.zero, .zero, .seconds(30), .seconds(30)])
     }
 
     @Test func tokensPerMinuteReserveTheEstimate() async throws {
-        let limiter = RateLimiter(limits: RateLimits(tokensPerMinute: 1000), clock: ManualClock(autoAdvance: true))
+        let limiter = RateLimiter(limits: RateLimits(tokensPerMinute: 1000), clock: TestClock(advancesWhenSlept: true))
         #expect(try await limiter.acquire(estimatedTokens: 600).waited == .zero)
         // 200 tokens short at 1000/60 per second: 12 s.
         #expect(try await limiter.acquire(estimatedTokens: 600).waited == .seconds(12))
     }
 
     @Test func finishRefundsAnOverEstimate() async throws {
-        let limiter = RateLimiter(limits: RateLimits(tokensPerMinute: 1000), clock: ManualClock(autoAdvance: true))
+        let limiter = RateLimiter(limits: RateLimits(tokensPerMinute: 1000), clock: TestClock(advancesWhenSlept: true))
         let permit = try await limiter.acquire(estimatedTokens: 900)
         await limiter.finish(permit, usage: Usage(promptTokens: 60, completionTokens: 40))
         // 900 reserved, 100 used: 900 left, so 600 more start at once.
@@ -31,7 +32,7 @@ struct RateLimiterTests {
     }
 
     @Test func finishChargesAnUnderEstimate() async throws {
-        let limiter = RateLimiter(limits: RateLimits(tokensPerMinute: 1000), clock: ManualClock(autoAdvance: true))
+        let limiter = RateLimiter(limits: RateLimits(tokensPerMinute: 1000), clock: TestClock(advancesWhenSlept: true))
         let permit = try await limiter.acquire(estimatedTokens: 100)
         await limiter.finish(permit, usage: Usage(promptTokens: 700, completionTokens: 300))
         // The whole minute's budget is spent: 300 tokens take 18 s to come back.
@@ -39,14 +40,14 @@ struct RateLimiterTests {
     }
 
     @Test func retriedAttemptsCountAsRequests() async throws {
-        let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 3), clock: ManualClock(autoAdvance: true))
+        let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 3), clock: TestClock(advancesWhenSlept: true))
         let permit = try await limiter.acquire(estimatedTokens: 0)
         await limiter.finish(permit, usage: nil, attempts: 3)
         #expect(try await limiter.acquire(estimatedTokens: 0).waited == .seconds(20))
     }
 
     @Test func theServersRemainingCountCapsTheBudget() async throws {
-        let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 100), clock: ManualClock(autoAdvance: true))
+        let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 100), clock: TestClock(advancesWhenSlept: true))
         let permit = try await limiter.acquire(estimatedTokens: 0)
         await limiter.finish(permit, usage: nil, rateLimit: RateLimitInfo(remainingRequests: 1, resetRequests: "1s"))
         // Our bucket had 99 left, the server says 1: one more at once, then 0.6 s apart.
@@ -55,7 +56,7 @@ struct RateLimiterTests {
 
     @Test(arguments: [("2s", Duration.seconds(2)), ("1m30s", .seconds(90)), ("250ms", .milliseconds(250)), ("nonsense", .seconds(1))])
     func anExhaustedLimitHoldsEveryRequestUntilTheReset(reset: String, expected: Duration) async throws {
-        let limiter = RateLimiter(limits: RateLimits(), clock: ManualClock(autoAdvance: true))
+        let limiter = RateLimiter(limits: RateLimits(), clock: TestClock(advancesWhenSlept: true))
         let permit = try await limiter.acquire(estimatedTokens: 10)
         await limiter.finish(permit, usage: nil, rateLimit: RateLimitInfo(remainingTokens: 0, resetTokens: reset))
         #expect(try await limiter.acquire(estimatedTokens: 10).waited == expected)
@@ -63,7 +64,7 @@ struct RateLimiterTests {
     }
 
     @Test func aWaitLongerThanAllowedFailsAndReturnsTheReservation() async throws {
-        let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 1, maxWait: .seconds(10)), clock: ManualClock(autoAdvance: true))
+        let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 1, maxWait: .seconds(10)), clock: TestClock(advancesWhenSlept: true))
         _ = try await limiter.acquire(estimatedTokens: 0)
         for _ in 0..<2 {
             // Needs 60 s both times: the failed reservation was given back, or the second would need 120 s.
@@ -74,7 +75,7 @@ struct RateLimiterTests {
     }
 
     @Test func aResetBeyondTheMaximumWaitFails() async throws {
-        let limiter = RateLimiter(limits: RateLimits(maxWait: .seconds(30)), clock: ManualClock(autoAdvance: true))
+        let limiter = RateLimiter(limits: RateLimits(maxWait: .seconds(30)), clock: TestClock(advancesWhenSlept: true))
         let permit = try await limiter.acquire(estimatedTokens: 0)
         await limiter.finish(permit, usage: nil, rateLimit: RateLimitInfo(remainingRequests: 0, resetRequests: "6m0s"))
         await #expect(throws: RateLimitError.waitTooLong(needed: .seconds(360), limit: .seconds(30))) {
@@ -83,7 +84,7 @@ struct RateLimiterTests {
     }
 
     @Test func concurrentWaitersAreServedOneAfterAnother() async throws {
-        let clock = ManualClock(autoAdvance: false)
+        let clock = TestClock()
         let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 1, maxWait: .seconds(600)), clock: clock)
         let tasks = (0..<4).map { _ in Task { try await limiter.acquire(estimatedTokens: 0).waited } }
         // One goes at once; the others hold consecutive places instead of waking together to compete.
@@ -96,7 +97,7 @@ struct RateLimiterTests {
     }
 
     @Test func aCancelledWaitThrowsAndReturnsItsReservation() async throws {
-        let clock = ManualClock(autoAdvance: false)
+        let clock = TestClock()
         let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 1), clock: clock)
         _ = try await limiter.acquire(estimatedTokens: 0)
         let waiting = Task { try await limiter.acquire(estimatedTokens: 0) }
@@ -113,7 +114,7 @@ struct RateLimiterTests {
     }
 
     @Test func aResetArrivingWhileAsleepExtendsTheWait() async throws {
-        let clock = ManualClock(autoAdvance: false)
+        let clock = TestClock()
         let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 1), clock: clock)
         let first = try await limiter.acquire(estimatedTokens: 0)
         let waiting = Task { try await limiter.acquire(estimatedTokens: 0) }

@@ -121,7 +121,7 @@ struct AsyncHTTPClientTransportTests {
         options.maxResponseBytes = 64 * 1024
         try await withTransport(options) { transport in
             let client = server.client(apiKey: "sk-test-key", model: "gpt-test",
-                                       retry: RetryPolicy(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(10)),
+                                       retry: RetryPolicy.modelCalls(maxAttempts: 3, baseDelay: .milliseconds(5), maxDelay: .milliseconds(10)),
                                        transport: transport)
             do {
                 _ = try await client.complete(ChatCompletionRequest(messages: [.user("hi")]))

@@ -50,7 +50,7 @@ import TestSupport
     }
 
     static func service(_ db: TestDatabase, _ server: FakeOpenAIServer) throws -> AssistService {
-        AssistService(pool: db.pool, client: server.client(apiKey: "sk-test", retry: RetryPolicy()),
+        AssistService(pool: db.pool, client: server.client(apiKey: "sk-test", retry: RetryPolicy.modelCalls()),
                       prompts: try prompts())
     }
 
@@ -212,7 +212,7 @@ import TestSupport
         try await TestDatabase.with { db in
             let server = try FakeOpenAIServer()
             defer { server.stop() }
-            let service = AssistService(pool: db.pool, client: server.client(apiKey: nil, retry: RetryPolicy()),
+            let service = AssistService(pool: db.pool, client: server.client(apiKey: nil, retry: RetryPolicy.modelCalls()),
                                         prompts: try Self.prompts())
             let missing = UUID()
             let error = await #expect(throws: JobsError.self) { try await service.run(userID: missing, now: Self.now) }

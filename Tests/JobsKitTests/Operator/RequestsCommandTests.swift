@@ -16,7 +16,7 @@ struct RequestsCommandTests {
             let ids = [try await queue.enqueue(.extract, id: WorkerHarness.conversations.birthday),
                        try await queue.enqueue(.extract, id: WorkerHarness.conversations.carpool)]
             var options = WorkerHarness.options(once: true)
-            options.maxAttempts = 1
+            options.retry.maxAttempts = 1
             let failing = try await RequestWorker(pool: db.pool, handler: try WorkerHarness.llmHandler(db.pool, server: server),
                                                   options: options).run()
             #expect(failing.failed == 2)

@@ -19,7 +19,7 @@ struct ScanFailureTests {
             server.enqueue(Array(repeating: ScriptedReply.error(status: 429, message: "Rate limit reached", type: "requests",
                                                                  headers: ["retry-after": "1"]), count: storm))
             // The default retry policy (4 attempts, server hints honoured), behind the shared limiter as in production.
-            let engine = try ScanHarness.engine(server, retry: RetryPolicy(), limiter: RateLimiter(limits: RateLimits()))
+            let engine = try ScanHarness.engine(server, retry: RetryPolicy.modelCalls(), limiter: RateLimiter(limits: RateLimits()))
             let clock = ContinuousClock()
             let started = clock.now
             let summary = try await ScanHarness.scan(db, engine, ScanHarness.options(concurrency: 3))

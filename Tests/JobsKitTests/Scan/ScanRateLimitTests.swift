@@ -4,19 +4,6 @@ import JobsKit
 import TestSupport
 import Testing
 
-/// Virtual time for the limiter: a sleep jumps the clock forward, so limits take effect without real waiting.
-final class ScanVirtualClock: RateLimitClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Duration = .zero
-
-    func now() -> Duration { lock.withLock { current } }
-
-    func sleep(until deadline: Duration) async throws {
-        try Task.checkCancellation()
-        lock.withLock { current = max(current, deadline) }
-    }
-}
-
 @Suite("Scan: shared rate limiter")
 struct ScanRateLimitTests {
     @Test func everyRequestOfAScanGoesThroughTheSharedLimiter() async throws {
@@ -26,7 +13,7 @@ struct ScanRateLimitTests {
             let server = try FakeOpenAIServer { ScanRequests.answer($0) }
             defer { server.stop() }
             // 20 requests against 10 a minute: the burst of 10 goes at once, the rest wait their turn.
-            let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 10, maxWait: .seconds(3600)), clock: ScanVirtualClock())
+            let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 10, maxWait: .seconds(3600)), clock: TestClock(advancesWhenSlept: true))
             let summary = try await ScanHarness.scan(db, try ScanHarness.engine(server, limiter: limiter))
 
             #expect(summary.failed == 0)

@@ -1,3 +1,4 @@
+import Core
 import Foundation
 import JobsKit
 import Postgres
@@ -79,11 +80,11 @@ struct JobRequestQueueTests {
         try await WorkerHarness.withDemo { db in
             let queue = JobRequestQueue(pool: db.pool)
             let id = try await queue.enqueue(.extract, id: WorkerHarness.conversations.birthday)
-            let backoff = RetryBackoff(base: .seconds(100), max: .seconds(1000))
+            let retry = RetryPolicy(maxAttempts: 2, baseDelay: .seconds(100), maxDelay: .seconds(1000))
             let before = try await db.pool.query("SELECT now() AS t")[0].decode("t", as: Date.self)
 
             let first = try #require(try await queue.claim(owner: "w", lease: .seconds(60), maxAttempts: 2))
-            let outcome = try await queue.fail(first, owner: "w", error: "HTTP 400", permanent: false, maxAttempts: 2, backoff: backoff)
+            let outcome = try await queue.fail(first, owner: "w", error: "HTTP 400", permanent: false, retry: retry)
             guard case .retryScheduled(let notBefore) = outcome else {
                 Issue.record("expected a retry, got \(outcome)")
                 return
@@ -99,7 +100,7 @@ struct JobRequestQueueTests {
             try await db.pool.query("UPDATE job_requests SET not_before = now() WHERE id = $1", [id])
             let second = try #require(try await queue.claim(owner: "w", lease: .seconds(60), maxAttempts: 2))
             let long = String(repeating: "x", count: 5000)
-            #expect(try await queue.fail(second, owner: "w", error: long, permanent: false, maxAttempts: 2, backoff: backoff) == .failed)
+            #expect(try await queue.fail(second, owner: "w", error: long, permanent: false, retry: retry) == .failed)
             row = try await WorkerHarness.row(id, db.pool)
             #expect(row.status == "failed")
             #expect(row.attempts == 2)
@@ -115,7 +116,7 @@ struct JobRequestQueueTests {
             let queue = JobRequestQueue(pool: db.pool)
             let id = try await queue.enqueue(.assist, id: WorkerHarness.users.maria)
             let claim = try #require(try await queue.claim(owner: "w", lease: .seconds(60), maxAttempts: 3))
-            #expect(try await queue.fail(claim, owner: "w", error: "no LLM", permanent: true, maxAttempts: 3, backoff: RetryBackoff()) == .failed)
+            #expect(try await queue.fail(claim, owner: "w", error: "no LLM", permanent: true, retry: .workerRequests) == .failed)
             #expect(try await WorkerHarness.row(id, db.pool).status == "failed")
         }
     }
@@ -144,9 +145,12 @@ struct JobRequestQueueTests {
 
     @Test("retry delays double from the base and stop at the ceiling")
     func backoffDelays() {
-        let backoff = RetryBackoff(base: .seconds(30), max: .seconds(200))
-        #expect((1...5).map { backoff.delay(afterAttempt: $0) } == [30, 60, 120, 200, 200].map { Duration.seconds($0) })
-        #expect(backoff.delay(afterAttempt: 1000) == .seconds(200))
-        #expect(RetryBackoff(base: .zero, max: .seconds(10)).delay(afterAttempt: 3) == .zero)
+        let retry = RetryPolicy(maxAttempts: 3, baseDelay: .seconds(30), maxDelay: .seconds(200))
+        #expect((1...5).map { retry.delay(afterAttempt: $0) } == [30, 60, 120, 200, 200].map { Duration.seconds($0) })
+        #expect(retry.delay(afterAttempt: 1000) == .seconds(200))
+        #expect(RetryPolicy(maxAttempts: 3, baseDelay: .zero, maxDelay: .seconds(10)).delay(afterAttempt: 3) == .zero)
+        let worker = RetryPolicy.workerRequests
+        #expect(worker.maxAttempts == 3 && worker.jitter == .none && worker.totalBudget == nil, "a stored delay has no jitter")
+        #expect((1...7).map { worker.delay(afterAttempt: $0, random: 0) } == [30, 60, 120, 240, 480, 900, 900].map { Duration.seconds($0) })
     }
 }

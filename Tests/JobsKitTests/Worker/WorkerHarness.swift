@@ -44,7 +44,8 @@ enum WorkerHarness {
         var options = WorkerOptions()
         options.poll = .milliseconds(Int64(pollSeconds * 1000))
         options.once = once
-        options.backoff = RetryBackoff(base: .milliseconds(50), max: .milliseconds(200))
+        options.retry.baseDelay = .milliseconds(50)
+        options.retry.maxDelay = .milliseconds(200)
         options.grace = .seconds(5)
         return options
     }

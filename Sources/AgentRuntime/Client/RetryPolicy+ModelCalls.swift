@@ -1,32 +1,20 @@
+package import Core
 package import Foundation
 
-/// When and how long to wait before retrying. Waits are exponential with full jitter unless the server says how long.
-package struct RetryPolicy: Sendable, Hashable {
-    /// Attempts in total, including the first.
-    package var maxAttempts: Int
-    package var baseDelay: Duration
-    package var maxDelay: Duration
-    /// Wall-clock budget for all attempts and waits of one call; no retry starts that would wait beyond it.
-    package var totalBudget: Duration
-    /// A server hint longer than this is not waited for; the call fails instead.
-    package var maxRetryAfter: Duration
-
-    package init(
+/// The model client's retries: what an HTTP answer says about trying again, and the client's bounds.
+extension RetryPolicy {
+    /// The policy of model calls: exponential waits with full jitter (unless the server says how long), 4 attempts,
+    /// at most 8 s apart, 3 minutes for the whole call, a server's hint of up to a minute.
+    package static func modelCalls(
         maxAttempts: Int = 4,
         baseDelay: Duration = .milliseconds(500),
         maxDelay: Duration = .seconds(8),
         totalBudget: Duration = .seconds(180),
         maxRetryAfter: Duration = .seconds(60)
-    ) {
-        self.maxAttempts = max(1, maxAttempts)
-        self.baseDelay = baseDelay
-        self.maxDelay = maxDelay
-        self.totalBudget = totalBudget
-        self.maxRetryAfter = maxRetryAfter
+    ) -> RetryPolicy {
+        RetryPolicy(maxAttempts: maxAttempts, baseDelay: baseDelay, maxDelay: maxDelay, jitter: .full,
+                    totalBudget: totalBudget, maxRetryAfter: maxRetryAfter)
     }
-
-    /// One attempt, no retries.
-    package static let noRetries = RetryPolicy(maxAttempts: 1)
 
     /// Statuses worth retrying as often as the policy allows: a timeout, a rate limit, an unavailable or overloaded
     /// server or gateway. A 500 gets one retry (`LLMError.retryLimit`); 400/401/403/404/422 are the caller's fault.
@@ -44,15 +32,8 @@ package struct RetryPolicy: Sendable, Hashable {
     /// The wait after a timed-out attempt: the server may still be working on it (OpenAI keeps generating; a
     /// queued local server may not have started it), so the retry waits half the attempt limit, at most 30 s,
     /// and never less than the ordinary backoff.
-    package func backoff(afterTimeout limit: Duration, attempt: Int) -> Duration {
-        max(backoff(afterAttempt: attempt), min(limit / 2, .seconds(30)))
-    }
-
-    /// The wait before attempt `attempt + 1` after attempt `attempt` (1-based) failed: `random(0, min(max, base·2^(attempt-1)))`.
-    package func backoff(afterAttempt attempt: Int, random: Double = Double.random(in: 0...1)) -> Duration {
-        let exponent = Double(min(max(attempt - 1, 0), 30))
-        let ceiling = min(maxDelay.seconds, baseDelay.seconds * pow(2, exponent))
-        return .milliseconds(Int64((ceiling * min(max(random, 0), 1) * 1000).rounded()))
+    package func delay(afterTimeout limit: Duration, attempt: Int) -> Duration {
+        max(delay(afterAttempt: attempt), min(limit / 2, .seconds(30)))
     }
 
     /// The server's requested wait: `retry-after-ms`, else `retry-after` as seconds or an HTTP date.
@@ -62,10 +43,10 @@ package struct RetryPolicy: Sendable, Hashable {
         }
         guard let raw = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Double(raw), seconds.isFinite, seconds >= 0 {
-            return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+            return .milliseconds(ofSeconds: seconds, rounding: .up)
         }
         if let date = httpDate(raw) {
-            return .milliseconds(Int64(max(0, date.timeIntervalSince(now)) * 1000))
+            return .milliseconds(ofSeconds: max(0, date.timeIntervalSince(now)), rounding: .towardZero)
         }
         return nil
     }
