@@ -24,6 +24,14 @@ package struct FeatureRegistry: Sendable {
         return set
     }
 
+    /// The key under which a coder's `userInfo` carries the registry an `Extraction` is read and written with.
+    package static let userInfoKey = CodingUserInfoKey(rawValue: "messageai.features")!
+
+    /// The registry a coder carries, or the shipping one.
+    static func of(_ decoder: any Decoder) -> FeatureRegistry { decoder.userInfo[userInfoKey] as? FeatureRegistry ?? .parents }
+
+    static func of(_ encoder: any Encoder) -> FeatureRegistry { encoder.userInfo[userInfoKey] as? FeatureRegistry ?? .parents }
+
     /// A registry with one more feature (after the others).
     package func adding(_ feature: any ParentFeature) -> FeatureRegistry {
         FeatureRegistry(features.filter { $0.id != feature.id } + [feature])
@@ -63,6 +71,8 @@ package struct FeatureRegistry: Sendable {
     }
 }
 
+/// The shipping registry's names, for the outermost layer only (the commands' option parsing and defaults); services
+/// and stores take a `FeatureRegistry` (usually their engine's) instead.
 extension ExtractionFeature {
     /// The parent features that ship, in order.
     package static var allCases: [ExtractionFeature] { FeatureRegistry.parents.ids }
