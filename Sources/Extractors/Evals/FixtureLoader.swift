@@ -8,7 +8,7 @@ import Core
 /// what the previous one accepted, so one mistake yields one clear message.
 package enum FixtureLoader {
     /// A single `.yaml` file, or every `.yaml`/`.yml` file of a directory. A fixture may list any feature of `scoring`
-    /// (the five that ship unless a registry with more is given); a feature it has no list for is `unlabelled`.
+    /// (the shipping ones unless another registry is given); a feature it has no list for is `unlabelled`.
     package static func load(path: String, scoring: ScoringRegistry = .parents) throws(FixtureLoadError) -> [Fixture] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -5,7 +5,7 @@ import Foundation
 /// binary through the Embedded module, with its `expected` block built from the scored features: one optional list
 /// per feature (no list: the fixture is not labelled for it), its items checked by the feature's `labelSchema` under
 /// `$defs/<feature>`. The file is that schema for
-/// the five that ship (a test checks it), so a sixth feature's lists are accepted once it is registered.
+/// the shipping features, generated (GeneratedSchemaTests), so a sixth feature's lists are accepted once it is registered.
 enum FixtureSchema {
     /// The path of the schema among the embedded files, as in the repository.
     static let path = "schemas/eval-fixture.schema.json"

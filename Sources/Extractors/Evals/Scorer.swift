@@ -14,7 +14,7 @@ package enum Scorer {
     /// `predictions` is keyed by fixture id; a missing fixture or feature means nothing was predicted. A fixture counts
     /// only for the features it labels (`Fixture.unlabelled`): one with no list for a feature is skipped for it.
     /// Predictions for ids not among `fixtures` are ignored (`PredictionsFile` rejects them on load). Every feature of
-    /// `scoring` is scored (the five that ship unless a registry with more is given).
+    /// `scoring` is scored (the shipping ones unless another registry is given).
     package static func score(fixtures: [Fixture], predictions: [String: PredictedItems],
                              scoring: ScoringRegistry = .parents) -> EvalScore {
         var fixtureScores: [FixtureScore] = []

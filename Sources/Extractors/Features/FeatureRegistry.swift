@@ -9,7 +9,7 @@ package struct FeatureRegistry: Sendable {
         self.features = features
     }
 
-    /// The five parent features of the PRD.
+    /// The parent features that ship (the PRD's five); the one place a feature is registered.
     package static let parents = FeatureRegistry([CalendarEvents(), Decisions(), PriorityMessages(), RSVPs(), Deadlines()])
 
     package var ids: [ExtractionFeature] { features.map(\.id) }
