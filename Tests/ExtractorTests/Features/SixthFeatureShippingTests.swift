@@ -1,3 +1,4 @@
+import AgentRuntime
 import Core
 @testable import Extractors
 import Foundation
@@ -8,9 +9,10 @@ import TestSupport
 
 /// The sixth feature (`Carpools`, SixthFeatureTests) registered the way the binary would register it, one line
 /// (`FeatureRegistry.parents.adding(Carpools())`), and run through the services the commands use: `scan` per feature
-/// and combined, `extract`, the request worker, `eval` on the shipped corpus beside the feature's own fixture, and the
-/// rows it writes behind row level security (its table from the test's own migration). No shipped fixture, prompt or
-/// schema is edited: the shipped fixtures have no carpools list, so they are not labelled for it.
+/// and combined, `scan --batch` (submit and collect), `extract`, the request worker, `eval` on the shipped corpus beside
+/// the feature's own fixture, and the rows it writes behind row level security (its table from the test's own
+/// migration). No shipped fixture, prompt or schema is edited: the shipped fixtures have no carpools list, so they
+/// are not labelled for it.
 @Suite struct SixthFeatureShippingTests {
     /// The registry the binary uses, plus the sixth feature.
     static let registry = FeatureRegistry.parents.adding(Carpools())
@@ -82,6 +84,31 @@ import TestSupport
             // The worker's handler asks every feature of its extract service's engine unless told otherwise.
             let handler = JobRequestHandler(extract: extract, assist: nil)
             #expect(handler.features == Self.registry.ids)
+        }
+    }
+
+    @Test func aBatchScanSubmitsAndCollectsTheSixthFeature() async throws {
+        for mode in [RequestMode.combined, .perFeature] {
+            let server = try FakeOpenAIServer(fallback: { SixthFeatureTests.reply($0) })
+            defer { server.stop() }
+            try await TestDatabase.with { db in
+                try await SixthFeatureTests.Chat.migrate(db)
+                let chat = try await SixthFeatureTests.Chat.make(db)
+                var engine = try SixthFeatureTests.engine(server, registry: Self.registry)
+                engine.mode = mode
+                let client = OpenAIBatchClient(configuration: server.client().configuration)
+                var options = BatchOptions()
+                options.scan.preFilter = false
+                let submitted = try await BatchSubmitService(pool: db.pool, engine: engine, client: client, options: options).run(now: Self.now)
+                #expect(submitted.conversations == 1 && submitted.failed == 0, "\(submitted.failures)")
+                let stored = try await db.pool.query("SELECT features FROM llm_batches WHERE id = $1", [submitted.batchID])
+                #expect(try stored.first?.decode("features", as: [String].self) == Self.registry.ids.map(\.rawValue))
+
+                let collected = try await BatchCollectService(pool: db.pool, engine: engine, client: client).run(now: Self.now)
+                #expect(collected.map(\.applied) == [1] && collected.map(\.failed) == [0], "\(collected.flatMap(\.failures))")
+                #expect(collected.first?.items["carpools"] == 1)
+                #expect(try await chat.visibleRows(to: chat.dan, db) == ["2026-03-03 \(chat.ana.postgresValue)"], "\(mode)")
+            }
         }
     }
 
