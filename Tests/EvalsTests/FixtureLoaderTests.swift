@@ -65,11 +65,14 @@ struct FixtureLoaderTests {
         #expect(found.first?.message.contains("category") == true)
     }
 
-    @Test func missingExpectedListIsRejected() {
-        let text = Self.valid.replacingOccurrences(of: "  decisions: []\n", with: "")
+    /// A missing list is allowed (the fixture is not labelled for that feature: UnlabelledFeatureTests); a misspelt one
+    /// is not, so a typo cannot silently unlabel a feature.
+    @Test func misspeltExpectedListIsRejected() {
+        let text = Self.valid.replacingOccurrences(of: "  decisions: []\n", with: "  decisons: []\n")
         let found = problems(text)
         #expect(found.map(\.field) == ["expected"])
-        #expect(found.first?.message.contains("decisions") == true)
+        #expect(found.first?.message.contains("decisons") == true)
+        #expect(problems(Self.valid.replacingOccurrences(of: "  decisions: []\n", with: "")).isEmpty)
     }
 
     @Test func unknownSourceAndRequesterAreReportedTogether() {

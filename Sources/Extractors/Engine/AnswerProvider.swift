@@ -15,7 +15,9 @@ package protocol AnswerProvider: Sendable {
 
 /// One feature over one window of one conversation.
 package struct AnswerRequest: Sendable {
-    package let feature: ExtractionFeature
+    /// The engine's feature (from its registry): what a provider that needs more than the id asks (the rules).
+    package let parent: any ParentFeature
+    package var feature: ExtractionFeature { parent.id }
     package let prompt: Prompt
     package let rendered: RenderedPrompt
     package let window: MessageWindow

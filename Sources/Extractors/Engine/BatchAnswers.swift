@@ -37,7 +37,7 @@ extension ExtractionEngine {
         if mode == .combined, sorted.count > 1 { return try combinedBatchRequests(input, features: sorted, llm: llm) }
         var plans: [BatchRequestPlan] = []
         for feature in sorted {
-            _ = try registry.require(feature)
+            let parent = try registry.require(feature)
             let prompt = try prompt(for: feature)
             let schema = try batchSchema(prompt)
             for range in windowing.windows(input.messages) {
@@ -49,7 +49,7 @@ extension ExtractionEngine {
                     throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
                 }
                 let request = llm.makeRequest(AnswerRequest(
-                    feature: feature, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema))
+                    parent: parent, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema))
                 plans.append(BatchRequestPlan(feature: feature, window: range, request: request))
             }
         }

@@ -64,7 +64,7 @@ extension ExtractionEngine {
                 throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
             }
             let answer = try await answering.answerCombined(CombinedAnswerRequest(
-                features: features, prompt: prompt, rendered: rendered, window: prepared.window, input: input,
+                parents: try features.map { try registry.require($0) }, prompt: prompt, rendered: rendered, window: prepared.window, input: input,
                 schemaJSON: schemaJSON, schemas: compiled, logger: combinedLogger))
             for feature in features {
                 // Each part passes its feature's gate, rule-based answers included, then its feature's decoder.

@@ -146,7 +146,7 @@ package struct ExtractionEngine: Sendable {
                 throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
             }
             let answer = try await provider.answer(AnswerRequest(
-                feature: feature, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema, logger: logger))
+                parent: parent, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema, logger: logger))
             // Rule-based answers pass the same gate as the model's.
             let capped = AnswerCaps.apply(answer.json, schema: schema, feature: feature)
             let problems = schema.validate(capped.json)

@@ -61,9 +61,9 @@ private struct ScoredList: Sendable, Hashable {
     func hash(into hasher: inout Hasher) { hasher.combine(AnyHashable(items)) }
 }
 
-/// A fixture's `expected` block: one list per feature of the decoder's `ScoringRegistry` (`userInfo`, the five that ship
-/// by default). A missing list decodes as empty (a prediction may omit a feature; fixtures require every list through
-/// their schema); encoded, every feature of the registry is written, empty lists too.
+/// A fixture's `expected` block: one list per feature of the decoder's `ScoringRegistry` (`userInfo`, the shipping one
+/// by default). A missing list decodes as empty (a prediction may omit a feature; for a fixture the loader records it
+/// as `Fixture.unlabelled`); encoded, every feature of the registry is written, empty lists too.
 extension ExtractionSet: Codable {
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: ScoredListKey.self)

@@ -6,15 +6,27 @@ package struct Fixture: Sendable, Hashable, Codable {
     package var participants: [FixtureParticipant]
     package var messages: [FixtureMessage]
     package var expected: ExtractionSet
+    /// The scored features this fixture has no list for: not labelled for them, so their predictions count in no
+    /// number (an empty list, by contrast, says the chat has nothing of that feature). Set by the loader from the
+    /// `expected` block's keys; a fixture written before a feature existed needs no edit when it is registered.
+    package var unlabelled: Set<ExtractionFeature> = []
 
     package init(id: String, description: String, reference: FixtureReference, participants: [FixtureParticipant],
-                messages: [FixtureMessage], expected: ExtractionSet) {
+                messages: [FixtureMessage], expected: ExtractionSet, unlabelled: Set<ExtractionFeature> = []) {
         self.id = id
         self.description = description
         self.reference = reference
         self.participants = participants
         self.messages = messages
         self.expected = expected
+        self.unlabelled = unlabelled
+    }
+
+    /// Whether the fixture labels `feature` (has a list for it, empty or not).
+    package func labels(_ feature: ExtractionFeature) -> Bool { !unlabelled.contains(feature) }
+
+    enum CodingKeys: String, CodingKey {
+        case id, description, reference, participants, messages, expected
     }
 }
 

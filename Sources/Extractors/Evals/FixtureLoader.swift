@@ -7,8 +7,8 @@ import Core
 /// then the JSON Schema, then typed decoding, then cross-reference checks — each stage only runs on
 /// what the previous one accepted, so one mistake yields one clear message.
 package enum FixtureLoader {
-    /// A single `.yaml` file, or every `.yaml`/`.yml` file of a directory. Each fixture labels every feature of
-    /// `scoring` (the five that ship unless a registry with more is given).
+    /// A single `.yaml` file, or every `.yaml`/`.yml` file of a directory. A fixture may list any feature of `scoring`
+    /// (the shipping ones unless another registry is given); a feature it has no list for is `unlabelled`.
     package static func load(path: String, scoring: ScoringRegistry = .parents) throws(FixtureLoadError) -> [Fixture] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -85,13 +85,16 @@ package enum FixtureLoader {
             })
         }
 
-        let fixture: Fixture
+        var fixture: Fixture
         do {
             fixture = try document.root.decode(Fixture.self, decoder: scoring.decoder())
         } catch {
             let failure = DecodingFailure.describe(error)
             throw FixtureLoadError(problems: [problem(failure.path, failure.message)])
         }
+
+        let listed = Set(document.root["expected"]?.objectValue?.keys.map(ExtractionFeature.init(rawValue:)) ?? [])
+        fixture.unlabelled = Set(scoring.ids).subtracting(listed)
 
         let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         let findings = FixtureChecks.findings(in: fixture, fileStem: stem, scoring: scoring)

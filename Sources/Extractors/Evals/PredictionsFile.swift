@@ -21,7 +21,7 @@ package struct PredictionsFileError: Error, Sendable, Hashable, CustomStringConv
 /// on a line are allowed (run metadata). Malformed lines, unknown fixtures or features and repeated
 /// (fixture, feature) pairs are errors naming their line, all collected before throwing.
 package enum PredictionsFile {
-    /// `scoring` names the features a line may predict (the five that ship unless a registry with more is given).
+    /// `scoring` names the features a line may predict (the shipping ones unless another registry is given).
     package static func load(path: String, fixtureIDs: Set<String>,
                             scoring: ScoringRegistry = .parents) throws(PredictionsFileError) -> [String: PredictedItems] {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {

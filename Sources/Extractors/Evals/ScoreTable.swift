@@ -13,7 +13,7 @@ extension EvalScore {
             pad(name, 18, left: true) + pad(String(m.tp), 5) + pad(String(m.fp), 5) + pad(String(m.fn), 5)
                 + pad(rateOrDash(m.precision), 11) + pad(rate(m.recall), 8) + pad(rate(m.f1), 7) + pad(dateMistakes, 14)
         }
-        // The five that ship in their order, then any other scored feature by name.
+        // The shipping features in their order, then any other scored feature by name.
         let order = ScoringRegistry.parents.sorted(features.keys)
         var lines = [pad("feature", 18, left: true) + pad("TP", 5) + pad("FP", 5) + pad("FN", 5)
             + pad("precision", 11) + pad("recall", 8) + pad("F1", 7) + pad("date mistakes", 14)]

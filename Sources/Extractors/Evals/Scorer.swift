@@ -11,18 +11,19 @@ import Core
 /// Paired items are true positives; unpaired predictions are false positives, unpaired expected
 /// items false negatives. See `Metrics` for how empty denominators are defined.
 package enum Scorer {
-    /// `predictions` is keyed by fixture id; a missing fixture or feature means nothing was predicted.
+    /// `predictions` is keyed by fixture id; a missing fixture or feature means nothing was predicted. A fixture counts
+    /// only for the features it labels (`Fixture.unlabelled`): one with no list for a feature is skipped for it.
     /// Predictions for ids not among `fixtures` are ignored (`PredictionsFile` rejects them on load). Every feature of
-    /// `scoring` is scored (the five that ship unless a registry with more is given).
+    /// `scoring` is scored (the shipping ones unless another registry is given).
     package static func score(fixtures: [Fixture], predictions: [String: PredictedItems],
                              scoring: ScoringRegistry = .parents) -> EvalScore {
         var fixtureScores: [FixtureScore] = []
         for fixture in fixtures {
             let predicted = predictions[fixture.id] ?? PredictedItems()
             let e = fixture.expected
-            fixtureScores.append(FixtureScore(fixture: fixture.id, features: Dictionary(uniqueKeysWithValues: scoring.features.map {
-                ($0.id, $0.score(expected: e, predicted: predicted))
-            })))
+            // A feature the fixture is not labelled for is not scored on it: its predictions are neither right nor wrong.
+            fixtureScores.append(FixtureScore(fixture: fixture.id, features: Dictionary(uniqueKeysWithValues:
+                scoring.features.filter { fixture.labels($0.id) }.map { ($0.id, $0.score(expected: e, predicted: predicted)) })))
         }
 
         var features: [ExtractionFeature: FeatureScore] = [:]

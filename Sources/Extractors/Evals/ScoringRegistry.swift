@@ -2,8 +2,8 @@ package import Foundation
 import Core
 
 /// The features fixtures label and the scorer scores, in report order, with the fixture schema that accepts their
-/// lists. `parents` holds the five that ship; the extractors' `FeatureRegistry.scoring` gives the one of any feature
-/// registry (a test checks the two agree on the five), so a sixth feature is scored by registering it.
+/// lists. A feature registry gives its own (`FeatureRegistry.scoring`), so a sixth feature is scored by registering it;
+/// `parents` is the shipping registry's.
 package struct ScoringRegistry: Sendable {
     package let features: [ScoredFeature]
     /// The fixture schema for these features (`FixtureSchema.schema(for:)`); nil only if it does not compile.
@@ -15,11 +15,8 @@ package struct ScoringRegistry: Sendable {
         fixtureSchema = try? JSONSchema(FixtureSchema.schema(for: self.features))
     }
 
-    /// The five parent features of the PRD, in the order they are reported.
-    package static let parents = ScoringRegistry([
-        ScoredFeature(ScoredEvent.self), ScoredFeature(ScoredDecision.self), ScoredFeature(ScoredPriorityMessage.self),
-        ScoredFeature(ScoredRSVP.self), ScoredFeature(ScoredDeadline.self),
-    ])
+    /// The shipping features' (`FeatureRegistry.parents.scoring`), built once.
+    package static let parents = FeatureRegistry.parents.scoring
 
     package var ids: [ExtractionFeature] { features.map(\.id) }
 
@@ -43,7 +40,7 @@ package struct ScoringRegistry: Sendable {
 
     static let userInfoKey = CodingUserInfoKey(rawValue: "messageai.scoring")!
 
-    /// The registry a coder carries, or the five that ship.
+    /// The registry a coder carries, or the shipping one.
     static func of(_ decoder: any Decoder) -> ScoringRegistry { decoder.userInfo[userInfoKey] as? ScoringRegistry ?? .parents }
 
     static func of(_ encoder: any Encoder) -> ScoringRegistry { encoder.userInfo[userInfoKey] as? ScoringRegistry ?? .parents }

@@ -9,7 +9,7 @@ package struct FeatureRegistry: Sendable {
         self.features = features
     }
 
-    /// The five parent features of the PRD.
+    /// The parent features that ship (the PRD's five); the one place a feature is registered.
     package static let parents = FeatureRegistry([CalendarEvents(), Decisions(), PriorityMessages(), RSVPs(), Deadlines()])
 
     package var ids: [ExtractionFeature] { features.map(\.id) }
@@ -23,6 +23,14 @@ package struct FeatureRegistry: Sendable {
         for feature in features { feature.scored(extraction, user: user, into: &set) }
         return set
     }
+
+    /// The key under which a coder's `userInfo` carries the registry an `Extraction` is read and written with.
+    package static let userInfoKey = CodingUserInfoKey(rawValue: "messageai.features")!
+
+    /// The registry a coder carries, or the shipping one.
+    static func of(_ decoder: any Decoder) -> FeatureRegistry { decoder.userInfo[userInfoKey] as? FeatureRegistry ?? .parents }
+
+    static func of(_ encoder: any Encoder) -> FeatureRegistry { encoder.userInfo[userInfoKey] as? FeatureRegistry ?? .parents }
 
     /// A registry with one more feature (after the others).
     package func adding(_ feature: any ParentFeature) -> FeatureRegistry {
@@ -63,6 +71,8 @@ package struct FeatureRegistry: Sendable {
     }
 }
 
+/// The shipping registry's names, for the outermost layer only (the commands' option parsing and defaults); services
+/// and stores take a `FeatureRegistry` (usually their engine's) instead.
 extension ExtractionFeature {
     /// The parent features that ship, in order.
     package static var allCases: [ExtractionFeature] { FeatureRegistry.parents.ids }

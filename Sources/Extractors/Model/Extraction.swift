@@ -1,3 +1,5 @@
+package import Core
+
 /// What one conversation yielded: each feature's items (see `ParentFeature`), and the notes on what was dropped or
 /// corrected. `events`, `decisions`, ... are the shipping features' lists; `extraction[feature]` is any feature's.
 package struct Extraction: Sendable, Hashable {
@@ -22,6 +24,17 @@ package struct Extraction: Sendable, Hashable {
     }
 
     package func count(_ feature: ExtractionFeature) -> Int { lists[feature]?.count ?? 0 }
+
+    /// One report line per item of `feature` (`extract`'s report); none when it has no items. The list knows its own
+    /// feature, so a report needs no registry.
+    package func reportLines(_ feature: ExtractionFeature) -> [String] {
+        lists[feature].map { $0.feature.reportLines(self) } ?? []
+    }
+
+    /// Each item of `feature` with its report line and its fields as JSON (`scan --json`'s `found`).
+    package func reportItems(_ feature: ExtractionFeature) -> [(line: String, fields: JSONValue)] {
+        lists[feature].map { $0.feature.reportItems(self) } ?? []
+    }
 
     /// Adds another window's items, dropping any already present (overlapping windows see some messages twice).
     package mutating func merge(_ other: Extraction) {
@@ -53,7 +66,8 @@ private struct FeatureItems: Sendable, Hashable {
     }
 }
 
-/// `extract --json` shows every shipping feature's list under its `itemsKey` (empty ones too), then `notes`.
+/// `extract --json` shows every feature's list of the coder's registry (`FeatureRegistry.userInfoKey`; the shipping
+/// one by default) under its `itemsKey` (empty ones too), then any other list it holds, then `notes`.
 extension Extraction: Codable {
     private struct Key: CodingKey {
         let stringValue: String
@@ -68,7 +82,7 @@ extension Extraction: Codable {
         func decodeList<Feature: ParentFeature>(_ feature: Feature) throws {
             self[feature] = try container.decodeIfPresent([Feature.Item].self, forKey: Key(feature.itemsKey)) ?? []
         }
-        for feature in FeatureRegistry.parents.features { try decodeList(feature) }
+        for feature in FeatureRegistry.of(decoder).features { try decodeList(feature) }
         notes = try container.decodeIfPresent([ExtractionNote].self, forKey: Key("notes")) ?? []
     }
 
@@ -77,9 +91,10 @@ extension Extraction: Codable {
         func encodeList<Feature: ParentFeature>(_ feature: Feature) throws {
             try container.encode(self[feature], forKey: Key(feature.itemsKey))
         }
-        let shipping = FeatureRegistry.parents.features
-        for feature in shipping { try encodeList(feature) }
-        for list in lists.values where !shipping.contains(where: { $0.id == list.feature.id }) { try encodeList(list.feature) }
+        let registered = FeatureRegistry.of(encoder).features
+        for feature in registered { try encodeList(feature) }
+        for list in lists.values.sorted(by: { $0.feature.id.rawValue < $1.feature.id.rawValue })
+        where !registered.contains(where: { $0.id == list.feature.id }) { try encodeList(list.feature) }
         try container.encode(notes, forKey: Key("notes"))
     }
 }

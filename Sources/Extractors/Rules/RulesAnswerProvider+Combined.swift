@@ -6,8 +6,8 @@ extension RulesAnswerProvider: CombinedAnswering {
     package func answerCombined(_ request: CombinedAnswerRequest) async throws -> ProviderAnswer {
         let scan = RuleScan(window: request.window, input: request.input)
         var parts = JSONObject()
-        for feature in request.features {
-            parts[feature.rawValue] = try registry.require(feature).rulesAnswer(scan)
+        for feature in request.parents {
+            parts[feature.id.rawValue] = feature.rulesAnswer(scan)
         }
         return ProviderAnswer(json: .object(parts))
     }

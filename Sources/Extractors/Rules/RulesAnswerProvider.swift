@@ -7,18 +7,15 @@ package import PromptKit
 package struct RulesAnswerProvider: AnswerProvider {
     package let name = "rules"
 
-    /// The features it answers for; each knows its own rules (`ParentFeature.rulesAnswer`).
-    package let registry: FeatureRegistry
-
-    package init(registry: FeatureRegistry = .parents) {
-        self.registry = registry
-    }
+    /// Answers for whatever features the engine asks: each request carries its feature, which knows its own rules
+    /// (`ParentFeature.rulesAnswer`), so the provider needs no registry of its own.
+    package init() {}
 
     package func modelName(for prompt: Prompt) -> String { "rules" }
 
     package func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
         // The rendered prompt is not needed: the rules read the window itself.
         let scan = RuleScan(window: request.window, input: request.input)
-        return ProviderAnswer(json: try registry.require(request.feature).rulesAnswer(scan))
+        return ProviderAnswer(json: request.parent.rulesAnswer(scan))
     }
 }

@@ -50,12 +50,12 @@ package struct BatchCollectService: Sendable {
         let store = BatchStore(pool: pool)
         let records: [BatchStore.Record]
         if let batchID {
-            guard let record = try await store.record(batchID) else {
+            guard let record = try await store.record(batchID, registry: engine.registry) else {
                 throw JobsError.notFound("no batch \(batchID.uuidString.lowercased()) in llm_batches")
             }
             records = [record]
         } else {
-            records = try await store.submitted()
+            records = try await store.submitted(registry: engine.registry)
         }
         var summaries: [Summary] = []
         for record in records { summaries.append(try await collect(record, store: store, now: now)) }
@@ -91,7 +91,7 @@ package struct BatchCollectService: Sendable {
         // keep their active prompts, whose schemas the combined answer was composed from.
         pinned.promptVersions = record.prompts.filter { $0.value.id == $0.key.promptID }.mapValues(\.version)
         var changedUsers: Set<UUID> = []
-        for conversation in try await store.pendingConversations(record.id) {
+        for conversation in try await store.pendingConversations(record.id, registry: engine.registry) {
             let outcome = await apply(conversation, record: record, runID: runID, answers: answers, remote: remote, engine: pinned, now: now, store: store)
             switch outcome {
             case .applied(let run, let written, let participants):

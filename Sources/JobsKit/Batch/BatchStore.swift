@@ -94,23 +94,24 @@ struct BatchStore: Sendable {
 
     // MARK: Collect
 
-    func record(_ id: UUID) async throws -> Record? {
+    /// The batch `id`, its features named by `registry` (the collecting engine's).
+    func record(_ id: UUID, registry: FeatureRegistry) async throws -> Record? {
         try await pool.query("SELECT id, run_id, status, remote_batch_id, features, prompts FROM llm_batches WHERE id = $1", [id])
-            .first.map(Self.record)
+            .first.map { try Self.record($0, registry: registry) }
     }
 
     /// Submitted batches, oldest first.
-    func submitted() async throws -> [Record] {
+    func submitted(registry: FeatureRegistry) async throws -> [Record] {
         try await pool.query(
             "SELECT id, run_id, status, remote_batch_id, features, prompts FROM llm_batches WHERE status = 'submitted' ORDER BY created_at, id")
-            .map(Self.record)
+            .map { try Self.record($0, registry: registry) }
     }
 
-    private static func record(_ row: PostgresRow) throws -> Record {
+    private static func record(_ row: PostgresRow, registry: FeatureRegistry) throws -> Record {
         let id: UUID = try row.decode("id")
         var features: [ExtractionFeature] = []
         for name in try row.decode("features", as: [String].self) {
-            guard let feature = ExtractionFeature.named(name) else {
+            guard let feature = registry.feature(ExtractionFeature(name))?.id else {
                 throw JobsError.invalidRecord("llm_batches \(id.uuidString.lowercased()): unknown feature '\(name)'")
             }
             features.append(feature)
@@ -122,7 +123,7 @@ struct BatchStore: Sendable {
             throw JobsError.invalidRecord("llm_batches \(id.uuidString.lowercased()).prompts is not valid: \(error)")
         }
         var prompts: [ExtractionFeature: PromptRef] = [:]
-        for (name, ref) in stored { if let feature = ExtractionFeature.named(name) { prompts[feature] = ref } }
+        for (name, ref) in stored { if let feature = registry.feature(ExtractionFeature(name))?.id { prompts[feature] = ref } }
         return Record(id: id, runID: try row.decode("run_id"), status: try row.decode("status"),
                       remoteBatchID: try row.decode("remote_batch_id"), features: features, prompts: prompts)
     }
@@ -138,7 +139,7 @@ struct BatchStore: Sendable {
                   remote.errors.isEmpty ? nil : String(remote.errors.joined(separator: "; ").prefix(2000))])
     }
 
-    func pendingConversations(_ batchID: UUID) async throws -> [PendingConversation] {
+    func pendingConversations(_ batchID: UUID, registry: FeatureRegistry) async throws -> [PendingConversation] {
         let itemRows = try await pool.query(
             """
             SELECT custom_id, conversation_id, feature, window_start, window_end FROM llm_batch_items
@@ -148,7 +149,7 @@ struct BatchStore: Sendable {
         for row in itemRows {
             let name: String = try row.decode("feature")
             let combined = name == ExtractionEngine.combinedItem.rawValue ? ExtractionEngine.combinedItem : nil
-            guard let feature = combined ?? ExtractionFeature.named(name) else {
+            guard let feature = combined ?? registry.feature(ExtractionFeature(name))?.id else {
                 throw JobsError.invalidRecord("llm_batch_items \(try row.decode("custom_id", as: String.self)): unknown feature '\(name)'")
             }
             let start: Int = try row.decode("window_start"), end: Int = try row.decode("window_end")

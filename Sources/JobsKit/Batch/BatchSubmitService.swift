@@ -41,7 +41,7 @@ package struct BatchSubmitService: Sendable {
     }
 
     package func run(now: Date = Date()) async throws -> Summary {
-        let features = engine.registry.sorted(options.scan.features)
+        let features = engine.registry.sorted(options.scan.features ?? engine.registry.ids)
         let (prompts, model) = try promptRefs(features)
         let batchID = UUID()
         var scanOptions = options.scan

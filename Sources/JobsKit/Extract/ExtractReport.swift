@@ -4,8 +4,7 @@ package import Core
 
 /// The human summary of an extraction.
 package enum ExtractReport {
-    package static func text(_ summary: ExtractService.Summary, features: [ExtractionFeature],
-                            registry: FeatureRegistry = .parents) -> String {
+    package static func text(_ summary: ExtractService.Summary, features: [ExtractionFeature]) -> String {
         var lines = ["\(summary.conversationName) (\(summary.conversationID.uuidString.lowercased())): \(summary.messages) messages, "
                      + "\(summary.windows) window\(summary.windows == 1 ? "" : "s"), provider \(summary.provider)"
                      + (summary.dryRun ? ", dry run (nothing written)" : "")]
@@ -19,7 +18,7 @@ package enum ExtractReport {
                 line += "  (rows: \(new) new, \(changed) updated" + (removed > 0 ? ", \(removed) removed" : "") + ")"
             }
             lines.append(line)
-            lines += items(feature, e, registry: registry).map { "      - " + $0 }
+            lines += items(feature, e).map { "      - " + $0 }
         }
         if let written = summary.written { lines.append("  reminders created \(written.remindersCreated)") }
         lines.append(String(format: "%d requests (%d re-asks), %d prompt + %d completion tokens (%d cached), %.2f s",
@@ -32,14 +31,13 @@ package enum ExtractReport {
         return lines.joined(separator: "\n")
     }
 
-    /// One report line per item of `feature` in `e` (none for a feature the registry does not know).
-    package static func items(_ feature: ExtractionFeature, _ e: Extraction, registry: FeatureRegistry = .parents) -> [String] {
-        registry.feature(feature)?.reportLines(e) ?? []
+    /// One report line per item of `feature` in `e`, written by the feature the items came from (any registry's).
+    package static func items(_ feature: ExtractionFeature, _ e: Extraction) -> [String] {
+        e.reportLines(feature)
     }
 
     /// The items of `feature` with their lines and fields, for structured output (`scan --json`'s `found`).
-    package static func fields(_ feature: ExtractionFeature, _ e: Extraction, registry: FeatureRegistry = .parents)
-        -> [(line: String, fields: JSONValue)] {
-        registry.feature(feature)?.reportItems(e) ?? []
+    package static func fields(_ feature: ExtractionFeature, _ e: Extraction) -> [(line: String, fields: JSONValue)] {
+        e.reportItems(feature)
     }
 }

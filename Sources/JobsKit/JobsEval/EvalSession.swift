@@ -7,9 +7,13 @@ import PromptKit
 /// What `messageai-jobs eval` was asked to do.
 package struct EvalRunOptions: Sendable {
     package var fixturesPath = "evals/fixtures"
-    package var features: [ExtractionFeature] = FeatureRegistry.parents.ids
-    /// The features an engine can run and the scorer scores (the five that ship; a test adds one).
+    /// The features to run and score; nil: every feature of `registry`.
+    package var features: [ExtractionFeature]?
+    /// The features an engine can run and the scorer scores (the shipping registry unless the caller gives another).
     package var registry: FeatureRegistry = .parents
+
+    /// The features of the run, in registry order.
+    var chosenFeatures: [ExtractionFeature] { features.map { picked in registry.ids.filter(picked.contains) } ?? registry.ids }
     package var promptsPath: String?
     package var provider: ProviderChoice = .auto
     package var model: String?
@@ -50,7 +54,7 @@ package enum EvalSession {
                            progress: (@Sendable (EvalProgress) -> Void)? = nil) async throws -> EvalRun {
         let scoring = options.registry.scoring
         let fixtures = try loadFixtures(options, scoring: scoring)
-        let features = scoring.ids.filter(options.features.contains)
+        let features = options.chosenFeatures
         guard !features.isEmpty else { throw EvalRunError("--features names no feature") }
         let library = try loadPrompts(options.promptsPath, pins: options.promptPins, environment: options.environment)
         try checkVersions(options, features: features, library: library)
@@ -186,7 +190,7 @@ package enum EvalSession {
                                              engine: compareEngine, features: changed, cacheStats: stats))
             }
         }
-        let rulesEngine = try engine(RulesAnswerProvider(registry: options.registry), options.promptVersions)
+        let rulesEngine = try engine(RulesAnswerProvider(), options.promptVersions)
         specs.append(EvalVariantSpec(id: "rules", role: llm == nil ? .main : .rulesBaseline, label: "rules (no LLM)",
                                      engine: rulesEngine, features: features))
 
@@ -194,7 +198,7 @@ package enum EvalSession {
             // The same provider and versions in the other request mode; every feature is the variant's own.
             let stats = llm == nil ? nil : CacheStats()
             let provider: any AnswerProvider = if let llm, let stats { llm.makeProvider(stats) }
-                else { RulesAnswerProvider(registry: options.registry) }
+                else { RulesAnswerProvider() }
             var otherEngine = try engine(provider, options.promptVersions)
             otherEngine.mode = other
             let label: String
@@ -256,14 +260,15 @@ package enum EvalSession {
         return commit + (dirty ? "-dirty" : "")
     }
 
-    /// `feature=N` pairs from repeated options (`calendar_events=4`), naming the bad one.
-    package static func parseVersionPicks(_ values: [String], option: String) throws -> [ExtractionFeature: Int] {
+    /// `feature=N` pairs from repeated options (`calendar_events=4`) for features of `registry`, naming the bad one.
+    package static func parseVersionPicks(_ values: [String], option: String,
+                                          registry: FeatureRegistry = .parents) throws -> [ExtractionFeature: Int] {
         var picks: [ExtractionFeature: Int] = [:]
         for value in values {
             let parts = value.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, let feature = ScoringRegistry.parents.named(ExtractionFeature(parts[0]))?.id, let version = Int(parts[1]), version > 0 else {
+            guard parts.count == 2, let feature = registry.feature(ExtractionFeature(parts[0]))?.id, let version = Int(parts[1]), version > 0 else {
                 throw EvalRunError("\(option) '\(value)': expected FEATURE=VERSION, e.g. calendar_events=2 "
-                                   + "(features: \(ScoringRegistry.parents.ids.map(\.rawValue).joined(separator: ", ")))")
+                                   + "(features: \(registry.ids.map(\.rawValue).joined(separator: ", ")))")
             }
             guard picks[feature] == nil else { throw EvalRunError("\(option) names \(feature.rawValue) twice") }
             picks[feature] = version

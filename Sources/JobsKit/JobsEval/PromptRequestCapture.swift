@@ -12,14 +12,16 @@ package enum PromptRequestCapture {
     package static func body(
         feature: ExtractionFeature, version: Int?, fixture: Fixture, prompts: PromptLibrary,
         structuredOutput: StructuredOutputMode, modelOverride: String? = nil,
-        tokenField: MaxTokensField = .maxCompletionTokens, windowing: Windowing = Windowing(), schemaBounds: Bool = false
+        tokenField: MaxTokensField = .maxCompletionTokens, windowing: Windowing = Windowing(), schemaBounds: Bool = false,
+        registry: FeatureRegistry = .parents
     ) async throws -> JSONValue {
         let client = CapturingClient()
         var provider = LLMAnswerProvider(client: client, structuredOutput: structuredOutput, modelOverride: modelOverride)
         provider.schemaBounds = schemaBounds
         var picks: [ExtractionFeature: Int] = [:]
         if let version { picks[feature] = version }
-        let engine = try ExtractionEngine(prompts: prompts, provider: provider, windowing: windowing, promptVersions: picks)
+        let engine = try ExtractionEngine(prompts: prompts, provider: provider, windowing: windowing, promptVersions: picks,
+                                          registry: registry)
         _ = try engine.prompt(for: feature)
         do {
             _ = try await engine.extract(try FixtureConversation.input(fixture), features: [feature])
@@ -33,15 +35,16 @@ package enum PromptRequestCapture {
     }
 
     /// The combined request (`prompts/combined.yaml`, the pinned version unless `prompts` was re-pinned) for all
-    /// features over the fixture's first window, as `scan --combined` sends it.
+    /// features of `registry` over the fixture's first window, as `scan --combined` sends it.
     package static func combinedBody(
         fixture: Fixture, prompts: PromptLibrary, structuredOutput: StructuredOutputMode, modelOverride: String? = nil,
-        tokenField: MaxTokensField = .maxCompletionTokens, windowing: Windowing = Windowing(), schemaBounds: Bool = false
+        tokenField: MaxTokensField = .maxCompletionTokens, windowing: Windowing = Windowing(), schemaBounds: Bool = false,
+        registry: FeatureRegistry = .parents
     ) async throws -> JSONValue {
         let client = CapturingClient()
         var provider = LLMAnswerProvider(client: client, structuredOutput: structuredOutput, modelOverride: modelOverride)
         provider.schemaBounds = schemaBounds
-        var engine = try ExtractionEngine(prompts: prompts, provider: provider, windowing: windowing)
+        var engine = try ExtractionEngine(prompts: prompts, provider: provider, windowing: windowing, registry: registry)
         engine.mode = .combined
         _ = try engine.combinedPrompt()
         do {

@@ -42,7 +42,7 @@ package enum RequestExport {
     package static func plan(_ options: EvalRunOptions) async throws -> RequestPlan {
         let scoring = options.registry.scoring
         let fixtures = try EvalSession.loadFixtures(options, scoring: scoring)
-        let features = scoring.ids.filter(options.features.contains)
+        let features = options.chosenFeatures
         guard !features.isEmpty else { throw EvalRunError("--features names no feature") }
         let library = try EvalSession.loadPrompts(options.promptsPath, pins: options.promptPins, environment: options.environment)
         try EvalSession.checkVersions(options, features: features, library: library)

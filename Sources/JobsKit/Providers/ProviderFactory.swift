@@ -142,10 +142,11 @@ package enum ProviderFactory {
         }
     }
 
-    /// Loads the prompt library and builds the engine.
+    /// Loads the prompt library and builds the engine for `registry`'s features (the shipping ones by default: this is
+    /// where the commands' wiring starts; every service below takes the engine's registry).
     package static func engine(promptsPath: String?, provider: any AnswerProvider, windowing: Windowing = Windowing(),
-                              versions: [String] = []) throws -> ExtractionEngine {
+                              versions: [String] = [], registry: FeatureRegistry = .parents) throws -> ExtractionEngine {
         let library = try library(promptsPath: promptsPath, versions: versions)
-        return try ExtractionEngine(prompts: library, provider: provider, windowing: windowing)
+        return try ExtractionEngine(prompts: library, provider: provider, windowing: windowing, registry: registry)
     }
 }

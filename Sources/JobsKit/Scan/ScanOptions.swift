@@ -16,7 +16,8 @@ package struct ScanOptions: Sendable {
     /// The read cap: at most this many messages of a conversation are read at once (a first scan reads the newest;
     /// the older ones are skipped and counted in the summary and `job_runs.details`).
     package var maxMessages: Int = ConversationReader.defaultMaxMessages
-    package var features: [ExtractionFeature] = ExtractionFeature.allCases
+    /// The features to run; nil: every feature of the engine's registry (`ScanService.features`).
+    package var features: [ExtractionFeature]?
     /// Stop after this many conversations (nil: all).
     package var limit: Int?
     /// Identifies this process in leases.

@@ -154,7 +154,7 @@ extension ScanService {
         }
         do {
             let run = loaded.hasNew
-                ? try await engine.extract(loaded.input, features: options.features, logger: worker.logger(for: loaded.claim.conversationID))
+                ? try await engine.extract(loaded.input, features: features, logger: worker.logger(for: loaded.claim.conversationID))
                 : ExtractionRun()
             return Answered(loaded: loaded, run: run)
         } catch {
@@ -167,7 +167,7 @@ extension ScanService {
     func commit(_ answered: Answered?, _ worker: Worker) async {
         guard let answered else { return }
         let (loaded, run, claim) = (answered.loaded, answered.run, answered.loaded.claim)
-        let features = options.features
+        let features = self.features
         let lockTimeout = options.lockTimeout?.postgresMilliseconds
         let (runID, now, owner) = (worker.runID, worker.now, options.owner)
         do {
@@ -280,7 +280,7 @@ extension ScanService {
     private func logScanned(_ loaded: Loaded, run: ExtractionRun, written: ExtractionStore.WriteSummary, _ worker: Worker) {
         let logger = worker.logger(for: loaded.claim.conversationID)
         guard logger.logLevel <= .info else { return }
-        let items = options.features.reduce(0) { $0 + run.extraction.count($1) }
+        let items = features.reduce(0) { $0 + run.extraction.count($1) }
         logger.info("conversation scanned", metadata: [
             "new_messages": "\(loaded.newMessages.count)", "prefiltered": "\(loaded.skipped)", "items": "\(items)",
             "inserted": "\(written.inserted.values.reduce(0, +))", "updated": "\(written.updated.values.reduce(0, +))",

@@ -138,6 +138,9 @@ package struct ScanService: Sendable {
     /// that must hold a claim until other work has happened. Nil outside tests.
     var beforeClaim: (@Sendable () async -> Void)?
 
+    /// The features this scan runs: those of `options`, or every feature of the engine's registry.
+    package var features: [ExtractionFeature] { options.features ?? engine.registry.ids }
+
     package init(pool: PostgresPool, engine: ExtractionEngine, options: ScanOptions, logger: Logger = Logger(label: "messageai.scan")) {
         self.pool = pool
         self.engine = engine
@@ -168,7 +171,7 @@ package struct ScanService: Sendable {
         let interrupted = summary.stoppedEarly == Self.shutdownReason || cancelled
         if !interrupted { summary.proactive = await proactive?.afterScan(changedUsers: summary.changedUsers, now: now) }
         summary.seconds = Date().timeIntervalSince(started)
-        summary.cost = RunCost.estimate(summary.usage, engine: engine, features: options.features)
+        summary.cost = RunCost.estimate(summary.usage, engine: engine, features: features)
         summary.mode = engine.mode.rawValue
         summary.night = NightCost(extractionUSD: summary.cost?.usd, assistantUSD: summary.proactive.map { $0.costUSD })
         let outcome = Self.outcome(summary)
@@ -183,12 +186,12 @@ package struct ScanService: Sendable {
         let runOptions: JSONValue = [
             "concurrency": .integer(Int64(options.concurrency)),
             "shard": .string("\(options.shardIndex)/\(options.shardCount)"),
-            "features": .array(options.features.map { .string($0.rawValue) }),
+            "features": .array(features.map { .string($0.rawValue) }),
             "owner": .string(options.owner), "lease_seconds": .integer(Int64(options.lease.wholeSeconds)),
             "combined": .bool(engine.mode == .combined), "request_mode": .string(engine.mode.rawValue),
         ]
         let provider = engine.provider.name
-        let prompts = engine.fingerprints(options.features) + (proactive?.assistant?.promptFingerprint.map { [$0] } ?? [])
+        let prompts = engine.fingerprints(features) + (proactive?.assistant?.promptFingerprint.map { [$0] } ?? [])
         return try await Self.retrying { try await recorder.start(
             .scan, provider: provider, model: nil, options: runOptions, promptSet: engine.prompts.fingerprint, prompts: prompts) }
     }

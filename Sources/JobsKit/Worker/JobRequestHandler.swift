@@ -10,9 +10,10 @@ package struct JobRequestHandler: Sendable {
     /// Nil when the worker has no LLM: assist requests then fail at once with a message saying so.
     package let assist: AssistService?
 
-    package init(extract: ExtractService, features: [ExtractionFeature] = ExtractionFeature.allCases, assist: AssistService?) {
+    /// `features` nil: every feature of the extract service's engine.
+    package init(extract: ExtractService, features: [ExtractionFeature]? = nil, assist: AssistService?) {
         self.extract = extract
-        self.features = features
+        self.features = features ?? extract.engine.registry.ids
         self.assist = assist
     }
 

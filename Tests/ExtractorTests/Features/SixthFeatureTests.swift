@@ -184,7 +184,7 @@ struct ScoredCarpool: ScoredItem {
         #expect(run.prompts[Self.carpools.id] == PromptRef(id: "carpools", version: 1, model: "gpt-4o-mini"))
 
         // Its report lines and its list in `extract --json`.
-        #expect(ExtractReport.items(Self.carpools.id, run.extraction, registry: Self.registry) == ["2026-03-03 u-ana drives"])
+        #expect(ExtractReport.items(Self.carpools.id, run.extraction) == ["2026-03-03 u-ana drives"])
         let json = try JSONValue.encode(run.extraction)
         #expect(json["carpools"]?.arrayValue?.count == 1)
         #expect(json["events"]?.arrayValue?.isEmpty == true)

@@ -14,7 +14,7 @@ import Testing
 @Suite struct PromptRequestGoldenTests {
     static let golden = RepositoryPaths.root.appendingPathComponent("Tests/Golden/request-bodies")
 
-    @Test(arguments: ["combined", "calendar_events", "decisions", "priority_messages", "rsvps", "deadlines"],
+    @Test(arguments: [CombinedSchema.promptID] + FeatureRegistry.parents.ids.map(\.rawValue),
           ["class-picnic", "birthday-invite-pending"])
     func theRequestBodyIsTheGolden(prompt: String, fixtureID: String) async throws {
         let fixture = try FixtureLoader.loadFile(EvalTestSupport.fixturesPath + "/\(fixtureID).yaml")

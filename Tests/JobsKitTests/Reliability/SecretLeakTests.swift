@@ -1,5 +1,6 @@
 import Foundation
 import Core
+import Extractors
 import JobsKit
 import Postgres
 import TestSupport
@@ -21,7 +22,7 @@ struct SecretLeakTests {
         return url.replacingOccurrences(of: "://postgres@", with: "://postgres:\(password)@")
     }
 
-    static let extractorFeatures: Set<String> = ["calendar_events", "decisions", "priority_messages", "rsvps", "deadlines"]
+    static let extractorFeatures = Set(FeatureRegistry.parents.ids.map(\.rawValue))
 
     /// A server that puts the Authorization header it received into its error bodies and, once, into a 500.
     static func echoingServer(failing victim: String?) throws -> FakeOpenAIServer {

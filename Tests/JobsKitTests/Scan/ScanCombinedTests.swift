@@ -172,21 +172,6 @@ struct ScanCombinedTests {
         }
     }
 
-    /// `schemas/combined.schema.json` (what `prompts lint` checks the combined example against) is the five feature
-    /// schemas side by side, exactly as the engine composes them from the registry.
-    @Test func theCombinedSchemaFileIsTheCompositionOfTheFeatureSchemas() throws {
-        let library = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
-        let engine = try ExtractionEngine(prompts: library, provider: RulesAnswerProvider())
-        let file = try #require(library.active(id: CombinedSchema.promptID)?.outputSchema)
-        #expect(try engine.combinedPrompt().outputSchema == file, "the prompt as sent carries the composed schema")
-        var composed = try engine.combinedSchema(ExtractionFeature.allCases).objectValue ?? JSONObject()
-        composed["description"] = file["description"]
-        var fileObject = file.objectValue ?? JSONObject()
-        fileObject["description"] = file["description"]
-        #expect(JSONValue.object(fileObject) == JSONValue.object(composed),
-                "schemas/combined.schema.json differs from the feature schemas: rebuild it from schemas/<feature>.schema.json")
-    }
-
     static func openAPI() throws -> JSONValue {
         let file = RepositoryPaths.root.deletingLastPathComponent().appendingPathComponent("shared/openai-openapi/openapi.json")
         guard let data = FileManager.default.contents(atPath: file.path) else {

@@ -1,5 +1,6 @@
 import Foundation
 import Core
+import Extractors
 import JobsKit
 import Postgres
 import TestSupport
@@ -56,8 +57,8 @@ struct ScanIncrementalTests {
             #expect(summary.conversations == 1)
             #expect(summary.newMessages == 1)
             let sent = Array(server.requests.dropFirst(before))
-            #expect(sent.count == 5)
-            #expect(Set(sent.map(ScanRequests.feature)) == ["calendar_events", "decisions", "priority_messages", "rsvps", "deadlines"])
+            #expect(sent.count == FeatureRegistry.parents.ids.count)
+            #expect(Set(sent.map(ScanRequests.feature)) == Set(FeatureRegistry.parents.ids.map(\.rawValue)))
             for request in sent {
                 #expect(ScanRequests.conversation(request) == target.name)
                 let texts = ScanRequests.messageLines(request).map { $0["text"]?.stringValue ?? "" }
