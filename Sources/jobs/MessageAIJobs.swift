@@ -24,7 +24,7 @@ struct MessageAIJobs: AsyncParsableCommand {
             // Every setting is checked before any work; `settings` itself still prints the table to fix them by.
             // Help is printed whatever the environment holds.
             let help = CommandLine.arguments.dropFirst().contains { ["--help", "-h", "help"].contains($0) }
-            if !(command is SettingsCommand), !help { EnvironmentSettings.stopOnProblems(ProcessInfo.processInfo.environment) }
+            if !(command is SettingsCommand), !help { EnvironmentSettings.stopOnProblems(ProcessEnvironment.values) }
             if !(command is ScanCommand || command is WorkerCommand) { StopSignals.closeRunsThenExit() }
             if var command = command as? AsyncParsableCommand {
                 try await command.run()

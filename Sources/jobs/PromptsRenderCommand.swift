@@ -77,7 +77,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.values
         do {
             if let user { return try await renderAssistant(user.id, environment: environment) }
             let fixture = self.fixture ?? ""
@@ -144,8 +144,8 @@ struct PromptsRenderCommand: AsyncParsableCommand {
         }
         let at = now.flatMap(ISO8601Instant.parse) ?? Date()
         let tokenField = configuration.maxTokensField
-        let body = try await database.withPool(maxConnections: 1) { pool in
-            var service = AssistantFactory.service(configuration, pool: pool, prompts: library, modelOverride: model, client: NoModelCalls())
+        let body = try await database.assembly().withServices(connections: 1) { services in
+            var service = AssistantFactory.service(configuration, pool: services.pool, prompts: library, modelOverride: model, client: NoModelCalls())
             service.firstToolChoice = firstToolChoice.toolChoice
             return try await service.firstRequest(userID: userID, now: at).body(tokenField: tokenField)
         }

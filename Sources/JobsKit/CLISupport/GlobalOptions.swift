@@ -35,21 +35,13 @@ package struct DatabaseOptions: ParsableArguments, Sendable {
         }
     }
 
-    /// Lends a pool to `body` and shuts it down afterwards. Unless `requireMigrated` is false (`migrate` itself), the
+    /// Lends a pool to `body` and shuts it down afterwards (`Assembly.lendPool`), for the benchmark binary; the
+    /// `messageai-jobs` commands get theirs from `Assembly.withServices`. Unless `requireMigrated` is false (`migrate` itself), the
     /// database must have every service migration this binary carries: otherwise a `MigrationError` coded `.notMigrated`
     /// ("run `messageai-jobs migrate`") is thrown before `body` does anything.
     package func withPool<T: Sendable>(maxConnections: Int = 4, requireMigrated: Bool = true,
                                       _ body: (PostgresPool) async throws -> T) async throws -> T {
-        let pool = PostgresPool(configuration: try configuration, maxConnections: maxConnections, logger: CLILogging.logger("messageai.postgres"))
-        do {
-            if requireMigrated { try await Migrator(pool: pool).requireMigrated() }
-            let value = try await body(pool)
-            await pool.shutdown()
-            return value
-        } catch {
-            await pool.shutdown()
-            throw error
-        }
+        try await Assembly.lendPool(try configuration, connections: maxConnections, requireMigrated: requireMigrated, body)
     }
 }
 

@@ -32,6 +32,11 @@ package enum ProviderFactory {
         } catch {
             throw ProviderError(.invalidSetting, error.description)
         }
+        return try resolve(choice, configuration: configuration)
+    }
+
+    /// The same for a configuration already read (`Settings.llm`; nil: no LLM configured).
+    package static func resolve(_ choice: ProviderChoice, configuration: LLMConfiguration?) throws -> Resolution {
         switch (choice, configuration) {
         case (.rules, _):
             return .rules(notice: nil)

@@ -27,17 +27,12 @@ struct LLMOptions: ParsableArguments {
     }
 
     /// The process environment with the flags given written over their variables.
-    func environment(_ base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+    func environment(_ base: [String: String] = ProcessEnvironment.values) -> [String: String] {
         var environment = base
         if let llmTimeout { environment[LLMConfiguration.timeoutSetting] = String(llmTimeout) }
         if let llmConcurrency { environment[LLMConfiguration.concurrencySetting] = String(llmConcurrency) }
         if let llmRetryBudget { environment[LLMConfiguration.retryBudgetSetting] = String(llmRetryBudget) }
         return environment
-    }
-
-    /// The LLM configuration from the environment and these flags; nil when no LLM is configured.
-    func configuration() throws -> LLMConfiguration? {
-        try LLMConfiguration.fromEnvironment(environment())
     }
 }
 
