@@ -51,7 +51,7 @@ struct MessageAIJobs: AsyncParsableCommand {
         guard version else { throw CleanExit.helpRequest(self) }
         Console.print("messageai-jobs \(BuildInfo.version)")
         Console.print("commit: \(BuildInfo.commit)")
-        let directory = try ProviderFactory.promptDirectory(nil)
+        let directory = try ProviderFactory.promptDirectory(nil, environment: ProcessEnvironment.values)
         let source = ProviderFactory.describe(promptDirectory: directory)
         do {
             let library = try PromptLibrary.load(directory: directory)

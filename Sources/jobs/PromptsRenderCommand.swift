@@ -90,16 +90,16 @@ struct PromptsRenderCommand: AsyncParsableCommand {
             // The caps go on the wire for a server that builds a grammar from the schema (OPENAI_SCHEMA_BOUNDS).
             let schemaBounds = (try? LLMConfiguration.fromEnvironment(environment))?.schemaBounds ?? false
             let loaded: [Fixture]
-            if let missing = ProviderFactory.missingFixtures(fixtures) { throw EvalRunError(missing) }
+            if let missing = ProviderFactory.missingFixtures(fixtures, environment: environment) { throw EvalRunError(missing) }
             do {
-                loaded = try FixtureLoader.load(path: ProviderFactory.homePath(fixtures))
+                loaded = try FixtureLoader.load(path: ProviderFactory.homePath(fixtures, environment: environment))
             } catch {
                 throw EvalRunError("the fixtures do not load:\n\(error)")
             }
             guard let chosen = loaded.first(where: { $0.id == fixture }) else {
                 throw EvalRunError("no fixture '\(fixture)' in \(fixtures) (\(loaded.count) fixtures, e.g. \(loaded.prefix(3).map(\.id).joined(separator: ", ")))")
             }
-            let library = try ProviderFactory.library(promptsPath: prompts)
+            let library = try ProviderFactory.library(promptsPath: prompts, environment: environment)
             let modelOverride = model ?? environment["OPENAI_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
             let body: JSONValue
             if let feature = id {

@@ -19,7 +19,7 @@ package struct DatabaseOptions: ParsableArguments, Sendable {
     /// The connection settings; throws when `DATABASE_LOCK_TIMEOUT` or `DATABASE_STATEMENT_TIMEOUT` is not a number of seconds.
     package var configuration: PostgresConfiguration {
         get throws {
-            var configuration = try PostgresConfiguration.fromEnvironment()
+            var configuration = try PostgresConfiguration.fromEnvironment(ProcessInfo.processInfo.environment)
             if let databaseURL { configuration.connectionString = databaseURL }
             CLILogging.registerPassword(of: configuration)
             return configuration
@@ -98,7 +98,7 @@ package enum CLILogging {
         let environment = ProcessInfo.processInfo.environment
         LogSecrets.shared.add(environment["OPENAI_API_KEY"])
         LogSecrets.shared.add(environment["PGPASSWORD"])
-        if let configuration = try? PostgresConfiguration.fromEnvironment() { registerPassword(of: configuration) }
+        if let configuration = try? PostgresConfiguration.fromEnvironment(environment) { registerPassword(of: configuration) }
         LoggingSystem.bootstrap { label in
             switch settings.format {
             case .text:
