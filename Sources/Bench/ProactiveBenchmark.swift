@@ -65,7 +65,7 @@ package struct ProactiveBenchmark: Sendable {
             // Extract the whole history, not only the last day, so the pass has every user's rows to look at.
             try await pool.query("DELETE FROM scan_watermarks")
             log("extracting \(load.messages) messages with the rules")
-            let engine = try ProviderFactory.engine(promptsPath: options.promptsPath, provider: RulesAnswerProvider())
+            let engine = try ProviderFactory.engine(promptsPath: options.promptsPath, provider: RulesAnswerProvider(), environment: ProcessInfo.processInfo.environment)
             var scan = ScanOptions()
             scan.concurrency = options.concurrency
             scan.owner = "bench"
@@ -86,7 +86,7 @@ package struct ProactiveBenchmark: Sendable {
             result.secondPassResolved = again.written.resolved
 
             log("proactive pass with the fake model")
-            let library = try PromptLibrary.load(directory: try ProviderFactory.promptDirectory(options.promptsPath))
+            let library = try PromptLibrary.load(directory: try ProviderFactory.promptDirectory(options.promptsPath, environment: ProcessInfo.processInfo.environment))
             let assistant = AssistService(pool: pool, client: FakeAssistantModel(), prompts: library, modelOverride: "bench-model")
             let llm = try await ProactivePass(pool: pool, options: passOptions, assistant: assistant).run(.all, now: now)
             result.llmSeconds = llm.seconds

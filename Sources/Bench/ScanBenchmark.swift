@@ -123,7 +123,7 @@ package struct ScanBenchmark: Sendable {
                                                  maxConcurrency: BenchOpenAIServer.clientConcurrency),
                 transport: transport)
             return try ProviderFactory.engine(promptsPath: options.promptsPath,
-                                              provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
+                                              provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema), environment: ProcessInfo.processInfo.environment)
         }
         do {
             let phase = try await measure(options, latency: latency, now: now, workload: workload, engineProvider: engineProvider)

@@ -180,7 +180,8 @@ package struct TokenCostBenchmark: Sendable {
             scan.concurrency = options.concurrency
             scan.owner = "bench-tokens"
             var engine = try ProviderFactory.engine(
-                promptsPath: options.promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
+                promptsPath: options.promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema),
+                environment: ProcessInfo.processInfo.environment)
             engine.mode = options.mode
             let summary = try await ScanService(pool: pool, engine: engine, options: scan).run(now: now)
             if let failure = summary.failures.first {

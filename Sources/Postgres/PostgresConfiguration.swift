@@ -27,7 +27,7 @@ package struct PostgresConfiguration: Sendable, CustomStringConvertible {
 
     /// `DATABASE_URL`, and the bounds from `DATABASE_LOCK_TIMEOUT` / `DATABASE_STATEMENT_TIMEOUT` (seconds; 0: none;
     /// unset or empty: the defaults). A value that is not such a number is an error naming the variable, not ignored.
-    package static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws -> PostgresConfiguration {
+    package static func fromEnvironment(_ env: [String: String]) throws -> PostgresConfiguration {
         var configuration = PostgresConfiguration(connectionString: env["DATABASE_URL"] ?? "")
         if let seconds = try seconds(env, "DATABASE_LOCK_TIMEOUT") { configuration.lockTimeout = seconds == 0 ? nil : seconds }
         if let seconds = try seconds(env, "DATABASE_STATEMENT_TIMEOUT") { configuration.statementTimeout = seconds == 0 ? nil : seconds }

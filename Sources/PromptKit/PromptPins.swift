@@ -62,7 +62,7 @@ package struct PromptPins: Sendable, Hashable {
     }
 
     /// The pins of `--prompt-version` options over those of `MESSAGEAI_PROMPT_VERSIONS` (each only for this run).
-    package static func overrides(options: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws(PromptLoadError) -> PromptPins {
+    package static func overrides(options: [String], environment: [String: String]) throws(PromptLoadError) -> PromptPins {
         var pins = try parse(picks: environment[environmentVariable].map { [$0] } ?? [], source: environmentVariable)
         pins.versions.merge(try parse(picks: options, source: "--prompt-version").versions) { _, option in option }
         return pins

@@ -95,22 +95,31 @@ struct AssistCommand: AsyncParsableCommand {
         guard (0...240).contains(travelGapMinutes) else { throw ValidationError("--travel-gap-minutes must be between 0 and 240") }
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64") }
         guard leaseSeconds >= 30 else { throw ValidationError("--lease-seconds must be at least 30") }
-        _ = try Self.resolveShard(shard)
+        _ = try Settings.commandShard(shard)
         try firstToolChoice.validate()
     }
 
     func run() async throws {
         output.bootstrap()
-        let zones = try self.zones.policy()
-        if let user, show { return try await showFindings(user.id, zones: zones) }
-        if let user { return try await runOne(user.id, zones: zones) }
-        let shard = try Self.resolveShard(shard)
-        let summary = try await database.withPool(maxConnections: concurrency + 1) { pool in
-            var pass = try Self.pass(pool: pool, provider: provider, model: model, prompts: prompts, promptVersions: promptVersions,
-                                     concurrency: concurrency,
-                                     shard: shard, lease: .seconds(leaseSeconds), zones: zones, maxSteps: maxSteps)
-            pass = ProactivePass(pool: pool, options: withCLIOptions(pass.options), assistant: pass.assistant)
-            return try await pass.run(all ? .all : .changed)
+        let assembly = try Assembly.command {
+            $0.provider = provider
+            $0.model = model
+            $0.prompts = prompts
+            $0.promptVersions = promptVersions
+            $0.take(llm)
+            $0.take(zones)
+            $0.take(database)
+        }
+        if let user, show { return try await showFindings(user.id, assembly: assembly) }
+        if let user { return try await runOne(user.id, assembly: assembly) }
+        var options = ProactivePass.Options()
+        options.concurrency = concurrency
+        (options.shardIndex, options.shardCount) = try assembly.settings.shard(shard)
+        options.lease = .seconds(leaseSeconds)
+        options.proactive.travelGap = TimeInterval(travelGapMinutes * 60)
+        options.limit = limit
+        let summary = try await assembly.withServices(connections: concurrency + 1) { services in
+            try await services.proactivePass(options, maxSteps: maxSteps).run(all ? .all : .changed)
         }
         if output.json {
             try Console.printJSON(summary)
@@ -120,40 +129,26 @@ struct AssistCommand: AsyncParsableCommand {
         if summary.usersFailed > 0 || summary.narrationFailed > 0 { throw ExitCode(2) }
     }
 
-    private func showFindings(_ id: UUID, zones: UserTimeZonePolicy) async throws {
-        let shown = try await database.withPool(maxConnections: 1) { try await OpenFinding.shown(for: id, zones: zones, pool: $0) }
+    private func showFindings(_ id: UUID, assembly: Assembly) async throws {
+        let zones = assembly.settings.zones
+        let shown = try await assembly.withServices(connections: 1) { try await OpenFinding.shown(for: id, zones: zones, pool: $0.pool) }
         guard let shown else { throw JobsError.notFound("no user with id \(id.uuidString.lowercased())") }
         if output.json { return try Console.printJSON(shown.findings) }
         Console.print(shown.findings.isEmpty ? "Nothing needs \(shown.name)'s attention."
                       : (["What needs \(shown.name)'s attention:"] + shown.findings.map(ProactiveReport.line)).joined(separator: "\n"))
     }
 
-    private func withCLIOptions(_ base: ProactivePass.Options) -> ProactivePass.Options {
-        var options = base
-        options.proactive.travelGap = TimeInterval(travelGapMinutes * 60)
-        options.limit = limit
-        return options
-    }
-
-    private func runOne(_ id: UUID, zones: UserTimeZonePolicy) async throws {
+    private func runOne(_ id: UUID, assembly: Assembly) async throws {
         guard provider != .rules else {
             throw ValidationError("--user runs the LLM assistant; offline, `assist --all --provider rules` computes every user's findings "
                                   + "and `assist --show --user ID` prints them")
         }
         // No LLM configured: say so before connecting to anything, with what runs without one.
-        let environment = llm.environment()
-        do {
-            _ = try ProviderFactory.resolve(.openai, environment: environment)
-        } catch let error as ProviderError where error.code == .notConfigured {
-            throw Self.noLLMForUser
-        }
-        let (summary, outage) = try await database.withPool { pool -> (AssistService.Summary, CircuitBreaker.Outage?) in
-            guard var service = try AssistantFactory.make(provider == .auto ? .openai : provider, pool: pool, promptsPath: prompts,
-                                                          promptVersions: promptVersions, modelOverride: model, environment: environment) else { throw Self.noLLMForUser }
-            service.limits.maxSteps = maxSteps
+        guard assembly.settings.llm != nil else { throw Self.noLLMForUser }
+        let (summary, outage) = try await assembly.withServices { services -> (AssistService.Summary, CircuitBreaker.Outage?) in
+            guard var service = try services.assistant(provider == .auto ? .openai : provider, maxSteps: maxSteps) else { throw Self.noLLMForUser }
             service.firstToolChoice = firstToolChoice.toolChoice
             service.proactive.travelGap = TimeInterval(travelGapMinutes * 60)
-            service.proactive.zones = zones
             let summary = try await service.run(userID: id)
             return (summary, summary.findings == nil ? service.client.circuitBreaker?.outage : nil)
         }
@@ -177,34 +172,4 @@ struct AssistCommand: AsyncParsableCommand {
     static let noLLMForUser = ProviderError.noLLM(
         otherwise: "or, without an LLM, compute every user's findings with `messageai-jobs assist --all --provider rules` "
             + "and print one user's with `messageai-jobs assist --show --user ID`")
-
-    /// The proactive pass for a provider choice (also what `scan` runs after extraction).
-    static func pass(
-        pool: PostgresPool, provider: ProviderChoice, model: String?, prompts: String?, promptVersions: [String] = [], concurrency: Int,
-        shard: (index: Int, count: Int), lease: Duration, zones: UserTimeZonePolicy, maxSteps: Int = 5,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
-    ) throws -> ProactivePass {
-        var assistant = try AssistantFactory.make(provider, pool: pool, promptsPath: prompts, promptVersions: promptVersions,
-                                                  modelOverride: model, environment: environment, wrap: wrap)
-        assistant?.limits.maxSteps = maxSteps
-        assistant?.proactive.zones = zones
-        var options = ProactivePass.Options()
-        options.proactive.zones = zones
-        options.concurrency = concurrency
-        (options.shardIndex, options.shardCount) = shard
-        options.lease = lease
-        return ProactivePass(pool: pool, options: options, assistant: assistant)
-    }
-
-    static func resolveShard(_ text: String) throws -> (index: Int, count: Int) {
-        if text.hasPrefix("auto/") {
-            guard let index = ProcessInfo.processInfo.environment["JOB_COMPLETION_INDEX"] else {
-                throw ValidationError("--shard auto/N needs JOB_COMPLETION_INDEX in the environment")
-            }
-            return try ScanOptions.parseShard("\(index)/\(text.dropFirst(5))")
-        }
-        return try ScanOptions.parseShard(text)
-    }
 }
-

@@ -23,34 +23,6 @@ struct BatchCommand: AsyncParsableCommand {
             """,
         subcommands: [BatchCollectCommand.self, BatchStatusCommand.self]
     )
-
-    /// The OpenAI configuration batch mode needs; batches have no rule-based fallback.
-    static func clientConfiguration() throws -> LLMConfiguration {
-        guard let configuration = try LLMConfiguration.fromEnvironment() else {
-            throw ProviderError.noLLM(otherwise: "set to the server the batches were submitted to (they live there; there is no offline batch)")
-        }
-        return configuration
-    }
-
-    /// `scan --batch`: submits one batch with the scan's options.
-    static func submit(options scan: ScanOptions, providerOptions: ProviderOptions, database: DatabaseOptions, output: OutputOptions) async throws {
-        guard providerOptions.provider != .rules else {
-            throw ValidationError("--batch sends requests to OpenAI's Batch API: use --provider openai (or auto) with OPENAI_API_KEY set")
-        }
-        let configuration = try clientConfiguration()
-        let (provider, _) = try ProviderFactory.make(.openai, modelOverride: providerOptions.model)
-        var engine = try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: provider,
-                                                windowing: Windowing(maxInputTokens: providerOptions.windowTokens),
-                                                versions: providerOptions.promptVersions)
-        engine.mode = try providerOptions.requestMode()
-        var options = BatchOptions()
-        options.scan = scan
-        let summary = try await database.withPool(maxConnections: 2) { pool in
-            try await BatchSubmitService(pool: pool, engine: engine, client: OpenAIBatchClient(configuration: configuration), options: options).run()
-        }
-        if output.json { try Console.printJSON(summary) } else { Console.print(BatchReport.text(summary)) }
-        if summary.failed > 0 { throw ExitCode(2) }
-    }
 }
 
 struct BatchCollectCommand: AsyncParsableCommand {
@@ -72,15 +44,12 @@ struct BatchCollectCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        let configuration = try BatchCommand.clientConfiguration()
-        let zones = try self.zones.policy()
-        // Collect only decodes: the provider is never asked anything.
-        let engine = try ProviderFactory.engine(promptsPath: prompts, provider: RulesAnswerProvider())
-        let summaries = try await database.withPool(maxConnections: 2) { pool in
-            var service = BatchCollectService(pool: pool, engine: engine, client: OpenAIBatchClient(configuration: configuration))
-            service.zones = zones
-            return try await service.run(batchID: batchID)
+        let assembly = try Assembly.command {
+            $0.prompts = prompts
+            $0.take(zones)
+            $0.take(database)
         }
+        let summaries = try await assembly.withServices(connections: 2) { try await $0.batchCollect().run(batchID: batchID) }
         if output.json { try Console.printJSON(summaries) } else { Console.print(BatchReport.text(summaries)) }
         if summaries.contains(where: { $0.failed > 0 }) { throw ExitCode(2) }
     }
@@ -104,7 +73,8 @@ struct BatchStatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        let listings = try await database.withPool(maxConnections: 1) { pool in try await BatchStatusService(pool: pool).list(limit: limit) }
+        let assembly = try database.assembly()
+        let listings = try await assembly.withServices(connections: 1) { try await $0.batchStatus.list(limit: limit) }
         if output.json { try Console.printJSON(listings) } else { Console.print(BatchReport.text(listings)) }
     }
 }

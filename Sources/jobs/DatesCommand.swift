@@ -71,7 +71,7 @@ struct DatesCommand: ParsableCommand {
     /// The option, else the deployment's default zone (`MESSAGEAI_TIMEZONE`, else UTC), as the other commands read it.
     private func timeZone() throws -> TimeZone {
         do {
-            return try UserTimeZonePolicy.deployment(option: timezone, environment: ProcessInfo.processInfo.environment).fallback
+            return try UserTimeZonePolicy.deployment(option: timezone, environment: ProcessEnvironment.values).fallback
         } catch {
             throw ValidationError("\(error)")
         }

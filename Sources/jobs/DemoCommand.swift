@@ -36,8 +36,8 @@ struct DemoLoadCommand: AsyncParsableCommand {
     func run() async throws {
         output.bootstrap()
         let dataset = DemoDataset.make(now: Date())
-        let report = try await database.withPool(maxConnections: 1) { pool in
-            try await DemoLoader(pool: pool).load(dataset, reset: reset)
+        let report = try await database.assembly().withServices(connections: 1) {
+            try await $0.demoLoader.load(dataset, reset: reset)
         }
         if output.json {
             try Console.printJSON(report)

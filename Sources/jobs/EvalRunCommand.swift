@@ -102,13 +102,15 @@ struct EvalRunCommand: AsyncParsableCommand {
         let run: EvalRun
         var result: EvalReport
         do {
+            let settings = try Assembly.command { $0.take(provider) }.settings
             var options = EvalRunOptions()
+            options.registry = settings.registry
             options.fixturesPath = fixtures
             if let features { options.features = try Self.parseFeatures(features) }
             options.promptsPath = provider.prompts
             options.provider = provider.provider
             options.model = provider.model
-            options.environment = provider.llm.environment()
+            options.environment = settings.environment
             options.windowing = Windowing(maxInputTokens: provider.windowTokens)
             // Feature picks choose the main variant's extractor prompts; `combined=N` re-pins the combined prompt.
             let picks = provider.promptVersions.flatMap { $0.split(separator: ",").map(String.init) }
@@ -118,7 +120,7 @@ struct EvalRunCommand: AsyncParsableCommand {
             options.compareVersions = try EvalSession.parseVersionPicks(compare.filter { RequestMode(rawValue: $0) == nil }, option: "--compare")
             options.compareMode = compareMode
             // The scan's mode: combined unless --per-feature or MESSAGEAI_REQUEST_MODE says otherwise.
-            options.mode = try provider.requestMode()
+            options.mode = settings.requestMode
             options.readCache = !noCache
             options.cacheDirectory = URL(fileURLWithPath: cacheDir)
             options.concurrency = concurrency

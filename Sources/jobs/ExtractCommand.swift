@@ -39,14 +39,15 @@ struct ExtractCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        let zones = try self.zones.policy()
         let chosen = try ExtractionFeature.parseList(features)
-        let engine = try providerOptions.engine()
-        let summary = try await database.withPool { pool in
-            var service = ExtractService(pool: pool, engine: engine)
-            service.reader.zones = zones
-            return try await service.run(conversationID: try await conversation.prefix.resolve(in: .conversations, pool: pool),
-                                         features: chosen, dryRun: dryRun, now: await DatabaseClock.now(pool))
+        let assembly = try Assembly.command {
+            $0.take(providerOptions)
+            $0.take(database)
+            $0.take(zones)
+        }
+        let summary = try await assembly.withServices { services in
+            try await services.extract().run(conversationID: try await conversation.prefix.resolve(in: .conversations, pool: services.pool),
+                                             features: chosen, dryRun: dryRun, now: await DatabaseClock.now(services.pool))
         }
         if output.json {
             try Console.printJSON(summary)

@@ -24,7 +24,7 @@ struct MessageAIJobs: AsyncParsableCommand {
             // Every setting is checked before any work; `settings` itself still prints the table to fix them by.
             // Help is printed whatever the environment holds.
             let help = CommandLine.arguments.dropFirst().contains { ["--help", "-h", "help"].contains($0) }
-            if !(command is SettingsCommand), !help { EnvironmentSettings.stopOnProblems(ProcessInfo.processInfo.environment) }
+            if !(command is SettingsCommand), !help { EnvironmentSettings.stopOnProblems(ProcessEnvironment.values) }
             if !(command is ScanCommand || command is WorkerCommand) { StopSignals.closeRunsThenExit() }
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
@@ -51,7 +51,7 @@ struct MessageAIJobs: AsyncParsableCommand {
         guard version else { throw CleanExit.helpRequest(self) }
         Console.print("messageai-jobs \(BuildInfo.version)")
         Console.print("commit: \(BuildInfo.commit)")
-        let directory = try ProviderFactory.promptDirectory(nil)
+        let directory = try ProviderFactory.promptDirectory(nil, environment: ProcessEnvironment.values)
         let source = ProviderFactory.describe(promptDirectory: directory)
         do {
             let library = try PromptLibrary.load(directory: directory)

@@ -35,7 +35,7 @@ struct MigrateCommand: AsyncParsableCommand {
         output.bootstrap()
         var sets = [try MigrationSet.service()]
         if dev { sets.insert(try MigrationSet.dev(), at: 0) }
-        let report = try await database.withPool(maxConnections: 1, requireMigrated: false) { try await Migrator(pool: $0).migrate(sets) }
+        let report = try await database.assembly().withServices(connections: 1, requireMigrated: false) { try await $0.migrator.migrate(sets) }
         if output.json {
             try Console.printJSON(report)
         } else if report.applied.isEmpty {

@@ -46,7 +46,7 @@ struct PromptsCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let directory = try ProviderFactory.promptDirectory(prompts)
+            let directory = try ProviderFactory.promptDirectory(prompts, environment: ProcessEnvironment.values)
             let library = try PromptLibrary.load(directory: directory)
             let rows = library.all.map {
                 Row(id: $0.id, version: $0.version, model: $0.model, outputName: $0.outputName, schema: $0.schemaPath, file: $0.sourceFile)
@@ -89,14 +89,14 @@ struct PromptsCommand: AsyncParsableCommand {
         func run() async throws {
             var problems: [FileProblem] = []
             var promptCount = 0
-            let promptDirectory = try ProviderFactory.promptDirectory(prompts)
+            let promptDirectory = try ProviderFactory.promptDirectory(prompts, environment: ProcessEnvironment.values)
             do {
                 promptCount = try PromptLibrary.load(directory: promptDirectory).all.count
             } catch {
                 problems += error.problems
             }
             // Relative folders are found under MESSAGEAI_HOME too, as for every other command.
-            let schemaDirectory = schemas.map { (try? ProviderFactory.promptDirectory($0)) ?? URL(fileURLWithPath: $0) }
+            let schemaDirectory = schemas.map { (try? ProviderFactory.promptDirectory($0, environment: ProcessEnvironment.values)) ?? URL(fileURLWithPath: $0) }
                 ?? promptDirectory.deletingLastPathComponent().appendingPathComponent("schemas")
             let schemaLint = SchemaFileLint.lintDirectory(schemaDirectory, skipping: ["eval-fixture.schema.json"])
             problems += schemaLint.problems

@@ -77,7 +77,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.values
         do {
             if let user { return try await renderAssistant(user.id, environment: environment) }
             let fixture = self.fixture ?? ""
@@ -90,16 +90,16 @@ struct PromptsRenderCommand: AsyncParsableCommand {
             // The caps go on the wire for a server that builds a grammar from the schema (OPENAI_SCHEMA_BOUNDS).
             let schemaBounds = (try? LLMConfiguration.fromEnvironment(environment))?.schemaBounds ?? false
             let loaded: [Fixture]
-            if let missing = ProviderFactory.missingFixtures(fixtures) { throw EvalRunError(missing) }
+            if let missing = ProviderFactory.missingFixtures(fixtures, environment: environment) { throw EvalRunError(missing) }
             do {
-                loaded = try FixtureLoader.load(path: ProviderFactory.homePath(fixtures))
+                loaded = try FixtureLoader.load(path: ProviderFactory.homePath(fixtures, environment: environment))
             } catch {
                 throw EvalRunError("the fixtures do not load:\n\(error)")
             }
             guard let chosen = loaded.first(where: { $0.id == fixture }) else {
                 throw EvalRunError("no fixture '\(fixture)' in \(fixtures) (\(loaded.count) fixtures, e.g. \(loaded.prefix(3).map(\.id).joined(separator: ", ")))")
             }
-            let library = try ProviderFactory.library(promptsPath: prompts)
+            let library = try ProviderFactory.library(promptsPath: prompts, environment: environment)
             let modelOverride = model ?? environment["OPENAI_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
             let body: JSONValue
             if let feature = id {
@@ -144,8 +144,8 @@ struct PromptsRenderCommand: AsyncParsableCommand {
         }
         let at = now.flatMap(ISO8601Instant.parse) ?? Date()
         let tokenField = configuration.maxTokensField
-        let body = try await database.withPool(maxConnections: 1) { pool in
-            var service = AssistantFactory.service(configuration, pool: pool, prompts: library, modelOverride: model, client: NoModelCalls())
+        let body = try await database.assembly().withServices(connections: 1) { services in
+            var service = AssistantFactory.service(configuration, pool: services.pool, prompts: library, modelOverride: model, client: NoModelCalls())
             service.firstToolChoice = firstToolChoice.toolChoice
             return try await service.firstRequest(userID: userID, now: at).body(tokenField: tokenField)
         }

@@ -43,7 +43,7 @@ struct QuarantineListCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        let entries = try await database.withPool(maxConnections: 1) { try await Quarantine(pool: $0).list(limit: limit) }
+        let entries = try await database.assembly().withServices(connections: 1) { try await $0.quarantine.list(limit: limit) }
         if output.json { return try Console.printJSON(entries) }
         guard !entries.isEmpty else { return Console.print("No conversation is in quarantine.") }
         for entry in entries { QuarantineText.print(entry, recent: false) }
@@ -67,7 +67,7 @@ struct QuarantineShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        let entry = try await database.withPool(maxConnections: 1) { try await Quarantine(pool: $0).show(id) }
+        let entry = try await database.assembly().withServices(connections: 1) { try await $0.quarantine.show(id) }
         guard let entry else {
             throw JobsError.notFound("no conversation \(id.uuidString.lowercased()) in scan_watermarks (no scan has seen it)")
         }
@@ -103,8 +103,8 @@ struct QuarantineReleaseCommand: AsyncParsableCommand {
     func run() async throws {
         output.bootstrap()
         let scope: Quarantine.Scope = id.map { .conversation($0) } ?? .all
-        let released = try await database.withPool(maxConnections: 1) { pool -> [UUID] in
-            let quarantine = Quarantine(pool: pool)
+        let released = try await database.assembly().withServices(connections: 1) { services -> [UUID] in
+            let quarantine = services.quarantine
             let released = try await quarantine.release(scope)
             if released.isEmpty, let id, try await quarantine.show(id) == nil {
                 throw JobsError.notFound("no conversation \(id.uuidString.lowercased()) in scan_watermarks (no scan has seen it)")

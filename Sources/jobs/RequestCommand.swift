@@ -79,8 +79,8 @@ private enum RequestPrinter {
     static func enqueue(_ kind: JobRequest.Kind, id prefix: IDPrefix, in table: IDPrefix.Table, database: DatabaseOptions,
                         output: OutputOptions) async throws {
         output.bootstrap()
-        let enqueued = try await database.withPool(maxConnections: 1) { pool in
-            try await JobRequestQueue(pool: pool).enqueueOnce(kind, id: try await prefix.resolve(in: table, pool: pool))
+        let enqueued = try await database.assembly().withServices(connections: 1) { services in
+            try await services.requestQueue.enqueueOnce(kind, id: try await prefix.resolve(in: table, pool: services.pool))
         }
         if output.json {
             try Console.printJSON(Enqueued(id: enqueued.id, kind: kind.rawValue, created: enqueued.created))

@@ -34,8 +34,8 @@ struct RequestsListCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        let requests = try await database.withPool(maxConnections: 1) { pool in
-            try await JobRequestAdmin(pool: pool).list(status: status?.status, limit: limit)
+        let requests = try await database.assembly().withServices(connections: 1) {
+            try await $0.requestAdmin.list(status: status?.status, limit: limit)
         }
         if output.json { return try Console.printJSON(requests) }
         guard !requests.isEmpty else {
@@ -66,7 +66,7 @@ struct RequestsShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        let detail = try await database.withPool(maxConnections: 1) { try await JobRequestAdmin(pool: $0).show(id) }
+        let detail = try await database.assembly().withServices(connections: 1) { try await $0.requestAdmin.show(id) }
         guard let detail else { throw JobsError.notFound("no job request with id \(id)") }
         if output.json { return try Console.printJSON(detail) }
         Console.print(RequestText.line(detail.request))
@@ -135,8 +135,8 @@ struct RequestsRetryCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        let retried = try await database.withPool(maxConnections: 1) { pool in
-            try await JobRequestAdmin(pool: pool).retry(failed ? nil : ids)
+        let retried = try await database.assembly().withServices(connections: 1) {
+            try await $0.requestAdmin.retry(failed ? nil : ids)
         }
         try RequestsAdminPrinter.report("retried", retried, output: output)
     }
@@ -159,7 +159,7 @@ struct RequestsCancelCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        let cancelled = try await database.withPool(maxConnections: 1) { pool in try await JobRequestAdmin(pool: pool).cancel(ids) }
+        let cancelled = try await database.assembly().withServices(connections: 1) { try await $0.requestAdmin.cancel(ids) }
         try RequestsAdminPrinter.report("cancelled", cancelled, output: output)
     }
 }

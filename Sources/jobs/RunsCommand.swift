@@ -71,7 +71,7 @@ struct RunsListCommand: AsyncParsableCommand {
     func run() async throws {
         output.bootstrap()
         let filter = RunHistory.Filter(since: try since.map(sinceDate), failedOnly: failed, kind: kind, limit: limit)
-        let runs = try await database.withPool(maxConnections: 1) { try await RunHistory(pool: $0).list(filter) }
+        let runs = try await database.assembly().withServices(connections: 1) { try await $0.runHistory.list(filter) }
         if output.json { return try Console.printJSON(runs) }
         guard !runs.isEmpty else { return Console.print("No runs" + (failed ? " that failed" : "") + (since.map { " since \($0)" } ?? "") + ".") }
         for run in runs { RunText.print(run) }
@@ -95,9 +95,9 @@ struct RunsShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        let (runID, detail) = try await database.withPool(maxConnections: 1) { pool -> (UUID, RunHistory.Detail?) in
-            let runID = try await id.prefix.resolve(in: .jobRuns, pool: pool)
-            return (runID, try await RunHistory(pool: pool).show(runID))
+        let (runID, detail) = try await database.assembly().withServices(connections: 1) { services -> (UUID, RunHistory.Detail?) in
+            let runID = try await id.prefix.resolve(in: .jobRuns, pool: services.pool)
+            return (runID, try await services.runHistory.show(runID))
         }
         guard let detail else { throw JobsError.notFound("no run with id \(runID.uuidString.lowercased()) in job_runs") }
         if output.json { return try Console.printJSON(detail) }

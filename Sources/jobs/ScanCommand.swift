@@ -104,48 +104,27 @@ struct ScanCommand: AsyncParsableCommand {
         guard (0...500).contains(contextMessages) else { throw ValidationError("--context-messages must be between 0 and 500") }
         guard (0...1000).contains(quarantineAfter) else { throw ValidationError("--quarantine-after must be between 0 and 1000") }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, not \(limit)") }
-        _ = try resolvedShard()
+        _ = try Settings.commandShard(shard)
         _ = try ExtractionFeature.parseList(features)
-        _ = try rateLimits()
-    }
-
-    func rateLimits() throws -> RateLimits {
         do {
-            return try RateLimits.fromEnvironment().overriding(requestsPerMinute: rpm, tokensPerMinute: tpm)
+            _ = try RateLimits().overriding(requestsPerMinute: rpm, tokensPerMinute: tpm)
         } catch {
             throw ValidationError(error.description)
         }
     }
 
-    /// The engine, with an OpenAI client wrapped so every concurrent request of this process shares one rate limiter.
-    func rateLimitedEngine() throws -> ExtractionEngine {
-        let limiter = RateLimiter(limits: try rateLimits())
-        let (provider, notice) = try ProviderFactory.make(
-            providerOptions.provider, modelOverride: providerOptions.model, environment: providerOptions.llm.environment(), wrap: { RateLimitedClient(inner: $0, limiter: limiter) })
-        if let notice { CLILogging.notice(notice) }
-        var engine = try ProviderFactory.engine(promptsPath: providerOptions.prompts, provider: provider,
-                                                windowing: Windowing(maxInputTokens: providerOptions.windowTokens),
-                                                versions: providerOptions.promptVersions)
-        engine.mode = try providerOptions.requestMode()
-        return engine
-    }
-
-    func resolvedShard() throws -> (index: Int, count: Int) {
-        if shard.hasPrefix("auto/") {
-            guard let index = ProcessInfo.processInfo.environment["JOB_COMPLETION_INDEX"] else {
-                throw ValidationError("--shard auto/N needs JOB_COMPLETION_INDEX in the environment")
-            }
-            return try ScanOptions.parseShard("\(index)/\(shard.dropFirst(5))")
-        }
-        return try ScanOptions.parseShard(shard)
-    }
-
     func run() async throws {
         output.bootstrap()
+        let assembly = try Assembly.command {
+            $0.take(providerOptions)
+            $0.take(database)
+            $0.take(zones)
+            $0.rpm = rpm
+            $0.tpm = tpm
+        }
         var options = ScanOptions()
-        options.zones = try zones.policy()
         options.concurrency = concurrency
-        (options.shardIndex, options.shardCount) = try resolvedShard()
+        (options.shardIndex, options.shardCount) = try assembly.settings.shard(shard)
         options.features = try ExtractionFeature.parseList(features)
         options.contextMessages = contextMessages
         options.lease = .seconds(leaseSeconds)
@@ -153,18 +132,12 @@ struct ScanCommand: AsyncParsableCommand {
         options.preFilter = !noPrefilter
         options.quarantineAfter = quarantineAfter
         options.retryQuarantined = retryQuarantined
-        if batch { return try await BatchCommand.submit(options: options, providerOptions: providerOptions, database: database, output: output) }
-        let engine = try rateLimitedEngine()
+        if batch { return try await submitBatch(options, assembly: assembly) }
         let showProgress = Console.isTerminal && !output.json
         let connections = dbConnections ?? ScanOptions.defaultDatabaseConnections(concurrency: concurrency)
-        let summary = try await database.withPool(maxConnections: connections) { pool in
-            var service = ScanService(pool: pool, engine: engine, options: options)
-            service.proactive = noAssist ? nil : try AssistCommand.pass(
-                pool: pool, provider: providerOptions.provider, model: providerOptions.model, prompts: providerOptions.prompts,
-                promptVersions: providerOptions.promptVersions, concurrency: concurrency, shard: (options.shardIndex, options.shardCount), lease: options.lease,
-                zones: options.zones, environment: providerOptions.llm.environment(),
-                wrap: { RateLimitedClient(inner: $0, limiter: RateLimiter(limits: (try? rateLimits()) ?? RateLimits())) })
-            let job = ScanJob(service, now: await DatabaseClock.now(pool), progress: { done, failed, total in
+        let summary = try await assembly.withServices(connections: connections) { services in
+            let service = try services.scan(options, assist: !noAssist)
+            let job = ScanJob(service, now: await DatabaseClock.now(services.pool), progress: { done, failed, total in
                 if showProgress { Console.progress("scan: \(done)/\(total) conversations" + (failed > 0 ? ", \(failed) failed" : "")) }
             }, onShutdown: {
                 CLILogging.notice("shutting down: claiming nothing more, finishing the conversations in flight, then exiting")
@@ -187,5 +160,15 @@ struct ScanCommand: AsyncParsableCommand {
         if summary.runRecordError != nil { throw ExitCode.failure }
         if summary.outage != nil { throw ExitCode(ScanService.outageExitCode) }
         if summary.failed > 0 || summary.stoppedEarly != nil || summary.proactive?.failed == true { throw ExitCode(2) }
+    }
+
+    /// `scan --batch`: the same claims and requests, submitted as one OpenAI batch (collected by `batch collect`).
+    private func submitBatch(_ options: ScanOptions, assembly: Assembly) async throws {
+        guard providerOptions.provider != .rules else {
+            throw ValidationError("--batch sends requests to OpenAI's Batch API: use --provider openai (or auto) with OPENAI_API_KEY set")
+        }
+        let summary = try await assembly.withServices(connections: 2) { try await $0.batchSubmit(options).run() }
+        if output.json { try Console.printJSON(summary) } else { Console.print(BatchReport.text(summary)) }
+        if summary.failed > 0 { throw ExitCode(2) }
     }
 }

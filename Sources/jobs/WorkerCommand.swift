@@ -107,33 +107,21 @@ struct WorkerCommand: AsyncParsableCommand {
         options.retry.maxDelay = .seconds(maxBackoffSeconds)
         options.lease = .seconds(leaseSeconds)
         options.once = once
-        let engine = try providerOptions.engine()
-        let llm = providerOptions.provider == .rules ? nil : try providerOptions.llm.configuration()
-        if llm == nil {
+        let assembly = try Assembly.command {
+            $0.take(providerOptions)
+            $0.take(zones)
+            $0.take(database)
+        }
+        if providerOptions.provider == .rules || assembly.settings.llm == nil {
             CLILogging.notice(providerOptions.provider == .rules
                 ? "--provider rules: assist requests will fail (the assistant needs an LLM)."
                 : "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): assist requests will fail saying so.")
         }
-        let prompts = llm == nil ? nil : try loadPrompts()
         let chosen = try ExtractionFeature.parseList(features)
-        let zones = try self.zones.policy()
         // Bootstrapped before the worker records anything; without --metrics-port every record is a no-op.
         let exposition = metricsPort.map { _ in PrometheusBootstrap.bootstrap() }
-        let summary = try await database.withPool(maxConnections: concurrency + 2) { pool in
-            let assist = llm.flatMap { configuration in
-                prompts.map {
-                    var service = AssistService(pool: pool, client: OpenAIClient(configuration: configuration), prompts: $0,
-                                                structuredOutput: configuration.structuredOutput,
-                                                modelOverride: providerOptions.model ?? configuration.defaultModel)
-                    service.configure(for: configuration)
-                    service.proactive.zones = zones
-                    return service
-                }
-            }
-            var extract = ExtractService(pool: pool, engine: engine)
-            extract.reader.zones = zones
-            let handler = JobRequestHandler(extract: extract, features: chosen, assist: assist)
-            let worker = RequestWorker(pool: pool, handler: handler, options: options)
+        let summary = try await assembly.withServices(connections: concurrency + 2) { built in
+            let worker = try built.worker(options, features: chosen)
             let service = WorkerService(worker) {
                 CLILogging.notice("shutting down: finishing in-flight requests (up to \(graceSeconds) s), then exiting")
             }
@@ -186,9 +174,5 @@ struct WorkerCommand: AsyncParsableCommand {
                 return exposition.render()
             })
         return try await MetricsServer.bind(host: host, port: port, routes: routes, logger: Logger(label: "messageai.worker.metrics"))
-    }
-
-    private func loadPrompts() throws -> PromptLibrary {
-        try ProviderFactory.library(promptsPath: providerOptions.prompts, versions: providerOptions.promptVersions)
     }
 }

@@ -103,7 +103,7 @@ package struct LLMConfiguration: Sendable {
     /// `OPENAI_TOOLS_WITH_SCHEMA`, `OPENAI_SCHEMA_BOUNDS` and `OPENAI_NAMED_TOOL_CHOICE` (true|false). Returns nil when neither a key nor a base URL is set, meaning no LLM
     /// is configured. Throws, naming the variable and what it takes, for any other value (a malformed number, a mode
     /// spelled otherwise such as `json-object`, a base URL that is not http(s)).
-    package static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws(LLMSettingError) -> LLMConfiguration? {
+    package static func fromEnvironment(_ env: [String: String]) throws(LLMSettingError) -> LLMConfiguration? {
         func value(_ name: String) -> String? {
             guard let raw = env[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !raw.isEmpty else { return nil }
             return raw

@@ -19,7 +19,7 @@ package struct RateLimits: Sendable, Hashable {
     }
 
     /// Reads `OPENAI_RPM` and `OPENAI_TPM` (positive integers); unset or empty means no limit of that kind.
-    package static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws(RateLimitError) -> RateLimits {
+    package static func fromEnvironment(_ env: [String: String]) throws(RateLimitError) -> RateLimits {
         RateLimits(requestsPerMinute: try positive(env, "OPENAI_RPM"), tokensPerMinute: try positive(env, "OPENAI_TPM"))
     }
 

@@ -19,7 +19,7 @@ package struct DatabaseOptions: ParsableArguments, Sendable {
     /// The connection settings; throws when `DATABASE_LOCK_TIMEOUT` or `DATABASE_STATEMENT_TIMEOUT` is not a number of seconds.
     package var configuration: PostgresConfiguration {
         get throws {
-            var configuration = try PostgresConfiguration.fromEnvironment()
+            var configuration = try PostgresConfiguration.fromEnvironment(ProcessInfo.processInfo.environment)
             if let databaseURL { configuration.connectionString = databaseURL }
             CLILogging.registerPassword(of: configuration)
             return configuration
@@ -35,21 +35,13 @@ package struct DatabaseOptions: ParsableArguments, Sendable {
         }
     }
 
-    /// Lends a pool to `body` and shuts it down afterwards. Unless `requireMigrated` is false (`migrate` itself), the
+    /// Lends a pool to `body` and shuts it down afterwards (`Assembly.lendPool`), for the benchmark binary; the
+    /// `messageai-jobs` commands get theirs from `Assembly.withServices`. Unless `requireMigrated` is false (`migrate` itself), the
     /// database must have every service migration this binary carries: otherwise a `MigrationError` coded `.notMigrated`
     /// ("run `messageai-jobs migrate`") is thrown before `body` does anything.
     package func withPool<T: Sendable>(maxConnections: Int = 4, requireMigrated: Bool = true,
                                       _ body: (PostgresPool) async throws -> T) async throws -> T {
-        let pool = PostgresPool(configuration: try configuration, maxConnections: maxConnections, logger: CLILogging.logger("messageai.postgres"))
-        do {
-            if requireMigrated { try await Migrator(pool: pool).requireMigrated() }
-            let value = try await body(pool)
-            await pool.shutdown()
-            return value
-        } catch {
-            await pool.shutdown()
-            throw error
-        }
+        try await Assembly.lendPool(try configuration, connections: maxConnections, requireMigrated: requireMigrated, body)
     }
 }
 
@@ -106,7 +98,7 @@ package enum CLILogging {
         let environment = ProcessInfo.processInfo.environment
         LogSecrets.shared.add(environment["OPENAI_API_KEY"])
         LogSecrets.shared.add(environment["PGPASSWORD"])
-        if let configuration = try? PostgresConfiguration.fromEnvironment() { registerPassword(of: configuration) }
+        if let configuration = try? PostgresConfiguration.fromEnvironment(environment) { registerPassword(of: configuration) }
         LoggingSystem.bootstrap { label in
             switch settings.format {
             case .text:

@@ -34,8 +34,8 @@ package struct EvalRunOptions: Sendable {
     package var windowing = Windowing()
     /// `--provider recorded`: the folder of answer files (`RecordedAnswerBook`).
     package var answersDirectory: URL?
-    /// Where `OPENAI_*` settings are read from.
-    package var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// Where `OPENAI_*` and `MESSAGEAI_*` settings are read from (the CLI passes its settings' environment).
+    package var environment: [String: String] = [:]
 
     package init() {}
 }

@@ -24,7 +24,7 @@ package enum ProviderFactory {
 
     /// Decides between the LLM and the rules; `openai` with nothing configured says how to configure it.
     package static func resolve(
-        _ choice: ProviderChoice, environment: [String: String] = ProcessInfo.processInfo.environment
+        _ choice: ProviderChoice, environment: [String: String]
     ) throws -> Resolution {
         let configuration: LLMConfiguration?
         do {
@@ -32,6 +32,11 @@ package enum ProviderFactory {
         } catch {
             throw ProviderError(.invalidSetting, error.description)
         }
+        return try resolve(choice, configuration: configuration)
+    }
+
+    /// The same for a configuration already read (`Settings.llm`; nil: no LLM configured).
+    package static func resolve(_ choice: ProviderChoice, configuration: LLMConfiguration?) throws -> Resolution {
         switch (choice, configuration) {
         case (.rules, _):
             return .rules(notice: nil)
@@ -63,23 +68,9 @@ package enum ProviderFactory {
         return provider
     }
 
-    /// The provider and a notice to show when `auto` fell back to rules.
-    package static func make(
-        _ choice: ProviderChoice, modelOverride: String? = nil,
-        environment: [String: String] = ProcessInfo.processInfo.environment,
-        wrap: (OpenAIClient) -> any ChatCompleting = { $0 }
-    ) throws -> (provider: any AnswerProvider, notice: String?) {
-        switch try resolve(choice, environment: environment) {
-        case .rules(let notice):
-            (RulesAnswerProvider(), notice)
-        case .llm(let configuration):
-            (llmProvider(configuration, modelOverride: modelOverride, wrap: wrap), nil)
-        }
-    }
-
     /// A relative path that does not exist here, found under `$MESSAGEAI_HOME` when it exists there (the fixtures,
     /// from any directory); otherwise the path unchanged, so errors name what was asked for.
-    package static func homePath(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func homePath(_ path: String, environment: [String: String]) -> String {
         guard !path.hasPrefix("/"), !FileManager.default.fileExists(atPath: path), let home = environment["MESSAGEAI_HOME"], !home.isEmpty else {
             return path
         }
@@ -89,7 +80,7 @@ package enum ProviderFactory {
 
     /// Why a relative fixtures path (`evals/fixtures`, the default of `eval` and `prompts render`) names nothing from
     /// here, and how to point at the fixtures; nil when it exists (here or under `$MESSAGEAI_HOME`).
-    package static func missingFixtures(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    package static func missingFixtures(_ path: String, environment: [String: String]) -> String? {
         let resolved = homePath(path, environment: environment)
         guard !FileManager.default.fileExists(atPath: resolved) else { return nil }
         let home = environment["MESSAGEAI_HOME"].flatMap { $0.isEmpty ? nil : $0 }
@@ -101,7 +92,7 @@ package enum ProviderFactory {
     /// The one prompt-set lookup: `--prompts DIR` (a relative DIR is also looked for under `$MESSAGEAI_HOME`), else
     /// `$MESSAGEAI_HOME/prompts`, else the set embedded in the binary. A directory is for prompt work; servers run
     /// the embedded set, whatever their working directory holds.
-    package static func promptDirectory(_ path: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+    package static func promptDirectory(_ path: String?, environment: [String: String]) throws -> URL {
         let home = environment["MESSAGEAI_HOME"].flatMap { $0.isEmpty ? nil : $0 }
         guard let path else {
             guard let home else { return PromptFiles.embeddedPrompts }
@@ -131,7 +122,7 @@ package enum ProviderFactory {
     /// Loads the prompt library with its pins (`active.yaml`), moved for this run by `MESSAGEAI_PROMPT_VERSIONS` and
     /// then by `versions` (`--prompt-version id=N` options).
     package static func library(
-        promptsPath: String?, versions: [String] = [], environment: [String: String] = ProcessInfo.processInfo.environment
+        promptsPath: String?, versions: [String] = [], environment: [String: String]
     ) throws -> PromptLibrary {
         let directory = try promptDirectory(promptsPath, environment: environment)
         do {
@@ -145,8 +136,9 @@ package enum ProviderFactory {
     /// Loads the prompt library and builds the engine for `registry`'s features (the shipping ones by default: this is
     /// where the commands' wiring starts; every service below takes the engine's registry).
     package static func engine(promptsPath: String?, provider: any AnswerProvider, windowing: Windowing = Windowing(),
-                              versions: [String] = [], registry: FeatureRegistry = .parents) throws -> ExtractionEngine {
-        let library = try library(promptsPath: promptsPath, versions: versions)
+                              versions: [String] = [], environment: [String: String] = [:],
+                              registry: FeatureRegistry = .parents) throws -> ExtractionEngine {
+        let library = try library(promptsPath: promptsPath, versions: versions, environment: environment)
         return try ExtractionEngine(prompts: library, provider: provider, windowing: windowing, registry: registry)
     }
 }

@@ -25,20 +25,6 @@ struct LLMOptions: ParsableArguments {
         if let llmConcurrency, !(1...1_024).contains(llmConcurrency) { throw ValidationError("--llm-concurrency must be between 1 and 1024") }
         if let llmRetryBudget, !(1...86_400).contains(llmRetryBudget) { throw ValidationError("--llm-retry-budget must be between 1 and 86400 seconds") }
     }
-
-    /// The process environment with the flags given written over their variables.
-    func environment(_ base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
-        var environment = base
-        if let llmTimeout { environment[LLMConfiguration.timeoutSetting] = String(llmTimeout) }
-        if let llmConcurrency { environment[LLMConfiguration.concurrencySetting] = String(llmConcurrency) }
-        if let llmRetryBudget { environment[LLMConfiguration.retryBudgetSetting] = String(llmRetryBudget) }
-        return environment
-    }
-
-    /// The LLM configuration from the environment and these flags; nil when no LLM is configured.
-    func configuration() throws -> LLMConfiguration? {
-        try LLMConfiguration.fromEnvironment(environment())
-    }
 }
 
 /// `--first-tool-choice`: what the assistant's first model call may do: `auto`, `required`, `none`, or one tool's

@@ -34,7 +34,7 @@ struct ProviderOptions: ParsableArguments {
     /// Combined unless `--per-feature` or `MESSAGEAI_REQUEST_MODE` says otherwise; a bad value stops the command.
     func requestMode() throws -> RequestMode {
         do {
-            return try RequestMode.resolve(combined: combined, perFeature: perFeature, environment: ProcessInfo.processInfo.environment)
+            return try RequestMode.resolve(combined: combined, perFeature: perFeature, environment: ProcessEnvironment.values)
         } catch {
             throw ValidationError("\(error)")
         }
@@ -46,15 +46,5 @@ struct ProviderOptions: ParsableArguments {
             throw ValidationError("--window-tokens must be between 1000 and 1000000, not \(windowTokens)")
         }
         _ = try requestMode()
-    }
-
-    /// The engine, with a notice on stderr when no LLM was configured.
-    func engine() throws -> ExtractionEngine {
-        let (provider, notice) = try ProviderFactory.make(self.provider, modelOverride: model, environment: llm.environment())
-        if let notice { CLILogging.notice(notice) }
-        var engine = try ProviderFactory.engine(promptsPath: prompts, provider: provider, windowing: Windowing(maxInputTokens: windowTokens),
-                                                versions: promptVersions)
-        engine.mode = try requestMode()
-        return engine
     }
 }

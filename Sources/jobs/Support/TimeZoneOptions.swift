@@ -15,7 +15,7 @@ struct TimeZoneOptions: ParsableArguments {
     /// The option, else `MESSAGEAI_TIMEZONE`, else UTC, as the value the services take. Throws on an unknown name.
     func policy() throws -> UserTimeZonePolicy {
         do {
-            return try UserTimeZonePolicy.deployment(option: timeZone, environment: ProcessInfo.processInfo.environment)
+            return try UserTimeZonePolicy.deployment(option: timeZone, environment: ProcessEnvironment.values)
         } catch {
             throw ValidationError("\(error)")
         }

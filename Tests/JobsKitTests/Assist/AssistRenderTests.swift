@@ -49,7 +49,10 @@ import TestSupport
 
             // The run, assembled as `assist --user` assembles it, sends exactly that body first.
             let environment = ["OPENAI_BASE_URL": server.baseURL.absoluteString, "OPENAI_API_KEY": "sk-test-not-a-real-key"]
-            let service = try #require(try AssistantFactory.make(.openai, pool: db.pool, promptsPath: prompts, environment: environment))
+            var flags = Settings.Flags()
+            flags.prompts = prompts
+            let assembly = Assembly(settings: try Settings(environment: environment, flags: flags))
+            let service = try #require(try assembly.assistant(pool: db.pool, .openai))
             AssistDemoTests.script(server, ids)
             let run = try await service.run(userID: AssistDemoTests.maria, now: AssistDemoTests.now)
             #expect(run.findings != nil, "\(run.stopReason)")

@@ -1,5 +1,4 @@
 import AgentRuntime
-import JobsKit
 import Core
 import Extractors
 import Foundation
@@ -12,21 +11,21 @@ import PromptKit
 /// row), so a typo (`OPENAI_STRUCTURED_OUTPUT=json-object`) stops the command naming the variable and its valid
 /// values instead of running with a default. A variable is checked by the parser of the module that reads it, so the
 /// table and the module cannot disagree. An empty variable counts as unset. `messageai-jobs settings` prints the table.
-enum EnvironmentSettings {
-    struct Setting: Sendable {
-        let name: String
+package enum EnvironmentSettings {
+    package struct Setting: Sendable {
+        package let name: String
         /// What it takes, for the table.
-        let allowed: String
-        let defaultValue: String
+        package let allowed: String
+        package let defaultValue: String
         /// The flag that overrides it, if any.
-        let flag: String?
+        package let flag: String?
         /// The problem with `value` (naming the variable and what it takes), nil when it is valid.
         let check: @Sendable (_ name: String, _ value: String) -> String?
     }
 
     static let flagWords = "true or false (1/0, yes/no)"
 
-    static let all: [Setting] = [
+    package static let all: [Setting] = [
         Setting(name: "DATABASE_URL", allowed: "a Postgres URI or libpq connection string", defaultValue: "libpq's PG* variables",
                 flag: "--database-url") { name, value in
             // Not echoed: it may carry the password.
@@ -149,7 +148,7 @@ enum EnvironmentSettings {
     }
 
     /// Every problem with the environment's settings, in table order; empty when all are valid or unset.
-    static func problems(_ environment: [String: String]) -> [String] {
+    package static func problems(_ environment: [String: String]) -> [String] {
         all.compactMap { setting in
             guard let raw = environment[setting.name], !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
             return setting.check(setting.name, raw)
@@ -157,7 +156,7 @@ enum EnvironmentSettings {
     }
 
     /// The table as text, for `messageai-jobs settings`.
-    static var table: String {
+    package static var table: String {
         all.map { setting in
             "\(setting.name)\n    values: \(setting.allowed)\n    default: \(setting.defaultValue)"
                 + (setting.flag.map { "\n    overridden by: \($0)" } ?? "")
@@ -167,10 +166,10 @@ enum EnvironmentSettings {
 
 extension EnvironmentSettings {
     /// Exit status of a bad setting: a usage error, like a bad flag.
-    static let exitBadSetting: Int32 = 64
+    package static let exitBadSetting: Int32 = 64
 
     /// Prints every bad setting and exits `exitBadSetting`; returns when all are valid.
-    static func stopOnProblems(_ environment: [String: String]) {
+    package static func stopOnProblems(_ environment: [String: String]) {
         let found = problems(environment)
         guard !found.isEmpty else { return }
         for problem in found { Console.error("Error: \(problem)") }

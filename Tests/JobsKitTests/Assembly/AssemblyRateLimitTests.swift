@@ -1,0 +1,89 @@
+import AgentRuntime
+import Extractors
+import Foundation
+import JobsKit
+import Postgres
+import TestSupport
+import Testing
+
+/// Every service the assembly builds that calls a model asks the assembly's one rate limiter first: extract and the
+/// worker (which had none before issue 39), the scan and its proactive pass, the assistant. Run through the same
+/// `Assembly.withServices` the commands call, against a real database and a scripted server.
+@Suite("Assembly: one rate limiter for every command that calls a model")
+struct AssemblyRateLimitTests {
+    /// Settings pointing at `server` and `db`, as the binary reads them; per-feature mode so one conversation makes
+    /// several requests (a limit of one a minute must then delay some).
+    static func assembly(_ server: FakeOpenAIServer, _ db: TestDatabase, requestsPerMinute: Int = 1) throws -> Assembly {
+        var flags = Settings.Flags()
+        flags.provider = .openai
+        flags.prompts = WorkerHarness.promptsPath
+        flags.perFeature = true
+        let environment = ["OPENAI_BASE_URL": server.baseURL.absoluteString, "OPENAI_API_KEY": "sk-test-assembly",
+                           "DATABASE_URL": db.connectionURL, "OPENAI_RETRY_BUDGET_SECONDS": "30"]
+        let settings = try Settings(environment: environment, flags: flags)
+        let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: requestsPerMinute, maxWait: .seconds(3600)), clock: ScanVirtualClock())
+        return Assembly(settings: settings, limiter: limiter)
+    }
+
+    @Test func extractAsksTheLimiterForEveryRequest() async throws {
+        try await WorkerHarness.withDemo { db in
+            let server = try FakeOpenAIServer { ScanRequests.answer($0) }
+            defer { server.stop() }
+            let assembly = try Self.assembly(server, db)
+            let summary = try await assembly.withServices { services in
+                try await services.extract().run(conversationID: WorkerHarness.conversations.classGroup, features: FeatureRegistry.parents.ids,
+                                                 dryRun: true, now: WorkerHarness.now)
+            }
+            let stats = await assembly.limiter.stats
+            #expect(server.requests.count >= 2, "one request per feature and window")
+            #expect(stats.granted == server.requests.count, "every request went through the limiter")
+            #expect(stats.delayed >= 1, "one a minute: the second request waited")
+            #expect(summary.conversationID == WorkerHarness.conversations.classGroup)
+        }
+    }
+
+    @Test func theWorkersExtractRequestsAskTheLimiter() async throws {
+        try await WorkerHarness.withDemo { db in
+            let server = try FakeOpenAIServer { ScanRequests.answer($0) }
+            defer { server.stop() }
+            let assembly = try Self.assembly(server, db)
+            let (id, _) = try await JobRequestQueue(pool: db.pool).enqueueOnce(.extract, id: WorkerHarness.conversations.carpool)
+            let summary = try await assembly.withServices { services in
+                let worker = try services.worker(WorkerHarness.options(once: true), features: FeatureRegistry.parents.ids)
+                // The worker's assistant (assist requests) talks through the same limiter.
+                #expect((worker.handler.assist?.client as? RateLimitedClient)?.limiter === assembly.limiter)
+                return try await worker.run()
+            }
+            #expect(summary.done == 1, "request \(id)")
+            let stats = await assembly.limiter.stats
+            #expect(server.requests.count >= 2)
+            #expect(stats.granted == server.requests.count)
+            #expect(stats.delayed >= 1)
+        }
+    }
+
+    @Test func theScanAndItsProactivePassShareTheLimiter() async throws {
+        try await TestDatabase.with { db in
+            let server = try FakeOpenAIServer { ScanRequests.answer($0) }
+            defer { server.stop() }
+            let assembly = try Self.assembly(server, db)
+            try await assembly.withServices { services in
+                let scan = try services.scan(ScanOptions(), assist: true)
+                let extraction = (scan.engine.provider as? LLMAnswerProvider)?.client as? RateLimitedClient
+                #expect(extraction?.limiter === assembly.limiter)
+                let assistant = scan.proactive?.assistant?.client as? RateLimitedClient
+                #expect(assistant?.limiter === assembly.limiter)
+                #expect(try services.scan(ScanOptions(), assist: false).proactive == nil)
+            }
+        }
+    }
+
+    @Test("without a limiter given, the assembly's takes the settings' limits: the same for every command")
+    func theLimiterTakesTheSettingsLimits() throws {
+        var flags = Settings.Flags()
+        flags.tpm = 9_000
+        let assembly = Assembly(settings: try Settings(environment: ["OPENAI_RPM": "7", "OPENAI_TPM": "100"], flags: flags))
+        #expect(assembly.limiter.limits.requestsPerMinute == 7)
+        #expect(assembly.limiter.limits.tokensPerMinute == 9_000, "--tpm overrides OPENAI_TPM")
+    }
+}
