@@ -17,6 +17,40 @@ import TestSupport
         }
     }
 
+    /// Waiting for another migrator is one statement: it must outlast the connection's statement_timeout (the test
+    /// suite's schemas queue on one lock; on a loaded machine that wait passed the default 300 s), and the bound
+    /// must be back afterwards.
+    @Test func aMigratorWaitsBeyondItsStatementTimeoutAndRestoresIt() async throws {
+        try await TestDatabase.with(migrate: false) { db in
+            var configuration = db.configuration
+            configuration.statementTimeout = 1
+            // One connection: the one the migrator will use.
+            let pool = PostgresPool(configuration: configuration, maxConnections: 1)
+            let pid: Int = try await pool.query("SELECT pg_backend_pid() AS pid")[0].decode("pid")
+            let holder = try await PostgresConnection.connect(db.configuration)
+            try await holder.query("SELECT pg_advisory_lock(hashtext('messageai_migrations'))")
+            let set = MigrationSet(name: "x", files: [.init(name: "001_a.sql", sql: "CREATE TABLE a (n int);")])
+            let migrating = Task { try await Migrator(pool: pool).migrate([set]) }
+            // Until the migrator waits on the lock, then past its 1 s statement bound.
+            var waiting = false
+            for _ in 0..<600 where !waiting {
+                try await Task.sleep(for: .milliseconds(100))
+                waiting = try await holder.query(
+                    "SELECT count(*) AS n FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND NOT granted",
+                    [pid])[0].decode("n", as: Int.self) == 1
+            }
+            #expect(waiting, "the migrator never waited on the lock")
+            try await Task.sleep(for: .milliseconds(2500))
+            try await holder.query("SELECT pg_advisory_unlock(hashtext('messageai_migrations'))")
+            holder.close()
+            let report = try await migrating.value
+            #expect(report.applied == ["x/001_a.sql"])
+            let bound: String = try await pool.query("SELECT current_setting('statement_timeout') AS t")[0].decode("t")
+            #expect(bound == "1s")
+            await pool.shutdown()
+        }
+    }
+
     @Test func editedAppliedFileIsRefusedByName() async throws {
         try await TestDatabase.with(migrate: false) { db in
             let migrator = Migrator(pool: db.pool)

@@ -92,15 +92,20 @@ package struct Migrator: Sendable {
     package func migrate(_ sets: [MigrationSet]) async throws -> MigrationReport {
         try await pool.withConnection { connection in
             // One migrator at a time per database; the lock ends with the session's use of it. Waiting for another
-            // migrator is expected, so this wait gets 10 minutes instead of the connection's lock_timeout; the
+            // migrator is expected, so this wait gets 10 minutes instead of the connection's lock_timeout and
+            // statement_timeout (the wait is one statement: with the default 300 s statement bound, a queue of
+            // migrators, such as the test suite's schemas on a loaded machine, failed with SQLSTATE 57014); the
             // migrations themselves run under the connection's bounds again.
-            let previous: String = try await connection.query("SELECT current_setting('lock_timeout') AS t")[0].decode("t")
-            try await connection.query("SELECT set_config('lock_timeout', '600s', false)")
+            let row = try await connection.query(
+                "SELECT current_setting('lock_timeout') AS l, current_setting('statement_timeout') AS s")[0]
+            let previous: (lock: String, statement: String) = (try row.decode("l"), try row.decode("s"))
+            let restore = "SELECT set_config('lock_timeout', $1, false), set_config('statement_timeout', $2, false)"
+            try await connection.query("SELECT set_config('lock_timeout', '600s', false), set_config('statement_timeout', '600s', false)")
             do {
                 try await connection.query("SELECT pg_advisory_lock(hashtext('messageai_migrations'))")
-                try await connection.query("SELECT set_config('lock_timeout', $1, false)", [previous])
+                try await connection.query(restore, [previous.lock, previous.statement])
             } catch {
-                _ = try? await connection.query("SELECT set_config('lock_timeout', $1, false)", [previous])
+                _ = try? await connection.query(restore, [previous.lock, previous.statement])
                 throw error
             }
             do {

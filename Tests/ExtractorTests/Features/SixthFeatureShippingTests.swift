@@ -2,7 +2,7 @@ import AgentRuntime
 import Core
 @testable import Extractors
 import Foundation
-import JobsKit
+@testable import JobsKit
 import Postgres
 import Testing
 import TestSupport
@@ -108,6 +108,52 @@ import TestSupport
                 #expect(collected.map(\.applied) == [1] && collected.map(\.failed) == [0], "\(collected.flatMap(\.failures))")
                 #expect(collected.first?.items["carpools"] == 1)
                 #expect(try await chat.visibleRows(to: chat.dan, db) == ["2026-03-03 \(chat.ana.postgresValue)"], "\(mode)")
+            }
+        }
+    }
+
+    /// The binary's own wiring: `Settings` from an environment and the command's flags, with the registry above, then
+    /// `Assembly` and its `Services`, as every command builds them. Scan (combined, the default), `scan --batch` and
+    /// `extract` each write the sixth feature's row through it, in a fresh schema.
+    @Test func theCommandsAssemblyRunsTheSixthFeature() async throws {
+        let corpus = try Self.corpus()
+        defer { try? FileManager.default.removeItem(at: corpus.root) }
+        enum Path: CaseIterable { case scan, batch, extract }
+        for path in Path.allCases {
+            let server = try FakeOpenAIServer(fallback: { SixthFeatureTests.reply($0) })
+            defer { server.stop() }
+            try await TestDatabase.with { db in
+                try await SixthFeatureTests.Chat.migrate(db)
+                let chat = try await SixthFeatureTests.Chat.make(db)
+                var flags = Settings.Flags()
+                flags.provider = .openai
+                flags.prompts = corpus.prompts.path
+                let settings = try Settings(environment: ["OPENAI_BASE_URL": server.baseURL.absoluteString, "OPENAI_API_KEY": "sk-test"],
+                                            flags: flags, registry: Self.registry)
+                let services = Services(assembly: Assembly(settings: settings), pool: db.pool)
+                var scan = ScanOptions()
+                scan.owner = "sixth-feature-assembly"
+                scan.preFilter = false
+                switch path {
+                case .scan:
+                    let service = try services.scan(scan, assist: false)
+                    #expect(service.features == Self.registry.ids)
+                    let summary = try await service.run(now: Self.now)
+                    #expect(summary.failed == 0 && summary.items["carpools"] == 1, "\(summary.failures)")
+                    let parts = server.requests.first?.json?["response_format"]?["json_schema"]?["schema"]?["properties"]?.objectValue?.keys
+                    #expect(parts == Self.registry.ids.map(\.rawValue), "one combined request naming every registered feature")
+                case .batch:
+                    let submitted = try await services.batchSubmit(scan).run(now: Self.now)
+                    #expect(submitted.conversations == 1 && submitted.failed == 0, "\(submitted.failures)")
+                    let collected = try await services.batchCollect().run(now: Self.now)
+                    #expect(collected.first?.items["carpools"] == 1, "\(collected.flatMap(\.failures))")
+                case .extract:
+                    let summary = try await services.extract().run(conversationID: chat.conversation, features: settings.registry.ids,
+                                                                   dryRun: false, now: Self.now)
+                    #expect(summary.written?.inserted["carpools"] == 1)
+                }
+                #expect(try await chat.visibleRows(to: chat.dan, db) == ["2026-03-03 \(chat.ana.postgresValue)"], "\(path)")
+                #expect(try await chat.visibleRows(to: chat.olga, db).isEmpty, "\(path)")
             }
         }
     }

@@ -21,7 +21,7 @@ struct AssemblyRateLimitTests {
         let environment = ["OPENAI_BASE_URL": server.baseURL.absoluteString, "OPENAI_API_KEY": "sk-test-assembly",
                            "DATABASE_URL": db.connectionURL, "OPENAI_RETRY_BUDGET_SECONDS": "30"]
         let settings = try Settings(environment: environment, flags: flags)
-        let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: requestsPerMinute, maxWait: .seconds(3600)), clock: ScanVirtualClock())
+        let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: requestsPerMinute, maxWait: .seconds(3600)), clock: TestClock(advancesWhenSlept: true))
         return Assembly(settings: settings, limiter: limiter)
     }
 
