@@ -40,4 +40,7 @@ package struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConve
     package static let adminShutdown = SQLState("57P01")
     package static let crashShutdown = SQLState("57P02")
     package static let cannotConnectNow = SQLState("57P03")
+    // Class XX: internal error.
+    /// Among others, "tuple concurrently updated": two sessions altering one catalog row (a role) at once.
+    package static let internalError = SQLState("XX000")
 }

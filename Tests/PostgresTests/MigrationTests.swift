@@ -51,6 +51,35 @@ import TestSupport
         }
     }
 
+    /// A file that meets another database's migration on a role ("tuple concurrently updated", XX000) is rolled back
+    /// and run again, a bounded number of times; any other failure is not retried.
+    @Test func aCatalogRaceIsRetriedAndOtherFailuresAreNot() async throws {
+        try await TestDatabase.with(migrate: false) { db in
+            try await db.pool.query("CREATE SEQUENCE attempts")
+            func file(_ name: String, failing: String, code: String) -> MigrationSet.File {
+                .init(name: name, sql: """
+                    DO $$ BEGIN IF nextval('attempts') \(failing) THEN
+                      RAISE EXCEPTION 'tuple concurrently updated' USING ERRCODE = '\(code)'; END IF; END $$;
+                    CREATE TABLE \(name.dropFirst(4).dropLast(4)) (n int);
+                    """)
+            }
+            let once = MigrationSet(name: "x", files: [file("001_raced.sql", failing: "= 1", code: "XX000")])
+            let report = try await Migrator(pool: db.pool).migrate([once])
+            #expect(report.applied == ["x/001_raced.sql"])
+            #expect(try await db.pool.query("SELECT last_value FROM attempts")[0].decode("last_value", as: Int.self) == 2)
+
+            try await db.pool.query("ALTER SEQUENCE attempts RESTART")
+            let always = MigrationSet(name: "y", files: [file("001_never.sql", failing: "> 0", code: "XX000")])
+            await #expect(throws: MigrationError.self) { try await Migrator(pool: db.pool).migrate([always]) }
+            #expect(try await db.pool.query("SELECT last_value FROM attempts")[0].decode("last_value", as: Int.self) == 4)
+
+            try await db.pool.query("ALTER SEQUENCE attempts RESTART")
+            let other = MigrationSet(name: "z", files: [file("001_other.sql", failing: "> 0", code: "P0001")])
+            await #expect(throws: MigrationError.self) { try await Migrator(pool: db.pool).migrate([other]) }
+            #expect(try await db.pool.query("SELECT last_value FROM attempts")[0].decode("last_value", as: Int.self) == 1)
+        }
+    }
+
     @Test func editedAppliedFileIsRefusedByName() async throws {
         try await TestDatabase.with(migrate: false) { db in
             let migrator = Migrator(pool: db.pool)

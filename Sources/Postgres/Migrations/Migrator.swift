@@ -148,11 +148,13 @@ package struct Migrator: Sendable {
                     continue
                 }
                 do {
-                    try await connection.transaction { connection in
-                        try await connection.execute(script: file.sql)
-                        try await connection.query(
-                            "INSERT INTO messageai_migrations (set_name, name, checksum) VALUES ($1, $2, md5($3))",
-                            [set.name, file.name, file.sql])
+                    try await Self.catalogRace.run(retryingWhen: Self.isCatalogRace) { _ in
+                        try await connection.transaction { connection in
+                            try await connection.execute(script: file.sql)
+                            try await connection.query(
+                                "INSERT INTO messageai_migrations (set_name, name, checksum) VALUES ($1, $2, md5($3))",
+                                [set.name, file.name, file.sql])
+                        }
                     }
                 } catch let error as PostgresError {
                     var hint = ""
@@ -165,6 +167,16 @@ package struct Migrator: Sendable {
             }
         }
         return report
+    }
+
+    /// Roles are the cluster's, not the database's: a migration that alters one (the dev stand-ins' `ALTER ROLE`)
+    /// while another database of the same cluster migrates fails with "tuple concurrently updated" (XX000), which the
+    /// advisory lock, held per database, cannot prevent. The file was rolled back whole, so it is run again.
+    static let catalogRace = RetryPolicy(maxAttempts: 4, baseDelay: .milliseconds(100), maxDelay: .seconds(1), jitter: .full)
+
+    static func isCatalogRace(_ error: any Error) -> Bool {
+        guard let error = error as? PostgresError else { return false }
+        return error.sqlState == .internalError && error.message.contains("tuple concurrently updated")
     }
 
     private func checksum(_ sql: String, on connection: PostgresConnection) async throws -> String {
