@@ -28,6 +28,8 @@ import TestSupport
             let pool = PostgresPool(configuration: configuration, maxConnections: 1)
             let pid: Int = try await pool.query("SELECT pg_backend_pid() AS pid")[0].decode("pid")
             let holder = try await PostgresConnection.connect(db.configuration)
+            // The holder queues behind the suite's other migrators like any migrator.
+            try await holder.query("SELECT set_config('lock_timeout', '600s', false), set_config('statement_timeout', '600s', false)")
             try await holder.query("SELECT pg_advisory_lock(hashtext('messageai_migrations'))")
             let set = MigrationSet(name: "x", files: [.init(name: "001_a.sql", sql: "CREATE TABLE a (n int);")])
             let migrating = Task { try await Migrator(pool: pool).migrate([set]) }
