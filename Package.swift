@@ -90,8 +90,8 @@ let package = Package(
             swiftSettings: internalByDefault
         ),
         // Floor 3: services (demo data, extract, assist, scan, batch, worker), the eval runner and its reports, the
-        // answer providers and the price table, the worker's metrics endpoint, and the options and console output
-        // both executables share.
+        // answer providers and the price table, the one HTTP server (the worker's metrics endpoint, the tests'
+        // loopback servers), and the options and console output both executables share.
         .target(
             name: "JobsKit",
             dependencies: [
@@ -120,28 +120,22 @@ let package = Package(
             ],
             swiftSettings: internalByDefault
         ),
-        // Floor 3: test support, never linked into messageai-jobs: a scripted OpenAI-compatible server and the one
-        // HTTP/1.1 loopback server with fault injection under it, per-test databases, and the seeded generator
-        // (SplitMix64) of the tests' noise and the benchmarks' workloads.
+        // Floor 4: test support, never linked into messageai-jobs: a scripted OpenAI-compatible server on JobsKit's
+        // HTTPServer, raw socket exchanges, per-test databases, and the seeded generator (SplitMix64) of the tests'
+        // noise and the benchmarks' workloads.
         .target(
             name: "TestSupport",
-            dependencies: [
-                "AgentRuntime", "Core", "Extractors", "Postgres", "PromptKit",
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
+            dependencies: ["AgentRuntime", "Core", "Extractors", "JobsKit", "Postgres", "PromptKit"],
             swiftSettings: internalByDefault
         ),
-        // Floor 4: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation); never
+        // Floor 5: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation); never
         // linked into messageai-jobs.
         .target(
             name: "Bench",
             dependencies: ["AgentRuntime", "Core", "Extractors", "JobsKit", "Postgres", "PromptKit", "TestSupport", "Tools"],
             swiftSettings: internalByDefault
         ),
-        // Floor 5: the benchmarks' executable, messageai-bench.
+        // Floor 6: the benchmarks' executable, messageai-bench.
         .executableTarget(
             name: "messageai-bench",
             dependencies: [
@@ -152,7 +146,7 @@ let package = Package(
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Core", "Postgres", "TestSupport"]),
         .testTarget(name: "JSONKitTests", dependencies: ["Core", "TestSupport"]),
-        .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "Core", "TestSupport"]),
+        .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "Core", "JobsKit", "TestSupport"]),
         .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "Core", "TestSupport"]),
         .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Core", "Postgres", "TestSupport"]),
         .testTarget(

@@ -1,4 +1,5 @@
 package import Foundation
+import JobsKit
 import TestSupport
 
 /// The scripted OpenAI-compatible server of the agent and token benchmarks, on 127.0.0.1 only: it answers
@@ -9,7 +10,7 @@ package final class AgentBenchmarkServer: Sendable {
     package var port: UInt16 { server.port }
     package var baseURL: URL { server.url.appendingPathComponent("v1") }
     package let steps: Int
-    private let server: LoopbackHTTPServer
+    private let server: HTTPServer
 
     /// - Parameters:
     ///   - port: 0 picks a free port (read it back from `port`).
@@ -23,11 +24,11 @@ package final class AgentBenchmarkServer: Sendable {
         self.steps = steps
         let cache = emulatePrefixCache ? PrefixCacheEmulator() : nil
         do {
-            server = try LoopbackHTTPServer(port: port) { request in
+            server = try HTTPServer(port: port) { request in
                 let (status, body) = request.uri.hasSuffix("/chat/completions") && request.method == "POST"
                     ? AgentBenchmarkScript.completion(for: request.body, steps: steps, cache: cache)
                     : (404, AgentBenchmarkScript.errorBody("only POST …/chat/completions is served, not \(request.method) \(request.uri)"))
-                return LoopbackReply.response(status: status, headers: [("Content-Type", "application/json")], body: body).after(latency)
+                return HTTPServerReply.response(status: status, headers: [("Content-Type", "application/json")], body: body).after(latency)
             }
         } catch {
             throw BenchError("bench server: \(error)")

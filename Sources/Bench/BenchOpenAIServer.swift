@@ -1,6 +1,7 @@
 import Extractors
 package import Foundation
 import Core
+import JobsKit
 import TestSupport
 
 /// A minimal OpenAI-compatible server on 127.0.0.1 for the scan benchmark: it answers every Chat Completions
@@ -15,15 +16,15 @@ package final class BenchOpenAIServer: Sendable {
 
     package var port: UInt16 { server.port }
     package var baseURL: URL { server.url.appendingPathComponent("v1") }
-    private let server: LoopbackHTTPServer
+    private let server: HTTPServer
 
     /// CPU seconds the server has used so far: its event-loop thread, which also computes every answer.
     package var cpuSeconds: Double { server.cpuSeconds }
 
     package init(latency: Duration) throws {
-        server = try LoopbackHTTPServer { request in
+        server = try HTTPServer { request in
             let answer = BenchOpenAIServer.completion(for: request.body)
-            return LoopbackReply.response(status: 200, headers: [("Content-Type", "application/json")], body: answer).after(latency)
+            return HTTPServerReply.response(status: 200, headers: [("Content-Type", "application/json")], body: answer).after(latency)
         }
     }
 

@@ -13,7 +13,7 @@ import Glibc
 @Suite("Fake OpenAI server")
 struct FakeServerTests {
     @Test("a chunked request body is reassembled, extensions and trailers included")
-    func chunkedRequest() throws {
+    func chunkedRequest() async throws {
         let server = try FakeOpenAIServer()
         server.enqueue(.chat(content: "ok"))
         let payload = "{\"model\":\"m\",\"messages\":[]}"
@@ -22,7 +22,7 @@ struct FakeServerTests {
             + String(first.utf8.count, radix: 16) + ";ext=1\r\n" + first + "\r\n"
             + String(rest.utf8.count, radix: 16) + "\r\n" + rest + "\r\n"
             + "0\r\nX-Trailer: yes\r\n\r\n"
-        let response = try RawConnection.exchange(port: server.port, raw).text
+        let response = try await RawHTTPExchange.exchange(port: server.port, raw).text
         #expect(response.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(response.contains("Connection: close"))
         let recorded = try #require(server.requests.first)

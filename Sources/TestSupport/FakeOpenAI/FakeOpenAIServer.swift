@@ -1,5 +1,6 @@
 package import Foundation
 import Core
+import JobsKit
 
 /// A scripted OpenAI-compatible HTTP/1.1 server on 127.0.0.1, for testing the real client and transport end to end.
 ///
@@ -7,13 +8,13 @@ import Core
 /// Every request is recorded; every answer closes its connection. `stop()` (or deinit) ends the server.
 package final class FakeOpenAIServer: Sendable {
     private let script: Script
-    private let server: LoopbackHTTPServer
+    private let server: HTTPServer
 
     /// Binds an ephemeral port and starts serving at once.
     package init(fallback: (@Sendable (RecordedRequest) -> ScriptedReply)? = nil) throws {
         let script = Script(fallback: fallback)
         self.script = script
-        server = try LoopbackHTTPServer { await script.answer($0) }
+        server = try HTTPServer { await script.answer($0) }
     }
 
     package var port: UInt16 { server.port }
@@ -70,7 +71,7 @@ private final class Script: Sendable {
     var requests: [RecordedRequest] { state.withLock { $0.requests } }
 
     /// Records the request, waits out the reply's delays and gates (cancelled when the server stops), then renders it.
-    func answer(_ request: LoopbackRequest) async -> LoopbackReply {
+    func answer(_ request: HTTPServerRequest) async -> HTTPServerReply {
         let (recorded, reply) = record(request)
         var current = reply
         while true {
@@ -96,7 +97,7 @@ private final class Script: Sendable {
     }
 
     /// Records the request and picks its reply under one lock, so arrival order and reply order agree.
-    private func record(_ request: LoopbackRequest) -> (RecordedRequest, ScriptedReply) {
+    private func record(_ request: HTTPServerRequest) -> (RecordedRequest, ScriptedReply) {
         let json = try? JSONValue.parse(request.body)
         var headers: [String: String] = [:]
         for (name, value) in request.headers {

@@ -1,4 +1,5 @@
 import Foundation
+import JobsKit
 import TestSupport
 #if canImport(Glibc)
 import Glibc
@@ -21,22 +22,22 @@ final class ScriptedConnectionServer: Sendable {
         case chunked(bytes: Int)
     }
 
-    private let server: LoopbackHTTPServer
-    private let received: Locked<[LoopbackRequest]>
+    private let server: HTTPServer
+    private let received: Locked<[HTTPServerRequest]>
 
     var port: UInt16 { server.port }
     var baseURL: URL { server.url.appendingPathComponent("v1") }
     /// The requests a step answered, in arrival order.
-    var requests: [LoopbackRequest] { received.value }
+    var requests: [HTTPServerRequest] { received.value }
     /// Connections accepted.
     var connections: Int { server.acceptedConnections }
 
     /// `scripts[i]` is what the (i+1)-th accepted connection does, one step per request it reads; a request past its
     /// connection's script is not recorded and closes the connection.
     init(scripts: [[Step]]) throws {
-        let received = Locked<[LoopbackRequest]>([])
+        let received = Locked<[HTTPServerRequest]>([])
         self.received = received
-        server = try LoopbackHTTPServer { request in
+        server = try HTTPServer { request in
             let script = scripts.indices.contains(request.connection - 1) ? scripts[request.connection - 1] : []
             guard script.indices.contains(request.indexOnConnection) else { return .close }
             received.withLock { $0.append(request) }

@@ -73,7 +73,7 @@ struct MetricsServerTests {
         // Waits are generous: under the full suite the accept loop can wait seconds for a thread.
         try await Self.withServer(maxConnections: 2, idleTimeout: .seconds(300)) { endpoint, server in
             // Two silent clients hold both slots.
-            let idle = try (0..<2).map { _ in try RawConnection(port: endpoint.port) }
+            let idle = try (0..<2).map { _ in try SilentConnection(port: endpoint.port) }
             try await waitUntil(60, "the server holds both connections") { server.openConnections == 2 }
             await #expect(throws: (any Error).self) { try await endpoint.get("/healthz") }
             #expect(server.openConnections == 2)
@@ -85,10 +85,42 @@ struct MetricsServerTests {
     @Test("a client that connects and says nothing is disconnected after the idle timeout")
     func idleTimeout() async throws {
         try await Self.withServer(idleTimeout: .seconds(1)) { endpoint, server in
-            let silent = try RawConnection(port: endpoint.port)
+            let silent = try SilentConnection(port: endpoint.port)
             #expect(silent.waitForClose(seconds: 60))
             try await waitUntil(60, "the slot is free") { server.openConnections == 0 }
         }
+    }
+
+    @Test("graceful shutdown refuses new connections, answers the scrape under way, and returns")
+    func shutdownDrains() async throws {
+        let (release, released) = AsyncStream<Void>.makeStream()
+        let (scrapes, scraping) = AsyncStream<Void>.makeStream()
+        let routes = MetricsRoutes(
+            healthz: { ProbeAnswer(ok: true, reasons: []) },
+            readyz: { ProbeAnswer(ok: true, reasons: []) },
+            metrics: {
+                scraping.yield()
+                for await _ in release { break }
+                return Array("up 1\n".utf8)
+            })
+        let server = try await MetricsServer.bind(host: "127.0.0.1", port: 0, routes: routes, logger: Logger(label: "test"))
+        let group = ServiceGroup(services: [server], logger: Logger(label: "test"))
+        let running = Task { try await group.run() }
+        let endpoint = LoopbackEndpoint(port: server.port)
+        let scrape = Task { try await endpoint.get("/metrics") }
+        for await _ in scrapes { break }
+        await group.triggerGracefulShutdown()
+        let port = UInt16(server.port)
+        try await waitUntil(60, "the endpoint refuses new connections") {
+            (try? await RawHTTPExchange.exchange(port: port, "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")) == nil
+        }
+        #expect(server.openConnections == 1, "the scrape's connection stays open while it is answered")
+        released.yield()
+        let reply = try await scrape.value
+        #expect(reply.status == 200)
+        #expect(reply.text == "up 1\n")
+        try await running.value
+        #expect(server.openConnections == 0)
     }
 }
 
@@ -97,7 +129,7 @@ struct ConnectFailed: Error, CustomStringConvertible {
 }
 
 /// A TCP connection that sends nothing, to hold a server slot.
-final class RawConnection {
+final class SilentConnection {
     private let fd: Int32
     private var closed = false
 

@@ -1,7 +1,7 @@
 package import Foundation
 
-/// One request as the loopback server read it, head and whole body.
-package struct LoopbackRequest: Sendable {
+/// One request as `HTTPServer` read it, head and whole body.
+package struct HTTPServerRequest: Sendable {
     package var method: String
     /// The request target as sent, query included (`/v1/files?purpose=batch`).
     package var uri: String

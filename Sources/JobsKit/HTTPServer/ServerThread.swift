@@ -2,14 +2,14 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
-package import Darwin
+import Darwin
 #endif
 
-/// The server's event-loop thread: its name and its CPU clock.
-enum LoopThread {
-    /// Names the calling thread `loopback-http` and returns its CPU-time clock.
-    static func prepare() -> clockid_t {
-        Thread.current.name = "loopback-http"
+/// A server's event-loop thread: its name and its CPU clock.
+enum ServerThread {
+    /// Names the calling thread (seen in `ps -L`, `top -H` and `perf`) and returns its CPU-time clock.
+    static func prepare(name: String) -> clockid_t {
+        Thread.current.name = name
         var clock = clockid_t()
         _ = pthread_getcpuclockid(pthread_self(), &clock)
         return clock
