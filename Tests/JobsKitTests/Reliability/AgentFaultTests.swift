@@ -23,7 +23,7 @@ struct AgentFaultTests {
             _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: now))
             let server = try FakeOpenAIServer()
             defer { server.stop() }
-            let service = AssistService(pool: db.pool, client: Reliability.client(server), prompts: try Reliability.prompts())
+            let service = AssistService(pool: db.pool, client: Reliability.client(server, timeout: Reliability.faultTimeout), prompts: try Reliability.prompts())
             try await body(db, server, service)
         }
     }

@@ -84,7 +84,7 @@ struct ModelFaultTests {
             let server = try Self.server(victim: victim.name, fault: fault, faulty: Switch(true), times: 1, counter: counter)
             defer { server.stop() }
 
-            let summary = try await Reliability.scan(db, try Reliability.engine(server))
+            let summary = try await Reliability.scan(db, try Reliability.engine(server, timeout: Reliability.faultTimeout))
 
             #expect(summary.failed == 0, "\(summary.failures)")
             #expect(summary.conversations == 4)
@@ -106,7 +106,7 @@ struct ModelFaultTests {
             let faulty = Switch(true)
             let server = try Self.server(victim: victim.name, fault: fault, faulty: faulty, counter: Counter())
             defer { server.stop() }
-            let engine = try Reliability.engine(server)
+            let engine = try Reliability.engine(server, timeout: Reliability.faultTimeout)
 
             let summary = try await Reliability.scan(db, engine)
 
@@ -179,7 +179,7 @@ struct ModelFaultTests {
             }
             defer { server.stop() }
 
-            let summary = try await Reliability.scan(db, try Reliability.engine(server))
+            let summary = try await Reliability.scan(db, try Reliability.engine(server, timeout: Reliability.faultTimeout))
 
             #expect(summary.failed == 0, "\(summary.failures)")
             let rows = try await Reliability.aiRows(db.pool, conversation: victim.id)

@@ -17,13 +17,19 @@ enum Reliability {
     static func prompts() throws -> PromptLibrary { try PromptLibrary.load(directory: promptsURL) }
 
     /// The real client with a short per-attempt timeout and quick retries, so fault tests stay fast.
+    /// The model timeout is far above a loaded run's stalls (a 400 ms one made a saturated full run read as a model
+    /// outage and defer a whole scan); the tests that inject timeouts pass `faultTimeout`.
     static func client(_ server: FakeOpenAIServer, apiKey: String = FakeOpenAIServer.testAPIKey, attempts: Int = 3,
-                       timeout: Duration = .milliseconds(400)) -> OpenAIClient {
+                       timeout: Duration = .seconds(30)) -> OpenAIClient {
         server.client(apiKey: apiKey, timeout: timeout, retry: FakeOpenAIServer.quickRetries(attempts), maxConcurrency: 64)
     }
 
-    static func engine(_ server: FakeOpenAIServer, attempts: Int = 3) throws -> ExtractionEngine {
-        try ExtractionEngine(prompts: try prompts(), provider: LLMAnswerProvider(client: client(server, attempts: attempts), structuredOutput: .jsonSchema))
+    /// The timeout of tests whose scripted server delays answers past it (`ModelFault.timeout`).
+    static let faultTimeout: Duration = .milliseconds(400)
+
+    static func engine(_ server: FakeOpenAIServer, attempts: Int = 3, timeout: Duration = .seconds(30)) throws -> ExtractionEngine {
+        try ExtractionEngine(prompts: try prompts(),
+                             provider: LLMAnswerProvider(client: client(server, attempts: attempts, timeout: timeout), structuredOutput: .jsonSchema))
     }
 
     static func scan(_ db: TestDatabase, _ engine: ExtractionEngine, configure: (inout ScanOptions) -> Void = { _ in }) async throws -> ScanService.Summary {
