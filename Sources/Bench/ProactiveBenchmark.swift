@@ -53,7 +53,13 @@ package struct ProactiveBenchmark: Sendable {
 
     package let database: PostgresConfiguration
 
-    package init(database: PostgresConfiguration) { self.database = database }
+    /// Where `MESSAGEAI_HOME` and the other settings the benchmark's engine reads come from (the binary's one read).
+    package let environment: [String: String]
+
+    package init(database: PostgresConfiguration, environment: [String: String] = [:]) {
+        self.database = database
+        self.environment = environment
+    }
 
     package func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
         var result = Result(conversations: options.conversations, days: options.days, seed: options.seed)
@@ -65,7 +71,7 @@ package struct ProactiveBenchmark: Sendable {
             // Extract the whole history, not only the last day, so the pass has every user's rows to look at.
             try await pool.query("DELETE FROM scan_watermarks")
             log("extracting \(load.messages) messages with the rules")
-            let engine = try ProviderFactory.engine(promptsPath: options.promptsPath, provider: RulesAnswerProvider(), environment: ProcessInfo.processInfo.environment)
+            let engine = try ProviderFactory.engine(promptsPath: options.promptsPath, provider: RulesAnswerProvider(), environment: environment)
             var scan = ScanOptions()
             scan.concurrency = options.concurrency
             scan.owner = "bench"
@@ -86,7 +92,7 @@ package struct ProactiveBenchmark: Sendable {
             result.secondPassResolved = again.written.resolved
 
             log("proactive pass with the fake model")
-            let library = try PromptLibrary.load(directory: try ProviderFactory.promptDirectory(options.promptsPath, environment: ProcessInfo.processInfo.environment))
+            let library = try PromptLibrary.load(directory: try ProviderFactory.promptDirectory(options.promptsPath, environment: environment))
             let assistant = AssistService(pool: pool, client: FakeAssistantModel(), prompts: library, modelOverride: "bench-model")
             let llm = try await ProactivePass(pool: pool, options: passOptions, assistant: assistant).run(.all, now: now)
             result.llmSeconds = llm.seconds

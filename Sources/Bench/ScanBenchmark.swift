@@ -80,7 +80,13 @@ package struct ScanBenchmark: Sendable {
 
     package let database: PostgresConfiguration
 
-    package init(database: PostgresConfiguration) { self.database = database }
+    /// Where `MESSAGEAI_HOME` and the other settings the benchmark's engine reads come from (the binary's one read).
+    package let environment: [String: String]
+
+    package init(database: PostgresConfiguration, environment: [String: String] = [:]) {
+        self.database = database
+        self.environment = environment
+    }
 
     package func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
         guard (1...64).contains(options.concurrency) else { throw BenchError("--concurrency must be between 1 and 64") }
@@ -123,7 +129,7 @@ package struct ScanBenchmark: Sendable {
                                                  maxConcurrency: BenchOpenAIServer.clientConcurrency),
                 transport: transport)
             return try ProviderFactory.engine(promptsPath: options.promptsPath,
-                                              provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema), environment: ProcessInfo.processInfo.environment)
+                                              provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema), environment: environment)
         }
         do {
             let phase = try await measure(options, latency: latency, now: now, workload: workload, engineProvider: engineProvider)

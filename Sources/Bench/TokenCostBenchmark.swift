@@ -154,7 +154,13 @@ package struct TokenCostBenchmark: Sendable {
 
     package let database: PostgresConfiguration
 
-    package init(database: PostgresConfiguration) { self.database = database }
+    /// Where `MESSAGEAI_HOME` and the other settings the benchmark's engine reads come from (the binary's one read).
+    package let environment: [String: String]
+
+    package init(database: PostgresConfiguration, environment: [String: String] = [:]) {
+        self.database = database
+        self.environment = environment
+    }
 
     package func run(_ options: Options, log: @Sendable (String) -> Void = { _ in }) async throws -> Result {
         guard (1...64).contains(options.concurrency) else { throw BenchError("--concurrency must be between 1 and 64, not \(options.concurrency)") }
@@ -181,7 +187,7 @@ package struct TokenCostBenchmark: Sendable {
             scan.owner = "bench-tokens"
             var engine = try ProviderFactory.engine(
                 promptsPath: options.promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema),
-                environment: ProcessInfo.processInfo.environment)
+                environment: environment)
             engine.mode = options.mode
             let summary = try await ScanService(pool: pool, engine: engine, options: scan).run(now: now)
             if let failure = summary.failures.first {

@@ -11,7 +11,8 @@ struct EvalRunCommand: AsyncParsableCommand {
         discussion: """
             Every fixture becomes the same ConversationInput production reads and goes through ExtractionEngine. \
             The rule-based provider always runs beside the LLM as a floor. Model answers are cached in --cache-dir, \
-            keyed by the whole request, so re-running an unchanged prompt costs nothing.
+            keyed by the whole request, so re-running an unchanged prompt costs nothing; \
+            requests that miss the cache are held to OPENAI_RPM / OPENAI_TPM, as every command's model requests are.
 
             Examples:
               messageai-jobs eval --report out/
@@ -102,16 +103,10 @@ struct EvalRunCommand: AsyncParsableCommand {
         let run: EvalRun
         var result: EvalReport
         do {
-            let settings = try Assembly.command { $0.take(provider) }.settings
-            var options = EvalRunOptions()
-            options.registry = settings.registry
+            // Provider, model, prompts, window, request mode and the process's rate limiter, from the settings.
+            var options = try Assembly.command { $0.take(provider) }.evalOptions()
             options.fixturesPath = fixtures
             if let features { options.features = try Self.parseFeatures(features) }
-            options.promptsPath = provider.prompts
-            options.provider = provider.provider
-            options.model = provider.model
-            options.environment = settings.environment
-            options.windowing = Windowing(maxInputTokens: provider.windowTokens)
             // Feature picks choose the main variant's extractor prompts; `combined=N` re-pins the combined prompt.
             let picks = provider.promptVersions.flatMap { $0.split(separator: ",").map(String.init) }
             let isCombined = { (pick: String) in pick.hasPrefix(CombinedSchema.promptID + "=") }
@@ -119,8 +114,6 @@ struct EvalRunCommand: AsyncParsableCommand {
             options.promptPins = picks.filter(isCombined)
             options.compareVersions = try EvalSession.parseVersionPicks(compare.filter { RequestMode(rawValue: $0) == nil }, option: "--compare")
             options.compareMode = compareMode
-            // The scan's mode: combined unless --per-feature or MESSAGEAI_REQUEST_MODE says otherwise.
-            options.mode = settings.requestMode
             options.readCache = !noCache
             options.cacheDirectory = URL(fileURLWithPath: cacheDir)
             options.concurrency = concurrency

@@ -37,7 +37,7 @@ struct BenchAgentCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        let environment = ProcessInfo.processInfo.environment
+        let environment = BenchEnvironment.values
         guard let base = environment["OPENAI_BASE_URL"].flatMap({ $0.isEmpty ? nil : URL(string: $0) }) else {
             throw ValidationError("OPENAI_BASE_URL is not set: start `messageai-bench serve --steps \(steps)` and set OPENAI_BASE_URL to the URL it prints")
         }

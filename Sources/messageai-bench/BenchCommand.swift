@@ -15,6 +15,23 @@ struct MessageAIBench: AsyncParsableCommand {
         subcommands: [BenchWorkloadCommand.self, BenchAlignCommand.self, BenchScanCommand.self, BenchServeCommand.self, BenchAgentCommand.self, BenchTokensCommand.self,
                       BenchProactiveCommand.self]
     )
+
+    /// ArgumentParser's main, with the environment checked once first (`BenchEnvironment.problem`); help is printed
+    /// whatever it holds.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            let help = CommandLine.arguments.dropFirst().contains { ["--help", "-h", "help"].contains($0) }
+            if !help, let problem = BenchEnvironment.problem { throw problem }
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 struct BenchWorkloadCommand: AsyncParsableCommand {
@@ -53,7 +70,7 @@ struct BenchWorkloadCommand: AsyncParsableCommand {
             end = parsed
         }
         let generated = try WorkloadGenerator.make(WorkloadSpec(conversations: workload.conversations, days: workload.days, seed: workload.seed, now: end))
-        let report = try await database.withPool(maxConnections: 1) { pool in try await WorkloadLoader(pool: pool).load(generated) }
+        let report = try await database.withPool(environment: BenchEnvironment.values, maxConnections: 1) { pool in try await WorkloadLoader(pool: pool).load(generated) }
         if output.json {
             try Console.printJSON(report)
         } else {
@@ -164,7 +181,7 @@ struct BenchScanCommand: AsyncParsableCommand {
         options.measureOverhead = !noOverhead
         options.maxConnectionsPerHost = maxConnectionsPerHost
         let quiet = output.json
-        let result = try await ScanBenchmark(database: database.configuration).run(options) { line in
+        let result = try await ScanBenchmark(database: try database.configuration(BenchEnvironment.values), environment: BenchEnvironment.values).run(options) { line in
             if !quiet { Console.error(line) }
         }
         if output.json {

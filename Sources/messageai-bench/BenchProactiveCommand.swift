@@ -45,7 +45,7 @@ struct BenchProactiveCommand: AsyncParsableCommand {
         options.batchSize = batchSize
         options.concurrency = concurrency
         options.promptsPath = prompts
-        let result = try await ProactiveBenchmark(database: database.configuration).run(options) { Console.error("bench: " + $0) }
+        let result = try await ProactiveBenchmark(database: try database.configuration(BenchEnvironment.values), environment: BenchEnvironment.values).run(options) { Console.error("bench: " + $0) }
         if output.json {
             try Console.printJSON(result)
         } else {

@@ -74,7 +74,7 @@ struct BenchTokensCommand: AsyncParsableCommand {
             options.now = parsed
         }
         let quiet = output.json
-        let result = try await TokenCostBenchmark(database: database.configuration).run(options) { line in
+        let result = try await TokenCostBenchmark(database: try database.configuration(BenchEnvironment.values), environment: BenchEnvironment.values).run(options) { line in
             if !quiet { Console.error(line) }
         }
         if output.json {

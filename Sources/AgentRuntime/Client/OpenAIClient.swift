@@ -44,7 +44,7 @@ package struct OpenAIClient: ChatCompleting {
     package func complete(_ request: ChatCompletionRequest, logger caller: Logger) async throws -> ChatCompletionResult {
         var logger = self.logger
         for (key, value) in caller.handler.metadata { logger[metadataKey: key] = value }
-        let httpRequest = try makeHTTPRequest(request)
+        let httpRequest = try httpRequest(for: request)
         let clock = ContinuousClock()
         let start = clock.now
         let loop = RetryLoop(policy: configuration.retryPolicy, sleep: sleep, logger: logger)
@@ -106,7 +106,8 @@ package struct OpenAIClient: ChatCompleting {
         }
     }
 
-    private func makeHTTPRequest(_ request: ChatCompletionRequest) throws -> HTTPRequest {
+    /// The HTTP request `complete` sends for `request` (a layer below, such as an answer cache, sees exactly this).
+    package func httpRequest(for request: ChatCompletionRequest) throws -> HTTPRequest {
         var request = request
         if request.model == nil { request.model = configuration.defaultModel }
         guard request.model != nil else {

@@ -10,7 +10,7 @@ package import PromptKit
 package struct Assembly: Sendable {
     package let settings: Settings
     /// One line for every model request of the process: a scan's conversations and its proactive pass, `extract`,
-    /// the worker's extract and assist requests, `assist`. Same `OPENAI_RPM` / `OPENAI_TPM` for all of them; the
+    /// the worker's extract and assist requests, `assist`, and `eval`'s requests that miss its answer cache. Same `OPENAI_RPM` / `OPENAI_TPM` for all of them; the
     /// in-flight bound (`OPENAI_MAX_CONCURRENCY`) is the configuration's process-wide `ServerConcurrencyLimit`.
     package let limiter: RateLimiter
 
@@ -30,7 +30,12 @@ package struct Assembly: Sendable {
 
     /// The client every service talks to the model server through.
     package func modelClient(_ configuration: LLMConfiguration) -> any ChatCompleting {
-        RateLimitedClient(inner: OpenAIClient(configuration: configuration), limiter: limiter)
+        rateLimited(OpenAIClient(configuration: configuration))
+    }
+
+    /// `client` behind the process's one limiter: the one place a model client gets its rate limit.
+    func rateLimited(_ client: any ChatCompleting) -> any ChatCompleting {
+        RateLimitedClient(inner: client, limiter: limiter)
     }
 
     /// The prompt set: `--prompts`, else `$MESSAGEAI_HOME/prompts`, else embedded; pinned by `MESSAGEAI_PROMPT_VERSIONS`
@@ -48,9 +53,7 @@ package struct Assembly: Sendable {
             if let notice { CLILogging.notice(notice) }
             provider = RulesAnswerProvider()
         case .llm(let configuration):
-            let limiter = limiter
-            provider = ProviderFactory.llmProvider(configuration, modelOverride: settings.flags.model,
-                                                   wrap: { RateLimitedClient(inner: $0, limiter: limiter) })
+            provider = ProviderFactory.llmProvider(configuration, modelOverride: settings.flags.model, wrap: rateLimited)
         }
         var engine = try ExtractionEngine(prompts: try prompts(), provider: provider,
                                           windowing: Windowing(maxInputTokens: settings.flags.windowTokens), registry: registry)
@@ -66,7 +69,23 @@ package struct Assembly: Sendable {
                                                client: modelClient(configuration))
         service.limits.maxSteps = maxSteps
         service.proactive.zones = settings.zones
+        service.runLease = settings.runLease
         return service
+    }
+
+    /// `eval`'s options as the settings say (provider, model, prompts, window, request mode, registry, environment),
+    /// with the process's one limiter: the run's requests that miss its answer cache ask it, cache hits do not.
+    package func evalOptions() -> EvalRunOptions {
+        var options = EvalRunOptions()
+        options.registry = registry
+        options.provider = settings.flags.provider
+        options.model = settings.flags.model
+        options.promptsPath = settings.flags.prompts
+        options.windowing = Windowing(maxInputTokens: settings.flags.windowTokens)
+        options.mode = settings.requestMode
+        options.environment = settings.environment
+        options.limiter = limiter
+        return options
     }
 
     /// The OpenAI server batches go to; batches have no rule-based fallback.

@@ -80,26 +80,15 @@ package enum EnvironmentSettings {
         },
         Setting(name: UserTimeZonePolicy.environmentVariable, allowed: "an IANA time zone name, e.g. America/New_York", defaultValue: "UTC",
                 flag: "--timezone") { name, value in
-            do {
-                _ = try UserTimeZonePolicy.deployment(option: nil, environment: [name: value])
-                return nil
-            } catch {
-                return "\(error)"
-            }
+            problem { _ = try UserTimeZonePolicy.deployment(option: nil, environment: [name: value]) }
         },
         Setting(name: JobRunRecorder.leaseSetting, allowed: "seconds, \(JobRunRecorder.leaseRange.lowerBound) to \(JobRunRecorder.leaseRange.upperBound)",
-                defaultValue: "300", flag: nil) { name, value in
-            (try? JobRunRecorder.lease(fromSetting: value)) != nil
-                ? nil : "\(name)='\(value.prefix(60))' is not valid: expected whole seconds from \(JobRunRecorder.leaseRange.lowerBound) to \(JobRunRecorder.leaseRange.upperBound)"
+                defaultValue: "\(Int(JobRunRecorder.defaultLease.seconds))", flag: nil) { _, value in
+            problem { _ = try JobRunRecorder.lease(fromSetting: value) }
         },
         Setting(name: RequestMode.setting, allowed: RequestMode.allCases.map(\.rawValue).joined(separator: " or "),
                 defaultValue: RequestMode.productDefault.rawValue, flag: "--combined / --per-feature") { name, value in
-            do {
-                _ = try RequestMode.resolve(environment: [name: value])
-                return nil
-            } catch {
-                return "\(error)"
-            }
+            problem { _ = try RequestMode.resolve(environment: [name: value]) }
         },
         Setting(name: "JOB_COMPLETION_INDEX", allowed: "a shard index, 0 or more (read by --shard auto/N)", defaultValue: "none",
                 flag: "--shard i/N") { name, value in
@@ -110,47 +99,41 @@ package enum EnvironmentSettings {
     @Sendable static func anything(_ name: String, _ value: String) -> String? { nil }
 
     @Sendable static func database(_ name: String, _ value: String) -> String? {
-        do {
-            _ = try PostgresConfiguration.fromEnvironment([name: value])
-            return nil
-        } catch let error as PostgresError {
-            return error.message
-        } catch {
-            return "\(error)"
-        }
+        problem { _ = try PostgresConfiguration.fromEnvironment([name: value]) }
     }
 
     @Sendable static func llm(_ name: String, _ value: String) -> String? {
-        do {
-            try LLMConfiguration.check(name, value)
-            return nil
-        } catch {
-            return "\(error)"
-        }
+        problem { try LLMConfiguration.check(name, value) }
     }
 
     @Sendable static func rate(_ name: String, _ value: String) -> String? {
-        do {
-            _ = try RateLimits.fromEnvironment([name: value])
-            return nil
-        } catch {
-            return "\(error)"
-        }
+        problem { _ = try RateLimits.fromEnvironment([name: value]) }
     }
 
     @Sendable static func log(_ name: String, _ value: String) -> String? {
+        problem { _ = try LogSettings.from([name: value]) }
+    }
+
+    /// nil when `parse` (the reading module's own parser) accepts the value, else what its error says.
+    static func problem(_ parse: () throws -> Void) -> String? {
         do {
-            _ = try LogSettings.from([name: value])
+            try parse()
             return nil
         } catch {
-            return "\(error)"
+            return text(of: error)
         }
     }
 
-    /// Every problem with the environment's settings, in table order; empty when all are valid or unset.
-    package static func problems(_ environment: [String: String]) -> [String] {
+    /// An error as a settings problem: a `PostgresError`'s message without its code, any other error's description.
+    static func text(of error: any Error) -> String {
+        (error as? PostgresError)?.message ?? "\(error)"
+    }
+
+    /// Every problem with the environment's settings (those named in `names`, or all), in table order; empty when
+    /// all are valid or unset.
+    package static func problems(_ environment: [String: String], of names: Set<String>? = nil) -> [String] {
         all.compactMap { setting in
-            guard let raw = environment[setting.name], !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+            guard names?.contains(setting.name) ?? true, let raw = environment[setting.name], !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
             return setting.check(setting.name, raw)
         }
     }

@@ -3,7 +3,7 @@ package import Extractors
 package import Postgres
 
 /// The services of one command's run, all on the pool the assembly lends (`Assembly.withServices`), all with the
-/// assembly's settings, registry and rate-limited model client.
+/// assembly's settings (the time zones, the run lease), registry and rate-limited model client.
 package struct Services: Sendable {
     package let assembly: Assembly
     package let pool: PostgresPool
@@ -14,6 +14,7 @@ package struct Services: Sendable {
     package func extract() throws -> ExtractService {
         var service = ExtractService(pool: pool, engine: try assembly.engine())
         service.reader.zones = settings.zones
+        service.runLease = settings.runLease
         return service
     }
 
@@ -22,7 +23,9 @@ package struct Services: Sendable {
     package func proactivePass(_ options: ProactivePass.Options, maxSteps: Int = 5) throws -> ProactivePass {
         var options = options
         options.proactive.zones = settings.zones
-        return ProactivePass(pool: pool, options: options, assistant: try assembly.assistant(pool: pool, maxSteps: maxSteps))
+        var pass = ProactivePass(pool: pool, options: options, assistant: try assembly.assistant(pool: pool, maxSteps: maxSteps))
+        pass.runLease = settings.runLease
+        return pass
     }
 
     /// One user's assistant run (`assist --user`): nil when the settings come to the rule-based provider.
@@ -36,6 +39,7 @@ package struct Services: Sendable {
         var options = options
         options.zones = settings.zones
         var service = ScanService(pool: pool, engine: try assembly.engine(), options: options)
+        service.runLease = settings.runLease
         if assist {
             var pass = ProactivePass.Options()
             pass.concurrency = options.concurrency
@@ -52,8 +56,10 @@ package struct Services: Sendable {
         options.scan = scan
         options.scan.zones = settings.zones
         let configuration = try assembly.batchConfiguration()
-        return BatchSubmitService(pool: pool, engine: try assembly.engine(.openai), client: OpenAIBatchClient(configuration: configuration),
-                                  options: options)
+        var service = BatchSubmitService(pool: pool, engine: try assembly.engine(.openai), client: OpenAIBatchClient(configuration: configuration),
+                                         options: options)
+        service.runLease = settings.runLease
+        return service
     }
 
     /// `batch collect`: decodes stored answers only, so its engine's provider is never asked anything.
@@ -62,6 +68,7 @@ package struct Services: Sendable {
         let engine = try ExtractionEngine(prompts: try assembly.prompts(), provider: RulesAnswerProvider(), registry: assembly.registry)
         var service = BatchCollectService(pool: pool, engine: engine, client: OpenAIBatchClient(configuration: configuration))
         service.zones = settings.zones
+        service.runLease = settings.runLease
         return service
     }
 

@@ -1,6 +1,7 @@
 package import AgentRuntime
 package import Core
 package import Extractors
+import Foundation
 package import Postgres
 
 /// What a command runs with: every environment variable the binary reads (`EnvironmentSettings`), with the command's
@@ -39,6 +40,9 @@ package struct Settings: Sendable {
     package let rateLimits: RateLimits
     package let requestMode: RequestMode
     package let zones: UserTimeZonePolicy
+    /// `MESSAGEAI_RUN_LEASE_SECONDS` (default 300 s): how long a run's `job_runs` row counts as alive without a
+    /// heartbeat, for every service that records runs.
+    package let runLease: Duration
 
     /// Reads `environment` and `flags`. Throws every problem at once, each naming its variable (or flag); a value
     /// that may hold a secret (the database URL, the key) is never echoed.
@@ -57,12 +61,10 @@ package struct Settings: Sendable {
         func read<T>(_ make: () throws -> T) -> T? {
             do {
                 return try make()
-            } catch let error as PostgresError {
-                problems.append(error.message)
             } catch {
-                problems.append("\(error)")
+                problems.append(EnvironmentSettings.text(of: error))
+                return nil
             }
-            return nil
         }
         var database = read { try PostgresConfiguration.fromEnvironment(environment) }
         if let url = flags.databaseURL { database?.connectionString = url }
@@ -70,12 +72,19 @@ package struct Settings: Sendable {
         let rateLimits = read { try RateLimits.fromEnvironment(environment).overriding(requestsPerMinute: flags.rpm, tokensPerMinute: flags.tpm) }
         let requestMode = read { try RequestMode.resolve(combined: flags.combined, perFeature: flags.perFeature, environment: environment) }
         let zones = read { try UserTimeZonePolicy.deployment(option: flags.timeZone, environment: environment) }
-        guard let database, let llm, let rateLimits, let requestMode, let zones, problems.isEmpty else { throw SettingsError(problems) }
+        let runLease = read {
+            let raw = environment[JobRunRecorder.leaseSetting]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            return raw.isEmpty ? JobRunRecorder.defaultLease : try JobRunRecorder.lease(fromSetting: raw)
+        }
+        guard let database, let llm, let rateLimits, let requestMode, let zones, let runLease, problems.isEmpty else {
+            throw SettingsError(problems)
+        }
         self.database = database
         self.llm = llm
         self.rateLimits = rateLimits
         self.requestMode = requestMode
         self.zones = zones
+        self.runLease = runLease
     }
 
     /// `--shard i/N`, or `auto/N` with i from `JOB_COMPLETION_INDEX` (an Indexed Job's pod index).

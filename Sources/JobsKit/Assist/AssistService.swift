@@ -55,6 +55,8 @@ package struct AssistService: Sendable {
     package var limits = AgentLimits(maxSteps: 5, maxToolCallsPerStep: 6, maxConcurrentToolCalls: 4, tokenBudget: 60_000,
                                     timeLimit: .seconds(120))
     package var maxRemindersPerRun = 3
+    /// How long this service's `job_runs` rows count as alive without a heartbeat (`Settings.runLease`).
+    package var runLease = JobRunRecorder.defaultLease
     /// Whether a tool step may carry the output schema too (`LLMConfiguration.toolsWithSchema`).
     package var toolsWithSchema = true
     /// Whether the answer's schema carries its size caps (`LLMConfiguration.schemaBounds`).
@@ -99,7 +101,7 @@ package struct AssistService: Sendable {
         let person = try await Self.people([userID], zones: proactive.zones, pool: pool)[userID]
         guard let person else { throw JobsError.notFound("no user with id \(userID.postgresValue)") }
         _ = try prompt()
-        let recorder = JobRunRecorder(pool: pool)
+        let recorder = JobRunRecorder(pool: pool, lease: runLease)
         let runID = try await recorder.start(.assist, provider: "openai", model: model,
                                              options: ["user_id": .string(userID.postgresValue)], promptSet: prompts.fingerprint,
                                              prompts: promptFingerprint.map { [$0] } ?? [])

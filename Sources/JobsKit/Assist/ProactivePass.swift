@@ -77,6 +77,8 @@ package struct ProactivePass: Sendable {
     package let assistant: AssistService?
     /// Users whose findings are printed in `shown`.
     package var showUsers = 5
+    /// How long this service's `job_runs` rows count as alive without a heartbeat (`Settings.runLease`).
+    package var runLease = JobRunRecorder.defaultLease
     let logger = Logger(label: "messageai.proactive")
 
     package init(pool: PostgresPool, options: Options = Options(), assistant: AssistService? = nil) {
@@ -88,7 +90,7 @@ package struct ProactivePass: Sendable {
     /// Runs the pass under its own `job_runs` row (kind `assist`).
     package func run(_ selection: Selection, now: Date = Date()) async throws -> Summary {
         let started = Date()
-        let recorder = JobRunRecorder(pool: pool)
+        let recorder = JobRunRecorder(pool: pool, lease: runLease)
         let runID = try await recorder.start(
             .assist, provider: assistant == nil ? "rules" : "openai", model: assistant?.model,
             options: ["mode": "proactive_pass", "shard": .string("\(options.shardIndex)/\(options.shardCount)")],

@@ -37,6 +37,8 @@ package struct BatchCollectService: Sendable {
     package let client: OpenAIBatchClient
     /// Users' zones for the rows written (deadline reminders).
     package var zones: UserTimeZonePolicy = .utc
+    /// How long this service's `job_runs` rows count as alive without a heartbeat (`Settings.runLease`).
+    package var runLease = JobRunRecorder.defaultLease
     let logger = Logger(label: "messageai.batch")
 
     package init(pool: PostgresPool, engine: ExtractionEngine, client: OpenAIBatchClient) {
@@ -82,7 +84,7 @@ package struct BatchCollectService: Sendable {
         if let existing = record.runID {
             runID = existing
         } else {
-            runID = try await JobRunRecorder(pool: pool).start(
+            runID = try await JobRunRecorder(pool: pool, lease: runLease).start(
                 .batch, provider: "openai-batch", model: record.prompts.values.first?.model, promptSet: engine.prompts.fingerprint)
         }
         var pinned = engine
@@ -213,6 +215,6 @@ package struct BatchCollectService: Sendable {
         outcome.requests = requests
         outcome.usage = summary.usage
         outcome.error = summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
-        try await JobRunRecorder(pool: pool).finish(runID, outcome)
+        try await JobRunRecorder(pool: pool, lease: runLease).finish(runID, outcome)
     }
 }

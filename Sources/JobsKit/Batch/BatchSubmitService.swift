@@ -31,6 +31,8 @@ package struct BatchSubmitService: Sendable {
     package let engine: ExtractionEngine
     package let client: OpenAIBatchClient
     package let options: BatchOptions
+    /// How long this service's `job_runs` rows count as alive without a heartbeat (`Settings.runLease`).
+    package var runLease = JobRunRecorder.defaultLease
     let logger = Logger(label: "messageai.batch")
 
     package init(pool: PostgresPool, engine: ExtractionEngine, client: OpenAIBatchClient, options: BatchOptions) {
@@ -80,7 +82,7 @@ package struct BatchSubmitService: Sendable {
     /// Opens the batch's `job_runs` row and its `llm_batches` row; returns the run's id.
     private func startRun(_ batchID: UUID, features: [ExtractionFeature], prompts: [ExtractionFeature: PromptRef], model: String?,
                           shard scanOptions: ScanOptions) async throws -> UUID {
-        let runID = try await JobRunRecorder(pool: pool).start(
+        let runID = try await JobRunRecorder(pool: pool, lease: runLease).start(
             .batch, provider: "openai-batch", model: model,
             options: ["batch_id": .string(batchID.uuidString.lowercased()),
                       "shard": .string("\(scanOptions.shardIndex)/\(scanOptions.shardCount)"),
@@ -139,7 +141,7 @@ package struct BatchSubmitService: Sendable {
         try? await BatchStore(pool: pool).abandon(batchID, error: "\(error)")
         var outcome = JobRunRecorder.Outcome(status: .failed)
         outcome.error = "\(error)"
-        try? await JobRunRecorder(pool: pool).finish(runID, outcome)
+        try? await JobRunRecorder(pool: pool, lease: runLease).finish(runID, outcome)
     }
 
     /// Loads and renders one claimed conversation and records it; no lines when nothing needs the model.
@@ -190,6 +192,6 @@ package struct BatchSubmitService: Sendable {
         outcome.conversationsProcessed = summary.advanced
         outcome.conversationsFailed = summary.failed
         outcome.error = summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
-        try await JobRunRecorder(pool: pool).finish(runID, outcome)
+        try await JobRunRecorder(pool: pool, lease: runLease).finish(runID, outcome)
     }
 }

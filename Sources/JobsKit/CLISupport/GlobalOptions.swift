@@ -16,32 +16,22 @@ package struct DatabaseOptions: ParsableArguments, Sendable {
             help: "Postgres connection URI or libpq string (default: $DATABASE_URL, else libpq's PG* variables).")
     package var databaseURL: String?
 
-    /// The connection settings; throws when `DATABASE_LOCK_TIMEOUT` or `DATABASE_STATEMENT_TIMEOUT` is not a number of seconds.
-    package var configuration: PostgresConfiguration {
-        get throws {
-            var configuration = try PostgresConfiguration.fromEnvironment(ProcessInfo.processInfo.environment)
-            if let databaseURL { configuration.connectionString = databaseURL }
-            CLILogging.registerPassword(of: configuration)
-            return configuration
-        }
-    }
-
-    /// Refuses bad timeout variables before the command starts any work.
-    package func validate() throws {
-        do {
-            _ = try configuration
-        } catch let error as PostgresError {
-            throw ValidationError(error.message)
-        }
+    /// The connection settings from `environment` (the entry point's one read of the process environment) and
+    /// `--database-url`; throws when `DATABASE_LOCK_TIMEOUT` or `DATABASE_STATEMENT_TIMEOUT` is not a number of seconds.
+    package func configuration(_ environment: [String: String]) throws -> PostgresConfiguration {
+        var configuration = try PostgresConfiguration.fromEnvironment(environment)
+        if let databaseURL { configuration.connectionString = databaseURL }
+        CLILogging.registerPassword(of: configuration)
+        return configuration
     }
 
     /// Lends a pool to `body` and shuts it down afterwards (`Assembly.lendPool`), for the benchmark binary; the
     /// `messageai-jobs` commands get theirs from `Assembly.withServices`. Unless `requireMigrated` is false (`migrate` itself), the
     /// database must have every service migration this binary carries: otherwise a `MigrationError` coded `.notMigrated`
     /// ("run `messageai-jobs migrate`") is thrown before `body` does anything.
-    package func withPool<T: Sendable>(maxConnections: Int = 4, requireMigrated: Bool = true,
+    package func withPool<T: Sendable>(environment: [String: String], maxConnections: Int = 4, requireMigrated: Bool = true,
                                       _ body: (PostgresPool) async throws -> T) async throws -> T {
-        try await Assembly.lendPool(try configuration, connections: maxConnections, requireMigrated: requireMigrated, body)
+        try await Assembly.lendPool(try configuration(environment), connections: maxConnections, requireMigrated: requireMigrated, body)
     }
 }
 
@@ -55,18 +45,11 @@ package struct OutputOptions: ParsableArguments, Sendable {
     @Flag(name: [.short, .long], help: "Log debug details to stderr (the same as LOG_LEVEL=debug).")
     package var verbose = false
 
-    /// Refuses an unknown `LOG_LEVEL` or `LOG_FORMAT` before the command does anything.
-    package func validate() throws {
-        do {
-            _ = try LogSettings.from(ProcessInfo.processInfo.environment, verbose: verbose)
-        } catch {
-            throw ValidationError(error.description)
-        }
-    }
-
-    package func bootstrap() {
-        let environment = ProcessInfo.processInfo.environment
-        CLILogging.bootstrap((try? LogSettings.from(environment, verbose: verbose)) ?? LogSettings(level: verbose ? .debug : LogSettings.defaultLevel))
+    /// Sets up logging from `environment`'s `LOG_LEVEL` and `LOG_FORMAT` (and `-v`). The entry point has refused bad
+    /// values before any command ran (`EnvironmentSettings`); here an unreadable one falls back to the defaults.
+    package func bootstrap(environment: [String: String]) {
+        let settings = (try? LogSettings.from(environment, verbose: verbose)) ?? LogSettings(level: verbose ? .debug : LogSettings.defaultLevel)
+        CLILogging.bootstrap(settings, environment: environment)
     }
 }
 
@@ -86,16 +69,15 @@ package enum CLILogging {
         }
     }
 
-    /// Sets up swift-log once; later calls do nothing. Registers the secrets the environment holds (the OpenAI key,
+    /// Sets up swift-log once; later calls do nothing. Registers the secrets `environment` holds (the OpenAI key,
     /// the database password) with `LogSecrets.shared` first.
-    package static func bootstrap(_ settings: LogSettings) {
+    package static func bootstrap(_ settings: LogSettings, environment: [String: String]) {
         let first = bootstrapped.withLock { done in
             defer { done = true }
             return !done
         }
         guard first else { return }
         chosen.withLock { $0 = settings }
-        let environment = ProcessInfo.processInfo.environment
         LogSecrets.shared.add(environment["OPENAI_API_KEY"])
         LogSecrets.shared.add(environment["PGPASSWORD"])
         if let configuration = try? PostgresConfiguration.fromEnvironment(environment) { registerPassword(of: configuration) }

@@ -31,6 +31,8 @@ package struct ExtractService: Sendable {
     /// How long the write transaction waits for a row lock held elsewhere before failing; nil: the connection's
     /// `lock_timeout` (`DATABASE_LOCK_TIMEOUT`), as for every other statement.
     package var lockTimeout: Duration?
+    /// How long this service's `job_runs` rows count as alive without a heartbeat (`Settings.runLease`).
+    package var runLease = JobRunRecorder.defaultLease
     let logger = Logger(label: "messageai.extract")
 
     package init(pool: PostgresPool, engine: ExtractionEngine) {
@@ -43,7 +45,7 @@ package struct ExtractService: Sendable {
         guard let input = try await pool.withConnection({ try await reader.load(conversationID, now: now, on: $0) }) else {
             throw JobsError.notFound("no conversation with id \(conversationID.postgresValue)")
         }
-        let recorder = JobRunRecorder(pool: pool)
+        let recorder = JobRunRecorder(pool: pool, lease: runLease)
         let runID = try await recorder.start(
             .extract, provider: engine.provider.name,
             model: features.first.flatMap { try? engine.prompt(for: $0) }.map { engine.provider.modelName(for: $0) },

@@ -58,6 +58,11 @@ package struct CachingTransport: HTTPTransport {
         return response
     }
 
+    /// True when `send` would answer `request` from disk, without the network.
+    package func answers(_ request: HTTPRequest) -> Bool {
+        readCache && Self.read(fileURL(for: request), matching: request) != nil
+    }
+
     /// `<directory>/<64 hex digits>.json`. (Entries named by the earlier 32-digit key are never looked up: misses.)
     package func fileURL(for request: HTTPRequest) -> URL {
         directory.appendingPathComponent(Self.key(for: request) + ".json")

@@ -1,5 +1,5 @@
 import Core
-import AgentRuntime
+package import AgentRuntime
 package import Extractors
 package import Foundation
 import PromptKit
@@ -36,6 +36,9 @@ package struct EvalRunOptions: Sendable {
     package var answersDirectory: URL?
     /// Where `OPENAI_*` and `MESSAGEAI_*` settings are read from (the CLI passes its settings' environment).
     package var environment: [String: String] = [:]
+    /// The process's one rate limiter (`Assembly.limiter`): every request that misses the answer cache asks it
+    /// first; cache hits do not (they reach no server). Nil: no limit.
+    package var limiter: RateLimiter?
 
     package init() {}
 }
@@ -140,10 +143,13 @@ package enum EvalSession {
             let directory = options.cacheDirectory
             let readCache = options.readCache
             let model = options.model
+            let limiter = options.limiter
             let make: @Sendable (CacheStats) -> LLMAnswerProvider = { stats in
-                ProviderFactory.llmProvider(
-                    configuration, modelOverride: model,
-                    transport: CachingTransport(base: AsyncHTTPClientTransport.shared, directory: directory, readCache: readCache, stats: stats))
+                let cache = CachingTransport(base: AsyncHTTPClientTransport.shared, directory: directory, readCache: readCache, stats: stats)
+                return ProviderFactory.llmProvider(configuration, modelOverride: model, transport: cache) { client -> any ChatCompleting in
+                    guard let limiter else { return client }
+                    return CacheFirstClient(client: client, cache: cache, limiter: limiter)
+                }
             }
             return (LLMVariants(stats: CacheStats(), makeProvider: make), nil)
         }

@@ -53,11 +53,9 @@ package struct JobRunRecorder: Sendable {
         })
     }
 
-    /// 300 s, or `MESSAGEAI_RUN_LEASE_SECONDS` (2 to 86400): how soon the next run may call a silent run abandoned.
-    /// The command line checks the variable before anything runs (a bad value stops it); here it falls back.
-    package static var defaultLease: Duration {
-        (try? lease(fromSetting: ProcessInfo.processInfo.environment[leaseSetting] ?? "")) ?? .seconds(300)
-    }
+    /// How soon the next run may call a silent run abandoned when `MESSAGEAI_RUN_LEASE_SECONDS` is unset; the
+    /// variable is read with the other settings (`Settings.runLease`) and handed to the services that record runs.
+    package static let defaultLease: Duration = .seconds(300)
 
     package static let leaseSetting = "MESSAGEAI_RUN_LEASE_SECONDS"
     package static let leaseRange = 2...86_400

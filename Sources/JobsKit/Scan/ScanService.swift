@@ -132,6 +132,8 @@ package struct ScanService: Sendable {
     package let options: ScanOptions
     /// Run after extraction for the changed users plus users with something coming up; nil: no pass (`--no-assist`).
     package var proactive: ProactivePass?
+    /// How long this service's `job_runs` rows count as alive without a heartbeat (`Settings.runLease`).
+    package var runLease = JobRunRecorder.defaultLease
     /// Every line of a run carries its `run` id; lines about one conversation its `conversation` id too.
     let logger: Logger
     /// Awaited in the claim step, after the search's start is fixed and before its query is sent: a seam for tests
@@ -153,7 +155,7 @@ package struct ScanService: Sendable {
         let queue = ScanQueue(pool: pool, options: options)
         try await Self.retrying { try await queue.prepare() }
         let total = try await Self.retrying { try await queue.pendingCount() }
-        let recorder = JobRunRecorder(pool: pool)
+        let recorder = JobRunRecorder(pool: pool, lease: runLease)
         let runID = try await startRun(recorder)
         var summary = Summary(runID: runID, provider: engine.provider.name)
         var logger = self.logger

@@ -2,9 +2,15 @@ import ArgumentParser
 import Foundation
 import JobsKit
 
-/// The process environment, read once: every setting a command uses comes from here through `Settings`.
+/// The process environment, read once: every setting a command uses comes from here through `Settings`, and
+/// logging (`OutputOptions.bootstrap`) from the same read. `MessageAIJobs.main` checks it all before any command runs.
 enum ProcessEnvironment {
     static let values = ProcessInfo.processInfo.environment
+}
+
+extension OutputOptions {
+    /// Logging as `LOG_LEVEL`, `LOG_FORMAT` and `-v` say, with the environment's secrets kept out of every line.
+    func bootstrap() { bootstrap(environment: ProcessEnvironment.values) }
 }
 
 extension Assembly {

@@ -7,7 +7,8 @@ import TestSupport
 import Testing
 
 /// Every service the assembly builds that calls a model asks the assembly's one rate limiter first: extract and the
-/// worker (which had none before issue 39), the scan and its proactive pass, the assistant. Run through the same
+/// worker (which had none before issue 39), the scan and its proactive pass, the assistant, and eval's requests that
+/// miss its answer cache. Run through the same
 /// `Assembly.withServices` the commands call, against a real database and a scripted server.
 @Suite("Assembly: one rate limiter for every command that calls a model")
 struct AssemblyRateLimitTests {
@@ -76,6 +77,39 @@ struct AssemblyRateLimitTests {
                 #expect(try services.scan(ScanOptions(), assist: false).proactive == nil)
             }
         }
+    }
+
+    @Test("eval: requests that miss its answer cache ask the assembly's limiter; cache hits take no grant")
+    func evalAsksTheLimiterOnlyForRequestsThatReachTheServer() async throws {
+        let labelled = LabelledAnswers(try EvalTestSupport.realFixtures())
+        let server = try FakeOpenAIServer { labelled.reply($0) }
+        defer { server.stop() }
+        var flags = Settings.Flags()
+        flags.provider = .openai
+        flags.prompts = EvalTestSupport.promptsPath
+        let settings = try Settings(environment: ["OPENAI_BASE_URL": server.baseURL.absoluteString, "OPENAI_API_KEY": EvalTestSupport.apiKey],
+                                    flags: flags)
+        // 30 a minute: the fixtures need more, so some requests wait (on the virtual clock).
+        let limiter = RateLimiter(limits: RateLimits(requestsPerMinute: 30, maxWait: .seconds(3600)), clock: TestClock(advancesWhenSlept: true))
+        let assembly = Assembly(settings: settings, limiter: limiter)
+        var options = assembly.evalOptions()
+        #expect(options.limiter === limiter)
+        options.fixturesPath = EvalTestSupport.fixturesPath
+        options.cacheDirectory = try EvalTestSupport.temporaryDirectory("limited-cache")
+
+        let first = try await EvalSession.run(options)
+        let sent = server.requests.count
+        let afterFirst = await limiter.stats
+        #expect(sent > 30)
+        #expect(afterFirst.granted == sent, "every request sent asked the limiter, and only those")
+        #expect(afterFirst.delayed >= 1, "over 30 requests at 30 a minute: some waited")
+        #expect(first.report.main?.cache?.misses == sent)
+
+        let second = try await EvalSession.run(options)
+        #expect(server.requests.count == sent, "the second run is all cache hits")
+        #expect(second.report.main?.cache?.hits == sent)
+        #expect(await limiter.stats.granted == afterFirst.granted, "a cache hit takes no grant")
+        #expect(second.report.main?.score.micro.f1 == first.report.main?.score.micro.f1)
     }
 
     @Test("without a limiter given, the assembly's takes the settings' limits: the same for every command")

@@ -2,6 +2,7 @@ import AgentRuntime
 import Extractors
 import Foundation
 import JobsKit
+import TestSupport
 import Testing
 
 /// `Settings` reads the environment and the flags once and checks them together (issue 39 item 2).
@@ -45,6 +46,48 @@ struct SettingsTests {
             _ = try Settings(environment: [:], flags: flags)
         } throws: { error in
             "\(error)".contains("--rpm")
+        }
+    }
+
+    @Test("MESSAGEAI_RUN_LEASE_SECONDS is read with the rest: 300 s when unset, a bad value refused naming it")
+    func theRunLeaseIsASetting() throws {
+        #expect(try Settings(environment: [:]).runLease == .seconds(300))
+        #expect(try Settings(environment: ["MESSAGEAI_RUN_LEASE_SECONDS": " "]).runLease == .seconds(300), "blank counts as unset")
+        #expect(try Settings(environment: ["MESSAGEAI_RUN_LEASE_SECONDS": "45"]).runLease == .seconds(45))
+        for bad in ["1", "abc", "86401", "2.5"] {
+            #expect {
+                _ = try Settings(environment: ["MESSAGEAI_RUN_LEASE_SECONDS": bad, "OPENAI_RPM": "60"])
+            } throws: { error in
+                guard let problems = (error as? SettingsError)?.problems, problems.count == 1 else { return false }
+                return problems[0].contains("MESSAGEAI_RUN_LEASE_SECONDS") && problems[0].contains("whole seconds from 2 to 86400")
+            }
+        }
+    }
+
+    @Test("the run lease reaches every service the assembly builds that records job_runs rows")
+    func theRunLeaseReachesEveryRecorder() async throws {
+        try await TestDatabase.with { db in
+            var flags = Settings.Flags()
+            flags.provider = .openai
+            flags.prompts = WorkerHarness.promptsPath
+            // Nothing is sent: the services are only built.
+            let environment = ["MESSAGEAI_RUN_LEASE_SECONDS": "45", "DATABASE_URL": db.connectionURL,
+                               "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "OPENAI_API_KEY": "sk-test-lease"]
+            let assembly = Assembly(settings: try Settings(environment: environment, flags: flags))
+            try await assembly.withServices { services in
+                let lease = Duration.seconds(45)
+                #expect(try services.extract().runLease == lease)
+                let scan = try services.scan(ScanOptions(), assist: true)
+                #expect(scan.runLease == lease)
+                #expect(scan.proactive?.runLease == lease)
+                #expect(scan.proactive?.assistant?.runLease == lease)
+                #expect(try services.proactivePass(ProactivePass.Options()).runLease == lease)
+                #expect(try services.assistant()?.runLease == lease)
+                #expect(try services.batchSubmit(ScanOptions()).runLease == lease)
+                #expect(try services.batchCollect().runLease == lease)
+                let worker = try services.worker(WorkerHarness.options(once: true), features: FeatureRegistry.parents.ids)
+                #expect(worker.handler.extract.runLease == lease && worker.handler.assist?.runLease == lease)
+            }
         }
     }
 
