@@ -13,6 +13,11 @@ parser.add_argument("--port", type=int, required=True)
 parser.add_argument("--ctx", type=int, default=8192)
 parser.add_argument("--parallel", type=int, default=1)
 parser.add_argument("--threads", type=int, default=2)
+# Greedy decoding and a fixed seed by default, for any request that names neither (the extraction prompts send
+# temperature 0 and seed 7 themselves, the assistant's 0.2): one request, one answer. Answers still change from day
+# to day (every request carries today's date) and with the prompts, so scripts/test-local-llm never depends on them.
+parser.add_argument("--temp", type=float, default=0.0)
+parser.add_argument("--seed", type=int, default=42)
 parser.add_argument("--verbose", action="store_true")
 args = parser.parse_args()
 
@@ -24,6 +29,8 @@ params.n_ctx = args.ctx
 params.n_parallel = args.parallel
 params.cpuparams.n_threads = args.threads
 params.cpuparams_batch.n_threads = args.threads
+params.sampling.temp = args.temp
+params.sampling.seed = args.seed
 params.use_jinja = True
 with open(args.template, encoding="utf-8") as handle:
     params.chat_template = handle.read()
