@@ -18,6 +18,13 @@ package struct PromptRef: Sendable, Hashable, Codable {
         self.model = model
         self.sha256 = sha256
     }
+
+    /// The same prompt as served by `model` (the name the server answered with, `ProviderAnswer.servedModel`), or
+    /// unchanged when the server named none: rows record the model that answered, not the one asked for.
+    package func served(by model: String?) -> PromptRef {
+        guard let model, model != self.model else { return self }
+        return PromptRef(id: id, version: version, model: model, sha256: sha256)
+    }
 }
 
 /// The outcome of extracting some features from one conversation.
@@ -156,6 +163,7 @@ package struct ExtractionEngine: Sendable {
             var partial = Self.decode(capped.json, parent, window: window, input: input, evidence: prepared.evidence)
             partial.notes = capped.notes + partial.notes
             run.extraction.merge(partial)
+            run.prompts[feature] = run.prompts[feature]?.served(by: answer.servedModel)
             run.usage += answer.usage
             run.requests += answer.requests
             run.reasks += answer.reasked ? 1 : 0
