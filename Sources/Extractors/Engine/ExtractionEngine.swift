@@ -120,6 +120,7 @@ package struct ExtractionEngine: Sendable {
         }
         for feature in registry.sorted(features) {
             guard let partial = results[feature] else { continue }
+            run.prompts[feature] = partial.prompts[feature] ?? run.prompts[feature]
             run.extraction.merge(partial.extraction)
             run.usage += partial.usage
             run.requests += partial.requests
@@ -144,6 +145,7 @@ package struct ExtractionEngine: Sendable {
             throw ExtractionError.promptProblem("\(prompt.sourceFile): missing output schema")
         }
         var run = ExtractionRun()
+        var served: String?
         for prepared in windows {
             let window = prepared.window
             let rendered: RenderedPrompt
@@ -163,12 +165,13 @@ package struct ExtractionEngine: Sendable {
             var partial = Self.decode(capped.json, parent, window: window, input: input, evidence: prepared.evidence)
             partial.notes = capped.notes + partial.notes
             run.extraction.merge(partial)
-            run.prompts[feature] = run.prompts[feature]?.served(by: answer.servedModel)
+            served = answer.servedModel ?? served
             run.usage += answer.usage
             run.requests += answer.requests
             run.reasks += answer.reasked ? 1 : 0
             run.windows += 1
         }
+        run.prompts[feature] = PromptRef(id: prompt.id, version: prompt.version, model: provider.modelName(for: prompt)).served(by: served)
         return run
     }
 
