@@ -83,14 +83,9 @@ struct DisguisedKeyTests {
                                       "--report", report.appendingPathComponent("out").path,
                                       "--cache-dir", report.appendingPathComponent("cache").path] + prompts)
             Self.expectClean(eval.1, "eval's output")
-            var files = 0
-            let enumerator = try #require(FileManager.default.enumerator(at: report, includingPropertiesForKeys: nil))
-            for case let file as URL in enumerator {
-                guard let data = FileManager.default.contents(atPath: file.path) else { continue }
-                files += 1
-                Self.expectClean(String(decoding: data, as: UTF8.self), file.lastPathComponent)
-            }
-            #expect(files >= 3, "the eval wrote its report and cache")
+            let files = try Reliability.files(under: report)
+            for file in files { Self.expectClean(file.text, file.name) }
+            #expect(files.count >= 3, "the eval wrote its report and cache")
 
             Self.expectClean(try await SecretLeakTests.everyRow(db), "the database")
             #expect(server.requests.contains { $0.header("authorization") == "Bearer \(Self.apiKey)" })

@@ -14,32 +14,6 @@ struct ImplausibleDateTests {
     static let dates = ["1900-01-01", "2200-01-01", "9999-12-31", "0001-01-01", "2026-02-20", "2027-06-01", "2026-03-10"]
     static let kept = "2026-03-10"
 
-    /// Items of every dated feature on `date`, citing the newest message and quoting it; every other request gets the
-    /// same with an unreadable phrase ("some day"), so the model's date stands either way.
-    static func answer(_ request: RecordedRequest, date: String, phrase: JSONValue) -> ScriptedReply {
-        let lines = ScanRequests.messageLines(request)
-        guard let newest = lines.last?["id"] else { return .error(status: 400, message: "no <messages> block") }
-        let quote = JSONValue.string(String((lines.last?["text"]?.stringValue ?? "").prefix(40)))
-        let day = JSONValue.string(date)
-        let answer: JSONValue = switch ScanRequests.feature(request) {
-        case "calendar_events":
-            ["events": [["title": quote, "date": day, "time": nil, "end_time": nil, "location": nil, "description": "", "category": "other",
-                         "confidence": 0.8, "date_phrase": phrase, "evidence": quote, "source_message_ids": [newest]]]]
-        case "deadlines":
-            ["deadlines": [["task": quote, "deadline": day, "time": nil, "category": "other", "priority": "medium", "details": nil,
-                            "date_phrase": phrase, "evidence": quote, "source_message_ids": [newest]]]]
-        case "decisions":
-            ["decisions": [["decision": quote, "category": "schedule", "decided_by": nil, "deadline": day, "date_phrase": phrase,
-                            "evidence": quote, "source_message_ids": [newest]]]]
-        case "rsvps":
-            ["rsvps": [["event": quote, "event_date": day, "deadline": day, "requested_by": nil, "date_phrase": phrase,
-                        "deadline_phrase": phrase, "evidence": quote, "source_message_ids": [newest], "responses": []]]]
-        default:
-            CombinedSchema.emptyAnswer(ScanRequests.schema(of: ScanRequests.feature(request), request))
-        }
-        return .chat(content: answer.serialized(), usage: FakeUsage(prompt: 100, completion: 30))
-    }
-
     @Test("no conversation fails by a date, no implausible date reaches a row, each dropped item is counted")
     func implausibleDatesAreDroppedNotFailed() async throws {
         try await TestDatabase.with { db in
@@ -47,10 +21,11 @@ struct ImplausibleDateTests {
             try await ScanHarness.load(workload, into: db)
             let names = workload.conversations.map(\.name)
             let counter = Counter()
+            // Every other request has an unreadable phrase ("some day"), so the model's date stands either way.
             let server = try FakeOpenAIServer { request in
                 let index = names.firstIndex(of: ScanRequests.conversation(request) ?? "") ?? 0
                 let phrase: JSONValue = counter.next("requests").isMultiple(of: 2) ? "some day" : nil
-                return Self.answer(request, date: Self.dates[index], phrase: phrase)
+                return ScanRequests.itemsOnEveryFeature(request, citing: ScanRequests.messageLines(request).last, date: Self.dates[index], phrase: phrase)
             }
             defer { server.stop() }
             // The engine asks per feature, so each feature's items carry the conversation's date.

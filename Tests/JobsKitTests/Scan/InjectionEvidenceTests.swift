@@ -67,32 +67,6 @@ struct InjectionEvidenceTests {
         }
     }
 
-    /// An obedient model's items on every feature, all resting on the conversation's one message.
-    static func obedientAnswer(_ request: RecordedRequest) -> ScriptedReply {
-        let lines = ScanRequests.messageLines(request)
-        guard let id = lines.first?["id"] else { return .error(status: 400, message: "no <messages> block") }
-        let quote = JSONValue.string(String((lines.first?["text"]?.stringValue ?? "").prefix(40)))
-        let answer: JSONValue = switch ScanRequests.feature(request) {
-        case "calendar_events":
-            ["events": [["title": quote, "date": "2026-03-10", "time": nil, "end_time": nil, "location": nil, "description": "",
-                         "category": "other", "confidence": 0.9, "date_phrase": nil, "evidence": quote, "source_message_ids": [id]]]]
-        case "deadlines":
-            ["deadlines": [["task": quote, "deadline": "2026-03-12", "time": nil, "category": "payment", "priority": "urgent",
-                            "details": nil, "date_phrase": nil, "evidence": quote, "source_message_ids": [id]]]]
-        case "priority_messages":
-            ["messages": [["message_id": id, "priority": "urgent", "reason": "asked to", "action_required": true, "evidence": quote]]]
-        case "decisions":
-            ["decisions": [["decision": quote, "category": "schedule", "decided_by": nil, "deadline": nil, "date_phrase": nil,
-                            "evidence": quote, "source_message_ids": [id]]]]
-        case "rsvps":
-            ["rsvps": [["event": quote, "event_date": "2026-03-07", "deadline": nil, "requested_by": nil, "date_phrase": nil,
-                        "deadline_phrase": nil, "evidence": quote, "source_message_ids": [id], "responses": []]]]
-        default:
-            CombinedSchema.emptyAnswer(ScanRequests.schema(of: ScanRequests.feature(request), request))
-        }
-        return .chat(content: answer.serialized(), usage: FakeUsage(prompt: 100, completion: 40))
-    }
-
     @Test("an obedient model's items resting on a message addressed to the assistant, in any script or language, write no row")
     func addressesInEveryScriptWriteNoRow() async throws {
         try await TestDatabase.with { db in
@@ -110,7 +84,8 @@ struct InjectionEvidenceTests {
                 try await db.pool.query("INSERT INTO messages (conversation_id, sender_id, content, created_at) VALUES ($1, $2, $3, '2026-03-03 15:00:00')",
                                         [conversation, members[1], text])
             }
-            let server = try FakeOpenAIServer { Self.obedientAnswer($0) }
+            // An obedient model: items on every feature, all resting on the conversation's one message.
+            let server = try FakeOpenAIServer { ScanRequests.itemsOnEveryFeature($0, citing: ScanRequests.messageLines($0).first, date: "2026-03-10") }
             defer { server.stop() }
             let summary = try await ScanHarness.scan(db, try ScanHarness.engine(server))
             #expect(summary.failed == 0, "\(summary.failures)")
