@@ -32,16 +32,49 @@ struct DisguisedSecretTests {
         }
     }
 
-    @Test func caseIsKeptAndOrdinaryTextIsUntouched() {
-        #expect(!SecretText.contains(key, in: key.uppercased()))
+    @Test func ordinaryTextIsUntouched() {
         #expect(SecretText.normalized("Sk\u{200B}-A") == "Sk-A")
-        let chat = "Emma 👩‍👧 loves the café\u{200D}, see you at 4 — 😀"
+        let chat = "Emma 👩‍👧 loves the café\u{200D}, see you at 4 — 😀 50%off &amp; 100% \\ done"
         #expect(SecretText.replacing(key, in: chat, with: "x") == chat)
-        #expect(SecretText.replacing("café", in: chat, with: "x") == "Emma 👩‍👧 loves the x\u{200D}, see you at 4 — 😀")
+        #expect(SecretText.replacing("café", in: chat, with: "x") == "Emma 👩‍👧 loves the x\u{200D}, see you at 4 — 😀 50%off &amp; 100% \\ done")
         // Joiners inside an emoji sequence stay: only a match's span is replaced.
-        #expect(SecretText.replacing("Emma", in: chat, with: "E") == "E 👩‍👧 loves the café\u{200D}, see you at 4 — 😀")
+        #expect(SecretText.replacing("Emma", in: chat, with: "E") == "E 👩‍👧 loves the café\u{200D}, see you at 4 — 😀 50%off &amp; 100% \\ done")
         let ascii = Data("{\"a\": \"no key here\"}".utf8)
         #expect(SecretScrubbing.scrub(ascii, secret: key) == ascii)
+        // A short run of the key's letters is not its core: "1122334455" alone is ordinary digits.
+        #expect(SecretText.replacing(key, in: "call 1122334455 or test", with: "x") == "call 1122334455 or test")
+    }
+
+    /// Issue 47 item 3: each disguise a reader undoes in their head, and the span it covers.
+    @Test(arguments: [
+        ("upper case", "SK-TEST-SCRUB-1122334455"),
+        ("mixed case", "Sk-TeSt-scrub-1122334455"),
+        ("JSON escape", #"sk\u002dtest\u002dSCRUB\u002d1122334455"#),
+        ("escape behind backslashes", #"sk\\\u002Dtest-SCRUB-1122334455"#),
+        ("every letter escaped", #"\u0073\u006b-test-SCRUB-1122334455"#),
+        ("percent escape", "sk%2Dtest%2dSCRUB-1122334455"),
+        ("percent, every byte", "%73%6B%2D%74%65%73%74%2D%53%43%52%55%42%2D%31%31%32%32%33%33%34%34%35%35"),
+        ("percent UTF-8 full-width", "%EF%BD%93k-test-SCRUB-1122334455"),
+        ("HTML entities", "sk&#45;test&#x2D;SCRUB&#x2d;1122334455"),
+        ("full-width", "ｓｋ－ｔｅｓｔ－ＳＣＲＵＢ－１１２２３３４４５５"),
+        ("zero-width and case", "SK\u{200B}-TEST-scrub\u{2060}-1122334455"),
+    ])
+    func aDisguiseDoesNotHideTheKey(_ disguise: (String, String)) {
+        let text = "echo: [\(disguise.1)] end"
+        #expect(SecretText.contains(key, in: text), "\(disguise.0)")
+        #expect(SecretText.replacing(key, in: text, with: "[redacted]") == "echo: [[redacted]] end", "\(disguise.0)")
+        let body = String(decoding: SecretScrubbing.scrub(Data(JSONValue.object(["content": .string(text)]).serialized().utf8), secret: key), as: UTF8.self)
+        #expect(!body.contains("1122334455") && !body.contains("１１２２"), "\(disguise.0): \(body)")
+    }
+
+    @Test("a long key's core is a match on its own: swapped separators do not hide it")
+    func theCoreOfALongKeyIsFound() {
+        let long = "sk-proj-K3yT3stQ7rT2mXc9LpW4-echo"
+        for echoed in ["sk_proj_K3yT3stQ7rT2mXc9LpW4_echo", "sk\u{2011}proj\u{2011}K3YT3STQ7RT2MXC9LPW4\u{2011}echo", "key K3yT3stQ7rT2mXc9LpW4 only"] {
+            let clean = SecretText.replacing(long, in: echoed, with: "[redacted]")
+            #expect(clean.contains("[redacted]") && !clean.lowercased().contains("q7rt2mxc9"), "\(echoed) -> \(clean)")
+        }
+        #expect(SecretText.replacing(long, in: "x \(long) y", with: "[redacted]") == "x [redacted] y", "the whole key, not only its core")
     }
 
     @Test("a server echoing the key with a zero-width space after its 4th character gets it into no error")

@@ -74,6 +74,8 @@ package struct AgentRunResult: Sendable {
     package var duration: Duration
     /// HTTP attempts made, retries and failed calls included (what the server was asked for, and may bill).
     package var attempts: Int = 0
+    /// The model the server last said answered (`ChatCompletionResponse.servedModel`), for rows that record it.
+    package var servedModel: String?
 
     /// Number of tool calls that ran (or were answered with an error) across the run.
     package var toolCallCount: Int { steps.reduce(0) { $0 + $1.toolCalls.count } }

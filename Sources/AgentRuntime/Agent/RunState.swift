@@ -16,6 +16,8 @@ struct RunState {
     var reasking = false
     /// Set when the step limit, not the model, ended the tool use.
     var forcedByStepLimit = false
+    /// The model name of the last answer (`AgentRunResult.servedModel`).
+    var servedModel: String?
     let start: ContinuousClock.Instant
     let deadline: ContinuousClock.Instant?
 
@@ -43,6 +45,7 @@ struct RunState {
         let choice = result.response.firstChoice
         if let used = result.response.usage { usage += used }
         attempts += result.attempts
+        servedModel = result.response.servedModel ?? servedModel
         trace.usage = result.response.usage
         trace.latencyMs = latency.wholeMilliseconds
         trace.finishReason = choice.finishReason.rawValue
@@ -60,7 +63,7 @@ struct RunState {
     func finish(_ reason: AgentStopReason, text: String? = nil, output: JSONValue? = nil) -> AgentRunResult {
         AgentRunResult(
             finalText: text, output: output, stopReason: reason, messages: messages, steps: steps, usage: usage,
-            duration: ContinuousClock.now - start, attempts: attempts
+            duration: ContinuousClock.now - start, attempts: attempts, servedModel: servedModel
         )
     }
 }

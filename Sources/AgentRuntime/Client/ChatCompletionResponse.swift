@@ -9,6 +9,9 @@ package struct ChatCompletionResponse: Sendable, Hashable {
     package var choices: [Choice]
     package var usage: Usage?
     package var systemFingerprint: String?
+    /// Why the server's `usage` block was discarded (negative, fractional, not a number, or beyond any real request):
+    /// `usage` is then nil, unknown, so an impossible count is never stored, summed or fed to a counter.
+    package var discardedUsage: String?
 
     package init(id: String, model: String, created: Int, choices: [Choice], usage: Usage?, systemFingerprint: String? = nil) {
         self.id = id
@@ -17,6 +20,14 @@ package struct ChatCompletionResponse: Sendable, Hashable {
         self.choices = choices
         self.usage = usage
         self.systemFingerprint = systemFingerprint
+    }
+
+    /// `model` as a row may record it: the name the server answered with, when it reads as a model name (1 to 200
+    /// characters, no control characters); nil otherwise, and the caller keeps the name it asked for.
+    package var servedModel: String? {
+        let name = model.trimmingCharacters(in: .whitespaces)
+        guard (1...200).contains(name.count), !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return nil }
+        return name
     }
 
     /// The first choice; decoding guarantees there is one.
@@ -133,14 +144,20 @@ extension ChatCompletionResponse {
             throw JSONFieldError(path: "choices", message: "empty: the server returned no answer")
         }
         let choices = try choiceReaders.map(decodeChoice)
-        return ChatCompletionResponse(
+        var response = ChatCompletionResponse(
             id: try root.requiredString("id"),
             model: try root.requiredString("model"),
             created: try root.requiredInt("created"),
             choices: choices,
-            usage: try root.optional("usage").map(decodeUsage),
+            usage: nil,
             systemFingerprint: try root.optionalString("system_fingerprint")
         )
+        do {
+            response.usage = try root.optional("usage").map(Usage.init(checking:))
+        } catch {
+            response.discardedUsage = "\(error)"
+        }
+        return response
     }
 
     private static func decodeChoice(_ choice: JSONFieldReader) throws -> Choice {
@@ -157,18 +174,6 @@ extension ChatCompletionResponse {
                 toolCalls: toolCalls ?? []
             ),
             finishReason: FinishReason(rawValue: try choice.requiredString("finish_reason"))
-        )
-    }
-
-    private static func decodeUsage(_ usage: JSONFieldReader) throws -> Usage {
-        let prompt = try usage.optionalInt("prompt_tokens") ?? 0
-        let completion = try usage.optionalInt("completion_tokens") ?? 0
-        return Usage(
-            promptTokens: prompt,
-            completionTokens: completion,
-            totalTokens: try usage.optionalInt("total_tokens") ?? prompt + completion,
-            cachedPromptTokens: try usage.optional("prompt_tokens_details")?.optionalInt("cached_tokens"),
-            reasoningTokens: try usage.optional("completion_tokens_details")?.optionalInt("reasoning_tokens")
         )
     }
 }

@@ -97,6 +97,12 @@ package struct LLMConfiguration: Sendable {
         _ = try fromEnvironment(environment)
     }
 
+    /// Whether `apiKey` can go into an `Authorization` header: visible ASCII only. A CR or LF would split the header
+    /// (the HTTP client refuses it, printing the value), so such a key is refused before anything is sent.
+    package static func isSendable(apiKey: String) -> Bool {
+        !apiKey.isEmpty && apiKey.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) }
+    }
+
     /// Reads `OPENAI_API_KEY`, `OPENAI_BASE_URL`, `OPENAI_MODEL`, `OPENAI_STRUCTURED_OUTPUT` (json_schema|json_object),
     /// `OPENAI_MAX_TOKENS_FIELD` (max_completion_tokens|max_tokens), `OPENAI_TIMEOUT_SECONDS` (one attempt),
     /// `OPENAI_RETRY_BUDGET_SECONDS` (all attempts of one call), `OPENAI_MAX_CONCURRENCY` (requests in flight) and
@@ -109,6 +115,11 @@ package struct LLMConfiguration: Sendable {
             return raw
         }
         let key = value("OPENAI_API_KEY")
+        if let key, !isSendable(apiKey: key) {
+            // Not echoed: it is the secret.
+            throw LLMSettingError(name: "OPENAI_API_KEY", value: nil,
+                                  expected: "a key of printable characters with no spaces or line breaks (the value is not shown)")
+        }
         let base = try value(baseURLSetting).map { raw throws(LLMSettingError) -> URL in
             guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
                   let host = url.host, !host.isEmpty else {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Core
 package import Logging
 
@@ -50,6 +51,7 @@ package struct OpenAIClient: ChatCompleting {
         let loop = RetryLoop(policy: configuration.retryPolicy, sleep: sleep, logger: logger)
         do {
             let result = try await attempts(httpRequest, loop: loop, clock: clock, start: start, logger: logger)
+            if let why = result.response.discardedUsage { Self.noteDiscardedUsage(why, logger: logger) }
             LLMSpendMeter.current?.add(attempts: result.attempts, usage: result.response.usage)
             return result
         } catch let error as LLMError {
@@ -106,6 +108,16 @@ package struct OpenAIClient: ChatCompleting {
         }
     }
 
+    /// Whether a discarded `usage` block was logged yet: once per process at warning, then at debug, so a server that
+    /// always sends one cannot flood the log.
+    private static let discardedUsageLogged = Atomic<Bool>(false)
+
+    private static func noteDiscardedUsage(_ why: String, logger: Logger) {
+        let first = !discardedUsageLogged.exchange(true, ordering: .relaxed)
+        logger.log(level: first ? .warning : .debug, "the server sent an impossible token usage: counted as unknown, not stored",
+                   metadata: ["why": "\(why)"])
+    }
+
     /// The HTTP request `complete` sends for `request` (a layer below, such as an answer cache, sees exactly this).
     package func httpRequest(for request: ChatCompletionRequest) throws -> HTTPRequest {
         var request = request
@@ -114,7 +126,12 @@ package struct OpenAIClient: ChatCompleting {
             throw LLMError.invalidRequest("no model: the request names none and the configuration has no default model (OPENAI_MODEL)")
         }
         var headers = ["Content-Type": "application/json", "Accept": "application/json"]
-        if let key = configuration.apiKey { headers["Authorization"] = "Bearer \(key)" }
+        if let key = configuration.apiKey {
+            guard LLMConfiguration.isSendable(apiKey: key) else {
+                throw LLMError.invalidRequest("the API key holds spaces, line breaks or other characters a header cannot carry (not shown)")
+            }
+            headers["Authorization"] = "Bearer \(key)"
+        }
         return HTTPRequest(
             method: "POST",
             url: configuration.chatCompletionsURL,

@@ -39,7 +39,7 @@ extension RetryPolicy {
     /// The server's requested wait: `retry-after-ms`, else `retry-after` as seconds or an HTTP date.
     package static func retryAfter(headers: [String: String], now: Date = Date()) -> Duration? {
         if let ms = headers["retry-after-ms"].flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }), ms.isFinite, ms >= 0 {
-            return .milliseconds(Int64(ms.rounded(.up)))
+            return .milliseconds(ofSeconds: ms / 1000, rounding: .up)
         }
         guard let raw = headers["retry-after"]?.trimmingCharacters(in: .whitespaces) else { return nil }
         if let seconds = Double(raw), seconds.isFinite, seconds >= 0 {

@@ -8,23 +8,20 @@ package enum SecretScrubbing {
     /// What replaces the secret; valid inside a JSON string.
     package static let replacement = "[redacted]"
 
-    /// The body with every occurrence of `secret` replaced: as raw bytes, JSON-escaped, and inside strings (also
-    /// JSON text nested in strings, such as `content` and tool-call `arguments`) however their characters are
-    /// escaped, and disguised with invisible format characters (`SecretText`). Secrets shorter than 8 characters are left alone (replacing them would mangle ordinary text).
+    /// The body with every occurrence of `secret` replaced, however disguised (`SecretText`: case, NFKC, JSON, percent
+    /// and HTML escapes, format characters, its core), also inside strings (and JSON text nested in strings, such as
+    /// `content` and tool-call `arguments`) whose characters are escaped in ways the text search cannot read (surrogate
+    /// pairs). Secrets shorter than 8 characters are left alone (replacing them would mangle ordinary text).
     package static func scrub(_ body: Data, secret: String?) -> Data {
         guard let secret, secret.count >= 8, !body.isEmpty else { return body }
         let escaped = String(JSONValue.string(secret).serialized().dropFirst().dropLast())
-        // Most answers hold neither form, no \u escape and no non-ASCII byte (which a format character such as U+200B,
-        // hiding the secret from a verbatim search, would need): a byte search says so without decoding the body.
-        guard body.range(of: Data(secret.utf8)) != nil || body.range(of: Data(escaped.utf8)) != nil
-            || body.range(of: Data("\\u".utf8)) != nil || body.contains(where: { $0 >= 0x80 }) else { return body }
         let original = String(decoding: body, as: UTF8.self)
         var text = original
         for form in Set([secret, escaped]) {
             text = SecretText.replacing(form, in: text, with: replacement)
         }
-        // Escapes such as \u0073k- decode to the secret only once parsed: check the parsed strings too, per line for
-        // JSONL (Batch API output files). Without a \u escape nothing can hide it, so most answers skip the parse.
+        // A surrogate pair (\ud835\udc2c, a mathematical `s`) decodes only once parsed: check the parsed strings too, per
+        // line for JSONL (Batch API output files). Without a \u escape the text search saw everything, so most answers skip the parse.
         guard text.contains("\\u") else { return text == original ? body : Data(text.utf8) }
         if let json = try? JSONValue.parse(text) {
             if let clean = scrub(json, secret: secret, depth: 0) { text = clean.serialized() }
@@ -37,10 +34,13 @@ package enum SecretScrubbing {
         return text == original ? body : Data(text.utf8)
     }
 
-    /// The response with its body scrubbed (headers are never stored).
+    /// The response with its body and header values scrubbed (`x-request-id` is stored with traces and logged).
     package static func scrub(_ response: HTTPResponse, secret: String?) -> HTTPResponse {
         var copy = response
         copy.body = scrub(response.body, secret: secret)
+        if let secret, secret.count >= 8 {
+            copy.headers = response.headers.mapValues { SecretText.replacing(secret, in: $0, with: replacement) }
+        }
         return copy
     }
 

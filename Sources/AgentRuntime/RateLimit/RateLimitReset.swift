@@ -1,10 +1,11 @@
 import Foundation
 
 /// Reads the `x-ratelimit-reset-*` durations OpenAI sends (`1s`, `6m0s`, `20ms`, `1h2m3.5s`); a bare number is seconds.
+/// A reset beyond `longest` (a day) is a server's mistake and reads as unreadable (the limiter's cautious guess).
 enum RateLimitReset {
     static func duration(_ text: String) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if let seconds = Double(trimmed) { return seconds.isFinite && seconds >= 0 ? .milliseconds(ofSeconds: seconds, rounding: .up) : nil }
+        if let seconds = Double(trimmed) { return seconds.isFinite && (0...longest).contains(seconds) ? .milliseconds(ofSeconds: seconds, rounding: .up) : nil }
         var total = 0.0
         var rest = Substring(trimmed)
         guard !rest.isEmpty else { return nil }
@@ -22,6 +23,8 @@ enum RateLimitReset {
             default: return nil
             }
         }
-        return .milliseconds(ofSeconds: total, rounding: .up)
+        return total.isFinite && total <= longest ? .milliseconds(ofSeconds: total, rounding: .up) : nil
     }
+
+    static let longest: Double = 86_400
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A strict RFC 8259 parser over UTF-8 bytes, with a nesting bound so hostile input cannot exhaust the stack.
+/// A strict RFC 8259 parser over UTF-8 bytes, with a nesting bound so hostile input cannot exhaust the stack, that
+/// refuses an object naming a key twice.
 struct JSONParser {
     static let maxDepth = 256
 
@@ -68,7 +69,13 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+            let keyOffset = index
             let key = try parseString()
+            // A repeated name is refused, not read as its last value: two readers of the text could disagree on it,
+            // and a model answer saying two things at once is not an answer.
+            guard object[key] == nil else {
+                throw JSONParseError(message: "duplicate key '\(key.prefix(40))'", offset: keyOffset)
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1

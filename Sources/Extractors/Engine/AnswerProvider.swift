@@ -32,11 +32,14 @@ package struct ProviderAnswer: Sendable {
     package var usage: TokenUsage
     package var requests: Int
     package var reasked: Bool
+    /// The model the server says answered (`ChatCompletionResponse.servedModel`); nil for answers no server gave.
+    package var servedModel: String?
 
-    package init(json: JSONValue, usage: TokenUsage = TokenUsage(), requests: Int = 0, reasked: Bool = false) {
+    package init(json: JSONValue, usage: TokenUsage = TokenUsage(), requests: Int = 0, reasked: Bool = false, servedModel: String? = nil) {
         self.json = json
         self.usage = usage
         self.requests = requests
         self.reasked = reasked
+        self.servedModel = servedModel
     }
 }

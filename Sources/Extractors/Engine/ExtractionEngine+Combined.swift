@@ -80,6 +80,7 @@ extension ExtractionEngine {
                 partial.notes = capNotes + partial.notes
                 parts[feature, default: Extraction()].merge(partial)
             }
+            for feature in features { run.prompts[feature] = run.prompts[feature]?.served(by: answer.servedModel) }
             run.usage += answer.usage
             run.requests += answer.requests
             run.reasks += answer.reasked ? 1 : 0

@@ -18,6 +18,13 @@ package struct PromptRef: Sendable, Hashable, Codable {
         self.model = model
         self.sha256 = sha256
     }
+
+    /// The same prompt as served by `model` (the name the server answered with, `ProviderAnswer.servedModel`), or
+    /// unchanged when the server named none: rows record the model that answered, not the one asked for.
+    package func served(by model: String?) -> PromptRef {
+        guard let model, model != self.model else { return self }
+        return PromptRef(id: id, version: version, model: model, sha256: sha256)
+    }
 }
 
 /// The outcome of extracting some features from one conversation.
@@ -113,6 +120,7 @@ package struct ExtractionEngine: Sendable {
         }
         for feature in registry.sorted(features) {
             guard let partial = results[feature] else { continue }
+            run.prompts[feature] = partial.prompts[feature] ?? run.prompts[feature]
             run.extraction.merge(partial.extraction)
             run.usage += partial.usage
             run.requests += partial.requests
@@ -137,6 +145,7 @@ package struct ExtractionEngine: Sendable {
             throw ExtractionError.promptProblem("\(prompt.sourceFile): missing output schema")
         }
         var run = ExtractionRun()
+        var served: String?
         for prepared in windows {
             let window = prepared.window
             let rendered: RenderedPrompt
@@ -156,11 +165,13 @@ package struct ExtractionEngine: Sendable {
             var partial = Self.decode(capped.json, parent, window: window, input: input, evidence: prepared.evidence)
             partial.notes = capped.notes + partial.notes
             run.extraction.merge(partial)
+            served = answer.servedModel ?? served
             run.usage += answer.usage
             run.requests += answer.requests
             run.reasks += answer.reasked ? 1 : 0
             run.windows += 1
         }
+        run.prompts[feature] = PromptRef(id: prompt.id, version: prompt.version, model: provider.modelName(for: prompt)).served(by: served)
         return run
     }
 

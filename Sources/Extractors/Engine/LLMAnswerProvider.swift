@@ -123,6 +123,7 @@ package struct LLMAnswerProvider: AnswerProvider {
                   into answer: inout ProviderAnswer) async throws -> String {
         let result = if let logger { try await client.complete(chat, logger: logger) } else { try await client.complete(chat) }
         answer.requests += 1
+        answer.servedModel = result.response.servedModel ?? answer.servedModel
         if let usage = result.response.usage { answer.usage += TokenUsage(usage) }
         let choice = result.response.firstChoice
         if choice.finishReason == .length {

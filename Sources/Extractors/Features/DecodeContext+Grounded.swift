@@ -37,15 +37,24 @@ extension DecodeContext {
         let phrase = item["date_phrase"]?.nonEmptyString
         let resolved = resolve(phrase: phrase, modelDate: modelDate, sources: grounded.sources, evidenceMessage: grounded.holder,
                                item: label, deadline: deadline)
-        if isPast(resolved, phrase: phrase, label: label) { return nil }
+        if dropsOutsideWindow(resolved, phrase: phrase, label: label) { return nil }
         return (resolved, phrase)
     }
 
-    /// True (noted as a drop) when code read the item's date as a day before the message that says it: the item is
-    /// over ("Tuesday 3/3" written in November is the past March 3), not a coming one.
-    mutating func isPast(_ resolved: ResolvedDate, phrase: String?, label: String) -> Bool {
-        guard resolved.isPast else { return false }
-        note(.dropped, "dropped \(label): '\((phrase ?? "").prefix(60))' is \(resolved.date.iso), before the message that says it: past")
+    /// True (noted and counted as a drop: `dropped`, and `dates` of the tally) when the item's date lies outside the
+    /// date policy's window (`ResolvedDate.isOutsideWindow`): code read the phrase as a day before the message that
+    /// says it ("Tuesday 3/3" written in November is the past March 3), or the date, phrase or no phrase, is before
+    /// the message or more than a year after it (1900, 2200, 9999-12-31). Never a failed conversation.
+    mutating func dropsOutsideWindow(_ resolved: ResolvedDate, phrase: String?, label: String) -> Bool {
+        guard resolved.isPast || resolved.isOutsideWindow else { return false }
+        tally.dropped += 1
+        tally.dates += 1
+        if resolved.isPast {
+            note(.dropped, "dropped \(label): '\((phrase ?? "").prefix(60))' is \(resolved.date.iso), before the message that says it: past")
+        } else {
+            note(.dropped, "dropped \(label): its date \(resolved.date.iso) is outside the date window (the message's day, "
+                 + "\(resolved.anchorDay?.iso ?? "unknown"), to \(Self.plausibleDays) days after it)")
+        }
         return true
     }
 }

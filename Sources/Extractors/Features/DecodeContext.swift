@@ -84,12 +84,22 @@ package struct DecodeContext {
         var weekdayConflict = false
         /// Code's reading is before the day of the message that says it: the item is over, not coming.
         var isPast = false
+        /// The day of the message the date is read against (the phrase's, else the evidence's, else the first cited).
+        var anchorDay: LocalDate?
+
+        /// Whether the date lies outside the policy's window: before the message's day or more than `plausibleDays`
+        /// after it (1900, 2200, 9999-12-31 and 0001-01-01 all do).
+        var isOutsideWindow: Bool {
+            guard let anchorDay else { return true }
+            return !(0...DecodeContext.plausibleDays).contains(anchorDay.days(until: date))
+        }
     }
 
     /// Confidence of an item whose date is in doubt (see `ResolvedDate.weekdayConflict`).
     static let conflictConfidence = 0.4
 
-    /// How far from the message date a model's date may be and still count as a plausible reading of a phrase.
+    /// How far from the message date a model's date may be and still count as a plausible reading of a phrase, and
+    /// how far after it any kept date may be (`ResolvedDate.isOutsideWindow`).
     static let plausibleDays = 366
 
     /// The date policy. The phrase is read against the sent time of the cited message that holds it (else the
@@ -99,15 +109,18 @@ package struct DecodeContext {
     /// - Otherwise the model's date is kept when it is plausible (within `plausibleDays` of the message date), and
     ///   the item is flagged: `modelDate` equal to its date, and a `date_unconfirmed` note. An implausible model
     ///   date gives way to code's partial reading when there is one.
+    /// - Whatever was chosen, phrase or no phrase, must lie in the window (`ResolvedDate.isOutsideWindow`); callers
+    ///   drop an item whose date does not (`dropsOutsideWindow`).
     /// `deadline` reads the phrase as a deadline: midnight ends the named day.
     mutating func resolve(phrase: String?, modelDate: LocalDate, sources: [String], evidenceMessage: String? = nil,
                           item: String, deadline: Bool = false) -> ResolvedDate {
         var result = ResolvedDate(date: modelDate)
-        guard let phrase = phrase?.trimmingCharacters(in: .whitespacesAndNewlines), !phrase.isEmpty else { return result }
+        let phrase = phrase?.trimmingCharacters(in: .whitespacesAndNewlines)
         let cited = sources.compactMap { input.message($0) }
-        let anchor = Evidence.messageHolding(phrase: phrase, in: cited) ?? alignedMessage(phrase: phrase, in: sources)
-            ?? evidenceMessage.flatMap { input.message($0) } ?? cited.first
-        guard let anchor else { return result }
+        let holder = phrase.flatMap { $0.isEmpty ? nil : Evidence.messageHolding(phrase: $0, in: cited) ?? alignedMessage(phrase: $0, in: sources) }
+        let anchor = holder ?? evidenceMessage.flatMap { input.message($0) } ?? cited.first
+        result.anchorDay = anchor.map { LocalDate($0.sentAt, in: input.timeZone) }
+        guard let phrase, !phrase.isEmpty, let anchor else { return result }
         let reading = resolver.read(phrase, reference: anchor.sentAt, deadline: deadline)
         let sent = ISO8601Instant.string(anchor.sentAt, in: input.timeZone)
         let anchorDay = LocalDate(anchor.sentAt, in: input.timeZone)

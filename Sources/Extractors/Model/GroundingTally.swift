@@ -14,9 +14,11 @@ package struct GroundingTally: Sendable, Hashable, Codable {
     package var injections = 0
     package var unbacked = 0
     package var cleared = 0
+    /// Of `dropped`: items whose date lies outside the date policy's window (`DecodeContext.dropsOutsideWindow`).
+    package var dates = 0
 
     package init(exact: Int = 0, aligned: Int = 0, recited: Int = 0, dropped: Int = 0, injections: Int = 0, unbacked: Int = 0,
-                cleared: Int = 0) {
+                cleared: Int = 0, dates: Int = 0) {
         self.exact = exact
         self.aligned = aligned
         self.recited = recited
@@ -24,6 +26,7 @@ package struct GroundingTally: Sendable, Hashable, Codable {
         self.injections = injections
         self.unbacked = unbacked
         self.cleared = cleared
+        self.dates = dates
     }
 
     package static func += (a: inout Self, b: Self) { a = a + b }
@@ -41,11 +44,12 @@ package struct GroundingTally: Sendable, Hashable, Codable {
     /// The tally as JSON for `job_runs.item_counts` ("grounding").
     package var json: [String: Int] {
         ["exact": exact, "aligned": aligned, "recited": recited, "dropped": dropped, "injections": injections, "unbacked": unbacked,
-         "cleared": cleared]
+         "cleared": cleared, "dates": dates]
     }
 
     package static func + (a: Self, b: Self) -> Self {
         Self(exact: a.exact + b.exact, aligned: a.aligned + b.aligned, recited: a.recited + b.recited, dropped: a.dropped + b.dropped,
-             injections: a.injections + b.injections, unbacked: a.unbacked + b.unbacked, cleared: a.cleared + b.cleared)
+             injections: a.injections + b.injections, unbacked: a.unbacked + b.unbacked, cleared: a.cleared + b.cleared,
+             dates: a.dates + b.dates)
     }
 }

@@ -49,7 +49,7 @@ enum AssistStore {
                 [runID, userID, summaryText(output: output, stopReason: result.stopReason).withoutNULs,
                  output?["conflicts"] ?? .array([]), output?["pending_rsvps"] ?? .array([]), output?["near_deadlines"] ?? .array([]),
                  output?["suggested_actions"] ?? .array([]), reminders, String("\(result.stopReason)".prefix(maxStopReasonCharacters)).withoutNULs, result.steps.count,
-                 prompt.id, prompt.version, prompt.model, result.usage.promptTokens, result.usage.completionTokens, findingsIn, dropped,
+                 prompt.id, prompt.version, result.servedModel ?? prompt.model, result.usage.promptTokens, result.usage.completionTokens, findingsIn, dropped,
                  JobRunRecorder.json(prompt.sha256.map { [PromptFingerprint(id: prompt.id, version: prompt.version, sha256: $0)] } ?? [])])
             if let checked {
                 // The model's order and words for the findings it raised; the others lose a rank from an older run.

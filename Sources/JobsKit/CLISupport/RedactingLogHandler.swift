@@ -1,4 +1,5 @@
 import Core
+import Foundation
 package import Logging
 import Postgres
 import Synchronization
@@ -16,9 +17,10 @@ package final class LogSecrets: Sendable {
 
     package init() {}
 
-    /// Adds `secret`; values shorter than 4 characters are ignored (replacing them would mangle ordinary words).
+    /// Adds `secret`, trimmed as the settings read it (a key file's final newline is not part of the key); values
+    /// shorter than 4 characters are ignored (replacing them would mangle ordinary words).
     package func add(_ secret: String?) {
-        guard let secret, secret.count >= 4 else { return }
+        guard let secret = secret?.trimmingCharacters(in: .whitespacesAndNewlines), secret.count >= 4 else { return }
         secrets.withLock { if !$0.contains(secret) { $0.append(secret) } }
     }
 

@@ -1,4 +1,5 @@
 import Core
+import Extractors
 import Foundation
 
 /// The human summary of a scan: totals, then what was found in the first `conversationsListed` conversations (at most
@@ -37,8 +38,7 @@ package enum ScanReport {
         let grounded = s.grounding.sorted { $0.key < $1.key }.filter { $0.value.aligned + $0.value.recited + $0.value.dropped > 0 }
         if !grounded.isEmpty {
             lines.append("Evidence not verbatim: " + grounded.map { "\($0.key) \($0.value.aligned) aligned, \($0.value.recited) re-cited, "
-                                                                   + "\($0.value.dropped) dropped"
-                                                                   + ($0.value.injections > 0 ? " (\($0.value.injections) addressing the assistant)" : "") }
+                                                                   + "\($0.value.dropped) dropped" + droppedWhy($0.value) }
                 .joined(separator: "; "))
         }
         lines.append("Rows: \(s.rowsInserted) new, \(s.rowsUpdated) updated; reminders created: \(s.remindersCreated)")
@@ -112,5 +112,12 @@ package enum ScanReport {
                          + "abandoned with the conversations it committed")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The reasons counted among a feature's dropped items, e.g. " (1 addressing the assistant, 2 outside the date window)".
+    static func droppedWhy(_ tally: GroundingTally) -> String {
+        let reasons = [(tally.injections, "addressing the assistant"), (tally.dates, "outside the date window")]
+            .filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+        return reasons.isEmpty ? "" : " (" + reasons.joined(separator: ", ") + ")"
     }
 }

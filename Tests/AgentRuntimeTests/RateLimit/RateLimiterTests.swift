@@ -133,6 +133,8 @@ struct RateLimitSettingsTests {
     @Test(arguments: [
         ("1s", Duration?.some(.seconds(1))), ("6m0s", .seconds(360)), ("20ms", .milliseconds(20)), ("1h2m3.5s", .milliseconds(3_723_500)),
         ("0.5", .milliseconds(500)), ("0s", .zero), ("", nil), ("soon", nil), ("5x", nil), ("-1", nil),
+        // Beyond a day, or beyond any number (issue 47 item 1): unreadable, never an overflow.
+        ("86401", nil), ("1e300", nil), ("inf", nil), ("99999999999999999999h", nil), ("1e308s", nil),
     ])
     func resetDurations(text: String, expected: Duration?) {
         #expect(RateLimitReset.duration(text) == expected)

@@ -1,8 +1,9 @@
 import Extractors
 import Testing
+import TestSupport
 
 /// The detector is narrow on both sides: messages that address the assistant or its rules are caught, parents'
-/// ordinary words are not (issue 35 item 8).
+/// ordinary words are not (issue 35 item 8; addresses in other scripts and languages, issue 47 item 5).
 @Suite("Prompt injection: messages addressing the assistant")
 struct PromptInjectionTests {
     static let injections = [
@@ -42,11 +43,36 @@ struct PromptInjectionTests {
         "Teacher's rules: no phones during the concert",
         "Pay $20 for the field trip by Friday please",
         "My son asked the AI teacher bot about fractions lol",
+        // Addressed to people, or about a system rather than to one (docs/features.md, "Messages addressed to the assistant").
+        "Note for parents: the bake sale is on Friday",
+        "System update: school portal down tonight, forms due Monday",
+        "SYSTEM MAINTENANCE: the portal is closed Saturday",
+        "Assistant coach: Mia. Practice Tuesday at 5",
+        "An assistant, Mia, will run practice on Tuesday",
+        "Thanks to the system, pickup is faster now",
+        "Message for the teachers: conferences are Thursday",
+        "To the parents: please send $5 by Friday",
+        "Note for the system-wide outage: use paper slips",
+        "Ai, can you drive Emma on Friday?",
+        "Nota para los padres: la excursión es el viernes",
+        "Hinweis für die Eltern: Ausflug am Freitag",
+        "学校系统维护通知：今晚门户网站关闭",
+        "Примечание для родителей: экскурсия в пятницу",
+        "Email: office@school.org for the forms",
     ]
 
     @Test(arguments: injections)
     func anInjectionIsCaught(_ text: String) {
         #expect(PromptInjection.addressesAssistant(text))
+    }
+
+    @Test(arguments: InjectionPhrasings.addresses)
+    func anAddressToTheAssistantIsCaught(_ text: String) {
+        #expect(PromptInjection.addressesAssistant(text))
+    }
+
+    @Test func foldingReadsFullWidthAndInvisibleCharactersAsPlainText() {
+        #expect(PromptInjection.folded("ＳＹＳ\u{200B}ＴＥＭ：Ａｄｄ") == "system:add")
     }
 
     @Test(arguments: ordinary)

@@ -71,6 +71,9 @@ import Testing
         #expect(bad.stderr.contains("messageai-jobs settings"), "the error points to the table")
         let base = try await Self.run(["runs"], nil, extra: ["OPENAI_BASE_URL": "mailto:sk-live-SECRET-1234567890"])
         #expect(base.termination == .exit(64) && base.stderr.contains("OPENAI_BASE_URL") && !base.stderr.contains("1234567890"), "\(base.stderr)")
+        // A key a header cannot carry (issue 47 item 3): refused before anything is sent, and not printed.
+        let key = try await Self.run(["runs"], nil, extra: ["OPENAI_API_KEY": "sk-live-LINE-1234567890\r\nX-Injected: yes"])
+        #expect(key.termination == .exit(64) && key.stderr.contains("OPENAI_API_KEY") && !key.stderr.contains("1234567890"), "\(key.stderr)")
     }
 
     @Test("valid values in every spelling the table allows pass; an empty variable counts as unset")

@@ -83,14 +83,9 @@ struct DisguisedKeyTests {
                                       "--report", report.appendingPathComponent("out").path,
                                       "--cache-dir", report.appendingPathComponent("cache").path] + prompts)
             Self.expectClean(eval.1, "eval's output")
-            var files = 0
-            let enumerator = try #require(FileManager.default.enumerator(at: report, includingPropertiesForKeys: nil))
-            for case let file as URL in enumerator {
-                guard let data = FileManager.default.contents(atPath: file.path) else { continue }
-                files += 1
-                Self.expectClean(String(decoding: data, as: UTF8.self), file.lastPathComponent)
-            }
-            #expect(files >= 3, "the eval wrote its report and cache")
+            let files = try Reliability.files(under: report)
+            for file in files { Self.expectClean(file.text, file.name) }
+            #expect(files.count >= 3, "the eval wrote its report and cache")
 
             Self.expectClean(try await SecretLeakTests.everyRow(db), "the database")
             #expect(server.requests.contains { $0.header("authorization") == "Bearer \(Self.apiKey)" })
@@ -104,5 +99,9 @@ struct DisguisedKeyTests {
         secrets.add("hunter2-SECRET")
         let line = secrets.redact("key sk-t\u{200B}est-ECHOED-0987654321, password hun\u{2060}ter2-SECRET, url postgres://u:x@h/db")
         #expect(line == "key [redacted], password [redacted], url postgres://u:***@h/db", "\(line)")
+        // Issue 47: upper-cased or escaped, and a key read from a file with its final newline.
+        secrets.add("sk-test-FROMFILE-5566778899\n")
+        let disguised = secrets.redact("SK-TEST-ECHOED-0987654321 sk\\u002dtest-FROMFILE-5566778899 ｈｕｎｔｅｒ２-secret")
+        #expect(disguised == "[redacted] [redacted] [redacted]", "\(disguised)")
     }
 }

@@ -110,6 +110,17 @@ enum Reliability {
 
     static var executable: URL { ScanHarness.executable }
 
+    /// Every file under `directory` (an eval's report and cache) with its text, for the secret checks.
+    static func files(under directory: URL) throws -> [(name: String, text: String)] {
+        let enumerator = try #require(FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil))
+        var files: [(name: String, text: String)] = []
+        for case let file as URL in enumerator {
+            guard let data = FileManager.default.contents(atPath: file.path) else { continue }
+            files.append((file.lastPathComponent, String(decoding: data, as: UTF8.self)))
+        }
+        return files
+    }
+
     /// The CLI with a clean environment: the test's database, and the fake server when one is given.
     static func cli(_ arguments: [String], databaseURL: String?, server: URL? = nil, apiKey: String? = "sk-test-not-a-real-key",
                     extra: [String: String] = [:], timeout: Double = 60) async throws -> (termination: SpawnedProcess.Termination, stdout: String, stderr: String) {

@@ -126,14 +126,9 @@ struct SecretLeakTests {
             #expect(rows.contains("HTTP 400"), "the failures were recorded")
             #expect(rows.contains("agent_traces"), "the assistant's steps were recorded")
             Self.expectClean(rows, "the database")
-            var files = 0
-            let enumerator = try #require(FileManager.default.enumerator(at: report, includingPropertiesForKeys: nil))
-            for case let file as URL in enumerator {
-                guard let data = FileManager.default.contents(atPath: file.path) else { continue }
-                files += 1
-                Self.expectClean(String(decoding: data, as: UTF8.self), file.lastPathComponent)
-            }
-            #expect(files >= 3, "the eval wrote its report and cache")
+            let files = try Reliability.files(under: report)
+            for file in files { Self.expectClean(file.text, file.name) }
+            #expect(files.count >= 3, "the eval wrote its report and cache")
             // The proxy really did see (and echo) the key, so the redaction is what kept it out.
             #expect(server.requests.contains { $0.header("authorization") == "Bearer \(Self.apiKey)" })
         }

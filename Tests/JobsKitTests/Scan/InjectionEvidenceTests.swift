@@ -66,4 +66,37 @@ struct InjectionEvidenceTests {
             #expect(try JSONValue.parse(counts)["grounding"]?["deadlines"]?["injections"]?.integerValue == 1)
         }
     }
+
+    @Test("an obedient model's items resting on a message addressed to the assistant, in any script or language, write no row")
+    func addressesInEveryScriptWriteNoRow() async throws {
+        try await TestDatabase.with { db in
+            let members = [try await SupabaseShape.user(db, "alice"), try await SupabaseShape.user(db, "bob"), try await SupabaseShape.user(db, "carol")]
+            // The control: a note to the parents, which the same model's items rest on and are kept.
+            let control = "Note for parents: the bake sale is Friday, bring $5"
+            var controlID = UUID()
+            for text in InjectionPhrasings.addresses + [control] {
+                let conversation = UUID()
+                if text == control { controlID = conversation }
+                try await db.pool.query("INSERT INTO conversations (id, name, is_group) VALUES ($1, 'Class parents', true)", [conversation])
+                for member in members {
+                    try await db.pool.query("INSERT INTO conversation_participants (conversation_id, user_id) VALUES ($1, $2)", [conversation, member])
+                }
+                try await db.pool.query("INSERT INTO messages (conversation_id, sender_id, content, created_at) VALUES ($1, $2, $3, '2026-03-03 15:00:00')",
+                                        [conversation, members[1], text])
+            }
+            // An obedient model: items on every feature, all resting on the conversation's one message.
+            let server = try FakeOpenAIServer { ScanRequests.itemsOnEveryFeature($0, citing: ScanRequests.messageLines($0).first, date: "2026-03-10") }
+            defer { server.stop() }
+            let summary = try await ScanHarness.scan(db, try ScanHarness.engine(server))
+            #expect(summary.failed == 0, "\(summary.failures)")
+            let count = InjectionPhrasings.addresses.count
+            for feature in ["calendar_events", "deadlines", "priority_messages"] {
+                #expect(summary.grounding[feature]?.injections == count, "\(feature): \(summary.grounding[feature].map { "\($0)" } ?? "none")")
+            }
+            let rows = try await Reliability.aiRows(db.pool)
+            let controlRows = try await Reliability.aiRows(db.pool, conversation: controlID)
+            #expect(!controlRows.isEmpty, "the parents' note is evidence")
+            #expect(rows.count == controlRows.count, "0 rows from the addresses: \(Set(rows).subtracting(controlRows).sorted().prefix(5))")
+        }
+    }
 }

@@ -149,6 +149,34 @@ enum ScanRequests {
         }
     }
 
+    /// An item on every feature resting on `line` alone (cited, its first 40 characters quoted and used as the item's
+    /// text, so the evidence and field checks pass), each dated `date` with `phrase`: what an obedient or
+    /// date-confused model answers. A priority flag needs no date.
+    static func itemsOnEveryFeature(_ request: RecordedRequest, citing line: JSONValue?, date: String, phrase: JSONValue = nil) -> ScriptedReply {
+        guard let id = line?["id"] else { return .error(status: 400, message: "no <messages> block") }
+        let quote = JSONValue.string(String((line?["text"]?.stringValue ?? "").prefix(40)))
+        let day = JSONValue.string(date)
+        let answer: JSONValue = switch feature(request) {
+        case "calendar_events":
+            ["events": [["title": quote, "date": day, "time": nil, "end_time": nil, "location": nil, "description": "", "category": "other",
+                         "confidence": 0.8, "date_phrase": phrase, "evidence": quote, "source_message_ids": [id]]]]
+        case "deadlines":
+            ["deadlines": [["task": quote, "deadline": day, "time": nil, "category": "payment", "priority": "urgent", "details": nil,
+                            "date_phrase": phrase, "evidence": quote, "source_message_ids": [id]]]]
+        case "decisions":
+            ["decisions": [["decision": quote, "category": "schedule", "decided_by": nil, "deadline": day, "date_phrase": phrase,
+                            "evidence": quote, "source_message_ids": [id]]]]
+        case "rsvps":
+            ["rsvps": [["event": quote, "event_date": day, "deadline": day, "requested_by": nil, "date_phrase": phrase,
+                        "deadline_phrase": phrase, "evidence": quote, "source_message_ids": [id], "responses": []]]]
+        case "priority_messages":
+            ["messages": [["message_id": id, "priority": "urgent", "reason": "asked to", "action_required": true, "evidence": quote]]]
+        default:
+            CombinedSchema.emptyAnswer(schema(of: feature(request), request))
+        }
+        return .chat(content: answer.serialized(), usage: FakeUsage(prompt: 100, completion: 30))
+    }
+
     /// The schema `request` asks `feature` to answer in: the request's own, or its part of a combined schema.
     static func schema(of feature: String, _ request: RecordedRequest) -> JSONValue {
         let format = request.json?["response_format"]?["json_schema"]

@@ -61,6 +61,7 @@ package struct Decisions: ParentFeature {
             if let given = modelDeadline {
                 let resolved = context.resolve(phrase: phrase, modelDate: given, sources: sources, evidenceMessage: holder,
                                                item: label, deadline: true)
+                if context.dropsOutsideWindow(resolved, phrase: phrase, label: label) { return nil }
                 deadline = resolved.date
                 modelDate = resolved.modelDate
             }

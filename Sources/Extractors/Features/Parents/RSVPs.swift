@@ -77,15 +77,17 @@ package struct RSVPs: ParentFeature {
                   let modelDeadline = context.date(item["deadline"], field: "deadline", item: label) else { return nil }
             let phrase = item["date_phrase"]?.nonEmptyString
             let resolved = context.resolve(phrase: phrase, modelDate: modelDate, sources: sources, evidenceMessage: holder, item: label)
-            guard !context.isPast(resolved, phrase: phrase, label: label),
+            guard !context.dropsOutsideWindow(resolved, phrase: phrase, label: label),
                   context.backed(item["event"]?.nonEmptyString, field: "event", sources: sources, modelCited: context.modelCited(item),
                                  date: resolved.date, time: nil, item: label)
             else { return nil }
             var deadline = modelDeadline
             if let given = modelDeadline {
-                deadline = context.resolve(
-                    phrase: item["deadline_phrase"]?.nonEmptyString, modelDate: given, sources: sources, evidenceMessage: holder,
-                    item: label + " deadline", deadline: true).date
+                let deadlinePhrase = item["deadline_phrase"]?.nonEmptyString
+                let reply = context.resolve(phrase: deadlinePhrase, modelDate: given, sources: sources, evidenceMessage: holder,
+                                            item: label + " deadline", deadline: true)
+                if context.dropsOutsideWindow(reply, phrase: deadlinePhrase, label: label) { return nil }
+                deadline = reply.date
             }
             var responses: [RSVPReply] = []
             for answer in item["responses"]?.arrayValue ?? [] {
