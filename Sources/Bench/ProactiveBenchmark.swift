@@ -6,6 +6,7 @@ import Core
 package import Postgres
 import Tools
 import PromptKit
+import TestSupport
 
 /// The proactive pass on the generated workload, in a scratch schema: the whole history is extracted by the
 /// rules (so every user has events, RSVPs and deadlines), then the pass runs for every user offline (users per
@@ -151,25 +152,10 @@ struct FakeAssistantModel: ChatCompleting {
 
     /// Every finding of the user message, in order, with a line of explanation.
     static func answer(_ request: ChatCompletionRequest) -> JSONValue {
-        var conflicts: [JSONValue] = [], rsvps: [JSONValue] = [], deadlines: [JSONValue] = []
         let user = request.messages.compactMap { message -> String? in
             if case .user(let text) = message { return text }
             return nil
         }.first ?? ""
-        if let start = user.firstIndex(of: "["), let end = user.lastIndex(of: "]"),
-           let findings = try? JSONValue.parse(Data(user[start...end].utf8)) {
-            for finding in findings.arrayValue ?? [] {
-                let ids = (finding["cites"]?.arrayValue ?? []).compactMap { $0["id"] }
-                let text = JSONValue.string("This matters: " + (finding["suggestion"]?.stringValue ?? ""))
-                switch finding["kind"]?.stringValue {
-                case "conflict": conflicts.append(["description": text, "event_ids": .array(ids)])
-                case "rsvp": rsvps.append(["rsvp_id": ids.first ?? "", "note": text])
-                case "deadline": deadlines.append(["deadline_id": ids.first ?? "", "note": text])
-                default: break
-                }
-            }
-        }
-        return ["summary": "Here is what needs you this week.", "conflicts": .array(conflicts), "pending_rsvps": .array(rsvps),
-                "near_deadlines": .array(deadlines), "suggested_actions": ["Answer the open invitations"]]
+        return FakeAssistantAnswer.raisingEvery(findingsIn: user)
     }
 }

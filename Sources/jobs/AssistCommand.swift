@@ -16,15 +16,19 @@ struct AssistCommand: AsyncParsableCommand {
             Findings are computed by code, with no LLM: schedule conflicts (overlapping events, or back-to-back events \
             at different places with less than --travel-gap-minutes between them, in the user's time zone, all-day \
             events and DST handled), RSVPs not answered with the reply-by date or the event within 7 days, deadlines \
-            in the next 3 days not done, reminders due within 24 hours. Each cites the rows it rests on and is kept in \
+            in the next 7 days not done (MESSAGEAI_DEADLINE_DAYS), urgent and high priority messages about today or \
+            tomorrow that no deadline or RSVP of the user rests on, reminders due within 24 hours. Each cites the rows it rests on and is kept in \
             assistant_findings, one row per user, kind and subject: the next pass updates it, resolves it when its \
             cause goes away, and never raises one the user dismissed unless its subject changed.
 
             With an LLM (OPENAI_API_KEY or OPENAI_BASE_URL) each user with open findings also gets one bounded \
             tool-calling run (at most --max-steps model calls, a token budget, a time limit, at most 3 reminders) \
-            that ranks and explains the findings and suggests options. Items of its answer that code did not find, or \
+            that ranks and explains the findings and suggests options; the answer's schema is in its first request. Items of its answer that code did not find, or \
             that cite ids no tool returned, are dropped and reported. Its answer and tokens go to assistant_runs, \
             each step to agent_traces. Without an LLM the findings keep their template suggestions.
+
+            --show prints what the user sees: the open findings in the assistant's rank with its notes, then the \
+            last run's summary, suggested actions and the reminders it created (--json: the same, as one object).
 
             --user needs an LLM. --all and --changed run the pass alone (the nightly scan runs it after extraction), \
             sharded and leased like the scan: several processes may run at once.
@@ -40,7 +44,7 @@ struct AssistCommand: AsyncParsableCommand {
     @Option(help: "One user's id (a UUID, or 'demo' for the demo's parent): refresh their findings and run the assistant on them (needs an LLM).")
     var user: UserArgument?
 
-    @Flag(help: "With --user: only print the user's open findings as stored (no pass, no LLM).")
+    @Flag(help: "With --user: only print what the user sees, as stored (no pass, no LLM): the open findings in the assistant's rank with its notes, its last summary, suggested actions and the reminders it created.")
     var show = false
 
     @Flag(help: "Run the proactive pass for every user.")
@@ -131,11 +135,10 @@ struct AssistCommand: AsyncParsableCommand {
 
     private func showFindings(_ id: UUID, assembly: Assembly) async throws {
         let zones = assembly.settings.zones
-        let shown = try await assembly.withServices(connections: 1) { try await OpenFinding.shown(for: id, zones: zones, pool: $0.pool) }
-        guard let shown else { throw JobsError.notFound("no user with id \(id.uuidString.lowercased())") }
-        if output.json { return try Console.printJSON(shown.findings) }
-        Console.print(shown.findings.isEmpty ? "Nothing needs \(shown.name)'s attention."
-                      : (["What needs \(shown.name)'s attention:"] + shown.findings.map(ProactiveReport.line)).joined(separator: "\n"))
+        let view = try await assembly.withServices(connections: 1) { try await AssistantView.load(id, zones: zones, pool: $0.pool) }
+        guard let view else { throw JobsError.notFound("no user with id \(id.uuidString.lowercased())") }
+        if output.json { return try Console.printJSON(view) }
+        Console.print(view.text)
     }
 
     private func runOne(_ id: UUID, assembly: Assembly) async throws {

@@ -112,6 +112,29 @@ struct AgentAnswerStepTests {
             #expect(request.json?["tools"]?.arrayValue?.count == 1)
         }
         #expect(result.toolCallCount == 1)
+        // The schema the tool steps do not carry is in the system prompt from the first step, so the model knows it.
+        for request in requests {
+            #expect(request.messages.first?["content"] == .string(SchemaInPrompt.appending(Self.schema, to: "s")))
+        }
+    }
+
+    @Test("the schema goes in the prompt only where no request of the run carries it: a strict format on every step does")
+    func schemaInPromptOnlyWhereNeeded() async throws {
+        for (toolsWithSchema, format, inPrompt) in [(true, ResponseFormat.jsonSchema(name: "digest", schema: Self.schema, strict: true), false),
+                                                    (false, .jsonSchema(name: "digest", schema: Self.schema, strict: true), true),
+                                                    (true, .jsonObject(schema: nil), true)] {
+            let server = try FakeOpenAIServer()
+            defer { server.stop() }
+            server.enqueue(.chat(content: "{\"summary\": \"Sunny\"}"))
+            let output = try AgentOutputSchema(name: "digest", schema: Self.schema, responseFormat: format)
+            let run = try runner(server, toolsWithSchema: toolsWithSchema)
+            let result = await run.run(system: "s", user: "u", output: output)
+            #expect(result.stopReason == .completed)
+            let system = server.requests.first?.messages.first?["content"]?.stringValue
+            #expect(system == (inPrompt ? SchemaInPrompt.appending(Self.schema, to: "s") : "s"), "toolsWithSchema \(toolsWithSchema), \(format)")
+            #expect(run.firstRequest(system: "s", user: "u", output: output).messages.first == .system(system ?? ""),
+                    "the preview sends what the run sends")
+        }
     }
 
     @Test("prose on a tool step gets one answer step: tool_choice none and the schema")

@@ -3,7 +3,7 @@ import Foundation
 import Tools
 import Testing
 
-/// RSVPs, deadlines and reminders on the user's own calendar days.
+/// RSVPs, deadlines, priority messages and reminders on the user's own calendar days.
 @Suite struct AttentionRuleTests {
     static let user = ConflictRuleTests.user
     static let tokyo = TimeZone(identifier: "Asia/Tokyo")!
@@ -37,19 +37,54 @@ import Testing
         #expect(party.suggestion.contains("Jenny's invitation to Party") && party.suggestion.contains("Reply by Thursday Nov 26"))
     }
 
-    @Test func deadlinesInTheNextThreeDaysOfTheUsersCalendar() throws {
+    @Test func deadlinesInTheComingWeekOfTheUsersCalendar() throws {
         let found = Self.findings { rows in
             rows.deadlines = [
                 // Tuesday Nov 24 in Tokyo is "today", though it is still Monday in UTC.
                 .init(userID: Self.user, id: Self.id(1), task: "Pay the fee", deadline: LocalDate(iso: "2026-11-24")!, time: nil, dueAt: nil, status: "pending"),
                 .init(userID: Self.user, id: Self.id(2), task: "Slip", deadline: LocalDate(iso: "2026-11-27")!, time: nil, dueAt: nil, status: "pending"),
-                .init(userID: Self.user, id: Self.id(3), task: "Too far", deadline: LocalDate(iso: "2026-11-28")!, time: nil, dueAt: nil, status: "pending"),
-                .init(userID: Self.user, id: Self.id(4), task: "Yesterday", deadline: LocalDate(iso: "2026-11-23")!, time: nil, dueAt: nil, status: "pending"),
+                // Seven days ahead: the last day of the coming week, raised since issue 49 (three days before).
+                .init(userID: Self.user, id: Self.id(3), task: "Library books", deadline: LocalDate(iso: "2026-12-01")!, time: nil, dueAt: nil, status: "pending"),
+                .init(userID: Self.user, id: Self.id(4), task: "Too far", deadline: LocalDate(iso: "2026-12-02")!, time: nil, dueAt: nil, status: "pending"),
+                .init(userID: Self.user, id: Self.id(5), task: "Yesterday", deadline: LocalDate(iso: "2026-11-23")!, time: nil, dueAt: nil, status: "pending"),
             ]
         }
-        #expect(found.map(\.citedIDs) == [[Self.id(1)], [Self.id(2)]])
+        #expect(found.map(\.citedIDs) == [[Self.id(1)], [Self.id(2)], [Self.id(3)]])
         #expect(found[0].suggestion == "Due today (Tuesday Nov 24): Pay the fee.")
-        #expect(found[0].severity == .high && found[1].severity == .medium)
+        #expect(found[0].severity == .high && found[1].severity == .medium && found[2].severity == .medium)
+        // The window is a setting (MESSAGEAI_DEADLINE_DAYS): three days leaves the library books out.
+        var options = ProactiveOptions()
+        options.deadlineDays = 3
+        var rows = ProactiveRows()
+        rows.zones = [Self.user: Self.tokyo]
+        rows.deadlines = [.init(userID: Self.user, id: Self.id(3), task: "Library books", deadline: LocalDate(iso: "2026-12-01")!,
+                                time: nil, dueAt: nil, status: "pending")]
+        #expect(ProactiveEngine(options: options).findings(from: rows, now: Self.now)[Self.user]?.isEmpty == true)
+    }
+
+    @Test func urgentAndHighMessagesAboutTodayOrTomorrow() throws {
+        let sent = Self.now.addingTimeInterval(-3 * 3600)  // Tuesday Nov 24, 02:00 in Tokyo
+        func message(_ n: Int, _ priority: String, eventDay: String?, sentAt: Date = sent) -> ProactiveRows.Priority {
+            .init(userID: Self.user, messageID: Self.id(n), priority: priority, reason: "Arrange pickup", sentAt: sentAt,
+                  eventDay: eventDay.flatMap(LocalDate.init(iso:)), sender: "Ms. Alvarez", conversation: "Room 12\nParents",
+                  text: "URGENT: early dismissal tomorrow at 12:30. Please arrange pickup.")
+        }
+        let found = Self.findings { rows in
+            rows.priorities = [
+                message(1, "urgent", eventDay: "2026-11-25"),  // its event is tomorrow
+                message(2, "high", eventDay: "2026-11-24"),  // today
+                message(3, "urgent", eventDay: "2026-11-26"),  // the day after tomorrow: not yet
+                message(4, "urgent", eventDay: "2026-11-23"),  // yesterday: over
+                message(5, "urgent", eventDay: nil, sentAt: sent.addingTimeInterval(-86_400)),  // no event, sent yesterday
+                message(6, "high", eventDay: nil, sentAt: sent.addingTimeInterval(-2 * 86_400)),  // no event, sent two days ago
+            ]
+        }
+        #expect(Set(found.map(\.citedIDs)) == [[Self.id(1)], [Self.id(2)], [Self.id(5)]])
+        let dismissal = try #require(found.first { $0.citedIDs == [Self.id(1)] })
+        #expect(dismissal.kind == .priority && dismissal.severity == .high && dismissal.title == "Urgent: tomorrow (Wednesday Nov 25)")
+        #expect(dismissal.suggestion == "Ms. Alvarez in Room 12 Parents: \"URGENT: early dismissal tomorrow at 12:30. Please arrange pickup.\" Arrange pickup.")
+        #expect(dismissal.cites == [Citation(table: "priority_messages", id: Self.id(1))])
+        #expect(found.first { $0.citedIDs == [Self.id(2)] }?.severity == .medium)
     }
 
     @Test func remindersComingDueWithinADay() throws {

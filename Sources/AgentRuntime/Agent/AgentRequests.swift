@@ -48,6 +48,16 @@ struct AgentRequests: Sendable {
     /// server unable to take both in one request.
     func answersSeparately(_ output: AgentOutputSchema?) -> Bool { output != nil && !tools.isEmpty && !toolsWithSchema }
 
+    /// The run's first two messages. When a step may answer without the schema in its request (tool steps sent
+    /// without a format, or `json_object`, which does not carry it), the system prompt carries it, so the model
+    /// knows the answer's shape from the first step and answers once, on the step it is ready.
+    func opening(system: String, user: String, output: AgentOutputSchema?) -> [ChatMessage] {
+        guard let output else { return [.system(system), .user(user)] }
+        let formatHoldsSchema = if case .jsonSchema = output.responseFormat { true } else { false }
+        let inPrompt = answersSeparately(output) || !formatHoldsSchema
+        return [.system(inPrompt ? SchemaInPrompt.appending(output.schema, to: system) : system), .user(user)]
+    }
+
     func summary(of request: ChatCompletionRequest) -> AgentStepTrace.RequestSummary {
         let toolChoice: String = switch request.toolChoice {
         case nil: "unset"

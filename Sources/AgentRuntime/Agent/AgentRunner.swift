@@ -16,7 +16,8 @@ package struct AgentRunner: Sendable {
     package var seed: Int?
     package var maxCompletionTokens: Int?
     /// Whether a tool step may carry the output schema too (`LLMConfiguration.toolsWithSchema`). Without it, tool
-    /// steps go without `response_format` and the answer is a separate call with `tool_choice: "none"` and the schema.
+    /// steps go without `response_format` and the system prompt carries the schema's text: an answer in it on a tool
+    /// step ends the run; any other answer gets one call with `tool_choice: "none"` and the schema.
     package var toolsWithSchema = true
     /// `tool_choice` of the first call: `.required` makes the model look something up before it answers;
     /// `.function(name)` makes it call that tool first (one of `tools`, else the run stops before any call).
@@ -51,7 +52,9 @@ package struct AgentRunner: Sendable {
     /// limit leaves room for it), then `.error`. When tool steps carry no schema, an answer on a tool step that does
     /// not match it gets one forced answer step first. At most `limits.maxSteps` model calls are made, all included.
     package func run(system: String, user: String, output: AgentOutputSchema? = nil) async -> AgentRunResult {
-        var run = RunState(messages: [.system(system), .user(user)], start: ContinuousClock.now, timeLimit: limits.timeLimit)
+        let requests = requestBuilder()
+        var run = RunState(messages: requests.opening(system: system, user: user, output: output), start: ContinuousClock.now,
+                           timeLimit: limits.timeLimit)
         let executor = ToolExecutor(
             tools: tools, maxCallsPerStep: limits.maxToolCallsPerStep, maxConcurrent: limits.maxConcurrentToolCalls,
             maxResultBytes: limits.maxToolResultBytes
@@ -60,7 +63,6 @@ package struct AgentRunner: Sendable {
             return run.finish(.error("the first tool_choice names '\(bounded(name, limit: 100))', which is not a tool of this run "
                                      + "(\(tools.map(\.name).joined(separator: ", ")))"))
         }
-        let requests = requestBuilder()
         let answersSeparately = requests.answersSeparately(output)
         while true {
             if let reason = run.stopBeforeCall(limits) { return run.finish(reason) }
@@ -153,8 +155,10 @@ package struct AgentRunner: Sendable {
     /// The request `run` sends first for the same task, without sending it: what `prompts render --prompt assistant`
     /// prints. Built by the same code as the loop's own first call.
     package func firstRequest(system: String, user: String, output: AgentOutputSchema? = nil) -> ChatCompletionRequest {
-        let run = RunState(messages: [.system(system), .user(user)], start: ContinuousClock.now, timeLimit: limits.timeLimit)
-        return requestBuilder().make(run.messages, forceAnswer: run.nextCallIsLast(limits), output: output, first: true)
+        let requests = requestBuilder()
+        let run = RunState(messages: requests.opening(system: system, user: user, output: output), start: ContinuousClock.now,
+                           timeLimit: limits.timeLimit)
+        return requests.make(run.messages, forceAnswer: run.nextCallIsLast(limits), output: output, first: true)
     }
 
     private func requestBuilder() -> AgentRequests {

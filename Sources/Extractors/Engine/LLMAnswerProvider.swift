@@ -102,7 +102,7 @@ package struct LLMAnswerProvider: AnswerProvider {
         }
         // Without server-side schema enforcement the schema must be in the prompt; validation still follows.
         if structuredOutput == .jsonObject, case .system(let text)? = messages.first {
-            messages[0] = .system(text + "\n\nAnswer with one JSON object that matches this JSON Schema:\n" + schema.serialized())
+            messages[0] = .system(SchemaInPrompt.appending(schema, to: text))
         }
         // The prompts say what the fields mean, so the strict wire schema leaves the descriptions home too.
         let format = structuredOutput.responseFormat(

@@ -69,6 +69,7 @@ package struct Assembly: Sendable {
                                                client: modelClient(configuration))
         service.limits.maxSteps = maxSteps
         service.proactive.zones = settings.zones
+        service.proactive.deadlineDays = settings.deadlineDays
         service.runLease = settings.runLease
         return service
     }

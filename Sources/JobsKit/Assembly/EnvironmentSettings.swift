@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import Postgres
 import PromptKit
+import Tools
 
 /// Every environment variable the binary reads, in one table: its name, the values it takes, its default and the
 /// flag that overrides it. `stopOnProblems` checks them all before any command does anything (before a `job_runs`
@@ -86,6 +87,10 @@ package enum EnvironmentSettings {
         Setting(name: JobRunRecorder.leaseSetting, allowed: "seconds, \(JobRunRecorder.leaseRange.lowerBound) to \(JobRunRecorder.leaseRange.upperBound)",
                 defaultValue: "\(Int(JobRunRecorder.defaultLease.seconds))", flag: nil) { _, value in
             problem { _ = try JobRunRecorder.lease(fromSetting: value) }
+        },
+        Setting(name: DeadlineDaysSetting.name, allowed: DeadlineDaysSetting.allowed,
+                defaultValue: "\(ProactiveOptions.defaultDeadlineDays)", flag: nil) { name, value in
+            problem { _ = try DeadlineDaysSetting.days([name: value]) }
         },
         Setting(name: RequestMode.setting, allowed: RequestMode.allCases.map(\.rawValue).joined(separator: " or "),
                 defaultValue: RequestMode.productDefault.rawValue, flag: "--combined / --per-feature") { name, value in

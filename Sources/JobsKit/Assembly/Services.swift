@@ -23,6 +23,7 @@ package struct Services: Sendable {
     package func proactivePass(_ options: ProactivePass.Options, maxSteps: Int = 5) throws -> ProactivePass {
         var options = options
         options.proactive.zones = settings.zones
+        options.proactive.deadlineDays = settings.deadlineDays
         var pass = ProactivePass(pool: pool, options: options, assistant: try assembly.assistant(pool: pool, maxSteps: maxSteps))
         pass.runLease = settings.runLease
         return pass

@@ -43,6 +43,8 @@ package struct Settings: Sendable {
     /// `MESSAGEAI_RUN_LEASE_SECONDS` (default 300 s): how long a run's `job_runs` row counts as alive without a
     /// heartbeat, for every service that records runs.
     package let runLease: Duration
+    /// `MESSAGEAI_DEADLINE_DAYS` (default 7): how many days ahead a deadline not done is a finding.
+    package let deadlineDays: Int
 
     /// Reads `environment` and `flags`. Throws every problem at once, each naming its variable (or flag); a value
     /// that may hold a secret (the database URL, the key) is never echoed.
@@ -76,7 +78,8 @@ package struct Settings: Sendable {
             let raw = environment[JobRunRecorder.leaseSetting]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             return raw.isEmpty ? JobRunRecorder.defaultLease : try JobRunRecorder.lease(fromSetting: raw)
         }
-        guard let database, let llm, let rateLimits, let requestMode, let zones, let runLease, problems.isEmpty else {
+        let deadlineDays = read { try DeadlineDaysSetting.days(environment) }
+        guard let database, let llm, let rateLimits, let requestMode, let zones, let runLease, let deadlineDays, problems.isEmpty else {
             throw SettingsError(problems)
         }
         self.database = database
@@ -85,6 +88,7 @@ package struct Settings: Sendable {
         self.requestMode = requestMode
         self.zones = zones
         self.runLease = runLease
+        self.deadlineDays = deadlineDays
     }
 
     /// `--shard i/N`, or `auto/N` with i from `JOB_COMPLETION_INDEX` (an Indexed Job's pod index).

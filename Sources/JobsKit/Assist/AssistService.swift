@@ -35,6 +35,15 @@ package struct AssistService: Sendable {
         package var dropped: [FindingCheck.Violation] = []
         /// HTTP attempts to the model server, retries and failed calls included.
         package var requests = 0
+        /// The reminders the run created (`remindersCreated` of them).
+        package var reminders: [AssistantView.Reminder] = []
+
+        /// What the parent sees after this run: the findings in its rank with its notes, its summary, actions and reminders.
+        package var view: AssistantView {
+            AssistantView(userID: userID, userName: userName, findings: codeFindings, summary: findings?["summary"]?.stringValue,
+                          suggestedActions: findings?["suggested_actions"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+                          remindersCreated: reminders, runID: runID)
+        }
     }
 
     /// Who the run is for.
@@ -163,6 +172,10 @@ package struct AssistService: Sendable {
             result, checked: checked, findingsIn: findings.count, runID: runID, userID: person.id,
             prompt: PromptRef(id: prompt.id, version: prompt.version, model: model, sha256: prompt.fingerprint.sha256), pool: pool)
         var explained = findings
+        if checked != nil {
+            // As stored (`AssistStore`): a finding this answer did not raise loses the rank an older run gave it.
+            for index in explained.indices { explained[index].rank = nil }
+        }
         for accepted in checked?.accepted ?? [] {
             if let index = explained.firstIndex(where: { $0.subjectKey == accepted.subjectKey && $0.kind == accepted.kind }) {
                 explained[index].explanation = accepted.explanation
@@ -176,6 +189,11 @@ package struct AssistService: Sendable {
             usage: usage, cost: RunCost.estimate(usage, model: model, promptDirectory: RunCost.directory(of: prompt), llm: true),
             seconds: Date().timeIntervalSince(started), codeFindings: explained, dropped: checked?.violations ?? [])
         summary.requests = result.attempts
+        if reminders > 0 {
+            summary.reminders = try await pool.withConnection {
+                try await AssistantView.reminders(run: runID, user: person.id, zone: person.zone, on: $0)
+            }
+        }
         return summary
     }
 

@@ -37,10 +37,12 @@ enum AssistStore {
                 """
                 INSERT INTO assistant_runs (run_id, user_id, summary, conflicts, pending_rsvps, near_deadlines,
                     suggested_actions, reminders_created, stop_reason, steps, prompt_id, prompt_version, model,
-                    prompt_tokens, completion_tokens, findings_in, dropped, prompts)
-                VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18::jsonb)
+                    prompt_tokens, completion_tokens, findings_in, dropped, prompts, priority_messages)
+                VALUES ($1, $2, $3, $4::jsonb, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17::jsonb, $18::jsonb,
+                        $19::jsonb)
                 ON CONFLICT (run_id, user_id) DO UPDATE SET summary = EXCLUDED.summary, conflicts = EXCLUDED.conflicts,
                     pending_rsvps = EXCLUDED.pending_rsvps, near_deadlines = EXCLUDED.near_deadlines,
+                    priority_messages = EXCLUDED.priority_messages,
                     suggested_actions = EXCLUDED.suggested_actions, reminders_created = EXCLUDED.reminders_created,
                     stop_reason = EXCLUDED.stop_reason, steps = EXCLUDED.steps, prompt_tokens = EXCLUDED.prompt_tokens,
                     completion_tokens = EXCLUDED.completion_tokens, findings_in = EXCLUDED.findings_in, dropped = EXCLUDED.dropped,
@@ -50,7 +52,8 @@ enum AssistStore {
                  output?["conflicts"] ?? .array([]), output?["pending_rsvps"] ?? .array([]), output?["near_deadlines"] ?? .array([]),
                  output?["suggested_actions"] ?? .array([]), reminders, String("\(result.stopReason)".prefix(maxStopReasonCharacters)).withoutNULs, result.steps.count,
                  prompt.id, prompt.version, result.servedModel ?? prompt.model, result.usage.promptTokens, result.usage.completionTokens, findingsIn, dropped,
-                 JobRunRecorder.json(prompt.sha256.map { [PromptFingerprint(id: prompt.id, version: prompt.version, sha256: $0)] } ?? [])])
+                 JobRunRecorder.json(prompt.sha256.map { [PromptFingerprint(id: prompt.id, version: prompt.version, sha256: $0)] } ?? []),
+                 output?["priority_messages"] ?? .array([])])
             if let checked {
                 // The model's order and words for the findings it raised; the others lose a rank from an older run.
                 let accepted = JSONValue.array(checked.accepted.map {
@@ -90,6 +93,9 @@ enum AssistStore {
     /// (it may be long, off-schema, or echo a hostile message into a row the user reads).
     static func summaryText(output: JSONValue?, stopReason: AgentStopReason) -> String {
         if let summary = output?["summary"]?.stringValue { return String(summary.prefix(maxSummaryCharacters)) }
-        return String("(no valid answer: \(stopReason))".prefix(maxSummaryCharacters))
+        return String("\(noAnswerPrefix)\(stopReason))".prefix(maxSummaryCharacters))
     }
+
+    /// How the summary of a run without a valid answer starts (`AssistantView` shows the last answered run).
+    static let noAnswerPrefix = "(no valid answer: "
 }

@@ -2,8 +2,8 @@ import Foundation
 package import Core
 
 /// Holds the assistant to the code's findings: it may rank and explain them, never add one. Every item of the
-/// model's answer must match a finding code produced (a conflict by exactly its two event ids, an RSVP or a
-/// deadline by its id) and cite only ids the run was given (the findings) or its tools returned. Anything else
+/// model's answer must match a finding code produced (a conflict by exactly its two event ids, an RSVP, a deadline or
+/// a priority message by its id) and cite only ids the run was given (the findings) or its tools returned. Anything else
 /// is dropped and reported, never stored as a finding.
 package struct FindingCheck: Sendable {
     /// One item of the model's answer that was dropped, and why.
@@ -13,7 +13,8 @@ package struct FindingCheck: Sendable {
         package var item: String
     }
 
-    /// An item kept: the finding it explains, its place in its list (1 = first) and the model's text.
+    /// An item kept: the finding it explains, its place among every item kept (1 = first, by the model's ranks) and
+    /// the model's text.
     package struct Accepted: Sendable, Hashable {
         package var kind: String
         package var subjectKey: String
@@ -39,12 +40,15 @@ package struct FindingCheck: Sendable {
         knownIDs = ids
     }
 
+    /// The answer's lists: the section, the finding kind it raises, the id field and the text field.
+    static let sections = [("conflicts", "conflict", "event_ids", "description"), ("pending_rsvps", "rsvp", "rsvp_id", "note"),
+                           ("near_deadlines", "deadline", "deadline_id", "note"), ("priority_messages", "priority", "message_id", "note")]
+
     package func check(_ output: JSONValue) -> Outcome {
         var outcome = Outcome(output: output)
         var checked = output.objectValue ?? [:]
-        for (section, kind, field, textField) in [("conflicts", "conflict", "event_ids", "description"),
-                                                  ("pending_rsvps", "rsvp", "rsvp_id", "note"),
-                                                  ("near_deadlines", "deadline", "deadline_id", "note")] {
+        var ranked: [(given: Int, order: Int, item: Accepted)] = []
+        for (section, kind, field, textField) in Self.sections {
             var kept: [JSONValue] = []
             for item in output[section]?.arrayValue ?? [] {
                 let texts = item[field]?.arrayValue?.compactMap(\.stringValue) ?? item[field]?.stringValue.map { [$0] } ?? []
@@ -64,14 +68,23 @@ package struct FindingCheck: Sendable {
                     drop("not a finding code produced")
                     continue
                 }
-                guard !outcome.accepted.contains(where: { $0.subjectKey == match.subjectKey }) else {
+                guard !ranked.contains(where: { $0.item.subjectKey == match.subjectKey }) else {
                     drop("the same finding twice")
                     continue
                 }
                 kept.append(item)
-                outcome.accepted.append(Accepted(kind: kind, subjectKey: match.subjectKey, rank: kept.count, explanation: explanation))
+                // The model's rank orders the findings of every list together; a missing or repeated one falls back to
+                // the answer's order.
+                let given = item["rank"]?.integerValue.map(Int.init) ?? Int.max
+                ranked.append((given: given, order: ranked.count,
+                               item: Accepted(kind: kind, subjectKey: match.subjectKey, rank: 0, explanation: explanation)))
             }
             checked[section] = .array(kept)
+        }
+        outcome.accepted = ranked.sorted { ($0.given, $0.order) < ($1.given, $1.order) }.enumerated().map { place, entry in
+            var accepted = entry.item
+            accepted.rank = place + 1
+            return accepted
         }
         outcome.output = .object(checked)
         return outcome

@@ -1,6 +1,6 @@
-package import Core
+import Core
 package import Foundation
-package import Postgres
+import Postgres
 package import Tools
 
 /// A stored finding still open and not dismissed: what the assistant is given and may raise.
@@ -41,12 +41,6 @@ package struct OpenFinding: Sendable, Hashable, Codable {
             result[finding.userID, default: []].append(finding)
         }
         return result
-    }
-
-    /// One user's name and open, undismissed findings (what the app would show), or nil when no such user exists.
-    package static func shown(for user: UUID, zones: UserTimeZonePolicy, pool: PostgresPool) async throws -> (name: String, findings: [OpenFinding])? {
-        guard let person = try await AssistService.people([user], zones: zones, pool: pool)[user] else { return nil }
-        return (person.name, try await pool.withConnection { try await load([user], on: $0) }[user] ?? [])
     }
 
     /// What the model is shown of a finding.

@@ -12,8 +12,8 @@ struct ProactiveQueue: Sendable {
     let options: ProactivePass.Options
 
     /// Users with something coming up in their own next days, whatever changed: an unanswered RSVP whose reply-by
-    /// date or event is near, a deadline not done, a reminder coming due, or a finding still open (so it can be
-    /// resolved). One statement for all users; windows are a day wider than any zone's.
+    /// date or event is near, a deadline not done, a reminder coming due, a recent urgent or high priority message in
+    /// one of their conversations, or a finding still open (so it can be resolved). One statement for all users; windows are a day wider than any zone's.
     func upcomingUsers(now: Date) async throws -> [UUID] {
         let p = options.proactive
         let today = LocalDateUTC.today(now)
@@ -27,15 +27,20 @@ struct ProactiveQueue: Sendable {
             UNION SELECT user_id FROM reminders
               WHERE COALESCE(status, 'pending') = 'pending' AND extract(epoch FROM reminder_time) > $4::float8
                 AND extract(epoch FROM reminder_time) <= $5::float8
+            UNION SELECT cp.user_id FROM priority_messages pm
+              JOIN messages m ON m.id = pm.message_id
+              JOIN conversation_participants cp ON cp.conversation_id = m.conversation_id
+              WHERE pm.priority IN ('urgent', 'high') AND pm.dismissed IS NOT TRUE AND m.created_at >= $6::date
             UNION SELECT user_id FROM assistant_findings WHERE status = 'open'
             """,
             [today.adding(days: -1), today.adding(days: p.rsvpDays + 1), today.adding(days: p.deadlineDays + 1),
-             now.timeIntervalSince1970, now.timeIntervalSince1970 + Double(p.reminderHours) * 3600])
+             now.timeIntervalSince1970, now.timeIntervalSince1970 + Double(p.reminderHours) * 3600,
+             today.adding(days: -(p.priorityLookbackDays + 1))])
         return try rows.compactMap { try $0.decode("user_id", as: UUID?.self) }
     }
 
-    /// Users whose rows changed since the pass last looked at them (or that it never looked at): events of their
-    /// conversations, their RSVPs, deadlines and reminders.
+    /// Users whose rows changed since the pass last looked at them (or that it never looked at): events and priority
+    /// messages of their conversations, their RSVPs, deadlines and reminders.
     func changedUsers() async throws -> [UUID] {
         try await pool.query(
             """
@@ -46,6 +51,8 @@ struct ProactiveQueue: Sendable {
                OR EXISTS (SELECT 1 FROM rsvp_tracking r WHERE r.user_id = u.id AND r.updated_at > p.last_pass_at)
                OR EXISTS (SELECT 1 FROM deadlines d WHERE d.user_id = u.id AND d.updated_at > p.last_pass_at)
                OR EXISTS (SELECT 1 FROM reminders r WHERE r.user_id = u.id AND r.updated_at > p.last_pass_at)
+               OR EXISTS (SELECT 1 FROM conversation_participants cp JOIN priority_messages pm ON pm.conversation_id = cp.conversation_id
+                          WHERE cp.user_id = u.id AND pm.updated_at > p.last_pass_at)
             """).map { try $0.decode("id") }
     }
 

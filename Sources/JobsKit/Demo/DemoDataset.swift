@@ -6,8 +6,8 @@ package import Foundation
 /// birthday party overlap on the same Saturday, and Maria has not answered the party RSVP.
 ///
 /// Dates in the text are written out ("Saturday, November 28") relative to the day it is built for, so the
-/// demo is always about the coming days (tomorrow to two weeks ahead); message ids are fixed so loading twice
-/// changes nothing.
+/// demo is always about the coming days (tomorrow to two weeks ahead), with school events on school days and the
+/// weekend's on the weekend whatever the day; message ids are fixed so loading twice changes nothing.
 package struct DemoDataset: Sendable {
     package struct User: Sendable {
         package let id: UUID
@@ -52,17 +52,25 @@ package struct DemoDataset: Sendable {
     /// Builds the dataset for `now`: messages were sent in the last day and a half, events lie ahead.
     package static func make(now: Date) -> DemoDataset {
         let today = LocalDate(now, in: timeZone)
-        // The first Saturday at least four days ahead: its Wednesday, the earliest day written below, is then tomorrow
-        // at the soonest, so every date is still to come whatever the weekday and hour the demo is loaded (in its zone),
-        // and each is within two weeks (the field trip, four days after, is at most 14 days ahead). The party RSVP is
-        // due that Wednesday, at most a week ahead, so the proactive pass (a 7-day RSVP window) raises it on any day.
+        // The first Saturday at least four days ahead (the game and the party): its Wednesday, the earliest day written
+        // below, is then tomorrow at the soonest, so every date is still to come whatever the weekday and hour the demo
+        // is loaded (in its zone), and the party RSVP and the library books, due that Wednesday, are at most a week ahead.
+        // School days are Monday to Friday: the slips are due the first Friday after today (within the coming week, so
+        // the proactive pass raises it on any day), the field trip is the Wednesday after, picture day the Tuesday after
+        // the game, and the early dismissal the first school day after the message announcing it.
         var saturday = today.adding(days: 4)
         while saturday.isoWeekday != 6 { saturday = saturday.adding(days: 1) }
         let thursday = saturday.adding(days: -2)
-        let friday = saturday.adding(days: -1)
         let wednesday = saturday.adding(days: -3)
+        var slipsDue = today.adding(days: 1)
+        while slipsDue.isoWeekday != 5 { slipsDue = slipsDue.adding(days: 1) }
+        let fieldTrip = slipsDue.adding(days: 5)
         let pictureDay = saturday.adding(days: 3)
-        let fieldTrip = saturday.adding(days: 4)
+        let dismissalSent = now.addingTimeInterval(-3 * 3600)
+        let dismissalSentDay = LocalDate(dismissalSent, in: timeZone)
+        var dismissal = dismissalSentDay.adding(days: 1)
+        while dismissal.isoWeekday > 5 { dismissal = dismissal.adding(days: 1) }
+        let dismissalWords = dismissal == dismissalSentDay.adding(days: 1) ? "tomorrow" : "on \(spoken(dismissal))"
         let u = userIDs
         let c = conversationIDs
 
@@ -89,11 +97,11 @@ package struct DemoDataset: Sendable {
                 id: c.classGroup, name: "Room 12 Parents (Ms. Alvarez)", isGroup: true,
                 participantIDs: [u.alvarez, u.maria, u.dan, u.priya, u.tom],
                 messages: messages(1, [
-                    (u.alvarez, 26, "Hello Room 12 families! The field trip to the Science Museum is on \(spoken(fieldTrip)). Permission slips and the $15 fee are due by \(spoken(friday))."),
+                    (u.alvarez, 26, "Hello Room 12 families! The field trip to the Science Museum is on \(spoken(fieldTrip)). Permission slips and the $15 fee are due by \(spoken(slipsDue))."),
                     (u.priya, 25, "Thanks! Is there a chaperone sign-up?"),
                     (u.alvarez, 24, "Yes, I need 3 chaperones. Also, picture day is \(spoken(pictureDay)) - please send the kids in their school shirts."),
                     (u.dan, 20, "I can chaperone!"),
-                    (u.alvarez, 3, "URGENT: early dismissal tomorrow at 12:30 because of a water main repair. Please arrange pickup."),
+                    (u.alvarez, 3, "URGENT: early dismissal \(dismissalWords) at 12:30 because of a water main repair. Please arrange pickup."),
                     (u.tom, 2, "Thanks for the heads up"),
                 ])),
             Conversation(

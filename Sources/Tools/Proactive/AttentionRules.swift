@@ -1,7 +1,8 @@
 import Core
 package import Foundation
 
-/// Unanswered RSVPs, deadlines not done and reminders coming due, each in the user's own calendar.
+/// Unanswered RSVPs, deadlines not done, priority messages not met and reminders coming due, each in the user's own
+/// calendar.
 package struct AttentionRules: Sendable {
     package let options: ProactiveOptions
 
@@ -50,6 +51,32 @@ package struct AttentionRules: Sendable {
             suggestion: "Due \(Wording.relativeDay(d.deadline, today: today))\(at): \(Wording.text(d.task, max: 120)).",
             cites: [Citation(table: "deadlines", id: d.id)],
             details: ["deadline": .string(d.deadline.iso), "days_left": .integer(Int64(days))])
+    }
+
+    /// An urgent or high priority message (`ProactiveReader.priorities`: not met, raised by nothing else) about today
+    /// or the next `priorityDays` days: the day of an event extracted from it, or, without one, a message sent today
+    /// or yesterday (an urgent message is about the day it is sent or the next, FEATURES.md).
+    package func priority(_ p: ProactiveRows.Priority, zone: TimeZone, now: Date) -> Finding? {
+        let today = LocalDate(now, in: zone)
+        let sentDay = LocalDate(p.sentAt, in: zone)
+        if let day = p.eventDay {
+            guard (0...options.priorityDays).contains(today.days(until: day)) else { return nil }
+        } else {
+            guard (-1...0).contains(today.days(until: sentDay)) else { return nil }
+        }
+        let urgent = p.priority == "urgent"
+        let day = p.eventDay ?? max(sentDay, today)
+        let from = (p.sender.map { Wording.text($0, max: 40) } ?? "Someone") + " in " + Wording.text(p.conversation, max: 60)
+        var suggestion = "\(from): \"\(Wording.text(p.text, max: 200))\""
+        let reason = Wording.text(p.reason, max: 200)
+        if !reason.isEmpty { suggestion += " " + (reason.hasSuffix(".") ? reason : reason + ".") }
+        return Finding(
+            userID: p.userID, kind: .priority, subjectKey: "priority:\(p.messageID.uuidString.lowercased())",
+            fingerprint: Fingerprint.of([p.priority, p.reason, p.eventDay?.iso ?? "-"]), severity: urgent ? .high : .medium,
+            dueAt: WallClock.startOfDay(day, in: zone),
+            title: (urgent ? "Urgent: " : "Asked of you: ") + Wording.relativeDay(day, today: today),
+            suggestion: suggestion, cites: [Citation(table: "priority_messages", id: p.messageID)],
+            details: ["priority": .string(p.priority), "day": .string(day.iso), "sent_at": .string(WallClock(timeZone: zone).iso(p.sentAt))])
     }
 
     /// A pending reminder due within `reminderHours`.

@@ -4,7 +4,7 @@ package import Core
 /// One thing that needs a parent's attention, computed by code from stored rows.
 package struct Finding: Sendable, Hashable, Codable {
     package enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
-        case conflict, rsvp, deadline, reminder
+        case conflict, rsvp, deadline, reminder, priority
     }
 
     package enum Severity: String, Sendable, Hashable, Codable, Comparable {

@@ -25,6 +25,7 @@ package struct ProactiveEngine: Sendable {
         }
         for r in rows.rsvps { if let zone = rows.zones[r.userID], let f = attention.rsvp(r, zone: zone, now: now) { result[r.userID, default: []].append(f) } }
         for d in rows.deadlines { if let zone = rows.zones[d.userID], let f = attention.deadline(d, zone: zone, now: now) { result[d.userID, default: []].append(f) } }
+        for p in rows.priorities { if let zone = rows.zones[p.userID], let f = attention.priority(p, zone: zone, now: now) { result[p.userID, default: []].append(f) } }
         for r in rows.reminders { if let zone = rows.zones[r.userID], let f = attention.reminder(r, zone: zone, now: now) { result[r.userID, default: []].append(f) } }
         return result.mapValues { list in
             list.sorted { ($0.severity, $0.dueAt ?? .distantFuture, $0.subjectKey) < ($1.severity, $1.dueAt ?? .distantFuture, $1.subjectKey) }

@@ -2,8 +2,8 @@ import Core
 package import Foundation
 package import Postgres
 
-/// Reads what the rules need for a batch of users in five set-based queries (zones, events, RSVPs, deadlines,
-/// reminders), whatever the batch size. Windows are read a day wider on each side than any user's local
+/// Reads what the rules need for a batch of users in six set-based queries (zones, events, RSVPs, deadlines,
+/// reminders, priority messages), whatever the batch size. Windows are read a day wider on each side than any user's local
 /// window so every time zone is covered; the rules cut them to each user's own days.
 ///
 /// Instants are read with `extract(epoch ...)`, which is right for `timestamptz` and for the app's UTC
@@ -22,6 +22,7 @@ package struct ProactiveReader: Sendable {
         rows.rsvps = try await rsvps(window, on: db)
         rows.deadlines = try await deadlines(window, on: db)
         rows.reminders = try await reminders(window, on: db)
+        rows.priorities = try await priorities(window, on: db)
         return rows
     }
 
@@ -103,6 +104,37 @@ package struct ProactiveReader: Sendable {
                 deadline: try row.decode("deadline"), time: try row.decode("deadline_time"),
                 dueAt: try row.decode("due_epoch", as: Double?.self).map(Date.init(timeIntervalSince1970:)),
                 status: try row.decode("status"))
+        }
+    }
+
+    /// Urgent and high priority messages sent in the last `priorityLookbackDays` days (UTC, a day wider) to the
+    /// user's conversations by someone else, not dismissed, on which no deadline or RSVP of the user rests: a pending
+    /// one raises the message as its own finding, a done or answered one means the request is met. Each comes with
+    /// the earliest day of an event extracted from it (the day it concerns) and its text, cut.
+    func priorities(_ window: Window, on db: PostgresConnection) async throws -> [ProactiveRows.Priority] {
+        try await db.query(
+            """
+            SELECT cp.user_id, p.message_id, p.priority, p.reason, extract(epoch FROM m.created_at)::float8 AS sent_epoch,
+                   left(m.content, 400) AS text, COALESCE(NULLIF(u.display_name, ''), u.username) AS sender,
+                   COALESCE(c.name, 'a chat') AS conversation,
+                   (SELECT min(e.date) FROM calendar_events e
+                    WHERE e.conversation_id = m.conversation_id
+                      AND (e.message_id = p.message_id OR p.message_id = ANY(e.source_message_ids))) AS event_day
+            FROM priority_messages p
+            JOIN messages m ON m.id = p.message_id
+            JOIN conversations c ON c.id = m.conversation_id
+            JOIN conversation_participants cp ON cp.conversation_id = m.conversation_id
+            LEFT JOIN users u ON u.id = m.sender_id
+            WHERE cp.user_id = ANY($1::uuid[]) AND p.priority IN ('urgent', 'high') AND p.dismissed IS NOT TRUE
+              AND m.sender_id IS DISTINCT FROM cp.user_id AND m.created_at >= $2::date
+              AND NOT EXISTS (SELECT 1 FROM deadlines d WHERE d.user_id = cp.user_id AND d.message_id = p.message_id)
+              AND NOT EXISTS (SELECT 1 FROM rsvp_tracking r WHERE r.user_id = cp.user_id AND r.message_id = p.message_id)
+            """, [window.users, window.utcToday.adding(days: -(options.priorityLookbackDays + 1))]).map { row in
+            ProactiveRows.Priority(
+                userID: try row.decode("user_id"), messageID: try row.decode("message_id"), priority: try row.decode("priority"),
+                reason: try row.decode("reason"), sentAt: Date(timeIntervalSince1970: try row.decode("sent_epoch")),
+                eventDay: try row.decode("event_day"), sender: try row.decode("sender"), conversation: try row.decode("conversation"),
+                text: try row.decode("text"))
         }
     }
 

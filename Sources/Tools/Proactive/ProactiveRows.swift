@@ -77,12 +77,41 @@ package struct ProactiveRows: Sendable {
         }
     }
 
+    /// An urgent or high priority message of one of the user's conversations, sent by someone else and not
+    /// dismissed, that no deadline or RSVP of the user rests on (those raise it as their own finding, or it is met).
+    package struct Priority: Sendable, Hashable {
+        package var userID: UUID
+        package var messageID: UUID
+        package var priority: String
+        package var reason: String
+        package var sentAt: Date
+        /// The earliest day of an event extracted from the message: the day it concerns, when known.
+        package var eventDay: LocalDate?
+        package var sender: String?
+        package var conversation: String
+        package var text: String
+
+        package init(userID: UUID, messageID: UUID, priority: String, reason: String, sentAt: Date, eventDay: LocalDate?,
+                     sender: String?, conversation: String, text: String) {
+            self.userID = userID
+            self.messageID = messageID
+            self.priority = priority
+            self.reason = reason
+            self.sentAt = sentAt
+            self.eventDay = eventDay
+            self.sender = sender
+            self.conversation = conversation
+            self.text = text
+        }
+    }
+
     /// Each user's time zone (every requested user that exists has one).
     package var zones: [UUID: TimeZone] = [:]
     package var events: [Event] = []
     package var rsvps: [RSVP] = []
     package var deadlines: [Deadline] = []
     package var reminders: [Reminder] = []
+    package var priorities: [Priority] = []
 
     package init() {}
 }

@@ -37,9 +37,9 @@ import TestSupport
         let findings: JSONValue = [
             "summary": "Saturday's soccer game overlaps Emma's party, and you have not answered the party RSVP.",
             "conflicts": [["description": "Both are Saturday late morning. Options: ask Alex to take Sofia to the game, or arrive at the party at 12:15.",
-                           "event_ids": [.string(ids.game), .string(ids.party)]]],
-            "pending_rsvps": [["rsvp_id": .string(ids.rsvp), "note": "Answer Jenny by tomorrow"]],
-            "near_deadlines": [], "suggested_actions": ["Ask Alex to take Sofia to the game"],
+                           "event_ids": [.string(ids.game), .string(ids.party)], "rank": 1]],
+            "pending_rsvps": [["rsvp_id": .string(ids.rsvp), "note": "Answer Jenny by tomorrow", "rank": 2]],
+            "near_deadlines": [], "priority_messages": [], "suggested_actions": ["Ask Alex to take Sofia to the game"],
         ]
         server.enqueue(
             .toolCalls([(id: "call_1", name: "check_conflicts", arguments: #"{"event_id":null,"date":null,"start_time":null,"end_time":null}"#),
@@ -133,14 +133,14 @@ import TestSupport
                 "summary": "Three conflicts this week.",
                 "conflicts": [
                     // Real: the code's conflict.
-                    ["description": "The game and the party overlap.", "event_ids": [.string(ids.party), .string(ids.game)]],
+                    ["description": "The game and the party overlap.", "event_ids": [.string(ids.party), .string(ids.game)], "rank": 1],
                     // Real rows the tool returned, but no conflict code found: an invented finding.
-                    ["description": "The game clashes with the dentist.", "event_ids": [.string(ids.game), .string(dentist)]],
+                    ["description": "The game clashes with the dentist.", "event_ids": [.string(ids.game), .string(dentist)], "rank": 2],
                     // An id no tool returned.
-                    ["description": "A made-up event.", "event_ids": [.string(ids.game), .string(invented)]],
+                    ["description": "A made-up event.", "event_ids": [.string(ids.game), .string(invented)], "rank": 3],
                 ],
-                "pending_rsvps": [["rsvp_id": "r1", "note": "Not an id"]],
-                "near_deadlines": [], "suggested_actions": [],
+                "pending_rsvps": [["rsvp_id": "r1", "note": "Not an id", "rank": 4]],
+                "near_deadlines": [], "priority_messages": [], "suggested_actions": [],
             ]
             server.enqueue(
                 .toolCalls([(id: "call_1", name: "get_upcoming_events", arguments: #"{"days":14}"#)]),
@@ -169,7 +169,7 @@ import TestSupport
         try await TestDatabase.with { db in
             _ = try await Self.scannedDemo(db)
             // Every user's run answers at once, ranking nothing: 120 prompt and 30 completion tokens each.
-            let empty: JSONValue = ["summary": "Nothing new.", "conflicts": [], "pending_rsvps": [], "near_deadlines": [], "suggested_actions": []]
+            let empty: JSONValue = ["summary": "Nothing new.", "conflicts": [], "pending_rsvps": [], "near_deadlines": [], "priority_messages": [], "suggested_actions": []]
             let server = try FakeOpenAIServer(fallback: { _ in .chat(content: empty.serialized(), usage: FakeUsage(prompt: 120, completion: 30)) })
             defer { server.stop() }
             let pass = ProactivePass(pool: db.pool, assistant: try Self.service(db, server))

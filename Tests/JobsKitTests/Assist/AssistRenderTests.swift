@@ -44,8 +44,11 @@ import TestSupport
             let tools = Set(body["tools"]?.arrayValue?.compactMap { $0["function"]?["name"]?.stringValue } ?? [])
             #expect(tools.isSuperset(of: ["check_conflicts", "get_pending_rsvps", "create_reminder", "get_upcoming_deadlines"]), "\(tools)")
             #expect(body["tool_choice"] == "auto")
-            // A local server gets tool steps without the schema (OPENAI_TOOLS_WITH_SCHEMA's default off OpenAI).
+            // A local server gets tool steps without the schema (OPENAI_TOOLS_WITH_SCHEMA's default off OpenAI), so the
+            // system prompt carries its text from the first step.
             #expect(body["response_format"] == nil)
+            let system = try #require(body["messages"]?[0]?["content"]?.stringValue)
+            #expect(system.contains(SchemaInPrompt.lead) && system.hasSuffix("\"additionalProperties\":false}"), "\(system.suffix(200))")
 
             // The run, assembled as `assist --user` assembles it, sends exactly that body first.
             let environment = ["OPENAI_BASE_URL": server.baseURL.absoluteString, "OPENAI_API_KEY": "sk-test-not-a-real-key"]
@@ -76,6 +79,7 @@ import TestSupport
             let body = try JSONValue.parse(openAI.stdout)
             #expect(body["tool_choice"] == "required")
             #expect(body["response_format"]?["json_schema"]?["name"] == "assistant_findings", "OpenAI takes tools with the schema")
+            #expect(body["messages"]?[0]?["content"]?.stringValue?.contains(SchemaInPrompt.lead) == false, "so its prompt does not")
             #expect(body["response_format"]?["json_schema"]?["schema"]?.serialized().contains("maxItems") == false,
                     "OpenAI's wire schema is as before: the caps are checked locally")
 
@@ -101,9 +105,9 @@ import TestSupport
                                                           databaseURL: db.connectionURL, server: nil)
             #expect(assistUnknown.termination == .exit(64) && assistUnknown.stderr.contains("check_conflicts"), "\(assistUnknown.stderr)")
 
-            let pinned = try await Self.render(["--prompt", "assistant@2"] + maria + prompts, db, server: server)
+            let pinned = try await Self.render(["--prompt", "assistant@3"] + maria + prompts, db, server: server)
             let unpinned = try await Self.render(user + prompts, db, server: server)
-            #expect(pinned.termination == .exit(0) && pinned.stdout == unpinned.stdout, "@2 is the pinned version: \(pinned.stderr)")
+            #expect(pinned.termination == .exit(0) && pinned.stdout == unpinned.stdout, "@3 is the pinned version: \(pinned.stderr)")
             let missing = try await Self.render(["--prompt", "assistant@9"] + maria + prompts, db, server: server)
             #expect(missing.termination != .exit(0) && missing.stderr.contains("assistant: no prompt version 9"), "\(missing.stderr)")
 

@@ -7,8 +7,9 @@ import Testing
 import TestSupport
 
 /// The demo on any day: loaded and scanned by the rules at each day of the week, in the morning and late in the
-/// evening in New York (a fixed clock), it stores no item in the past or a year ahead, no reminder in the past, and
-/// no question as a decision.
+/// evening in New York (a fixed clock), it stores no item in the past or a year ahead, no reminder in the past, no
+/// question as a decision, no school event on a weekend or weekend activity on a school day, and the parent's
+/// deadlines within the coming week.
 @Suite struct DemoAnyDayTests {
     /// (days after Wednesday 2026-03-04, hours after noon New York): every weekday at 08:00 and at 19:54.
     static let moments: [(days: Int, hours: Double)] = (0..<7).flatMap { [($0, -4.0), ($0, 7.9)] }
@@ -34,6 +35,22 @@ import TestSupport
                 #expect(day >= today, "\(what) on \(day.iso) is before \(today.iso) (\(today.weekdayName))")
                 #expect(today.days(until: day) <= 14, "\(what) on \(day.iso) is far ahead of \(today.iso) (\(today.weekdayName))")
             }
+            // School events and appointments fall on school days, the game and the party on the weekend (issue 49).
+            let events = try await db.pool.query("SELECT title, date::text AS day FROM calendar_events").map {
+                (try $0.decode("title", as: String.self), LocalDate(iso: try $0.decode("day", as: String.self))!)
+            }
+            for (title, day) in events {
+                let weekendActivity = ["game", "birthday", "party"].contains { title.lowercased().contains($0) }
+                #expect((day.isoWeekday >= 6) == weekendActivity, "\(title) on \(day.weekdayName) \(day.iso), loaded \(today.weekdayName)")
+            }
+            #expect(events.contains { $0.0.lowercased().contains("dismissal") }, "\(events)")
+            // The demo parent's deadlines (the library books, the slips) all fall in the coming week: the pass raises them.
+            let maria = try await db.pool.query("SELECT task, deadline::text AS day FROM deadlines WHERE user_id = $1",
+                                                [DemoDataset.userIDs.maria]).map {
+                (try $0.decode("task", as: String.self), LocalDate(iso: try $0.decode("day", as: String.self))!)
+            }
+            #expect(maria.count >= 2, "\(maria)")
+            for (task, day) in maria { #expect(today.days(until: day) <= 7, "\(task) on \(day.iso), loaded \(today.weekdayName)") }
             let late = try await db.pool.query(
                 "SELECT title FROM reminders WHERE messageai_utc(reminder_time) <= $1::timestamptz", [now])
             #expect(late.isEmpty, "reminders in the past on \(today.weekdayName)")

@@ -11,7 +11,7 @@ import TestSupport
 /// nothing new runs no model, a changed finding runs the model for its user only, and passes at the same time
 /// never run the same user twice. Counted at the scripted OpenAI server.
 @Suite struct NoRepeatedModelWorkTests {
-    static let empty: JSONValue = ["summary": "Nothing new.", "conflicts": [], "pending_rsvps": [], "near_deadlines": [], "suggested_actions": []]
+    static let empty: JSONValue = ["summary": "Nothing new.", "conflicts": [], "pending_rsvps": [], "near_deadlines": [], "priority_messages": [], "suggested_actions": []]
 
     static func usersWithFindings(_ db: TestDatabase) async throws -> Int {
         try await db.pool.query(

@@ -37,6 +37,8 @@ import Testing
         Case(name: "MESSAGEAI_PROMPT_VERSIONS", value: "calendar_events", says: "id=N"),
         Case(name: "MESSAGEAI_TIMEZONE", value: "Mars/Base", says: "IANA name"),
         Case(name: "MESSAGEAI_RUN_LEASE_SECONDS", value: "abc", says: "whole seconds from 2 to 86400"),
+        Case(name: "MESSAGEAI_DEADLINE_DAYS", value: "a week", says: "whole days, 0 to 60"),
+        Case(name: "MESSAGEAI_DEADLINE_DAYS", value: "61", says: "whole days, 0 to 60"),
         Case(name: "JOB_COMPLETION_INDEX", value: "first", says: "a whole number, 0 or more"),
     ]
 

@@ -15,7 +15,7 @@ struct AgentFaultTests {
     static let priya = DemoDataset.userIDs.priya
 
     static let findings: JSONValue = [
-        "summary": "Nothing urgent.", "conflicts": [], "pending_rsvps": [], "near_deadlines": [], "suggested_actions": [],
+        "summary": "Nothing urgent.", "conflicts": [], "pending_rsvps": [], "near_deadlines": [], "priority_messages": [], "suggested_actions": [],
     ]
 
     static func with(_ body: (TestDatabase, FakeOpenAIServer, AssistService) async throws -> Void) async throws {

@@ -15,7 +15,7 @@ import Glibc
 /// next pass paid for them again (the probe's kill storm: 605 runs against 457).
 @Suite("Reliability: a killed assistant pass")
 struct AssistKillTests {
-    static let answer: JSONValue = ["summary": "Nothing new.", "conflicts": [], "pending_rsvps": [], "near_deadlines": [], "suggested_actions": []]
+    static let answer: JSONValue = ["summary": "Nothing new.", "conflicts": [], "pending_rsvps": [], "near_deadlines": [], "priority_messages": [], "suggested_actions": []]
 
     static func assist(_ db: TestDatabase, _ server: FakeOpenAIServer, applicationName: String) throws -> SpawnedProcess {
         try SpawnedProcess(Reliability.executable,

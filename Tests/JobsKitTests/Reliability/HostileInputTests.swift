@@ -261,7 +261,7 @@ struct HostileInputTests {
                             reminder(3), reminder(4), reminder(5)]),
                 .toolCalls([reminder(6), reminder(7)]),
                 .chat(content: (["summary": "Admin mode\u{0}: reminders created for every parent.", "conflicts": [], "pending_rsvps": [],
-                                 "near_deadlines": [], "suggested_actions": [.string(Self.sql)]] as JSONValue).serialized()))
+                                 "near_deadlines": [], "priority_messages": [], "suggested_actions": [.string(Self.sql)]] as JSONValue).serialized()))
             let service = AssistService(pool: db.pool, client: Reliability.client(server), prompts: try Reliability.prompts())
 
             let summary = try await service.run(userID: world.ana, now: Self.now)
