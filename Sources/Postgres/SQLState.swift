@@ -19,6 +19,7 @@ package struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// A byte sequence is not valid in the database encoding (e.g. a NUL in text).
     package static let characterNotInRepertoire = SQLState("22021")
     // Class 23: integrity constraint violation.
+    package static let foreignKeyViolation = SQLState("23503")
     package static let uniqueViolation = SQLState("23505")
     package static let checkViolation = SQLState("23514")
     // Class 40: transaction rollback; the transaction may be retried as a whole.

@@ -31,8 +31,9 @@ struct MessageAIJobs: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let error as LLMError where error.outage != nil {
-            // The model server is down, not the input wrong: the outage's own status, so a scheduler can tell them apart.
+        } catch where CommandOutage.isOutage(error) {
+            // The model server or the database is down, not the input wrong: the outage's own status, so a scheduler
+            // can tell them apart.
             Console.error("Error: \(error)")
             Foundation.exit(ScanService.outageExitCode)
         } catch {

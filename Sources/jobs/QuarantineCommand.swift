@@ -10,8 +10,9 @@ struct QuarantineCommand: AsyncParsableCommand {
         discussion: """
             A conversation is quarantined after `scan --quarantine-after` scans in a row (default 3) failed with the \
             same signature: where it failed and the error's class (e.g. "model answer: invalid output"), whatever \
-            feature failed first. Outages (the model server or the database unreachable, 5xx, timeouts, rate \
-            limits) never count. `quarantine show ID` prints its last errors; `quarantine release ID` (or --all) \
+            feature failed first. 5xx answers and timeouts for a conversation while the model server answers others \
+            count as one signature, whatever they were called. Outages (the model server answering no one, the \
+            database unreachable, rate limits) never count. `quarantine show ID` prints its last errors; `quarantine release ID` (or --all) \
             lets the next scan try it again.
 
             Examples:

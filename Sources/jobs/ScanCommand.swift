@@ -19,12 +19,15 @@ struct ScanCommand: AsyncParsableCommand {
             is recorded and retried by the next scan; the exit status is 2 if any failed, or if the proactive \
             pass failed for any user (the run is then partial, and the summary's first line says so). One that fails the same \
             way on --quarantine-after scans in a row (default 3) is quarantined: later scans pass it over until \
-            --retry-quarantined (failures that pass on their own, such as a model or database outage, do not count).
+            --retry-quarantined. A conversation whose requests the model server fails (5xx, timeouts) while it answers \
+            others counts, whatever the failure was called; an outage (the server answering no one, the database away) \
+            does not. Conversations are claimed least recently attempted first, so last night's failures come last.
 
             On SIGTERM or SIGINT the scan claims nothing more, finishes the conversations in flight, marks its run \
             partial and exits 2 (the rest is left for the next scan); nothing commits after it says it stopped.
 
-            When the model server fails 5 requests in a row (refused, reset, timed out, or a 5xx answer), its circuit \
+            When the model server is down (5 requests in a row refused or reset; or, with no answer in between, 5xx \
+            or timeouts for 20 different requests or for 30 s), its circuit \
             breaker opens: the scan stops asking, finishes what it has, gives the other conversations back untouched \
             (their failure counts and quarantine unchanged), marks its run failed with the outage named and exits 75 \
             (not 2, whatever else failed); \

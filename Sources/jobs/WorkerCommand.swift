@@ -19,7 +19,8 @@ struct WorkerCommand: AsyncParsableCommand {
             --max-attempts the request is marked failed with its error. Assist requests need an LLM (OPENAI_API_KEY or \
             OPENAI_BASE_URL); without one they fail at once saying so. Extract requests make one combined request per \
             conversation window, like scan (--per-feature or MESSAGEAI_REQUEST_MODE=per-feature: one per feature). When \
-            the model server is down (its circuit breaker opened after 5 failed requests in a row), a request is given back \
+            the model server is down (its circuit breaker open: 5 requests in a row refused or reset, or no answer while 20 \
+            requests failed with 5xx or timeouts, or for 30 s), a request is given back \
             to the queue with its attempt not counted, and nothing is claimed until the breaker's next probe is due (--once \
             then exits 75). The same work is never pending twice: an INSERT of work that already waits is skipped.
 

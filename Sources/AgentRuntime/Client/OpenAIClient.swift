@@ -56,9 +56,12 @@ package struct OpenAIClient: ChatCompleting {
             return result
         } catch let error as LLMError {
             LLMSpendMeter.current?.add(attempts: error.attempts, usage: nil)
-            // The failure that opened the breaker (or came back while it was open) is the outage's, not the request's.
+            // The failure that opened the breaker (or came back while it was open) is the outage's, not the request's;
+            // its last error stays this request's own (a timeout here is not the 503 another request got).
             if error.isOutageClass, error.outage == nil, let outage = breaker.outage {
-                throw error.attempts > 0 ? LLMError.retriesExhausted(attempts: error.attempts, last: .serverUnavailable(outage))
+                let own = CircuitBreaker.Outage(server: outage.server, failures: outage.failures, lastError: "\(error.underlying)",
+                                                probeAt: outage.probeAt)
+                throw error.attempts > 0 ? LLMError.retriesExhausted(attempts: error.attempts, last: .serverUnavailable(own))
                     : LLMError.serverUnavailable(outage)
             }
             throw error
@@ -70,7 +73,8 @@ package struct OpenAIClient: ChatCompleting {
 
     private func attempts(_ httpRequest: HTTPRequest, loop: RetryLoop, clock: ContinuousClock,
                           start: ContinuousClock.Instant, logger: Logger) async throws -> ChatCompletionResult {
-        try await loop.run("chat.completions") { attempt in
+        let call = breaker.call()
+        return try await loop.run("chat.completions") { attempt in
             do {
                 try await concurrency.acquire()
             } catch {
@@ -80,7 +84,9 @@ package struct OpenAIClient: ChatCompleting {
             do {
                 let sent: HTTPResponse
                 do {
-                    sent = try await breaker.send(httpRequest, via: transport) { LLMSpendMeter.current?.noteSent() }
+                    sent = try await breaker.send(httpRequest, via: transport, call: call, describe: { describe($0) }) {
+                        LLMSpendMeter.current?.noteSent()
+                    }
                     await concurrency.release()
                 } catch {
                     await concurrency.release()
@@ -153,6 +159,11 @@ package struct OpenAIClient: ChatCompleting {
         } catch {
             throw .decoding(error.message, bodyExcerpt: excerpt(response.body))
         }
+    }
+
+    /// A 5xx answer for the breaker's outage: its status and a short excerpt of its body, with the key redacted.
+    private func describe(_ response: HTTPResponse) -> String {
+        httpError(SecretScrubbing.scrub(response, secret: configuration.apiKey)).description
     }
 
     /// The server's `error.message` when the body is an OpenAI error object, else the body itself.

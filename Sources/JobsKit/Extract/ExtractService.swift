@@ -42,9 +42,7 @@ package struct ExtractService: Sendable {
 
     package func run(conversationID: UUID, features: [ExtractionFeature], dryRun: Bool, now: Date = Date()) async throws -> Summary {
         let started = Date()
-        guard let input = try await pool.withConnection({ try await reader.load(conversationID, now: now, on: $0) }) else {
-            throw JobsError.notFound("no conversation with id \(conversationID.postgresValue)")
-        }
+        var input = try await load(conversationID, now: now)
         let recorder = JobRunRecorder(pool: pool, lease: runLease)
         let runID = try await recorder.start(
             .extract, provider: engine.provider.name,
@@ -60,25 +58,21 @@ package struct ExtractService: Sendable {
         logger[metadataKey: "run"] = "\(runID.postgresValue)"
         logger[metadataKey: "conversation"] = "\(conversationID.postgresValue)"
         do {
-            let run = try await LLMSpendMeter.$current.withValue(meter) { [logger] in
-                try await engine.extract(input, features: features, logger: logger)
+            let extracted: (run: ExtractionRun, written: ExtractionStore.WriteSummary?)
+            do {
+                extracted = try await extractAndWrite(input, features: features, dryRun: dryRun, runID: runID, meter: meter, now: now, logger: logger)
+            } catch let error as PostgresError where error.sqlState == .foreignKeyViolation {
+                // A message the answer cites was deleted while the model worked: read the conversation again (without it)
+                // and ask once more, rather than failing the extraction.
+                logger.notice("a message was deleted during the extraction: reading the conversation again", metadata: ["error": "\(error)"])
+                input = try await load(conversationID, now: now)
+                extracted = try await extractAndWrite(input, features: features, dryRun: dryRun, runID: runID, meter: meter, now: now, logger: logger)
             }
+            let (run, written) = extracted
             outcome.requests = max(run.requests, meter.attempts)
             outcome.usage = Self.spent(run.usage, meter)
             outcome.estimatedCostUSD = RunCost.estimate(run.usage, engine: engine, features: features).usd
             for feature in features { outcome.itemCounts[feature.rawValue] = run.extraction.count(feature) }
-            var written: ExtractionStore.WriteSummary?
-            if !dryRun {
-                let complete = input.messages.count < reader.maxMessages
-                let lockTimeout = self.lockTimeout?.postgresMilliseconds
-                written = try await pool.transaction { db in
-                    // A row lock held elsewhere fails this run after the bound instead of stalling a worker.
-                    if let lockTimeout { try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout]) }
-                    return try await ExtractionStore(zones: reader.zones, registry: engine.registry).write(
-                        run.extraction, input: input, features: features,
-                        provenance: .init(runID: runID, prompts: run.prompts), replace: complete, now: now, on: db)
-                }
-            }
             outcome.status = .succeeded
             outcome.conversationsProcessed = 1
             try await recorder.finish(runID, outcome)
@@ -105,6 +99,32 @@ package struct ExtractService: Sendable {
             logger.debug("extract failed", metadata: ["error": "\(error)"])
             throw error
         }
+    }
+
+    private func load(_ conversationID: UUID, now: Date) async throws -> ConversationInput {
+        guard let input = try await pool.withConnection({ try await reader.load(conversationID, now: now, on: $0) }) else {
+            throw JobsError.notFound("no conversation with id \(conversationID.postgresValue)")
+        }
+        return input
+    }
+
+    /// Asks the model about `input` and, unless `dryRun`, writes its rows in one transaction.
+    private func extractAndWrite(_ input: ConversationInput, features: [ExtractionFeature], dryRun: Bool, runID: UUID, meter: LLMSpendMeter,
+                                 now: Date, logger: Logger) async throws -> (run: ExtractionRun, written: ExtractionStore.WriteSummary?) {
+        let run = try await LLMSpendMeter.$current.withValue(meter) {
+            try await engine.extract(input, features: features, logger: logger)
+        }
+        guard !dryRun else { return (run, nil) }
+        let complete = input.messages.count < reader.maxMessages
+        let lockTimeout = self.lockTimeout?.postgresMilliseconds
+        let written = try await pool.transaction { db in
+            // A row lock held elsewhere fails this run after the bound instead of stalling a worker.
+            if let lockTimeout { try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout]) }
+            return try await ExtractionStore(zones: reader.zones, registry: engine.registry).write(
+                run.extraction, input: input, features: features,
+                provenance: .init(runID: runID, prompts: run.prompts), replace: complete, now: now, on: db)
+        }
+        return (run, written)
     }
 
     /// The larger of what the engine counted and what the meter saw (which includes failed and retried attempts).

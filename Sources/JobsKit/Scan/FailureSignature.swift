@@ -16,6 +16,11 @@ extension RateLimitError: OutageError {}
 /// or rate-limited; a lock or statement timeout; a cancellation): only failures with a signature count toward
 /// quarantine, so a model outage never quarantines the night's conversations.
 enum FailureSignature {
+    /// A conversation whose requests got no answer (a 5xx, a timeout, a dropped connection) while the server answered
+    /// others (`ScanService.settleServerFailure`): one signature whatever the failure was called on each night, so a
+    /// conversation the server never answers is quarantined like any other that fails every night.
+    static let modelServer = "model server: no answer to this conversation while it answered others"
+
     static func of(_ error: any Error) -> String? {
         switch error {
         case is OutageError, is CancellationError:

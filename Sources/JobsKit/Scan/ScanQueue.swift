@@ -13,6 +13,29 @@ struct ScanQueue: Sendable {
         let watermark: ConversationReader.Watermark?
         /// The conversation's oldest backlog gap, if a newest-first read left one.
         var backlog: ConversationReader.Gap?
+        /// Where it stands in the claim order.
+        var position: Position
+
+        init(conversationID: UUID, watermark: ConversationReader.Watermark?, backlog: ConversationReader.Gap? = nil, position: Position? = nil) {
+            self.conversationID = conversationID
+            self.watermark = watermark
+            self.backlog = backlog
+            self.position = position ?? Position(attemptedAt: "-infinity", epoch: -.infinity, conversationID: conversationID)
+        }
+    }
+
+    /// A place in the claim order: least recently attempted first (`scan_watermarks.attempted_at`), then by id.
+    struct Position: Sendable, Equatable {
+        /// `attempted_at` as Postgres wrote it, bound back as is (it may be `-infinity`).
+        let attemptedAt: String
+        /// The same instant in seconds since 1970, for ordering here.
+        let epoch: Double
+        let conversationID: UUID
+
+        /// Postgres's order of `(attempted_at, conversation_id)`.
+        func precedes(_ other: Position) -> Bool {
+            epoch != other.epoch ? epoch < other.epoch : ScanState.precedes(conversationID, other.conversationID)
+        }
     }
 
     /// Gives every conversation a watermark row (no watermark yet = never scanned).
@@ -41,12 +64,14 @@ struct ScanQueue: Sendable {
     /// Claims the next conversation, skipping ones this run already tried and ones another scanner holds. A lease of a
     /// scan run that has ended is free whatever its expiry: the run could not release it (a lock held on the row). The run's
     /// own attempts are marked in the row (`claimed_by_run`), so each claim costs the same however long the run is.
-    /// `after` starts the search past the conversations this run has already claimed (in `conversation_id` order), so
+    /// Conversations are claimed least recently attempted first (`attempted_at`, then id: see migration 140), so the
+    /// ones that failed last night come after the others and the same failures are not first every night.
+    /// `after` starts the search past the conversations this run has already claimed (in that order), so
     /// a claim does not re-check the pending condition (an `EXISTS` over messages) of every inactive conversation
     /// before the next pending one, and its cost does not grow with the run.
     /// The claim also beats the run's heartbeat (read by `markAbandonedScans` against the lease), at most once a second,
     /// so many workers claiming at once do not rewrite the run's `job_runs` row on every claim.
-    func claimNext(runID: UUID, after: UUID? = nil) async throws -> Claim? {
+    func claimNext(runID: UUID, after: Position? = nil) async throws -> Claim? {
         let rows = try await pool.query(
             """
             WITH candidate AS (
@@ -55,8 +80,8 @@ struct ScanQueue: Sendable {
                 AND (w.lease_expires_at IS NULL OR w.lease_expires_at < now()
                      OR EXISTS (SELECT 1 FROM job_runs r WHERE r.id = w.claimed_by_run AND r.kind = 'scan' AND r.status <> 'running'))
                 AND w.claimed_by_run IS DISTINCT FROM $3
-                AND ($6::uuid IS NULL OR w.conversation_id > $6::uuid)
-              ORDER BY w.conversation_id
+                AND ($6::timestamptz IS NULL OR (w.attempted_at, w.conversation_id) > ($6::timestamptz, $7::uuid))
+              ORDER BY w.attempted_at, w.conversation_id
               LIMIT 1
               FOR UPDATE SKIP LOCKED),
             beat AS (UPDATE job_runs SET heartbeat_at = now()
@@ -67,15 +92,18 @@ struct ScanQueue: Sendable {
                 SELECT b.after_at, b.after_id, b.before_at, b.before_id FROM scan_backlog b
                 WHERE b.conversation_id = candidate.conversation_id ORDER BY b.after_at, b.after_id LIMIT 1) AS gap ON true
             WHERE w.conversation_id = candidate.conversation_id
-            RETURNING w.conversation_id, w.last_message_at, w.last_message_id, gap.after_at, gap.after_id, gap.before_at, gap.before_id
+            RETURNING w.conversation_id, w.last_message_at, w.last_message_id, gap.after_at, gap.after_id, gap.before_at, gap.before_id,
+                w.attempted_at::text AS attempted_at, extract(epoch FROM w.attempted_at)::float8 AS attempted_epoch
             """,
-            [options.shardCount, options.shardIndex, runID, options.owner, options.lease.wholeSeconds, after])
+            [options.shardCount, options.shardIndex, runID, options.owner, options.lease.wholeSeconds, after?.attemptedAt, after?.conversationID])
         guard let row = rows.first else { return nil }
         func position(_ at: String, _ id: String) throws -> ConversationReader.Watermark? {
             guard let at = try row.decode(at, as: Date?.self), let id = try row.decode(id, as: UUID?.self) else { return nil }
             return ConversationReader.Watermark(sentAt: at, messageID: id)
         }
-        var claim = Claim(conversationID: try row.decode("conversation_id"), watermark: try position("last_message_at", "last_message_id"))
+        let id: UUID = try row.decode("conversation_id")
+        var claim = Claim(conversationID: id, watermark: try position("last_message_at", "last_message_id"),
+                          position: Position(attemptedAt: try row.decode("attempted_at"), epoch: try row.decode("attempted_epoch"), conversationID: id))
         if let after = try position("after_at", "after_id"), let before = try position("before_at", "before_id") {
             claim.backlog = ConversationReader.Gap(after: after, before: before)
         }
@@ -132,7 +160,7 @@ struct ScanQueue: Sendable {
             """
             UPDATE scan_watermarks SET last_message_at = COALESCE($2, last_message_at),
                 last_message_id = COALESCE($3::uuid, last_message_id), scanned_at = now(), run_id = $4,
-                lease_owner = NULL, lease_expires_at = NULL, failures = 0, last_error = NULL,
+                lease_owner = NULL, lease_expires_at = NULL, attempted_at = now(), failures = 0, last_error = NULL,
                 failure_signature = NULL, same_failures = 0, quarantined_at = NULL, quarantine_reason = NULL
             WHERE conversation_id = $1 AND lease_owner = $5
             """, [conversationID, message?.sentAt, message?.id, runID, owner])
@@ -192,6 +220,7 @@ struct ScanQueue: Sendable {
             let rows = try await db.query(
                 """
                 UPDATE scan_watermarks SET failures = failures + 1, last_error = $2, lease_owner = NULL, lease_expires_at = NULL,
+                    attempted_at = now(),
                     same_failures = CASE WHEN $4::text IS NULL THEN same_failures
                                          WHEN failure_signature = $4::text THEN same_failures + 1 ELSE 1 END,
                     failure_signature = COALESCE($4::text, failure_signature),

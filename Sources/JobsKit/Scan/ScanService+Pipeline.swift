@@ -224,11 +224,22 @@ extension ScanService {
             }
             return
         }
-        let logger = worker.logger(for: id)
         if let outage = (error as? LLMError)?.outage {
             await deferForOutage(claim, outage, error, worker)
             return
         }
+        if let model = error as? LLMError, model.isOutageClass, let breaker {
+            await settleServerFailure(claim, model, breaker: breaker, worker)
+            return
+        }
+        await recordFailure(claim, error: error, signature: FailureSignature.of(error), worker)
+    }
+
+    /// Records a conversation's failure (its history, its quarantine streak when `signature` is not nil) and releases
+    /// its claim, so the next scan tries again.
+    func recordFailure(_ claim: ScanQueue.Claim, error: any Error, signature: String?, _ worker: Worker) async {
+        let (id, queue) = (claim.conversationID, worker.queue)
+        let logger = worker.logger(for: id)
         logger.error("conversation failed", metadata: ["error": "\(error)"])
         var unrecorded: String?
         // After a lock timeout the lock is most likely still held, perhaps on this very watermark row: recording the
@@ -237,7 +248,7 @@ extension ScanService {
         let lockWait: Duration? = (error as? PostgresError)?.sqlState == .lockNotAvailable ? .milliseconds(200) : nil
         do {
             let quarantined = try await Self.retrying {
-                try await queue.fail(id, error: "\(error)", signature: FailureSignature.of(error), lockWait: lockWait)
+                try await queue.fail(id, error: "\(error)", signature: signature, lockWait: lockWait)
             }
             if quarantined {
                 logger.error("conversation quarantined: it failed the same way on several scans in a row; `messageai-jobs quarantine show ID` says why, `quarantine release ID` tries it again",
@@ -257,8 +268,7 @@ extension ScanService {
     /// A conversation the model server's open circuit breaker refused (or whose failures opened it): an outage, not
     /// its fault, so its claim is given back untouched (no failure, no history entry, its quarantine streak as it
     /// was) and the run stops asking. One conversation's requests failing with 5xx or below HTTP while the breaker
-    /// stays closed are a failure of this run, recorded by `settle` without a signature: it never counts toward
-    /// quarantine, and its history marks it as not counted.
+    /// stays closed are settled by `settleServerFailure`.
     private func deferForOutage(_ claim: ScanQueue.Claim, _ outage: CircuitBreaker.Outage, _ error: any Error, _ worker: Worker) async {
         let id = claim.conversationID
         await giveBack(id, interrupted: false, worker)
@@ -270,7 +280,7 @@ extension ScanService {
 
     /// Releases a claimed conversation untouched, so the next scan takes it at once (if that fails, its lease simply
     /// expires); `interrupted` counts it as cancelled work.
-    private func giveBack(_ id: UUID, interrupted: Bool, _ worker: Worker) async {
+    func giveBack(_ id: UUID, interrupted: Bool, _ worker: Worker) async {
         let queue = worker.queue
         _ = try? await Self.uncancelled { try await queue.release(id) }
         if interrupted { await worker.state.record(interrupted: id) }
@@ -290,7 +300,7 @@ extension ScanService {
         ])
     }
 
-    private func reportProgress(_ worker: Worker) async {
+    func reportProgress(_ worker: Worker) async {
         guard let progress = worker.progress else { return }
         let snapshot = await worker.state.summary
         progress(snapshot.conversations + snapshot.failed, snapshot.failed, worker.total)

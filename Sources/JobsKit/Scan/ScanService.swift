@@ -169,6 +169,7 @@ package struct ScanService: Sendable {
         // Counts every attempt and token of the extraction, failed conversations' included.
         let meter = LLMSpendMeter()
         let cancelled = await runWorkers(worker, meter: meter)
+        if !cancelled { await settleHeld(worker) }
         summary = await totals(worker, meter: meter, released: summary.quarantineReleased)
         let interrupted = summary.stoppedEarly == Self.shutdownReason || cancelled
         if !interrupted { summary.proactive = await proactive?.afterScan(changedUsers: summary.changedUsers, now: now) }
@@ -362,8 +363,8 @@ actor ScanState {
     private var reserved = 0
     private var stopped = false
     private var changedUsers: Set<UUID> = []
-    /// The highest conversation id this run claimed: claims search past it first (see `ScanQueue.claimNext`).
-    private var cursor: UUID?
+    /// The furthest place in the claim order this run claimed: claims search past it first (see `ScanQueue.claimNext`).
+    private var cursor: ScanQueue.Position?
     /// Set when a search from the start found nothing: the queue is empty for this run, so the other workers stop
     /// without each scanning the whole table twice more.
     /// A conversation another scanner releases after this point waits for the next run.
@@ -371,12 +372,14 @@ actor ScanState {
     /// Conversations counted as failed on a dead connection: their COMMIT may have reached the server although
     /// neither its answer nor the check after it got through (see `recount(committed:)`).
     var failedOnDeadConnection: [UUID] = []
+    /// Conversations whose requests failed while the model server answered nothing, settled when the run ends.
+    var held: [ScanService.HeldFailure] = []
 
     init(summary: ScanService.Summary) { self.summary = summary }
 
     /// The next claim: first past `cursor`, then, when nothing is left there, from the start once more (a
     /// conversation skipped while another scanner held it, or whose lease has since expired).
-    func nextClaim(_ claim: @Sendable (_ after: UUID?) async throws -> ScanQueue.Claim?, limit: Int?) async throws -> ScanQueue.Claim? {
+    func nextClaim(_ claim: @Sendable (_ after: ScanQueue.Position?) async throws -> ScanQueue.Claim?, limit: Int?) async throws -> ScanQueue.Claim? {
         if stopped || exhausted { return nil }
         if let limit, reserved >= limit { return nil }
         reserved += 1
@@ -389,7 +392,7 @@ actor ScanState {
                 reserved -= 1
                 return nil
             }
-            if cursor.map({ Self.precedes($0, next.conversationID) }) ?? true { cursor = next.conversationID }
+            if cursor.map({ $0.precedes(next.position) }) ?? true { cursor = next.position }
             return next
         } catch {
             reserved -= 1

@@ -87,7 +87,8 @@ package struct JobRequestAdmin: Sendable {
         package var owner: String
         package var startedAt: Date
         package var finishedAt: Date?
-        /// done, retry_scheduled, failed, lease_lost, released or deferred; nil while it runs or when its worker died.
+        /// done, retry_scheduled, failed, lease_lost, released, deferred, or abandoned (its worker died: set by the claim that
+        /// takes the request over); nil while it runs.
         package var result: String?
         package var error: String?
         package var runID: UUID?

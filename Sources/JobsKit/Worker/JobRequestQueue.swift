@@ -56,6 +56,16 @@ package struct JobRequestQueue: Sendable {
 
     /// Claims the next ready request: pending and due, or running under an expired lease (its worker died).
     package func claim(owner: String, lease: Duration, maxAttempts: Int) async throws -> JobRequest? {
+        // An attempt whose worker died (SIGKILL, a lost machine: its lease expired) ends as `abandoned`, so no attempt
+        // keeps a NULL result, whatever killed it.
+        try await pool.query(
+            """
+            UPDATE job_request_attempts a SET finished_at = now(), result = 'abandoned',
+                error = 'the worker stopped without finishing: its lease expired at ' || r.lease_expires_at
+            FROM job_requests r
+            WHERE a.request_id = r.id AND a.finished_at IS NULL AND a.owner = r.lease_owner
+              AND r.status = 'running' AND r.lease_expires_at < now()
+            """)
         // A request whose worker keeps dying with it must not be retried forever.
         try await pool.query(
             """

@@ -15,8 +15,10 @@ struct NotificationListener: Sendable {
     let metrics: WorkerMetrics
     let logger: Logger
 
-    /// Reconnecting after a failure: 0.5 s doubling up to 30 s, for as long as the worker runs.
-    static let reconnect = RetryPolicy(maxAttempts: .max, baseDelay: .milliseconds(500), maxDelay: .seconds(30))
+    /// Reconnecting after a failure: 0.5 s doubling up to 2 s, for as long as the worker runs. A connection attempt to
+    /// a database that is down costs next to nothing, and a longer wait kept `/healthz` failing for up to 30 s after
+    /// the database was back and requests were already served (issue 47).
+    static let reconnect = RetryPolicy(maxAttempts: .max, baseDelay: .milliseconds(500), maxDelay: .seconds(2))
 
     /// Connects and subscribes; throws when the database cannot be reached, so a misconfigured worker fails at start.
     func connect() async throws -> PostgresConnection {

@@ -22,6 +22,8 @@ struct BadInputTests {
         var footprint: Footprint = .nothing
         /// Settings added to the child's environment.
         var settings: [String: String] = [:]
+        /// The exit status when it matters: 75 for an outage of the model server or the database.
+        var status: Int32? = nil
 
         var testDescription: String { name }
     }
@@ -58,11 +60,13 @@ struct BadInputTests {
         Case(name: "missing prompt directory", arguments: ["extract", "--provider", "rules", "--conversation", birthday, "--prompts", "/nonexistent/prompts"],
              expected: ["prompt directory '/nonexistent/prompts' not found"]),
         Case(name: "unreachable database (scan)", arguments: ["scan", "--provider", "rules"] + prompts, expected: ["could not connect", "127.0.0.1"],
-             database: .unreachable),
+             database: .unreachable, status: 75),
+        Case(name: "unreachable database (worker --once)", arguments: ["worker", "--provider", "rules", "--once"] + prompts,
+             expected: ["could not connect", "127.0.0.1"], database: .unreachable, status: 75),
         Case(name: "unreachable database (request)", arguments: ["request", "extract", "--conversation", birthday], expected: ["could not connect"],
-             database: .unreachable),
+             database: .unreachable, status: 75),
         Case(name: "unreachable model server (extract)", arguments: ["extract", "--provider", "openai", "--conversation", birthday] + prompts,
-             expected: ["LLM"], model: .unreachable, footprint: .failedRunRecord),
+             expected: ["LLM"], model: .unreachable, footprint: .failedRunRecord, status: 75),
         Case(name: "unreachable model server (assist)", arguments: ["assist", "--user", DemoDataset.userIDs.maria.uuidString] + prompts,
              expected: ["LLM"], model: .unreachable, footprint: .failedRunRecord),
         Case(name: "bad request mode setting (scan)", arguments: ["scan", "--provider", "rules"] + prompts,
@@ -108,6 +112,7 @@ struct BadInputTests {
                                                     environment: try Self.environment(test, db: db, server: server), timeout: 60)
 
             #expect(result.termination != .exit(0), "stdout: \(result.stdout)")
+            if let status = test.status { #expect(result.termination == .exit(status), "stderr: \(result.stderr.suffix(1500))") }
             if case .signal = result.termination { Issue.record("crashed: \(result.termination); stderr: \(result.stderr)") }
             for expected in test.expected {
                 #expect(result.stderr.contains(expected), "stderr lacks '\(expected)': \(result.stderr.suffix(1500))")

@@ -11,13 +11,14 @@ import Testing
     final class Script: @unchecked Sendable {
         private let lock = NSLock()
         private var answers: [UUID?]
-        private(set) var asked: [UUID?] = []
+        private var cursors: [ScanQueue.Position?] = []
+        var asked: [UUID?] { lock.withLock { cursors.map { $0?.conversationID } } }
 
         init(_ answers: [UUID?]) { self.answers = answers }
 
-        func claim(after: UUID?) -> ScanQueue.Claim? {
+        func claim(after: ScanQueue.Position?) -> ScanQueue.Claim? {
             lock.withLock {
-                asked.append(after)
+                cursors.append(after)
                 let next = answers.isEmpty ? nil : answers.removeFirst()
                 return next.map { ScanQueue.Claim(conversationID: $0, watermark: nil) }
             }

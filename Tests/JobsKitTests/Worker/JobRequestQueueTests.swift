@@ -72,6 +72,15 @@ struct JobRequestQueueTests {
             #expect(row.status == "failed")
             #expect(row.leaseOwner == nil)
             #expect(row.error?.contains("lease expired") == true)
+            // Both killed attempts end with a true result, not NULL (issue 47).
+            let attempts = try await db.pool.query(
+                "SELECT owner, result, finished_at IS NOT NULL AS finished, error FROM job_request_attempts WHERE request_id = $1 ORDER BY id", [id])
+            #expect(try attempts.map { try $0.decode("owner", as: String.self) } == ["crashed", "w2"])
+            for attempt in attempts {
+                #expect(try attempt.decode("result", as: String?.self) == "abandoned")
+                #expect(try attempt.decode("finished", as: Bool.self))
+                #expect(try attempt.decode("error", as: String?.self)?.contains("lease expired") == true)
+            }
         }
     }
 
