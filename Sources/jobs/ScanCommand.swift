@@ -34,7 +34,8 @@ struct ScanCommand: AsyncParsableCommand {
             the next scan after the server returns takes them all. A database that stays unreachable ends it the same way.
 
             Then the proactive pass (unless --no-assist) looks at every user whose rows changed and every user with \
-            something coming up: schedule conflicts, unanswered RSVPs, deadlines in the next 3 days, reminders due. \
+            something coming up: schedule conflicts, unanswered RSVPs, deadlines in the coming week (MESSAGEAI_DEADLINE_DAYS, \
+            default 7), urgent and high priority messages of today and tomorrow, reminders due. \
             Findings are computed by code and kept in assistant_findings; with an LLM the assistant also ranks and \
             explains them (see `assist --help`).
 
