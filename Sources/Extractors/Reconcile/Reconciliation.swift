@@ -26,12 +26,16 @@ package enum Reconciliation {
     private struct Run {
         var state: ConversationState
         let request: NightRequest
+        /// The refs stored before this answer: a new item is matched against those only. Two new items of one answer
+        /// are two items (the decode step already merged a model's repeats within a night, `ItemIdentity`).
+        let stored: Set<String>
         var changes: [ItemChange] = []
         var refusals: [Refusal] = []
 
         init(state: ConversationState, request: NightRequest) {
             self.state = state
             self.request = request
+            self.stored = Set(state.items.map(\.ref))
         }
 
         mutating func refuse(_ kind: Refusal.Kind, _ subject: String, _ detail: String) {
@@ -113,15 +117,16 @@ package enum Reconciliation {
             guard !request.shownMessages.isDisjoint(with: body.sources) else {
                 return refuse(.notCitedInRequest, subject, "cites no message of this request")
             }
-            if let closed = state.items.first(where: { $0.closedInApp && ItemMatching.same(body, $0.body) }) {
+            let earlier = state.items.filter { stored.contains($0.ref) }
+            if let closed = earlier.first(where: { $0.closedInApp && ItemMatching.same(body, $0.body) }) {
                 return refuse(.reopensParentClosed, subject, "the same item as \(closed.ref), which the parent closed in the app")
             }
-            if let known = state.openItems.first(where: { ItemMatching.same(body, $0.body) }) {
+            if let known = earlier.first(where: { $0.isOpen && ItemMatching.same(body, $0.body) }) {
                 if let until = new.until, known.until != until { state.update(known.ref) { $0.until = until } }
                 return change(known, to: body)
             }
             // A message flagged before stays the one item of that message, closed or not.
-            if case .priority = body, state.items.contains(where: { ItemMatching.same(body, $0.body) }) { return }
+            if case .priority = body, earlier.contains(where: { ItemMatching.same(body, $0.body) }) { return }
             if let date = body.keyDate, date < request.today { return }
             if let until = new.until, until < request.today { return }
             changes.append(ItemChange(ref: state.add(body, until: new.until), .added))
