@@ -3,7 +3,7 @@ import Core
 /// `--provider labels`: a night's answer written from a fixture's own labels, as a perfect model would answer the
 /// request (docs/over-nights.md, "Eval over nights"). Each label of the night is paired with the open item it is (a
 /// shared message; a priority message by its message): equal, it stands; otherwise `changed`. A label with no open
-/// item is new. An open item the night no longer shows is `cancelled`, or for a deadline or a high priority `met` for
+/// item is new; one met for the user that the night shows again is `reopened` for her. An open item the night no longer shows is `cancelled`, or for a deadline or a high priority `met` for
 /// the reference user, for an urgent priority `ended`; unless its date has passed, which the reconciliation lapses itself.
 package enum LabelAnswers {
     package static func answer(_ state: ConversationState, request: NightRequest, expected: ExtractionSet,
@@ -20,8 +20,12 @@ package enum LabelAnswers {
             }
             let item = open.remove(at: index)
             let now = filled(label, from: item.body)
-            if item.metFor.contains(user) || now.with(sources: []) != item.body.with(sources: []) {
+            if now.with(sources: []) != item.body.with(sources: []) {
                 answer.verdicts.append(Verdict(ref: item.ref, .changed(now)))
+            }
+            if item.metFor.contains(user) {
+                let evidence = label.sources.filter(request.shownMessages.contains)
+                answer.verdicts.append(Verdict(ref: item.ref, .reopened(for: [user]), evidence: evidence))
             }
         }
         let today = request.today

@@ -63,6 +63,9 @@ package struct Verdict: Sendable, Hashable {
         case met(for: Set<String>)
         /// A priority message whose day is over.
         case ended
+        /// Due again for these participants after it was met for them: the chat says so ("false alarm, we're going
+        /// after all", "the form was the wrong one"); its evidence must cite a message of the request.
+        case reopened(for: Set<String>)
     }
 
     package var ref: String

@@ -10,7 +10,9 @@ package enum Reconciliation {
         var run = Run(state: stored, request: request)
         var judged: Set<String> = []
         for verdict in answer.verdicts {
-            guard judged.insert(verdict.ref).inserted else {
+            // `reopened` may come beside one other verdict on its item (re-opened and moved); nothing else may repeat.
+            let key = if case .reopened = verdict.kind { verdict.ref + " reopened" } else { verdict.ref }
+            guard judged.insert(key).inserted else {
                 run.refuse(.repeatedVerdict, verdict.ref, "a second verdict on one item in one answer")
                 continue
             }
@@ -70,6 +72,14 @@ package enum Reconciliation {
                     return refuse(.unknownParticipant, ref, "met for \(unknown.sorted().joined(separator: ", ")): not a participant")
                 }
                 meet(item.ref, people)
+            case .reopened(let people):
+                guard !verdict.evidence.isEmpty else {
+                    return refuse(.notCitedInRequest, ref, "re-opened for \(people.sorted().joined(separator: ", ")) citing no message")
+                }
+                let reopened = people.intersection(item.metFor)
+                guard !reopened.isEmpty else { return }
+                state.update(ref) { $0.metFor.subtract(reopened) }
+                changes.append(ItemChange(ref: ref, .reopened(for: reopened)))
             }
         }
 

@@ -7,6 +7,8 @@ package struct ItemChange: Sendable, Hashable {
         case closed(ItemStatus, removesRow: Bool)
         /// Closed for these participants only.
         case met(for: Set<String>)
+        /// Open again for these participants (the chat took back what it said was met).
+        case reopened(for: Set<String>)
     }
 
     package var ref: String

@@ -7,7 +7,7 @@ package struct TrackedItem: Sendable, Hashable {
     package var body: ItemBody
     package var status: ItemStatus = .open
     /// The participants for whom it is met (a deadline met by a family, a priority whose request she met, an
-    /// invitation she answered). Only ever grows: what is met stays met.
+    /// invitation she answered). Only a `reopened` verdict citing a message of its night takes someone out again.
     package var metFor: Set<String> = []
     /// A priority message: the last day it matters (an urgent one lapses after it).
     package var until: LocalDate? = nil

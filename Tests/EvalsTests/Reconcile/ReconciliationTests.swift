@@ -158,3 +158,24 @@ struct ReconciliationTests {
         #expect(state.openItemsBlock() == "e1 calendar_events \"Emma's party\" 2026-12-12 14:00")
     }
 }
+
+@Suite("Reconciliation: re-opened")
+struct ReconciliationReopenTests {
+    @Test func aDeadlineMetForHerIsDueAgainOnlyWhenAMessageOfTheNightSaysSo() {
+        var state = Night.state(Night.deadline("Bring togs and a towel", day: 12, ["m1"]))
+        state = Reconciliation.apply(state, request: Night.request(state, day: 4, messages: ["m5"]),
+                                     answer: NightAnswer(verdicts: [Verdict(ref: "t1", .met(for: ["ana"]))])).state
+        #expect(Night.view(state, day: 4).deadlines.isEmpty)
+        let unbacked = Reconciliation.apply(state, request: Night.request(state, day: 5, messages: ["m6"]),
+                                            answer: NightAnswer(verdicts: [Verdict(ref: "t1", .reopened(for: ["ana"]))]))
+        #expect(unbacked.refusals.map(\.kind) == [.notCitedInRequest])
+        #expect(Night.view(unbacked.state, day: 5).deadlines.isEmpty)
+        let moved = Night.deadline("Bring togs and a towel", day: 13, ["m1", "m6"])
+        let result = Reconciliation.apply(state, request: Night.request(state, day: 5, messages: ["m6"]), answer: NightAnswer(verdicts: [
+            Verdict(ref: "t1", .changed(moved)), Verdict(ref: "t1", .reopened(for: ["ana", "jen"]), evidence: ["m6"]),
+        ]))
+        #expect(result.refusals.isEmpty)
+        #expect(result.changes == [ItemChange(ref: "t1", .updated), ItemChange(ref: "t1", .reopened(for: ["ana"]))])
+        #expect(Night.view(result.state, day: 5).deadlines.map(\.deadline) == [Night.date(13)])
+    }
+}
