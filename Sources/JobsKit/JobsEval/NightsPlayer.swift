@@ -45,18 +45,42 @@ enum NightsPlayer {
         return outcome
     }
 
-    /// The engine's new items for one night (its messages after their context); a failed extraction answers nothing
-    /// that night and is counted as an error of it.
-    private static func extracted(_ fixture: Fixture, night: FixtureNight, id: String, context: [FixtureMessage], zone: TimeZone,
-                                  variant: EvalVariantSpec, into outcome: inout EvalRunner.FixtureOutcome) async -> NightAnswer {
-        guard !night.messages.isEmpty else { return NightAnswer() }
+    /// What the engine reads on one night: the night's messages after their context (earlier nights' last
+    /// `contextMessages`), "now" the night's. `--export-requests` builds the same, so recorded answers replay.
+    static func input(_ fixture: Fixture, night: FixtureNight, context: [FixtureMessage], zone: TimeZone) -> ConversationInput {
         let participants = fixture.participants.map { Extractors.Participant(id: $0.id, name: $0.name) }
-        let input = ConversationInput(
+        return ConversationInput(
             conversationID: fixture.id, name: FixtureConversation.neutralName(participants, user: fixture.reference.user),
             isGroup: participants.count > 2, participants: participants,
             messages: (context + night.messages).map { InputMessage(id: $0.id, senderID: $0.sender, sentAt: $0.sentAt.date, text: $0.text) },
             firstNewIndex: context.count, timeZone: zone, now: night.now.date,
             viewer: participants.first { $0.id == fixture.reference.user })
+    }
+
+    /// Each night of a nights fixture that has messages, with its id (`Fixture.nightID`) and what the engine reads.
+    static func inputs(_ fixture: Fixture) throws -> [(id: String, input: ConversationInput)] {
+        guard let nights = fixture.nights else { return [(fixture.id, try FixtureConversation.input(fixture))] }
+        guard let zone = TimeZone(identifier: fixture.reference.timezone) else {
+            throw EvalRunError(.invalidFixture, "fixture '\(fixture.id)': reference.timezone '\(fixture.reference.timezone)' is not a known time zone")
+        }
+        var earlier: [FixtureMessage] = []
+        var out: [(id: String, input: ConversationInput)] = []
+        for (index, night) in nights.enumerated() {
+            if !night.messages.isEmpty {
+                out.append((Fixture.nightID(fixture.id, index + 1),
+                            input(fixture, night: night, context: Array(earlier.suffix(contextMessages)), zone: zone)))
+            }
+            earlier += night.messages
+        }
+        return out
+    }
+
+    /// The engine's new items for one night (its messages after their context); a failed extraction answers nothing
+    /// that night and is counted as an error of it.
+    private static func extracted(_ fixture: Fixture, night: FixtureNight, id: String, context: [FixtureMessage], zone: TimeZone,
+                                  variant: EvalVariantSpec, into outcome: inout EvalRunner.FixtureOutcome) async -> NightAnswer {
+        guard !night.messages.isEmpty else { return NightAnswer() }
+        let input = Self.input(fixture, night: night, context: context, zone: zone)
         let clock = ContinuousClock()
         let start = clock.now
         do {

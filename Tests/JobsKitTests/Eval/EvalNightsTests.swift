@@ -59,4 +59,35 @@ struct EvalNightsTests {
         #expect(nights.nights.count >= 2)
         #expect(nights.exact < nights.nights.count)
     }
+
+    /// Today's requests over nights: each night's messages after their context, one request per night and window,
+    /// exported and replayed by body; a night without its answer fails alone, and the others are still played.
+    @Test("--export-requests and --provider recorded play a nights fixture night by night")
+    func exportAndRecordedOverNights() async throws {
+        let fixtures = try EvalTestSupport.temporaryDirectory("nights")
+        try FileManager.default.copyItem(atPath: "\(Self.nightsPath)/mn-party-moved.yaml",
+                                         toPath: fixtures.appendingPathComponent("mn-party-moved.yaml").path)
+        var options = EvalRunOptions()
+        options.fixturesPath = fixtures.path
+        options.promptsPath = EvalTestSupport.promptsPath
+        options.provider = .recorded
+        options.mode = .combined
+        options.environment = [:]
+        let plan = try await RequestExport.plan(options)
+        #expect(plan.requests.map(\.fixture) == ["mn-party-moved#1", "mn-party-moved#2"])
+        let second = try JSONValue.parse(plan.requests[1].body).serialized()
+        #expect(second.contains("Change of plan") && second.contains("Jump Zone"), "night 2 carries its message and the earlier one as context")
+        #expect(!(try JSONValue.parse(plan.requests[0].body).serialized()).contains("Change of plan"), "night 1 never sees a later night")
+
+        let answers = try EvalTestSupport.temporaryDirectory("night-answers")
+        try RequestExport.write(plan, to: answers)
+        let schema = try #require(try JSONValue.parse(plan.requests[0].body)["response_format"]?["json_schema"]?["schema"])
+        try Data(CombinedSchema.emptyAnswer(schema).serialized().utf8).write(to: answers.appendingPathComponent(plan.requests[0].answerPath))
+        options.answersDirectory = answers
+        let recorded = try #require(try await EvalSession.run(options).report.main)
+        #expect(Set(recorded.errors.map(\.fixture)) == ["mn-party-moved#2"], "only the night without its answer fails")
+        #expect(recorded.nights?.nights.map(\.night) == [1, 2])
+        #expect(recorded.nights?.nights.first?.metrics.fn == 3, "night 1 answered nothing: its three items are missed")
+    }
 }
+
