@@ -385,7 +385,9 @@ package enum EvalHTML {
         var out = "<h2>Fixtures</h2>\n<p>Per fixture and feature, for each variant: expected beside predicted. "
             + "<span class=\"tp\">TP</span> matched (wrong fields in red), <span class=\"fn\">FN</span> missed, "
             + "<span class=\"fp\">FP</span> predicted but not expected.</p>\n"
-        let byID = Dictionary(fixtures.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // A nights fixture is shown night by night (`<id>#<n>`), each with the messages up to that night.
+        let byID = Dictionary(fixtures.flatMap { $0.nights == nil ? [$0] : $0.nightFixtures }.map { ($0.id, $0) },
+                              uniquingKeysWith: { first, _ in first })
         let scores = report.variants.map { v in
             (v, Dictionary(v.score.fixtures.map { ($0.fixture, $0) }, uniquingKeysWith: { first, _ in first }))
         }
