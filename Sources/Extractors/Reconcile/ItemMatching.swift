@@ -19,6 +19,18 @@ enum ItemMatching {
         return new.keyDate == tracked.keyDate && similar
     }
 
+    /// Of the items `new` is the same as, the closest: the same messages first, then the same date and time, then
+    /// the most words in common (two items of one message: the one it restates, not its neighbour).
+    static func best(_ new: ItemBody, among items: [TrackedItem]) -> TrackedItem? {
+        func rank(_ item: TrackedItem) -> (Int, Int, Double) {
+            let body = item.body
+            return (Set(body.sources) == Set(new.sources) ? 1 : 0,
+                    body.keyDate == new.keyDate && body.keyTime == new.keyTime ? 1 : 0,
+                    ItemIdentity.jaccard(Set(FieldWords.content(body.words)), Set(FieldWords.content(new.words))))
+        }
+        return items.filter { same(new, $0.body) }.max { rank($0) < rank($1) }
+    }
+
     static func commonWord(_ a: String, _ b: String) -> Bool {
         !Set(FieldWords.content(a)).isDisjoint(with: FieldWords.content(b))
     }

@@ -107,6 +107,29 @@ package enum Reconciliation {
             changes.append(ItemChange(ref: item.ref, .updated))
         }
 
+        /// What a restatement may add to an item: the fields it lacks (a time, a place, a detail) and answers of
+        /// participants it has none of.
+        mutating func fill(_ item: TrackedItem, from body: ItemBody) {
+            var filled = item.body
+            switch (item.body, body) {
+            case (.event(var old), .event(let new)):
+                (old.time, old.endTime, old.location) = (old.time ?? new.time, old.endTime ?? new.endTime, old.location ?? new.location)
+                filled = .event(old)
+            case (.deadline(var old), .deadline(let new)):
+                (old.time, old.details) = (old.time ?? new.time, old.details ?? new.details)
+                filled = .deadline(old)
+            case (.rsvp(var old), .rsvp(let new)):
+                let answered = Set(old.responses.map(\.participantID))
+                old.responses += new.responses.filter { !answered.contains($0.participantID) }
+                filled = .rsvp(old)
+            default:
+                break
+            }
+            guard filled != item.body else { return }
+            state.update(item.ref) { $0.body = filled }
+            changes.append(ItemChange(ref: item.ref, .updated))
+        }
+
         mutating func close(_ item: TrackedItem, _ status: ItemStatus) {
             state.update(item.ref) { $0.status = status }
             changes.append(ItemChange(ref: item.ref, .closed(status, removesRow: item.closingRemovesRow)))
@@ -131,9 +154,17 @@ package enum Reconciliation {
             if let closed = earlier.first(where: { $0.closedInApp && ItemMatching.same(body, $0.body) }) {
                 return refuse(.reopensParentClosed, subject, "the same item as \(closed.ref), which the parent closed in the app")
             }
-            if let known = earlier.first(where: { $0.isOpen && ItemMatching.same(body, $0.body) }) {
+            // A restatement (no message the item did not already rest on) only fills what the item lacks: a stale copy
+            // of an item, from a model re-reading the context, never takes back a change.
+            func fresh(_ item: TrackedItem) -> Bool {
+                !Set(body.sources).subtracting(item.body.sources).isDisjoint(with: request.shownMessages)
+            }
+            if let known = ItemMatching.best(body, among: earlier.filter(\.isOpen)) {
                 if let until = new.until, known.until != until { state.update(known.ref) { $0.until = until } }
-                return change(known, to: body)
+                return fresh(known) ? change(known, to: body) : fill(known, from: body)
+            }
+            if let closed = ItemMatching.best(body, among: earlier.filter { !$0.isOpen }), !fresh(closed) {
+                return refuse(.restatesClosed, subject, "the same as \(closed.ref), which is \(closed.status.rawValue), with no new message")
             }
             // A message flagged before stays the one item of that message, closed or not.
             if case .priority = body, earlier.contains(where: { ItemMatching.same(body, $0.body) }) { return }

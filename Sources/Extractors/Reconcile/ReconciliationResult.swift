@@ -39,6 +39,9 @@ package struct Refusal: Sendable, Hashable, CustomStringConvertible {
         case wrongFeature
         /// `met` for someone who is not a participant.
         case unknownParticipant
+        /// A new item that is the same as a closed one (cancelled, ended, lapsed) and cites no message it did not
+        /// already rest on: a model re-reading the context, not the chat bringing it back.
+        case restatesClosed
     }
 
     package var kind: Kind

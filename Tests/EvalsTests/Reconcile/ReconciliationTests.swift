@@ -179,3 +179,29 @@ struct ReconciliationReopenTests {
         #expect(Night.view(result.state, day: 5).deadlines.map(\.deadline) == [Night.date(13)])
     }
 }
+
+@Suite("Reconciliation: restatements")
+struct ReconciliationRestatementTests {
+    /// Today's model re-reads the context and restates items as new: a stale copy fills gaps, never takes back a
+    /// change, and never brings back what the chat closed.
+    @Test func aStaleCopyFillsWhatTheItemLacksAndNeverTakesBackAChange() {
+        var state = Night.state(Night.event("Emma's party", day: 12, time: nil, place: nil, ["m1"]),
+                                Night.rsvp("Emma's party", day: 12, ["m1"]), Night.event("Game", day: 14, ["m3"]))
+        state = Reconciliation.apply(state, request: Night.request(state, day: 4, messages: ["m2", "m4"]), answer: NightAnswer(verdicts: [
+            Verdict(ref: "r1", .changed(Night.rsvp("Emma's party", day: 12, ["m1", "m2"], answers: [("ana", "yes", "m2")]))),
+            Verdict(ref: "e2", .cancelled, evidence: ["m4"]),
+        ])).state
+        let stale = NightAnswer(newItems: [
+            NewItem(Night.event("Emma's party", day: 12, time: "14:00", place: "Jump Zone", ["m1"])),
+            NewItem(Night.rsvp("Emma's party", day: 12, ["m1"], answers: [("ana", "no", "m1"), ("dan", "yes", "m1")])),
+            NewItem(Night.event("Game", day: 14, ["m3"])),
+        ])
+        let result = Reconciliation.apply(state, request: Night.request(state, day: 5, messages: ["m1", "m2", "m3", "m4", "m5"]), answer: stale)
+        #expect(result.refusals.map(\.kind) == [.restatesClosed], "the cancelled game is not brought back")
+        let shown = Night.view(result.state, day: 5)
+        #expect(shown.events.map(\.title) == ["Emma's party"])
+        #expect(shown.events.first?.time == LocalTime(iso: "14:00") && shown.events.first?.location == "Jump Zone", "gaps filled")
+        #expect(shown.rsvps.first?.response(of: "ana")?.response == "yes", "her answer is not taken back")
+        #expect(shown.rsvps.first?.response(of: "dan")?.response == "yes", "an answer it lacked is added")
+    }
+}
