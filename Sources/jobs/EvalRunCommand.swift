@@ -21,6 +21,12 @@ struct EvalRunCommand: AsyncParsableCommand {
               messageai-jobs eval --per-feature --compare combined   # the same, per-feature as the main variant
               messageai-jobs eval --baseline old/report.json --max-regression 0.02
               messageai-jobs eval --provider rules --fail-under 0.5
+              messageai-jobs eval --provider labels --fixtures evals/nights   # every night must be F1 1.000
+
+            Fixtures with nights: (evals/nights, docs/nights-format.md) are played night by night through the \
+            reconciliation (docs/over-nights.md) and scored after each night as <id>#<n>; the reports add the micro \
+            over all nights, the last nights and the share of nights shown exactly right. --provider labels answers \
+            every request from the fixtures' own labels, as a perfect model would, so the pipeline's own losses show.
 
             Scoring a model this machine cannot call: --export-requests DIR writes every request the run would send \
             (each fixture and window: one combined request, or one per feature with --per-feature; with --compare both variants') as \
@@ -37,7 +43,7 @@ struct EvalRunCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "A fixture YAML file or a directory of them.")
+    @Option(help: "A fixture YAML file or a directory of them (one-night fixtures, nights fixtures such as evals/nights, or both).")
     var fixtures: String = "evals/fixtures"
 
     @Option(help: "Comma-separated features to run and score (default: all registered features).")

@@ -74,7 +74,7 @@ struct PromptsCommand: AsyncParsableCommand {
             abstract: "Load every prompt and check every output schema against OpenAI strict-mode rules.",
             discussion: """
                 Prints one `file:line: problem` per problem and exits non-zero if there is any. \
-                eval-fixture.schema.json is skipped: it describes eval fixtures, not model output.
+                eval-fixture.schema.json and eval-nights-fixture.schema.json are skipped: they describe eval fixtures, not model output.
 
                 Example: messageai-jobs prompts lint --prompts prompts --schemas schemas
                 """
@@ -98,7 +98,7 @@ struct PromptsCommand: AsyncParsableCommand {
             // Relative folders are found under MESSAGEAI_HOME too, as for every other command.
             let schemaDirectory = schemas.map { (try? ProviderFactory.promptDirectory($0, environment: ProcessEnvironment.values)) ?? URL(fileURLWithPath: $0) }
                 ?? promptDirectory.deletingLastPathComponent().appendingPathComponent("schemas")
-            let schemaLint = SchemaFileLint.lintDirectory(schemaDirectory, skipping: ["eval-fixture.schema.json"])
+            let schemaLint = SchemaFileLint.lintDirectory(schemaDirectory, skipping: ["eval-fixture.schema.json", "eval-nights-fixture.schema.json"])
             problems += schemaLint.problems
             for problem in problems { Console.print(problem.description) }
             guard problems.isEmpty else {

@@ -74,7 +74,8 @@ package enum FixtureLoader {
             FileProblem(file: file, line: document.line(at: path) ?? 0, field: JSONPath.display(path), message: message)
         }
 
-        guard let schema = scoring.fixtureSchema else {
+        let isNights = document.root["nights"] != nil
+        guard let schema = isNights ? scoring.nightsSchema : scoring.fixtureSchema else {
             throw FixtureLoadError(problems: [FileProblem(file: file, line: 0, field: "", message: "internal error: the fixture schema does not compile")])
         }
         let violations = schema.validate(document.root)
@@ -93,8 +94,19 @@ package enum FixtureLoader {
             throw FixtureLoadError(problems: [problem(failure.path, failure.message)])
         }
 
-        let listed = Set(document.root["expected"]?.objectValue?.keys.map(ExtractionFeature.init(rawValue:)) ?? [])
+        // A nights fixture labels the features its last night lists (`FixtureChecks` wants every night to list the same).
+        let expected = isNights ? document.root["nights"]?.arrayValue?.last?["expected"] : document.root["expected"]
+        let listed = Set(expected?.objectValue?.keys.map(ExtractionFeature.init(rawValue:)) ?? [])
         fixture.unlabelled = Set(scoring.ids).subtracting(listed)
+        if isNights {
+            for (index, night) in (document.root["nights"]?.arrayValue ?? []).enumerated() {
+                let keys = Set(night["expected"]?.objectValue?.keys.map(ExtractionFeature.init(rawValue:)) ?? [])
+                if keys != listed {
+                    throw FixtureLoadError(problems: [problem([.key("nights"), .index(index), .key("expected")],
+                        "lists \(keys.map(\.rawValue).sorted().joined(separator: ", ")) but the last night lists \(listed.map(\.rawValue).sorted().joined(separator: ", ")): every night labels the same features")])
+                }
+            }
+        }
 
         let stem = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
         let findings = FixtureChecks.findings(in: fixture, fileStem: stem, scoring: scoring)

@@ -34,6 +34,42 @@ enum FixtureSchema {
         return .object(root)
     }
 
+    /// The nights fixture schema (`schemas/eval-nights-fixture.schema.json`, docs/nights-format.md), built from the
+    /// one-night schema so the two cannot drift apart: `nights` (each with `now`, its `messages` and `expected`)
+    /// instead of `messages` and `expected`, and a `reference` without `now`.
+    static func nightsSchema(for features: [ScoredFeature]) throws -> JSONValue {
+        guard case .object(var root) = try schema(for: features), case .object(var properties)? = root["properties"],
+              let messages = properties["messages"], let expected = properties["expected"],
+              case .object(var reference)? = properties["reference"], case .object(var referenceFields)? = reference["properties"]
+        else { throw NotASchema() }
+        referenceFields["now"] = nil
+        reference["properties"] = .object(referenceFields)
+        reference["required"] = ["timezone", "user"]
+        reference["description"] = "For whom the chat is read: relative dates resolve in this time zone; RSVP status is this user's. Each night has its own now."
+        var nightMessages = messages.objectValue ?? [:]
+        nightMessages["minItems"] = 0
+        properties["reference"] = .object(reference)
+        properties["messages"] = nil
+        properties["expected"] = nil
+        properties["nights"] = [
+            "description": "The chat night by night: when the scan runs, the messages sent since the previous night, and what the app shows the reference user right after it.",
+            "type": "array",
+            "minItems": 1,
+            "items": [
+                "type": "object",
+                "required": ["now", "messages", "expected"],
+                "additionalProperties": false,
+                "properties": ["now": ["$ref": "#/$defs/instant"], "messages": .object(nightMessages), "expected": expected],
+            ],
+        ]
+        root["properties"] = .object(properties)
+        root["required"] = ["id", "description", "reference", "participants", "nights"]
+        root["$id"] = "https://messageai.example/schemas/eval-nights-fixture.schema.json"
+        root["title"] = "MessageAI eval fixture read over nights"
+        root["description"] = "One labelled chat read night by night (docs/nights-format.md). Dates are YYYY-MM-DD, times HH:MM (24 h), instants ISO 8601 with an offset."
+        return .object(root)
+    }
+
     /// The embedded file is not a schema object with `properties` and `$defs`.
     struct NotASchema: Error {}
 }

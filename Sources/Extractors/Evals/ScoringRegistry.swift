@@ -8,11 +8,14 @@ package struct ScoringRegistry: Sendable {
     package let features: [ScoredFeature]
     /// The fixture schema for these features (`FixtureSchema.schema(for:)`); nil only if it does not compile.
     let fixtureSchema: JSONSchema?
+    /// The nights fixture schema for these features (`FixtureSchema.nightsSchema(for:)`); nil only if it does not compile.
+    let nightsSchema: JSONSchema?
 
     package init(_ features: [ScoredFeature]) {
         var seen = Set<ExtractionFeature>()
         self.features = features.filter { seen.insert($0.id).inserted }
         fixtureSchema = try? JSONSchema(FixtureSchema.schema(for: self.features))
+        nightsSchema = try? JSONSchema(FixtureSchema.nightsSchema(for: self.features))
     }
 
     /// The shipping features' (`FeatureRegistry.parents.scoring`), built once.

@@ -141,6 +141,27 @@ package enum EvalHTML {
         }
         for feature in report.features { out += row(feature.rawValue) { $0.score.features[feature]?.metrics } }
         out += row("micro") { $0.score.micro }
+        if report.variants.contains(where: { $0.nights != nil }) {
+            out += row("nights: micro") { $0.nights?.micro }
+            out += row("last nights") { $0.nights?.lastNights }
+            out += "<tr><th>exactly right</th>" + report.variants.map { v in
+                "<td colspan=\"6\">" + (v.nights.map { "\($0.exact) of \($0.nights.count) nights (\(EvalFormat.rate($0.exactShare)))" } ?? "-") + "</td>"
+            }.joined() + compares.map { _ in "<td></td>" }.joined() + "</tr>\n"
+        }
+        return out + "</table>\n" + nightsTable(report)
+    }
+
+    /// Each nights fixture of the main variant, night by night: F1, and whether the night was shown exactly right.
+    static func nightsTable(_ report: EvalReport) -> String {
+        guard let main = report.main, let nights = main.nights else { return "" }
+        var order: [String] = []
+        for night in nights.nights where !order.contains(night.fixture) { order.append(night.fixture) }
+        var out = "<h2>Nights (\(escape(main.id)))</h2>\n<table><tr><th>fixture</th><th>F1 per night (✓ exactly right)</th></tr>\n"
+        for fixture in order {
+            let cells = nights.nights.filter { $0.fixture == fixture }
+                .map { "night \($0.night): \(EvalFormat.rate($0.metrics.f1))\($0.exact ? " ✓" : "")" }.joined(separator: " · ")
+            out += "<tr><th>\(escape(fixture))</th><td>\(escape(cells))</td></tr>\n"
+        }
         return out + "</table>\n"
     }
 
@@ -364,7 +385,9 @@ package enum EvalHTML {
         var out = "<h2>Fixtures</h2>\n<p>Per fixture and feature, for each variant: expected beside predicted. "
             + "<span class=\"tp\">TP</span> matched (wrong fields in red), <span class=\"fn\">FN</span> missed, "
             + "<span class=\"fp\">FP</span> predicted but not expected.</p>\n"
-        let byID = Dictionary(fixtures.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // A nights fixture is shown night by night (`<id>#<n>`), each with the messages up to that night.
+        let byID = Dictionary(fixtures.flatMap { $0.nights == nil ? [$0] : $0.nightFixtures }.map { ($0.id, $0) },
+                              uniquingKeysWith: { first, _ in first })
         let scores = report.variants.map { v in
             (v, Dictionary(v.score.fixtures.map { ($0.fixture, $0) }, uniquingKeysWith: { first, _ in first }))
         }

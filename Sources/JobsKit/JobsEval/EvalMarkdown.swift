@@ -55,6 +55,14 @@ extension EvalReport {
         }
         for feature in features { out.append(row(feature.rawValue) { $0.score.features[feature]?.metrics }) }
         out.append(row("**micro**") { $0.score.micro })
+        if variants.contains(where: { $0.nights != nil }) {
+            out.append(row("nights: micro") { $0.nights?.micro })
+            out.append(row("last nights") { $0.nights?.lastNights })
+            out.append("")
+            out.append("Nights shown exactly right: " + variants.map { v in
+                "\(Self.md(v.id)) " + (v.nights.map { "\($0.exact)/\($0.nights.count) (\(EvalFormat.rate($0.exactShare)))" } ?? "-")
+            }.joined(separator: ", "))
+        }
         return out
     }
 

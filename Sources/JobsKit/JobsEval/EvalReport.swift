@@ -87,6 +87,11 @@ package struct EvalVariantReport: Sendable, Codable {
     package var latency: EvalLatency?
     /// Why each dropped or corrected item was (absent in reports written before they were kept).
     package var notes: [EvalItemNote]?
+    /// Nights fixtures' figures (per night, last nights, micro over all nights, nights shown exactly right); absent
+    /// when the run had none.
+    package var nights: NightsSummary?
+    /// Parts of the answers the reconciliation refused, per kind (absent when none were).
+    package var refusals: [String: Int]?
 
     package init(id: String, role: VariantRole, label: String, provider: String, model: String, prompts: [ExtractionFeature: PromptRef],
                 ranFeatures: [ExtractionFeature], usage: TokenUsage, requests: Int, reasks: Int, cache: CacheSummary?,
@@ -108,7 +113,8 @@ package struct EvalVariantReport: Sendable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, role, label, provider, model, prompts, usage, requests, reasks, cache, errors, score, grounding, cost, latency, notes
+        case id, role, label, provider, model, prompts, usage, requests, reasks, cache, errors, score, grounding, cost, latency, notes,
+             nights, refusals
         case ranFeatures = "ran_features"
     }
 }

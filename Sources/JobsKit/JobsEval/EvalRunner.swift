@@ -38,6 +38,8 @@ package struct EvalVariantOutcome: Sendable {
     package var latenciesMs: [Double] = []
     /// Per item the checks dropped or corrected, why (the engine's notes), sorted by fixture.
     package var notes: [EvalItemNote] = []
+    /// Parts of the answers the reconciliation refused (nights, and every fixture with `--provider labels`), per kind.
+    package var refusals: [String: Int] = [:]
 
     package init() {}
 }
@@ -75,7 +77,12 @@ package struct EvalRunner: Sendable {
             for _ in 0..<limit { startNext() }
             var done = 0
             for await (id, result) in group {
-                outcome.predictions[id] = result.predicted
+                if result.nights.isEmpty {
+                    outcome.predictions[id] = result.predicted
+                } else {
+                    outcome.predictions.merge(result.nights) { _, night in night }
+                }
+                outcome.refusals.merge(result.refusals, uniquingKeysWith: +)
                 outcome.usage += result.usage
                 outcome.requests += result.requests
                 outcome.reasks += result.reasks
@@ -107,9 +114,15 @@ package struct EvalRunner: Sendable {
         var grounding: [ExtractionFeature: GroundingCounts] = [:]
         var latenciesMs: [Double] = []
         var notes: [EvalItemNote] = []
+        /// A nights fixture's predictions, one per night (`Fixture.nightID`); empty for a one-night fixture.
+        var nights: [String: PredictedItems] = [:]
+        var refusals: [String: Int] = [:]
     }
 
     static func run(_ fixture: Fixture, variant: EvalVariantSpec) async -> FixtureOutcome {
+        if fixture.nights != nil || variant.engine.provider is LabelsAnswerProvider {
+            return await NightsPlayer.play(fixture, variant: variant)
+        }
         var outcome = FixtureOutcome()
         let input: ConversationInput
         do {

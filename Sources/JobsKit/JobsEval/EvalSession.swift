@@ -67,6 +67,8 @@ package enum EvalSession {
         if options.provider == .recorded {
             let recorded = try await recordedLLM(options, fixtures: fixtures, features: features, library: library)
             (llm, book) = (recorded.llm, recorded.book)
+        } else if options.provider == .labels {
+            llm = nil
         } else {
             (llm, notice) = try resolveLLM(options)
         }
@@ -157,6 +159,9 @@ package enum EvalSession {
 
     /// Comparisons that cannot be made: combined beside picked versions, or versions without an LLM.
     static func checkCompare(_ options: EvalRunOptions, llm: LLMVariants?) throws {
+        if options.provider == .labels, options.compareMode != nil || !options.compareVersions.isEmpty {
+            throw EvalRunError("--compare needs an LLM provider: the labels provider answers from the labels, whatever the prompt or mode")
+        }
         if let other = options.compareMode {
             guard other != options.mode else {
                 throw EvalRunError("--compare \(other): the main variant already makes \(other) requests; compare with the other mode")
@@ -196,8 +201,13 @@ package enum EvalSession {
                                              engine: compareEngine, features: changed, cacheStats: stats))
             }
         }
+        let labels = options.provider == .labels
+        if labels {
+            specs.append(EvalVariantSpec(id: "labels", role: .main, label: "labels (the fixtures' own labels as answers)",
+                                         engine: try engine(LabelsAnswerProvider(), options.promptVersions), features: features))
+        }
         let rulesEngine = try engine(RulesAnswerProvider(), options.promptVersions)
-        specs.append(EvalVariantSpec(id: "rules", role: llm == nil ? .main : .rulesBaseline, label: "rules (no LLM)",
+        specs.append(EvalVariantSpec(id: "rules", role: llm == nil && !labels ? .main : .rulesBaseline, label: "rules (no LLM)",
                                      engine: rulesEngine, features: features))
 
         if let other = options.compareMode {
@@ -225,7 +235,8 @@ package enum EvalSession {
                             scoring: ScoringRegistry, concurrency: Int,
                             progress: (@Sendable (EvalProgress) -> Void)?) async throws -> [EvalVariantReport] {
         let runner = EvalRunner(concurrency: concurrency)
-        let scored = fixtures.map { restrict($0, to: features, scoring: scoring) }
+        // A nights fixture is scored night by night, each night as a fixture of its own (`Fixture.nightFixtures`).
+        let scored = fixtures.flatMap { $0.nights == nil ? [$0] : $0.nightFixtures }.map { restrict($0, to: features, scoring: scoring) }
         var variants: [EvalVariantReport] = []
         var mainPredictions: [String: PredictedItems] = [:]
         for spec in specs {
@@ -241,7 +252,10 @@ package enum EvalSession {
                 }
             }
             let score = Scorer.score(fixtures: scored, predictions: predictions, scoring: scoring)
-            variants.append(try await variantReport(spec, outcome: outcome, score: score, features: features))
+            var report = try await variantReport(spec, outcome: outcome, score: score, features: features)
+            report.nights = NightsSummary(score, fixtures: fixtures, features: features)
+            report.refusals = outcome.refusals.isEmpty ? nil : outcome.refusals
+            variants.append(report)
         }
         return variants
     }

@@ -55,7 +55,25 @@ extension EvalReport {
         }
         for feature in features { lines.append(row(feature.rawValue) { $0.score.features[feature]?.metrics }) }
         lines.append(row("micro") { $0.score.micro })
+        if variants.contains(where: { $0.nights != nil }) {
+            lines.append(row("nights: micro") { $0.nights?.micro })
+            lines.append(row("last nights") { $0.nights?.lastNights })
+            lines.append(pad("exactly right", 18, left: true) + variants.map { variant in
+                pad(variant.nights.map { "\($0.exact)/\($0.nights.count) = \(EvalFormat.rate($0.exactShare))" } ?? "-", cell)
+            }.joined())
+        }
         lines.append("")
+        if let main = variants.first(where: { $0.role == .main }), let nights = main.nights {
+            lines.append("nights of the \(main.id) variant (F1 per night, * exactly right):")
+            var order: [String] = []
+            for night in nights.nights where !order.contains(night.fixture) { order.append(night.fixture) }
+            for fixture in order {
+                let cells = nights.nights.filter { $0.fixture == fixture }
+                    .map { EvalFormat.rate($0.metrics.f1) + ($0.exact ? "*" : " ") }.joined(separator: " ")
+                lines.append("  \(pad(fixture, 30, left: true)) \(cells)")
+            }
+            lines.append("")
+        }
         for variant in variants {
             lines.append("\(variant.id) [\(variant.role.rawValue)]: \(variant.label)")
             lines.append("  prompts: \(EvalFormat.prompts(variant, features)); model: \(variant.model)")
@@ -64,6 +82,9 @@ extension EvalReport {
             let counted = grounding.filter { !$0.1.isZero }
             lines.append("  grounding:" + (counted.isEmpty ? " no items" : ""))
             for (feature, counts) in counted { lines.append("    \(pad(feature.rawValue, 18, left: true)) \(counts.line)") }
+            if let refusals = variant.refusals, !refusals.isEmpty {
+                lines.append("  reconciliation refused: " + refusals.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            }
             if let cost = variant.cost { lines.append("  " + cost.line + (variant.cache != nil ? " for the tokens sent over the network" : "")) }
             if !variant.errors.isEmpty {
                 lines.append("  \(variant.errors.count) failed extractions (counted as predicting nothing):")

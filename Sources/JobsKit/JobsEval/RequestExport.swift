@@ -72,23 +72,26 @@ package enum RequestExport {
                 prompts.insert(PromptRef(id: prompt.id, version: prompt.version, model: engine.provider.modelName(for: prompt),
                                          sha256: prompt.fingerprint.sha256))
                 let name = unit.count > 1 ? CombinedSchema.promptID : unit[0].rawValue
+                // A nights fixture's requests are each night's (`NightsPlayer.inputs`): its messages after their context.
                 for fixture in fixtures {
-                    let input: ConversationInput
+                    let inputs: [(id: String, input: ConversationInput)]
                     do {
-                        input = try FixtureConversation.input(fixture)
+                        inputs = try NightsPlayer.inputs(fixture)
                     } catch {
                         throw EvalRunError(.invalidFixture, "fixture '\(fixture.id)': \(error)")
                     }
-                    _ = await log.take()
-                    do {
-                        _ = try await engine.extract(input, features: unit)
-                    } catch {
-                        throw EvalRunError("fixture '\(fixture.id)' \(name): the requests could not be captured: \(error)")
-                    }
-                    for (window, body) in await log.take().enumerated() {
-                        let request = ExportedRequest(fixture: fixture.id, unit: name, window: window, promptID: prompt.id,
-                                                      promptVersion: prompt.version, body: body)
-                        if seen.insert(request.requestPath).inserted { requests.append(request) }
+                    for (id, input) in inputs {
+                        _ = await log.take()
+                        do {
+                            _ = try await engine.extract(input, features: unit)
+                        } catch {
+                            throw EvalRunError("fixture '\(id)' \(name): the requests could not be captured: \(error)")
+                        }
+                        for (window, body) in await log.take().enumerated() {
+                            let request = ExportedRequest(fixture: id, unit: name, window: window, promptID: prompt.id,
+                                                          promptVersion: prompt.version, body: body)
+                            if seen.insert(request.requestPath).inserted { requests.append(request) }
+                        }
                     }
                 }
             }

@@ -11,6 +11,9 @@ package enum ProviderChoice: String, Sendable, CaseIterable, Codable {
     case rules
     /// `eval` only: answers read from files (`eval --provider recorded --answers DIR`), no model is called.
     case recorded
+    /// `eval` only: each request answered from the fixture's own labels, as a perfect model would (`LabelAnswers`),
+    /// so the pipeline's own losses are measured apart from a model's.
+    case labels
 }
 
 /// Builds the answer provider a command asked for.
@@ -42,6 +45,8 @@ package enum ProviderFactory {
             return .rules(notice: nil)
         case (.recorded, _):
             throw ProviderError(.invalidSetting, "--provider recorded answers from files and works with `eval` only; use openai, rules or auto here")
+        case (.labels, _):
+            throw ProviderError(.invalidSetting, "--provider labels answers from eval fixtures' labels and works with `eval` only; use openai, rules or auto here")
         case (.auto, nil):
             return .rules(notice: "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): using the rule-based provider.")
         case (.openai, nil):

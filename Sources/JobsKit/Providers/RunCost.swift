@@ -115,7 +115,7 @@ package struct RunCost: Sendable, Codable, Equatable {
         }
         return estimate(usage, model: models.count == 1 ? models.first : nil,
                         promptDirectory: prompts.first.map { directory(of: $0) }, batch: batch,
-                        llm: !(engine.provider is RulesAnswerProvider))
+                        llm: !(engine.provider is RulesAnswerProvider || engine.provider is LabelsAnswerProvider))
     }
 
     /// The folder a prompt was loaded from.

@@ -9,7 +9,8 @@ extension ProviderChoice: ExpressibleByArgument {}
 struct ProviderOptions: ParsableArguments {
     @Option(help: """
         Where answers come from: openai (OpenAI or any OpenAI-compatible server, from OPENAI_API_KEY / OPENAI_BASE_URL), \
-        rules (no LLM), auto: openai when configured, else rules; or recorded (eval only: answers from --answers DIR).
+        rules (no LLM), auto: openai when configured, else rules; or recorded (eval only: answers from --answers DIR); \
+        or labels (eval only: each request answered from the fixture's own labels, as a perfect model would).
         """)
     var provider: ProviderChoice = .auto
 

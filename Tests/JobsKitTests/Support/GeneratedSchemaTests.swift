@@ -38,4 +38,15 @@ import Testing
         #expect(built["properties"]?["expected"]?["properties"]?.objectValue?.keys == FeatureRegistry.parents.ids.map(\.rawValue))
         #expect(built["properties"]?["expected"]?["required"] == nil, "a fixture without a list is not labelled for that feature")
     }
+
+    /// The nights fixture schema (docs/nights-format.md) is built from the one-night one, so both take the same labels.
+    @Test func theNightsFixtureSchemaFileIsTheOneBuiltFromTheRegisteredFeatures() throws {
+        let built = try FixtureSchema.nightsSchema(for: FeatureRegistry.parents.scoring.features)
+        #expect(try GeneratedFile.matches(built, file: Self.schemas.appendingPathComponent("eval-nights-fixture.schema.json")),
+                "schemas/eval-nights-fixture.schema.json differs from the registered label schemas: run \(GeneratedFile.writeVariable)=1 scripts/test --filter GeneratedSchemaTests")
+        let night = built["properties"]?["nights"]?["items"]
+        #expect(night?["properties"]?["expected"] == (try FixtureSchema.schema(for: FeatureRegistry.parents.scoring.features))["properties"]?["expected"])
+        #expect(built["properties"]?["messages"] == nil)
+        #expect(built["properties"]?["reference"]?["required"] == ["timezone", "user"])
+    }
 }

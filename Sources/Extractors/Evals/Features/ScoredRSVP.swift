@@ -46,12 +46,13 @@ package struct ScoredRSVP: Sendable, Hashable, Codable {
 extension ScoredRSVP: ScoredItem {
     package static var feature: ExtractionFeature { .rsvps }
 
-    /// A pending request has no answer; an answered one has one of the three.
+    /// A pending request has no answer (`response: null`, or no `response` at all, as docs/nights-format.md writes
+    /// it); an answered one has one of the three.
     package static var labelSchema: JSONValue {
         let answers = JSONValue.array(RSVPResponse.allCases.map { .string($0.rawValue) })
         return [
             "type": "object",
-            "required": ["event", "event_date", "deadline", "requested_by", "source", "status", "response"],
+            "required": ["event", "event_date", "deadline", "requested_by", "source", "status"],
             "additionalProperties": false,
             "properties": [
                 "event": ["type": "string", "minLength": 1],
@@ -64,7 +65,7 @@ extension ScoredRSVP: ScoredItem {
             ],
             "if": ["properties": ["status": ["const": .string(RSVPStatus.pending.rawValue)]]],
             "then": ["properties": ["response": ["const": .null]]],
-            "else": ["properties": ["response": ["enum": answers]]],
+            "else": ["required": ["response"], "properties": ["response": ["enum": answers]]],
         ]
     }
 
