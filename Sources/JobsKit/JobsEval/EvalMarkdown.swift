@@ -19,6 +19,13 @@ extension EvalReport {
     /// The title, what was run, the commit and prompt fingerprints, and a banner when extractions failed.
     func markdownHeader() -> [String] {
         var out: [String] = ["# Extractor eval", ""]
+        if let gate {
+            out.append("**Gate: \(Self.md(gate.headline))**")
+            out.append("")
+            for check in gate.checks where !check.passed { out.append("- ✗ \(Self.code(check.gate)): \(Self.md(check.detail))") }
+            for check in gate.checks where check.passed { out.append("- ✓ \(Self.code(check.gate)): \(Self.md(check.detail))") }
+            out.append("")
+        }
         out.append("\(fixtureCount) fixtures from \(Self.code(fixturesPath)), run \(createdAt). Features: \(features.map(\.rawValue).joined(separator: ", ")).")
         let prompts = variants.filter { $0.provider != "rules" }.flatMap { v in features.compactMap { v.prompts[$0] } }
         var seen = Set<String>()
@@ -73,7 +80,7 @@ extension EvalReport {
             out.append("Failed extractions (counted as predicting nothing):")
             out.append("")
             for (variant, error) in errors {
-                out.append("- \(Self.code(variant)) \(Self.md(error.fixture)) / \(error.feature.rawValue): \(Self.md(String(error.detail.prefix(400))))")
+                out.append("- \(Self.code(variant)) \(Self.md(error.fixture)) / \(error.unit): \(Self.md(String(error.detail.prefix(400))))")
             }
         }
         return out

@@ -115,7 +115,7 @@ package struct EvalRunner: Sendable {
         do {
             input = try FixtureConversation.input(fixture)
         } catch {
-            outcome.errors = variant.features.map { EvalUnitError(fixture: fixture.id, feature: $0, message: "\(error)", outage: (error as? LLMError)?.outage != nil) }
+            outcome.errors = unitErrors(fixture.id, features: variant.features, error: error, combined: variant.engine.mode == .combined)
             return outcome
         }
         let engine = variant.engine
@@ -165,12 +165,23 @@ package struct EvalRunner: Sendable {
             case .failure(let error)?:
                 // An answer still invalid after its re-ask: the re-ask happened, count it.
                 if case ExtractionError.invalidOutput? = error as? ExtractionError { outcome.reasks += 1 }
-                outcome.errors += features.map { EvalUnitError(fixture: fixture.id, feature: $0, message: "\(error)", outage: (error as? LLMError)?.outage != nil) }
+                outcome.errors += unitErrors(fixture.id, features: features, error: error, combined: engine.mode == .combined)
             case nil:
                 break
             }
         }
         return outcome
+    }
+
+    /// The errors of one failed unit: one per feature asked alone, one for a combined request (naming its features),
+    /// so a failed request counts once. A recorded run's missing answer is named as such (`RecordedAnswerBook.problem`).
+    static func unitErrors(_ fixture: String, features: [ExtractionFeature], error: any Error, combined: Bool) -> [EvalUnitError] {
+        let message = RecordedAnswerBook.problem(error) ?? "\(error)"
+        let outage = (error as? LLMError)?.outage != nil
+        if combined, features.count > 1 {
+            return [EvalUnitError(fixture: fixture, feature: ExtractionFeature(CombinedSchema.promptID), message: message, outage: outage, features: features)]
+        }
+        return features.map { EvalUnitError(fixture: fixture, feature: $0, message: message, outage: outage) }
     }
 
     static func grounding(_ notes: [ExtractionNote], tally: GroundingTally = GroundingTally()) -> GroundingCounts {
