@@ -11,21 +11,23 @@ struct PromptsDiffCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Unified diff of what two versions of a prompt send for one fixture (per-feature and combined requests).",
+        // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs prompts diff <old> <new> --fixture <fixture> [<options>]",
         discussion: """
-            A and B are ID@VERSION (or ID alone: the pinned version) of one extractor prompt or of `combined`. Each side is \
+            OLD and NEW are ID@VERSION (or ID alone: the pinned version) of one extractor prompt or of `combined`. Each side is \
             the request `prompts render` prints, as text: the settings, then each message, then the response format. \
             For a feature prompt the diff covers both request modes: its own request, and the combined request with \
-            that version pinned (its combined_rule is its line there). Prints nothing under a header that did not change. \
+            that version pinned (its combined_rule is its line there). A request that did not change says so. \
             Exits 0 whether or not they differ; 64 for an unknown prompt or version.
 
             Example: messageai-jobs prompts diff calendar_events@2 calendar_events@3 --fixture class-picnic
             """
     )
 
-    @Argument(help: ArgumentHelp("The old version.", valueName: "id@version"))
+    @Argument(help: "The old version: ID@VERSION, or ID for the pinned one (e.g. calendar_events@2).")
     var old: String
 
-    @Argument(help: ArgumentHelp("The new version.", valueName: "id@version"))
+    @Argument(help: "The new version, of the same prompt (e.g. calendar_events@3).")
     var new: String
 
     @Option(help: "The id of the fixture whose messages fill the prompts.")

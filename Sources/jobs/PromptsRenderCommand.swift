@@ -38,7 +38,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     @Option(help: "The id of the fixture whose messages fill an extractor prompt.")
     var fixture: String?
 
-    @Option(help: "With --prompt assistant: the user's id (a UUID, or 'demo' for the demo's parent), read from the database.")
+    @Option(help: "With --prompt assistant: the user's id (a UUID or its first characters; or 'demo' for the demo's parent), read from the database.")
     var user: UserArgument?
 
     @Option(help: ArgumentHelp("With --prompt assistant: the moment the run starts (default: now).", valueName: "ISO-8601 instant"))
@@ -79,7 +79,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessEnvironment.values
         do {
-            if let user { return try await renderAssistant(user.id, environment: environment) }
+            if let user { return try await renderAssistant(user, environment: environment) }
             let fixture = self.fixture ?? ""
             let (id, version) = try Self.parsePrompt(prompt)
             let modeName = structuredOutput ?? environment["OPENAI_STRUCTURED_OUTPUT"] ?? StructuredOutputMode.jsonSchema.rawValue
@@ -112,7 +112,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     }
 
     /// The assistant's first request for one user, built by `AssistService` with a client that is never called.
-    private func renderAssistant(_ userID: UUID, environment: [String: String]) async throws {
+    private func renderAssistant(_ user: UserArgument, environment: [String: String]) async throws {
         var configuration: LLMConfiguration
         do {
             configuration = try LLMConfiguration.fromEnvironment(environment) ?? LLMConfiguration()
@@ -138,7 +138,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
         let body = try await database.assembly().withServices(connections: 1) { services in
             var service = AssistantFactory.service(configuration, pool: services.pool, prompts: library, modelOverride: model, client: NoModelCalls())
             service.firstToolChoice = firstToolChoice.toolChoice
-            return try await service.firstRequest(userID: userID, now: at).body(tokenField: tokenField)
+            return try await service.firstRequest(userID: try await user.resolve(pool: services.pool), now: at).body(tokenField: tokenField)
         }
         Console.print(body.serialized(pretty: true))
     }
