@@ -1,6 +1,6 @@
 import Extractors
 import Foundation
-import Core
+package import Core
 
 extension EvalReport {
     /// `report.md`: the numbers as tables for a pull request, then the main variant's misses per fixture.
@@ -175,10 +175,11 @@ extension EvalReport {
 
     /// Fields in reading order: what, when, where, how, then the cited messages.
     static let fieldOrder = ["title", "event", "decision", "task", "message", "date", "event_date", "deadline", "time",
-                             "location", "category", "priority", "action_required", "requested_by", "status", "response", "source"]
+                             "location", "category", "priority", "action_required", "requested_by", "status", "response", "source",
+                             "date_phrase", "evidence"]
 
     /// `title: Picnic · date: 2026-03-07 · source: m1, m4` — non-null fields in reading order.
-    static func itemText(_ item: JSONValue) -> String {
+    package static func itemText(_ item: JSONValue) -> String {
         guard case .object(let object) = item else { return item.serialized() }
         let rank = Dictionary(uniqueKeysWithValues: fieldOrder.enumerated().map { ($0.element, $0.offset) })
         let fields = object.map { (key: $0.key, value: $0.value) }

@@ -1,5 +1,6 @@
 package import AgentRuntime
 package import Extractors
+import Core
 import Foundation
 
 /// One provider and prompt-version choice to run over the fixtures.
@@ -38,6 +39,8 @@ package struct EvalVariantOutcome: Sendable {
     package var latenciesMs: [Double] = []
     /// Per item the checks dropped or corrected, why (the engine's notes), sorted by fixture.
     package var notes: [EvalItemNote] = []
+    /// Each predicted item's date phrases and evidence, for the reports (`PredictionWords`).
+    package var words: PredictionWords.Table = [:]
 
     package init() {}
 }
@@ -76,6 +79,7 @@ package struct EvalRunner: Sendable {
             var done = 0
             for await (id, result) in group {
                 outcome.predictions[id] = result.predicted
+                outcome.words[id] = result.words
                 outcome.usage += result.usage
                 outcome.requests += result.requests
                 outcome.reasks += result.reasks
@@ -107,6 +111,7 @@ package struct EvalRunner: Sendable {
         var grounding: [ExtractionFeature: GroundingCounts] = [:]
         var latenciesMs: [Double] = []
         var notes: [EvalItemNote] = []
+        var words: [ExtractionFeature: [JSONValue]] = [:]
     }
 
     static func run(_ fixture: Fixture, variant: EvalVariantSpec) async -> FixtureOutcome {
@@ -154,7 +159,10 @@ package struct EvalRunner: Sendable {
             case .success(let run)?:
                 for feature in features {
                     // Each feature maps its own items to the scorer's shape (`ParentFeature.scored`).
-                    engine.registry.feature(feature)?.scored(run.extraction, user: user, into: &outcome.predicted)
+                    if let parent = engine.registry.feature(feature) {
+                        parent.scored(run.extraction, user: user, into: &outcome.predicted)
+                        outcome.words[feature] = PredictionWords.words(parent, run.extraction)
+                    }
                     outcome.grounding[feature] = Self.grounding(run.extraction.notes.filter { $0.feature == feature },
                                                                  tally: run.extraction.grounding[feature] ?? GroundingTally())
                     outcome.notes += run.extraction.notes.filter { $0.feature == feature }.map { EvalItemNote(fixture: fixture.id, note: $0) }

@@ -245,19 +245,22 @@ package enum EvalSession {
         let scored = fixtures.map { restrict($0, to: features, scoring: scoring) }
         var variants: [EvalVariantReport] = []
         var mainPredictions: [String: PredictedItems] = [:]
+        var mainWords: PredictionWords.Table = [:]
         for spec in specs {
             let outcome = await runner.run(spec, fixtures: fixtures, progress: progress)
             var predictions = outcome.predictions
-            if spec.role == .main { mainPredictions = predictions }
+            var words = outcome.words
+            if spec.role == .main { (mainPredictions, mainWords) = (predictions, words) }
             if spec.role == .compare {
                 // Features this variant did not change are the main variant's answers, so only the change is measured.
                 for feature in features where !spec.features.contains(feature) {
                     for (fixture, items) in mainPredictions {
                         predictions[fixture, default: PredictedItems()].copy(feature, from: items)
+                        words[fixture, default: [:]][feature] = mainWords[fixture]?[feature]
                     }
                 }
             }
-            let score = Scorer.score(fixtures: scored, predictions: predictions, scoring: scoring)
+            let score = PredictionWords.attach(words, to: Scorer.score(fixtures: scored, predictions: predictions, scoring: scoring))
             variants.append(try await variantReport(spec, outcome: outcome, score: score, features: features))
         }
         return variants
