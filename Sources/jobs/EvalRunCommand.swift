@@ -45,7 +45,7 @@ struct EvalRunCommand: AsyncParsableCommand {
 
     @OptionGroup var provider: ProviderOptions
 
-    @Option(help: "FEATURE=VERSION: also run a second LLM variant with this prompt version, side by side (repeatable); or the other request mode, `per-feature` (when the run is combined, the default) or `combined` (with --per-feature): the same prompts and provider, scored side by side.")
+    @Option(help: "FEATURE=VERSION: also run a second LLM variant with this prompt version, side by side, in the same request mode (combined: the combined request carries that version's combined_rule) (repeatable); or the other request mode, `per-feature` (when the run is combined, the default) or `combined` (with --per-feature): the same prompts and provider, scored side by side.")
     var compare: [String] = []
 
     @Option(help: "Write report.json, report.md and report.html into this directory.")
