@@ -10,7 +10,9 @@ struct EvalCommand: AsyncParsableCommand {
         subcommands: [EvalRunCommand.self, EvalScoreCommand.self],
         defaultSubcommand: EvalRunCommand.self
     )
+}
 
+extension MessageAIJobs {
     /// `eval --help`, `eval -h` and `help eval`: the options of `eval run`, which `eval` runs by default, then the
     /// subcommands. ArgumentParser would print only the group's subcommand list, hiding every option `eval` takes.
     static func defaultSubcommandHelp(_ arguments: [String]) -> String? {

@@ -19,7 +19,7 @@ struct MessageAIJobs: AsyncParsableCommand {
     /// SIGINT close the process's open `job_runs` rows first (`StopSignals`; scan and worker stop gracefully instead).
     static func main() async {
         Console.ignoreSIGPIPE()
-        if let help = EvalCommand.defaultSubcommandHelp(Array(CommandLine.arguments.dropFirst())) {
+        if let help = defaultSubcommandHelp(Array(CommandLine.arguments.dropFirst())) {
             Console.print(help.hasSuffix("\n") ? String(help.dropLast()) : help)
             return
         }

@@ -47,7 +47,7 @@ struct PromptsDiffCommand: AsyncParsableCommand {
         guard id == newID else {
             throw ValidationError("prompts diff compares two versions of one prompt: '\(old)' and '\(new)' are different prompts")
         }
-        let chosen = try PromptsRenderCommand.loadFixture(fixture, from: fixtures, environment: environment)
+        let chosen = try PromptRequestCapture.fixture(fixture, from: fixtures, environment: environment)
         let feature = ExtractionFeature.named(id)
         var sections: [(title: String, old: JSONValue, new: JSONValue)] = []
         do {

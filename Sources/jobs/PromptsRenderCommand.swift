@@ -89,7 +89,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
             let tokenField = environment["OPENAI_MAX_TOKENS_FIELD"].flatMap(MaxTokensField.init(rawValue:)) ?? .maxCompletionTokens
             // The caps go on the wire for a server that builds a grammar from the schema (OPENAI_SCHEMA_BOUNDS).
             let schemaBounds = (try? LLMConfiguration.fromEnvironment(environment))?.schemaBounds ?? false
-            let chosen = try Self.loadFixture(fixture, from: fixtures, environment: environment)
+            let chosen = try PromptRequestCapture.fixture(fixture, from: fixtures, environment: environment)
             let library = try ProviderFactory.library(promptsPath: prompts, environment: environment)
             let modelOverride = model ?? environment["OPENAI_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
             let body: JSONValue
@@ -148,21 +148,6 @@ struct PromptsRenderCommand: AsyncParsableCommand {
         func complete(_ request: ChatCompletionRequest) async throws -> ChatCompletionResult {
             throw EvalRunError("prompts render calls no model")
         }
-    }
-
-    /// The fixture `id` of `path` (a file or folder, found under MESSAGEAI_HOME too).
-    static func loadFixture(_ id: String, from path: String, environment: [String: String]) throws -> Fixture {
-        let loaded: [Fixture]
-        if let missing = ProviderFactory.missingFixtures(path, environment: environment) { throw EvalRunError(missing) }
-        do {
-            loaded = try FixtureLoader.load(path: ProviderFactory.homePath(path, environment: environment))
-        } catch {
-            throw EvalRunError("the fixtures do not load:\n\(error)")
-        }
-        guard let chosen = loaded.first(where: { $0.id == id }) else {
-            throw EvalRunError("no fixture '\(id)' in \(path) (\(loaded.count) fixtures, e.g. \(loaded.prefix(3).map(\.id).joined(separator: ", ")))")
-        }
-        return chosen
     }
 
     /// `calendar_events` or `calendar_events@2`; a nil feature is the combined prompt.
