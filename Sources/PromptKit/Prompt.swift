@@ -26,6 +26,9 @@ package import Core
 //   <messages>
 //   {{messages}}
 //   </messages>
+// combined_rule: dated occasions ...  # optional, a feature prompt's line in the combined request
+//                              #   (`- <id>: <rule>`): one paragraph, no placeholders. Absent: the
+//                              #   feature type's built-in rule (`ParentFeature.combinedRule`).
 // examples:                    # optional few-shot pairs, sent before the real user message
 //   - input: |                 #   literal text (not a template), shown as a user message
 //       ...
@@ -80,6 +83,9 @@ package struct Prompt: Sendable, Hashable {
     package let system: String
     package let user: String
     package let examples: [PromptExample]
+    /// A feature prompt's line in the combined request (`combined_rule`); nil: the feature type's built-in rule.
+    /// Pinning another version of the feature therefore changes the combined request too.
+    package let combinedRule: String?
     /// The file it came from, as shown in error messages.
     package let sourceFile: String
 
@@ -91,7 +97,7 @@ package struct Prompt: Sendable, Hashable {
     package init(
         id: String, version: Int, description: String, model: String, parameters: PromptParameters = PromptParameters(),
         outputName: String? = nil, outputSchema: JSONValue? = nil, schemaPath: String? = nil, variables: [String],
-        system: String, user: String, examples: [PromptExample] = [], sourceFile: String = "<memory>"
+        system: String, user: String, examples: [PromptExample] = [], combinedRule: String? = nil, sourceFile: String = "<memory>"
     ) {
         self.id = id
         self.version = version
@@ -106,6 +112,7 @@ package struct Prompt: Sendable, Hashable {
         self.system = system
         self.user = user
         self.examples = examples
+        self.combinedRule = combinedRule
         self.sourceFile = sourceFile
         self.systemTemplate = Template(system)
         self.userTemplate = Template(user)

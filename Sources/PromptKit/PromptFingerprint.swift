@@ -6,7 +6,7 @@ package struct PromptFingerprint: Sendable, Hashable, Codable {
     package let id: String
     package let version: Int
     /// Hex SHA-256 of everything the prompt puts into a request besides the conversation: model, parameters, the
-    /// system and user templates, the output schema as sent, and the few-shot examples.
+    /// system and user templates, the output schema as sent, the few-shot examples and the combined rule.
     package let sha256: String
 
     package init(id: String, version: Int, sha256: String) {
@@ -42,6 +42,11 @@ extension Prompt {
         for (example, answer) in zip(examples, exampleAnswers) {
             add(example.input)
             add(answer)
+        }
+        // Added only when present, so the hashes of prompts without one are those recorded before the field existed.
+        if let combinedRule {
+            add("combined_rule")
+            add(combinedRule)
         }
         let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
         return PromptFingerprint(id: id, version: version, sha256: digest)

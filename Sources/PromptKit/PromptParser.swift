@@ -5,7 +5,7 @@ import Core
 struct PromptParser {
     typealias OutputValidator = PromptLibrary.ExampleValidator
 
-    static let topLevelKeys = ["id", "version", "description", "model", "parameters", "output", "variables", "system", "user", "examples"]
+    static let topLevelKeys = ["id", "version", "description", "model", "parameters", "output", "variables", "system", "user", "examples", "combined_rule"]
     static let parameterKeys = ["temperature", "seed", "max_tokens"]
 
     let document: YAMLDocument
@@ -60,6 +60,7 @@ struct PromptParser {
         if let user { templates.append(("user", Template(user))) }
         if let variables { checkTemplates(templates, declared: variables) }
         let examples = parseExamples(root["examples"], schema: output?.schema)
+        let combinedRule = parseCombinedRule(root)
 
         guard problems.isEmpty, let id, let version, let description, let model, let variables, let system, let user,
               let examples
@@ -67,11 +68,31 @@ struct PromptParser {
         return Prompt(
             id: id, version: version, description: description, model: model, parameters: parameters ?? PromptParameters(),
             outputName: output?.name, outputSchema: output?.schema, schemaPath: output?.path, variables: variables,
-            system: system, user: user, examples: examples, sourceFile: document.file
+            system: system, user: user, examples: examples, combinedRule: combinedRule, sourceFile: document.file
         )
     }
 
     // MARK: - Fields
+
+    /// `combined_rule`: this feature's line in the combined request, so that one edit of a feature's prompt file reaches
+    /// both request modes. Optional; one paragraph of text with no placeholders (it is inserted as written).
+    private mutating func parseCombinedRule(_ root: JSONObject) -> String? {
+        guard let rule = string("combined_rule", in: root, required: false) else { return nil }
+        let trimmed = rule.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty {
+            problem([.key("combined_rule")], "combined_rule must not be empty (leave the key out to use the feature's built-in rule)")
+            return nil
+        }
+        if trimmed.contains("\n") {
+            problem([.key("combined_rule")], "combined_rule must be one paragraph: it is one `- <id>: <rule>` line of the combined prompt")
+            return nil
+        }
+        if trimmed.contains("{{") {
+            problem([.key("combined_rule")], "combined_rule is inserted as written: it may not hold a placeholder ('{{')")
+            return nil
+        }
+        return trimmed
+    }
 
     private mutating func string(_ key: String, in object: JSONObject, required: Bool, path: [JSONPathComponent] = []) -> String? {
         let at = path + [.key(key)]

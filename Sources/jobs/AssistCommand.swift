@@ -41,7 +41,7 @@ struct AssistCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "One user's id (a UUID, or 'demo' for the demo's parent): refresh their findings and run the assistant on them (needs an LLM).")
+    @Option(help: "One user's id (a UUID or its first characters, at least 4; or 'demo' for the demo's parent): refresh their findings and run the assistant on them (needs an LLM).")
     var user: UserArgument?
 
     @Flag(help: "With --user: only print what the user sees, as stored (no pass, no LLM): the open findings in the assistant's rank with its notes, its last summary, suggested actions and the reminders it created.")
@@ -114,8 +114,8 @@ struct AssistCommand: AsyncParsableCommand {
             $0.take(zones)
             $0.take(database)
         }
-        if let user, show { return try await showFindings(user.id, assembly: assembly) }
-        if let user { return try await runOne(user.id, assembly: assembly) }
+        if let user, show { return try await showFindings(try await user.resolve(assembly), assembly: assembly) }
+        if let user { return try await runOne(user, assembly: assembly) }
         var options = ProactivePass.Options()
         options.concurrency = concurrency
         (options.shardIndex, options.shardCount) = try assembly.settings.shard(shard)
@@ -141,19 +141,20 @@ struct AssistCommand: AsyncParsableCommand {
         Console.print(view.text)
     }
 
-    private func runOne(_ id: UUID, assembly: Assembly) async throws {
+    private func runOne(_ user: UserArgument, assembly: Assembly) async throws {
         guard provider != .rules else {
             throw ValidationError("--user runs the LLM assistant; offline, `assist --all --provider rules` computes every user's findings "
                                   + "and `assist --show --user ID` prints them")
         }
         // No LLM configured: say so before connecting to anything, with what runs without one.
         guard assembly.settings.llm != nil else { throw Self.noLLMForUser }
-        let (summary, outage) = try await assembly.withServices { services -> (AssistService.Summary, CircuitBreaker.Outage?) in
+        let (id, summary, outage) = try await assembly.withServices { services -> (UUID, AssistService.Summary, CircuitBreaker.Outage?) in
+            let id = try await user.resolve(pool: services.pool)
             guard var service = try services.assistant(provider == .auto ? .openai : provider, maxSteps: maxSteps) else { throw Self.noLLMForUser }
             service.firstToolChoice = firstToolChoice.toolChoice
             service.proactive.travelGap = TimeInterval(travelGapMinutes * 60)
             let summary = try await service.run(userID: id)
-            return (summary, summary.findings == nil ? service.client.circuitBreaker?.outage : nil)
+            return (id, summary, summary.findings == nil ? service.client.circuitBreaker?.outage : nil)
         }
         if output.json {
             try Console.printJSON(summary)

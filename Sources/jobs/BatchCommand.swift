@@ -32,8 +32,8 @@ struct BatchCollectCommand: AsyncParsableCommand {
         // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
         usage: "messageai-jobs batch collect [--batch <batch>] [<options>]")
 
-    @Option(name: .customLong("batch"), help: "Only this batch (its id in llm_batches).")
-    var batchID: UUID?
+    @Option(name: .customLong("batch"), help: "Only this batch: its id in llm_batches, or its first characters (at least 4).")
+    var batchID: IDArgument?
 
     @Option(help: "Folder of YAML prompts (default: $MESSAGEAI_HOME/prompts, else the set embedded in this binary).")
     var prompts: String?
@@ -49,7 +49,11 @@ struct BatchCollectCommand: AsyncParsableCommand {
             $0.take(zones)
             $0.take(database)
         }
-        let summaries = try await assembly.withServices(connections: 2) { try await $0.batchCollect().run(batchID: batchID) }
+        let summaries = try await assembly.withServices(connections: 2) { services in
+            var batch: UUID?
+            if let batchID { batch = try await batchID.prefix.resolve(in: .llmBatches, pool: services.pool) }
+            return try await services.batchCollect().run(batchID: batch)
+        }
         if output.json { try Console.printJSON(summaries) } else { Console.print(BatchReport.text(summaries)) }
         if summaries.contains(where: { $0.failed > 0 }) { throw ExitCode(2) }
     }

@@ -51,7 +51,7 @@ struct EvalRunCommand: AsyncParsableCommand {
 
     @OptionGroup var provider: ProviderOptions
 
-    @Option(help: "FEATURE=VERSION: also run a second LLM variant with this prompt version, side by side (repeatable); or the other request mode, `per-feature` (when the run is combined, the default) or `combined` (with --per-feature): the same prompts and provider, scored side by side.")
+    @Option(help: "FEATURE=VERSION: also run a second LLM variant with this prompt version, side by side, in the same request mode (combined: the combined request carries that version's combined_rule) (repeatable); or the other request mode, `per-feature` (when the run is combined, the default) or `combined` (with --per-feature): the same prompts and provider, scored side by side.")
     var compare: [String] = []
 
     @Option(help: "Write report.json, report.md and report.html into this directory.")
@@ -149,6 +149,8 @@ struct EvalRunCommand: AsyncParsableCommand {
             if let previous, let baseline {
                 result.baseline = try BaselineComparison.compare(current: result, baseline: previous, baselinePath: baseline)
             }
+            // The verdict goes into the reports too, so report.md and report.html say why the job failed.
+            result.gate = EvalGates.verdict(result, failUnder: failUnder, maxRegression: maxRegression, maxFailures: maxFailures)
             if let directory = report {
                 let files = try EvalReportWriter.write(result, fixtures: run.fixtures, to: URL(fileURLWithPath: directory))
                 if !output.json { Console.error("wrote \(files.map(\.path).joined(separator: ", "))") }
@@ -165,15 +167,15 @@ struct EvalRunCommand: AsyncParsableCommand {
         } else {
             Console.print(result.summaryText())
         }
-        if let outage = result.variants.lazy.flatMap(\.errors).first(where: { $0.outage == true }) {
-            Console.error("OUTAGE: the model server was unavailable, so the scores mean nothing: \(outage.message)")
-            throw ExitCode(ScanService.outageExitCode)
+        let gate = result.gate ?? EvalGates.verdict(result, failUnder: failUnder, maxRegression: maxRegression, maxFailures: maxFailures)
+        if let outage = gate.outage {
+            Console.error("OUTAGE: the model server was unavailable, so the scores mean nothing: \(outage)")
+            throw ExitCode(Int32(gate.exitCode))
         }
-        let failures = EvalGates.failures(result, failUnder: failUnder, maxRegression: maxRegression, maxFailures: maxFailures)
-        guard failures.isEmpty else {
-            for failure in failures { Console.error("FAIL: \(failure)") }
+        guard gate.passed else {
+            for check in gate.checks where !check.passed { Console.error("FAIL: \(check.detail)") }
             // The status docs/operations.md gives a job that ran but whose work failed its gates; 1 is kept for errors.
-            throw ExitCode(2)
+            throw ExitCode(Int32(gate.exitCode))
         }
     }
 

@@ -12,6 +12,22 @@ struct EvalCommand: AsyncParsableCommand {
     )
 }
 
+extension MessageAIJobs {
+    /// `eval --help`, `eval -h` and `help eval`: the options of `eval run`, which `eval` runs by default, then the
+    /// subcommands. ArgumentParser would print only the group's subcommand list, hiding every option `eval` takes.
+    static func defaultSubcommandHelp(_ arguments: [String]) -> String? {
+        let rest = arguments.dropFirst()
+        let asks = arguments == ["help", "eval"]
+            || (arguments.first == "eval" && rest.contains { $0 == "--help" || $0 == "-h" }
+                && !["run", "score", "help"].contains(rest.first ?? ""))
+        guard asks else { return nil }
+        let group = MessageAIJobs.helpMessage(for: EvalCommand.self)
+        let subcommands = group.range(of: "SUBCOMMANDS:").map { String(group[$0.lowerBound...]) } ?? ""
+        return "`messageai-jobs eval` runs `eval run` unless `score` is named: its options\nfollow.\n\n"
+            + MessageAIJobs.helpMessage(for: EvalRunCommand.self) + "\n" + subcommands
+    }
+}
+
 /// Scores a predictions file against the fixtures, with no model and no database involved.
 struct EvalScoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -19,6 +19,10 @@ struct MessageAIJobs: AsyncParsableCommand {
     /// SIGINT close the process's open `job_runs` rows first (`StopSignals`; scan and worker stop gracefully instead).
     static func main() async {
         Console.ignoreSIGPIPE()
+        if let help = defaultSubcommandHelp(Array(CommandLine.arguments.dropFirst())) {
+            Console.print(help.hasSuffix("\n") ? String(help.dropLast()) : help)
+            return
+        }
         do {
             var command = try parseAsRoot()
             // Every setting is checked before any work; `settings` itself still prints the table to fix them by.

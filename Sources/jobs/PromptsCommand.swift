@@ -9,15 +9,17 @@ struct PromptsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prompts",
         abstract: "List and check the YAML prompts and their output schemas.",
-        subcommands: [List.self, Lint.self, PromptsRenderCommand.self]
+        subcommands: [List.self, Lint.self, PromptsRenderCommand.self, PromptsDiffCommand.self]
     )
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List every prompt version: id, version, model, output schema and file.",
+            abstract: "List every prompt version: id, version, whether it is the one runs use, model, output schema and file.",
             discussion: """
                 The first line says which prompt set is in use: the one embedded in this binary, or a directory \
-                (--prompts DIR, or $MESSAGEAI_HOME/prompts), with its SHA-256 as recorded in job_runs.
+                (--prompts DIR, or $MESSAGEAI_HOME/prompts), with its SHA-256 as recorded in job_runs. PINNED says \
+                `pinned` for the version production runs (prompts/active.yaml, after MESSAGEAI_PROMPT_VERSIONS), or \
+                `only` for a prompt with a single version; `"pinned": true` in --json.
 
                 Example: messageai-jobs prompts list --json
                 """
@@ -39,6 +41,8 @@ struct PromptsCommand: AsyncParsableCommand {
         struct Row: Encodable {
             let id: String
             let version: Int
+            /// The version runs use: pinned in active.yaml (or MESSAGEAI_PROMPT_VERSIONS), or the only one.
+            let pinned: Bool
             let model: String
             let outputName: String?
             let schema: String?
@@ -47,19 +51,23 @@ struct PromptsCommand: AsyncParsableCommand {
 
         func run() async throws {
             let directory = try ProviderFactory.promptDirectory(prompts, environment: ProcessEnvironment.values)
-            let library = try PromptLibrary.load(directory: directory)
+            var library = try PromptLibrary.load(directory: directory)
+            library = try library.pinning(PromptPins.overrides(options: [], environment: ProcessEnvironment.values), source: PromptPins.environmentVariable)
             let rows = library.all.map {
-                Row(id: $0.id, version: $0.version, model: $0.model, outputName: $0.outputName, schema: $0.schemaPath, file: $0.sourceFile)
+                Row(id: $0.id, version: $0.version, pinned: library.active(id: $0.id)?.version == $0.version, model: $0.model,
+                    outputName: $0.outputName, schema: $0.schemaPath, file: $0.sourceFile)
             }
+            let versions = Dictionary(grouping: rows, by: \.id).mapValues(\.count)
             let source = ProviderFactory.describe(promptDirectory: directory)
             if json {
                 try Console.printJSON(Listing(source: source, sha256: library.fingerprint, prompts: rows))
                 return
             }
             Console.print("Prompt set: \(source) (sha256 \(library.fingerprint ?? "-"))")
-            let table = [["ID", "VERSION", "MODEL", "SCHEMA", "FILE"]]
-                + rows.map { [$0.id, String($0.version), $0.model, $0.schema ?? "-", $0.file] }
-            let widths = (0..<5).map { column in table.map { $0[column].count }.max() ?? 0 }
+            let table = [["ID", "VERSION", "PINNED", "MODEL", "SCHEMA", "FILE"]]
+                + rows.map { [$0.id, String($0.version), $0.pinned ? (versions[$0.id] == 1 && library.pins.versions[$0.id] == nil ? "only" : "pinned") : "-", $0.model,
+                              $0.schema ?? "-", $0.file] }
+            let widths = (0..<6).map { column in table.map { $0[column].count }.max() ?? 0 }
             for row in table {
                 let cells = row.enumerated().map { index, cell in
                     index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)

@@ -38,7 +38,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     @Option(help: "The id of the fixture whose messages fill an extractor prompt.")
     var fixture: String?
 
-    @Option(help: "With --prompt assistant: the user's id (a UUID, or 'demo' for the demo's parent), read from the database.")
+    @Option(help: "With --prompt assistant: the user's id (a UUID or its first characters; or 'demo' for the demo's parent), read from the database.")
     var user: UserArgument?
 
     @Option(help: ArgumentHelp("With --prompt assistant: the moment the run starts (default: now).", valueName: "ISO-8601 instant"))
@@ -79,7 +79,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     func run() async throws {
         let environment = ProcessEnvironment.values
         do {
-            if let user { return try await renderAssistant(user.id, environment: environment) }
+            if let user { return try await renderAssistant(user, environment: environment) }
             let fixture = self.fixture ?? ""
             let (id, version) = try Self.parsePrompt(prompt)
             let modeName = structuredOutput ?? environment["OPENAI_STRUCTURED_OUTPUT"] ?? StructuredOutputMode.jsonSchema.rawValue
@@ -89,16 +89,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
             let tokenField = environment["OPENAI_MAX_TOKENS_FIELD"].flatMap(MaxTokensField.init(rawValue:)) ?? .maxCompletionTokens
             // The caps go on the wire for a server that builds a grammar from the schema (OPENAI_SCHEMA_BOUNDS).
             let schemaBounds = (try? LLMConfiguration.fromEnvironment(environment))?.schemaBounds ?? false
-            let loaded: [Fixture]
-            if let missing = ProviderFactory.missingFixtures(fixtures, environment: environment) { throw EvalRunError(missing) }
-            do {
-                loaded = try FixtureLoader.load(path: ProviderFactory.homePath(fixtures, environment: environment))
-            } catch {
-                throw EvalRunError("the fixtures do not load:\n\(error)")
-            }
-            guard let chosen = loaded.first(where: { $0.id == fixture }) else {
-                throw EvalRunError("no fixture '\(fixture)' in \(fixtures) (\(loaded.count) fixtures, e.g. \(loaded.prefix(3).map(\.id).joined(separator: ", ")))")
-            }
+            let chosen = try PromptRequestCapture.fixture(fixture, from: fixtures, environment: environment)
             let library = try ProviderFactory.library(promptsPath: prompts, environment: environment)
             let modelOverride = model ?? environment["OPENAI_MODEL"].flatMap { $0.isEmpty ? nil : $0 }
             let body: JSONValue
@@ -121,7 +112,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
     }
 
     /// The assistant's first request for one user, built by `AssistService` with a client that is never called.
-    private func renderAssistant(_ userID: UUID, environment: [String: String]) async throws {
+    private func renderAssistant(_ user: UserArgument, environment: [String: String]) async throws {
         var configuration: LLMConfiguration
         do {
             configuration = try LLMConfiguration.fromEnvironment(environment) ?? LLMConfiguration()
@@ -147,7 +138,7 @@ struct PromptsRenderCommand: AsyncParsableCommand {
         let body = try await database.assembly().withServices(connections: 1) { services in
             var service = AssistantFactory.service(configuration, pool: services.pool, prompts: library, modelOverride: model, client: NoModelCalls())
             service.firstToolChoice = firstToolChoice.toolChoice
-            return try await service.firstRequest(userID: userID, now: at).body(tokenField: tokenField)
+            return try await service.firstRequest(userID: try await user.resolve(pool: services.pool), now: at).body(tokenField: tokenField)
         }
         Console.print(body.serialized(pretty: true))
     }

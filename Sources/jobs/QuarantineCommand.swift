@@ -60,17 +60,20 @@ struct QuarantineShowCommand: AsyncParsableCommand {
         usage: "messageai-jobs quarantine show <id> [<options>]"
     )
 
-    @Argument(help: "The conversation's id (a UUID).")
-    var id: UUID
+    @Argument(help: "The conversation's id, or its first characters (at least 4).")
+    var id: IDArgument
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
         output.bootstrap()
-        let entry = try await database.assembly().withServices(connections: 1) { try await $0.quarantine.show(id) }
+        let (conversation, entry) = try await database.assembly().withServices(connections: 1) { services in
+            let conversation = try await id.prefix.resolve(in: .conversations, pool: services.pool)
+            return (conversation, try await services.quarantine.show(conversation))
+        }
         guard let entry else {
-            throw JobsError.notFound("no conversation \(id.uuidString.lowercased()) in scan_watermarks (no scan has seen it)")
+            throw JobsError.notFound("no conversation \(conversation.uuidString.lowercased()) in scan_watermarks (no scan has seen it)")
         }
         if output.json { return try Console.printJSON(entry) }
         QuarantineText.print(entry, recent: true)
@@ -84,8 +87,8 @@ struct QuarantineReleaseCommand: AsyncParsableCommand {
         usage: "messageai-jobs quarantine release <id> | --all [<options>]"
     )
 
-    @Argument(help: "The conversation's id (a UUID).")
-    var id: UUID?
+    @Argument(help: "The conversation's id, or its first characters (at least 4).")
+    var id: IDArgument?
 
     @Flag(help: "Every quarantined conversation.")
     var all = false
@@ -103,18 +106,19 @@ struct QuarantineReleaseCommand: AsyncParsableCommand {
 
     func run() async throws {
         output.bootstrap()
-        let scope: Quarantine.Scope = id.map { .conversation($0) } ?? .all
-        let released = try await database.assembly().withServices(connections: 1) { services -> [UUID] in
+        let (conversation, released) = try await database.assembly().withServices(connections: 1) { services -> (UUID?, [UUID]) in
+            var conversation: UUID?
+            if let id { conversation = try await id.prefix.resolve(in: .conversations, pool: services.pool) }
             let quarantine = services.quarantine
-            let released = try await quarantine.release(scope)
-            if released.isEmpty, let id, try await quarantine.show(id) == nil {
-                throw JobsError.notFound("no conversation \(id.uuidString.lowercased()) in scan_watermarks (no scan has seen it)")
+            let released = try await quarantine.release(conversation.map { .conversation($0) } ?? .all)
+            if released.isEmpty, let conversation, try await quarantine.show(conversation) == nil {
+                throw JobsError.notFound("no conversation \(conversation.uuidString.lowercased()) in scan_watermarks (no scan has seen it)")
             }
-            return released
+            return (conversation, released)
         }
         if output.json { return try Console.printJSON(Released(released: released.map { $0.uuidString.lowercased() })) }
         if released.isEmpty {
-            return Console.print(id.map { "Conversation \($0.uuidString.lowercased()) is not in quarantine." } ?? "No conversation is in quarantine.")
+            return Console.print(conversation.map { "Conversation \($0.uuidString.lowercased()) is not in quarantine." } ?? "No conversation is in quarantine.")
         }
         for id in released { Console.print("released \(id.uuidString.lowercased())") }
         Console.print("\(released.count) conversation(s) released: the next scan tries them again.")

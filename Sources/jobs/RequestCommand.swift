@@ -1,5 +1,6 @@
 import ArgumentParser
 import JobsKit
+import Postgres
 import Foundation
 
 struct RequestCommand: AsyncParsableCommand {
@@ -44,7 +45,7 @@ struct RequestExtractCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        try await RequestPrinter.enqueue(.extract, id: conversation.prefix, in: .conversations, database: database, output: output)
+        try await RequestPrinter.enqueue(.extract, database: database, output: output) { try await conversation.prefix.resolve(in: .conversations, pool: $0) }
     }
 }
 
@@ -54,17 +55,17 @@ struct RequestAssistCommand: AsyncParsableCommand {
         abstract: "Enqueue a proactive-assistant run for one user; prints the request's id.",
         // Written out: the parser's own usage line runs past 80 columns (it is never wrapped).
         usage: "messageai-jobs request assist --user <user> [<options>]",
-        discussion: "Example: messageai-jobs request assist --user 00000000-de01-4000-8000-000000000001"
+        discussion: "Examples: messageai-jobs request assist --user 00000000-de01-4000-8000-000000000001\n          messageai-jobs request assist --user demo"
     )
 
-    @Option(help: "The user's id, or its first characters (at least 4).")
-    var user: IDArgument
+    @Option(help: "The user's id, or its first characters (at least 4), or 'demo' for the demo's parent.")
+    var user: UserArgument
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        try await RequestPrinter.enqueue(.assist, id: user.prefix, in: .users, database: database, output: output)
+        try await RequestPrinter.enqueue(.assist, database: database, output: output) { try await user.resolve(pool: $0) }
     }
 }
 
@@ -76,11 +77,11 @@ private enum RequestPrinter {
         let created: Bool
     }
 
-    static func enqueue(_ kind: JobRequest.Kind, id prefix: IDPrefix, in table: IDPrefix.Table, database: DatabaseOptions,
-                        output: OutputOptions) async throws {
+    static func enqueue(_ kind: JobRequest.Kind, database: DatabaseOptions, output: OutputOptions,
+                        id: @escaping @Sendable (PostgresPool) async throws -> UUID) async throws {
         output.bootstrap()
         let enqueued = try await database.assembly().withServices(connections: 1) { services in
-            try await services.requestQueue.enqueueOnce(kind, id: try await prefix.resolve(in: table, pool: services.pool))
+            try await services.requestQueue.enqueueOnce(kind, id: try await id(services.pool))
         }
         if output.json {
             try Console.printJSON(Enqueued(id: enqueued.id, kind: kind.rawValue, created: enqueued.created))

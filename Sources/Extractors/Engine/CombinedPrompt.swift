@@ -2,8 +2,13 @@ import Core
 import PromptKit
 
 /// The combined prompt as it is sent: `prompts/combined.yaml` with its list of features filled from the registry, so a
-/// new feature joins combined requests through its own type (`ParentFeature.combinedRule`) and its own schema, never
-/// through an edit of the combined prompt or its schema file.
+/// new feature joins combined requests through its own prompt file and schema, never through an edit of the combined
+/// prompt or its schema file.
+///
+/// Each feature's line is the `combined_rule` of the feature's chosen prompt version (its pin, or `--prompt-version`),
+/// else the feature type's built-in `ParentFeature.combinedRule`: a new version of `calendar_events` whose
+/// `combined_rule` says something new changes the combined request as soon as its pin moves, as it changes the
+/// per-feature one.
 ///
 /// The file's system template holds two placeholders that are filled once, when the prompt is loaded:
 /// `{{feature_count}}` (the number of features in words) and `{{feature_rules}}` (one `- <id>: <rule>` line per
@@ -13,11 +18,13 @@ enum CombinedPrompt {
     static let countVariable = "feature_count"
     static let rulesVariable = "feature_rules"
 
-    /// `prompt` with the placeholders filled for `features`; `schemas` holds each feature's output schema.
-    static func expand(_ prompt: Prompt, features: [any ParentFeature], schemas: [ExtractionFeature: JSONValue]) -> Prompt {
+    /// `prompt` with the placeholders filled for `features`; `schemas` holds each feature's output schema, `rules` the
+    /// `combined_rule` of each feature's chosen prompt (a feature without one gets its type's built-in rule).
+    static func expand(_ prompt: Prompt, features: [any ParentFeature], schemas: [ExtractionFeature: JSONValue],
+                       rules: [ExtractionFeature: String] = [:]) -> Prompt {
         let values = [
             countVariable: numberWord(features.count),
-            rulesVariable: features.map { "- \($0.id.rawValue): \($0.combinedRule)" }.joined(separator: "\n"),
+            rulesVariable: features.map { "- \($0.id.rawValue): \(rules[$0.id] ?? $0.combinedRule)" }.joined(separator: "\n"),
         ]
         let examples = prompt.examples.map { example -> PromptExample in
             guard var object = example.output.objectValue else { return example }

@@ -10,15 +10,20 @@ package import PromptKit
 /// every feature's job; a real-model eval scored it level with per-feature requests (docs/architecture.md, "Request mode").
 extension ExtractionEngine {
     /// The active (pinned) version of the combined prompt (`prompts/combined.yaml`), its list of features, example and
-    /// schema filled from the registry (`CombinedPrompt`).
+    /// schema filled from the registry and each feature's chosen prompt version (its `combined_rule`; `CombinedPrompt`).
     package func combinedPrompt() throws -> Prompt {
         guard let found = prompts.active(id: CombinedSchema.promptID) else {
             throw ExtractionError.promptProblem(
                 "no prompt '\(CombinedSchema.promptID)' in the prompt library: combined requests need prompts/combined.yaml")
         }
         var schemas: [ExtractionFeature: JSONValue] = [:]
-        for feature in registry.features { schemas[feature.id] = (try? prompt(for: feature.id))?.outputSchema }
-        return CombinedPrompt.expand(found, features: registry.features, schemas: schemas)
+        var rules: [ExtractionFeature: String] = [:]
+        for feature in registry.features {
+            let chosen = try? prompt(for: feature.id)
+            schemas[feature.id] = chosen?.outputSchema
+            rules[feature.id] = chosen?.combinedRule
+        }
+        return CombinedPrompt.expand(found, features: registry.features, schemas: schemas, rules: rules)
     }
 
     /// The prompts a run of `features` sends, with their content hashes, for `job_runs.prompts` and eval reports.

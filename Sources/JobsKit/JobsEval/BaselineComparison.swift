@@ -133,42 +133,96 @@ package enum EvalGates {
     ///   - maxFailures: failed extractions allowed per variant. A failed extraction counts as predicting nothing, so
     ///     without this gate a dead model or a wrong key could still pass.
     package static func failures(_ report: EvalReport, failUnder: Double?, maxRegression: Double?, maxFailures: Int = 0) -> [String] {
-        var failures: [String] = []
-        for variant in report.variants where variant.errors.count > max(0, maxFailures) {
-            failures.append(failedExtractions(variant) + " (more than --max-failures \(max(0, maxFailures)))")
+        verdict(report, failUnder: failUnder, maxRegression: maxRegression, maxFailures: maxFailures).checks.filter { !$0.passed }.map(\.detail)
+    }
+
+    /// Every gate the run was held to, passed or failed, and the exit status it earns: what `eval` prints and what
+    /// heads report.md and report.html (`EvalReport.gate`).
+    package static func verdict(_ report: EvalReport, failUnder: Double?, maxRegression: Double?, maxFailures: Int = 0) -> EvalGateVerdict {
+        var checks: [EvalGateCheck] = []
+        let allowed = max(0, maxFailures)
+        for variant in report.variants {
+            let failed = variant.errors.count > allowed
+            checks.append(EvalGateCheck(
+                gate: "--max-failures \(allowed)", passed: !failed,
+                detail: failed ? failedExtractions(variant) + " (more than --max-failures \(allowed))"
+                    : "\(variant.id): \(variant.errors.count) failed extractions (at most \(allowed) allowed)"))
         }
         let micro = report.main?.score.micro.f1 ?? 0
-        if let failUnder, micro < failUnder {
-            failures.append(String(format: "micro F1 %.4f is below --fail-under %.4f", micro, failUnder))
-        }
-        if failUnder != nil, let main = report.main {
-            for feature in report.features {
-                guard let score = main.score.features[feature], score.precision == nil, score.fn > 0 else { continue }
-                failures.append("\(feature.rawValue): \(main.id) predicted nothing for \(score.fn) expected items (precision undefined)")
+        if let failUnder {
+            checks.append(EvalGateCheck(
+                gate: String(format: "--fail-under %.4f", failUnder), passed: micro >= failUnder,
+                detail: String(format: micro < failUnder ? "micro F1 %.4f is below --fail-under %.4f" : "micro F1 %.4f is at least %.4f",
+                               micro, failUnder)))
+            if let main = report.main {
+                for feature in report.features {
+                    guard let score = main.score.features[feature], score.precision == nil, score.fn > 0 else { continue }
+                    checks.append(EvalGateCheck(gate: String(format: "--fail-under %.4f", failUnder), passed: false,
+                                                detail: "\(feature.rawValue): \(main.id) predicted nothing for \(score.fn) expected items (precision undefined)"))
+                }
             }
         }
         if let maxRegression {
+            let gate = String(format: "--max-regression %.4f", maxRegression)
             if let baseline = report.baseline {
                 let drop = -baseline.micro.f1Delta
-                if drop > maxRegression {
-                    failures.append(String(format: "micro F1 dropped by %.4f (%.4f → %.4f), more than --max-regression %.4f",
-                                           drop, baseline.micro.baseline.f1, baseline.micro.current.f1, maxRegression)
-                                    + " (baseline \(baseline.path))")
-                }
+                let detail = String(format: "micro F1 %.4f → %.4f against the baseline", baseline.micro.baseline.f1, baseline.micro.current.f1)
+                checks.append(drop > maxRegression
+                    ? EvalGateCheck(gate: gate, passed: false,
+                                    detail: String(format: "micro F1 dropped by %.4f (%.4f → %.4f), more than --max-regression %.4f",
+                                                   drop, baseline.micro.baseline.f1, baseline.micro.current.f1, maxRegression)
+                                        + " (baseline \(baseline.path))")
+                    : EvalGateCheck(gate: gate, passed: true, detail: detail + " (\(baseline.path))"))
             } else {
-                failures.append("--max-regression needs --baseline")
+                checks.append(EvalGateCheck(gate: gate, passed: false, detail: "--max-regression needs --baseline"))
             }
         }
-        return failures
+        let outage = report.variants.lazy.flatMap(\.errors).first { $0.outage == true }
+        let passed = checks.allSatisfy(\.passed)
+        return EvalGateVerdict(passed: passed && outage == nil,
+                               exitCode: outage != nil ? Int(ScanService.outageExitCode) : (passed ? 0 : 2),
+                               outage: outage?.message, checks: checks)
     }
 
     /// `llm: 25 of 25 extractions failed; first: class-picnic calendar_events: …`, the line the report's banner shows too.
     package static func failedExtractions(_ variant: EvalVariantReport) -> String {
-        let total = variant.ranFeatures.count * max(1, variant.score.fixtures.count)
+        // A combined variant makes one extraction (request unit) per fixture, a per-feature one one per feature.
+        let combined = variant.ranFeatures.count > 1 && variant.ranFeatures.allSatisfy { variant.prompts[$0]?.id == CombinedSchema.promptID }
+        let total = (combined ? 1 : variant.ranFeatures.count) * max(1, variant.score.fixtures.count)
         var line = "\(variant.id): \(variant.errors.count) of \(total) extractions failed"
         if let first = variant.errors.first {
-            line += "; first: \(first.fixture) \(first.feature.rawValue): \(first.detail.prefix(300))"
+            line += "; first: \(first.fixture) \(first.unit): \(first.detail.prefix(300))"
         }
         return line
     }
+}
+
+/// The gates an eval run was held to and how it came out, written at the top of report.md, report.html and in
+/// report.json (`gate`) so a CI artifact says why a job failed without its log.
+package struct EvalGateVerdict: Sendable, Hashable, Codable {
+    package var passed: Bool
+    /// What `eval` exits with: 0, 2 (a gate failed) or 75 (the model server was down: the scores mean nothing).
+    package var exitCode: Int
+    /// The outage's error, when the circuit breaker opened.
+    package var outage: String?
+    package var checks: [EvalGateCheck]
+
+    enum CodingKeys: String, CodingKey {
+        case passed, outage, checks
+        case exitCode = "exit_code"
+    }
+
+    /// `FAILED (exit 2): 2 of 4 checks failed`, the reports' first line.
+    package var headline: String {
+        if let outage { return "OUTAGE (exit \(exitCode)): the model server was unavailable, so the scores mean nothing: \(outage)" }
+        let failed = checks.count { !$0.passed }
+        return passed ? "PASSED: all \(checks.count) checks passed" : "FAILED (exit \(exitCode)): \(failed) of \(checks.count) checks failed"
+    }
+}
+
+/// One gate of `eval` (`--fail-under`, `--max-regression`, `--max-failures`) and what it found.
+package struct EvalGateCheck: Sendable, Hashable, Codable {
+    package var gate: String
+    package var passed: Bool
+    package var detail: String
 }

@@ -13,6 +13,7 @@ package enum EvalHTML {
             <title>Extractor eval — \(escape(report.createdAt))</title>
             <style>\(css)</style></head><body>
             <h1>Extractor eval</h1>
+            \(gateBanner(report))
             <p>\(report.fixtureCount) fixtures from <code>\(escape(report.fixturesPath))</code>, run \(escape(report.createdAt)).
             Features: \(escape(report.features.map(\.rawValue).joined(separator: ", "))).\(report.gitCommit.map { " Commit <code>\(escape($0))</code>." } ?? "")</p>
 
@@ -30,6 +31,16 @@ package enum EvalHTML {
         html += fixtureSections(report, fixtures: fixtures)
         html += "</body></html>\n"
         return html
+    }
+
+    /// The gate's verdict first: red with each failed check when the run failed, green when every check passed.
+    static func gateBanner(_ report: EvalReport) -> String {
+        guard let gate = report.gate else { return "" }
+        let rows = (gate.checks.filter { !$0.passed } + gate.checks.filter(\.passed)).map { check in
+            "<li class=\"\(check.passed ? "good" : "bad")\">\(check.passed ? "✓" : "✗") <code>\(escape(check.gate))</code>: \(escape(check.detail))</li>"
+        }.joined()
+        return "<div class=\"\(gate.passed ? "verdict" : "banner")\" id=\"gate\"\(gate.passed ? "" : " role=\"alert\"")><strong>Gate: \(escape(gate.headline))</strong>"
+            + "<ul>\(rows)</ul></div>"
     }
 
     /// A red banner over everything else when a variant's extractions failed: its numbers then measure the failure,
@@ -68,7 +79,7 @@ package enum EvalHTML {
         .mark{font-weight:700;text-align:center}details{margin:.3em 0;border:1px solid #ddd;padding:.3em .6em}
         summary{cursor:pointer}.msg td:nth-child(4){white-space:pre-wrap}.good{color:#137333}
         .banner{background:#fdecea;border:2px solid #b00020;color:#5f0010;padding:.6em 1em;margin:0 0 1em}
-        .banner ul{margin:.3em 0 0;padding-left:1.2em}.prompts{font-size:12px;color:#444}.prompts code{font-size:11px}
+        .banner ul,.verdict ul{margin:.3em 0 0;padding-left:1.2em}.verdict{background:#e6f4ea;border:2px solid #137333;padding:.6em 1em;margin:0 0 1em}.prompts{font-size:12px;color:#444}.prompts code{font-size:11px}
         .filters button{margin-right:4px}.filters button.on{background:#222;color:#fff}th.sort{cursor:pointer;text-decoration:underline dotted}
         td.up{color:#137333;font-weight:600}td.down{color:#b00020;font-weight:600}tr.failed td:first-child{border-left:4px solid #b00020}
         .index{max-height:32em;overflow:auto;display:inline-block;border:1px solid #ddd}.index table{margin:0}
@@ -209,7 +220,7 @@ package enum EvalHTML {
                 delta = EvalFormat.metrics(b, report.features).f1 - EvalFormat.metrics(a, report.features).f1
             }
             // Per variant, the features whose extraction failed on this fixture ("all" when every one did).
-            let failures = report.variants.map { v in v.errors.filter { $0.fixture == id }.map(\.feature) }
+            let failures = report.variants.map { v in v.errors.filter { $0.fixture == id }.flatMap { $0.features ?? [$0.feature] } }
             let failed = zip(report.variants, failures).compactMap { v, features -> String? in
                 guard !features.isEmpty else { return nil }
                 return "\(v.id): " + (v.ranFeatures.count > 1 && Set(features).isSuperset(of: v.ranFeatures)
@@ -313,7 +324,7 @@ package enum EvalHTML {
         if !errors.isEmpty {
             out += "<h3>Failed extractions</h3>\n<p>Counted as predicting nothing.</p>\n<table><tr><th>variant</th><th>fixture</th><th>feature</th><th>error</th></tr>\n"
             for (variant, error) in errors {
-                out += "<tr><td>\(escape(variant))</td><td>\(escape(error.fixture))</td><td>\(error.feature.rawValue)</td><td>\(escape(error.detail))</td></tr>\n"
+                out += "<tr><td>\(escape(variant))</td><td>\(escape(error.fixture))</td><td>\(escape(error.unit))</td><td>\(escape(error.detail))</td></tr>\n"
             }
             out += "</table>\n"
         }

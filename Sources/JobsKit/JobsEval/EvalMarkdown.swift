@@ -1,6 +1,6 @@
 import Extractors
 import Foundation
-import Core
+package import Core
 
 extension EvalReport {
     /// `report.md`: the numbers as tables for a pull request, then the main variant's misses per fixture.
@@ -19,6 +19,13 @@ extension EvalReport {
     /// The title, what was run, the commit and prompt fingerprints, and a banner when extractions failed.
     func markdownHeader() -> [String] {
         var out: [String] = ["# Extractor eval", ""]
+        if let gate {
+            out.append("**Gate: \(Self.md(gate.headline))**")
+            out.append("")
+            for check in gate.checks where !check.passed { out.append("- ✗ \(Self.code(check.gate)): \(Self.md(check.detail))") }
+            for check in gate.checks where check.passed { out.append("- ✓ \(Self.code(check.gate)): \(Self.md(check.detail))") }
+            out.append("")
+        }
         out.append("\(fixtureCount) fixtures from \(Self.code(fixturesPath)), run \(createdAt). Features: \(features.map(\.rawValue).joined(separator: ", ")).")
         let prompts = variants.filter { $0.provider != "rules" }.flatMap { v in features.compactMap { v.prompts[$0] } }
         var seen = Set<String>()
@@ -81,7 +88,7 @@ extension EvalReport {
             out.append("Failed extractions (counted as predicting nothing):")
             out.append("")
             for (variant, error) in errors {
-                out.append("- \(Self.code(variant)) \(Self.md(error.fixture)) / \(error.feature.rawValue): \(Self.md(String(error.detail.prefix(400))))")
+                out.append("- \(Self.code(variant)) \(Self.md(error.fixture)) / \(error.unit): \(Self.md(String(error.detail.prefix(400))))")
             }
         }
         return out
@@ -176,10 +183,11 @@ extension EvalReport {
 
     /// Fields in reading order: what, when, where, how, then the cited messages.
     static let fieldOrder = ["title", "event", "decision", "task", "message", "date", "event_date", "deadline", "time",
-                             "location", "category", "priority", "action_required", "requested_by", "status", "response", "source"]
+                             "location", "category", "priority", "action_required", "requested_by", "status", "response", "source",
+                             "date_phrase", "evidence"]
 
     /// `title: Picnic · date: 2026-03-07 · source: m1, m4` — non-null fields in reading order.
-    static func itemText(_ item: JSONValue) -> String {
+    package static func itemText(_ item: JSONValue) -> String {
         guard case .object(let object) = item else { return item.serialized() }
         let rank = Dictionary(uniqueKeysWithValues: fieldOrder.enumerated().map { ($0.element, $0.offset) })
         let fields = object.map { (key: $0.key, value: $0.value) }

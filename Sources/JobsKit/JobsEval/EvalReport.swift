@@ -21,6 +21,8 @@ package struct EvalReport: Sendable, Codable {
     package var gitCommit: String?
     /// `--provider recorded`: answers used, missing and stale.
     package var recordedAnswers: RecordedAnswersSummary?
+    /// The gates the run was held to and its exit status (absent in reports written before it was kept).
+    package var gate: EvalGateVerdict?
 
     package static let currentFormat = 1
 
@@ -39,7 +41,7 @@ package struct EvalReport: Sendable, Codable {
     package var main: EvalVariantReport? { variants.first { $0.role == .main } }
 
     enum CodingKeys: String, CodingKey {
-        case format, features, variants, baseline
+        case format, features, variants, baseline, gate
         case createdAt = "created_at"
         case fixturesPath = "fixtures_path"
         case fixtureCount = "fixture_count"
@@ -165,19 +167,30 @@ package struct EvalItemNote: Sendable, Hashable, Codable {
     }
 }
 
+/// One failed extraction: one request unit (a feature, or one combined request for every feature) of one fixture.
 package struct EvalUnitError: Sendable, Hashable, Codable {
     package var fixture: String
+    /// The feature, or `combined` for a combined request (its features in `features`).
     package var feature: ExtractionFeature
     package var message: String
     /// True when the model server's circuit breaker refused or ended the extraction (an outage, not the fixture's
     /// fault); absent otherwise.
     package var outage: Bool?
+    /// A failed combined request: the features it took down with it (each counts as predicting nothing). One error
+    /// per request, not one per feature.
+    package var features: [ExtractionFeature]?
 
-    package init(fixture: String, feature: ExtractionFeature, message: String, outage: Bool = false) {
+    package init(fixture: String, feature: ExtractionFeature, message: String, outage: Bool = false, features: [ExtractionFeature]? = nil) {
         self.fixture = fixture
         self.feature = feature
         self.message = message
         self.outage = outage ? true : nil
+        self.features = features
+    }
+
+    /// The failed unit as reports name it: `calendar_events`, or `combined (calendar_events, decisions, ...)`.
+    package var unit: String {
+        features.map { "\(feature.rawValue) (\($0.map(\.rawValue).joined(separator: ", ")))" } ?? feature.rawValue
     }
 
     /// The message without the feature name it often starts with, for lines that already name the feature.

@@ -1,5 +1,6 @@
 package import AgentRuntime
 package import Extractors
+import Core
 import Foundation
 
 /// One provider and prompt-version choice to run over the fixtures.
@@ -40,6 +41,8 @@ package struct EvalVariantOutcome: Sendable {
     package var notes: [EvalItemNote] = []
     /// Parts of the answers the reconciliation refused (nights, and every fixture with `--provider labels`), per kind.
     package var refusals: [String: Int] = [:]
+    /// Each predicted item's date phrases and evidence, for the reports (`PredictionWords`).
+    package var words: PredictionWords.Table = [:]
 
     package init() {}
 }
@@ -83,6 +86,7 @@ package struct EvalRunner: Sendable {
                     outcome.predictions.merge(result.nights) { _, night in night }
                 }
                 outcome.refusals.merge(result.refusals, uniquingKeysWith: +)
+                outcome.words[id] = result.words
                 outcome.usage += result.usage
                 outcome.requests += result.requests
                 outcome.reasks += result.reasks
@@ -117,6 +121,7 @@ package struct EvalRunner: Sendable {
         /// A nights fixture's predictions, one per night (`Fixture.nightID`); empty for a one-night fixture.
         var nights: [String: PredictedItems] = [:]
         var refusals: [String: Int] = [:]
+        var words: [ExtractionFeature: [JSONValue]] = [:]
     }
 
     static func run(_ fixture: Fixture, variant: EvalVariantSpec) async -> FixtureOutcome {
@@ -128,7 +133,7 @@ package struct EvalRunner: Sendable {
         do {
             input = try FixtureConversation.input(fixture)
         } catch {
-            outcome.errors = variant.features.map { EvalUnitError(fixture: fixture.id, feature: $0, message: "\(error)", outage: (error as? LLMError)?.outage != nil) }
+            outcome.errors = unitErrors(fixture.id, features: variant.features, error: error, combined: variant.engine.mode == .combined)
             return outcome
         }
         let engine = variant.engine
@@ -167,7 +172,10 @@ package struct EvalRunner: Sendable {
             case .success(let run)?:
                 for feature in features {
                     // Each feature maps its own items to the scorer's shape (`ParentFeature.scored`).
-                    engine.registry.feature(feature)?.scored(run.extraction, user: user, into: &outcome.predicted)
+                    if let parent = engine.registry.feature(feature) {
+                        parent.scored(run.extraction, user: user, into: &outcome.predicted)
+                        outcome.words[feature] = PredictionWords.words(parent, run.extraction)
+                    }
                     outcome.grounding[feature] = Self.grounding(run.extraction.notes.filter { $0.feature == feature },
                                                                  tally: run.extraction.grounding[feature] ?? GroundingTally())
                     outcome.notes += run.extraction.notes.filter { $0.feature == feature }.map { EvalItemNote(fixture: fixture.id, note: $0) }
@@ -178,12 +186,23 @@ package struct EvalRunner: Sendable {
             case .failure(let error)?:
                 // An answer still invalid after its re-ask: the re-ask happened, count it.
                 if case ExtractionError.invalidOutput? = error as? ExtractionError { outcome.reasks += 1 }
-                outcome.errors += features.map { EvalUnitError(fixture: fixture.id, feature: $0, message: "\(error)", outage: (error as? LLMError)?.outage != nil) }
+                outcome.errors += unitErrors(fixture.id, features: features, error: error, combined: engine.mode == .combined)
             case nil:
                 break
             }
         }
         return outcome
+    }
+
+    /// The errors of one failed unit: one per feature asked alone, one for a combined request (naming its features),
+    /// so a failed request counts once. A recorded run's missing answer is named as such (`RecordedAnswerBook.problem`).
+    static func unitErrors(_ fixture: String, features: [ExtractionFeature], error: any Error, combined: Bool) -> [EvalUnitError] {
+        let message = RecordedAnswerBook.problem(error) ?? "\(error)"
+        let outage = (error as? LLMError)?.outage != nil
+        if combined, features.count > 1 {
+            return [EvalUnitError(fixture: fixture, feature: ExtractionFeature(CombinedSchema.promptID), message: message, outage: outage, features: features)]
+        }
+        return features.map { EvalUnitError(fixture: fixture, feature: $0, message: message, outage: outage) }
     }
 
     static func grounding(_ notes: [ExtractionNote], tally: GroundingTally = GroundingTally()) -> GroundingCounts {

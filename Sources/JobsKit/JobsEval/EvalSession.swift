@@ -75,6 +75,7 @@ package enum EvalSession {
         try checkCompare(options, llm: llm)
 
         let specs = try variantSpecs(options, llm: llm, library: library, features: features)
+        if let same = unchangedCombinedNotice(specs, options: options) { notice = [notice, same].compactMap { $0 }.joined(separator: "\n") }
         let variants = try await runVariants(specs, fixtures: fixtures, features: features, scoring: scoring,
                                              concurrency: options.concurrency, progress: progress)
         var report = EvalReport(
@@ -84,6 +85,18 @@ package enum EvalSession {
         report.gitCommit = gitCommit()
         report.recordedAnswers = await book?.summary
         return EvalRun(report: report, fixtures: fixtures, notice: notice)
+    }
+
+    /// A warning when `--compare FEATURE=N` in combined mode sends the very combined request the main variant sends: the
+    /// compared version's `combined_rule` is the pinned one's, so only per-feature requests would differ.
+    package static func unchangedCombinedNotice(_ specs: [EvalVariantSpec], options: EvalRunOptions) -> String? {
+        guard let main = specs.first(where: { $0.role == .main }), let compare = specs.first(where: { $0.id == "llm-compare" }),
+              compare.engine.mode == .combined, compare.features.count > 1,
+              let before = try? main.engine.combinedPrompt(), let after = try? compare.engine.combinedPrompt(),
+              before.fingerprint == after.fingerprint else { return nil }
+        let picks = options.compareVersions.map { "\($0.key.rawValue)=\($0.value)" }.sorted().joined(separator: " ")
+        return "--compare \(picks): the combined request is the same as the main variant's (the compared version's combined_rule "
+            + "is the pinned one's), so the figures cannot change. Edit its combined_rule, or compare per-feature requests with --per-feature."
     }
 
     /// The fixtures under `options.fixturesPath`, each labelling every feature `scoring` scores.
@@ -196,9 +209,13 @@ package enum EvalSession {
                 let versions = options.promptVersions.merging(options.compareVersions) { _, new in new }
                 let compareEngine = try engine(llm.makeProvider(stats), versions)
                 let changed = features.filter { options.compareVersions[$0] != nil }
+                // The same request mode as the main variant. Combined: the one request per window, assembled with the
+                // compared versions' rules, answers every feature, as production's would once the pins move; so every
+                // feature is this variant's own. Per feature: only the changed features are asked again.
+                let combined = compareEngine.mode == .combined && features.count > 1
                 specs.append(EvalVariantSpec(id: "llm-compare", role: .compare,
-                                             label: try label(llm.name, compareEngine, changed, changed: changed),
-                                             engine: compareEngine, features: changed, cacheStats: stats))
+                                             label: try label(llm.name, compareEngine, combined ? features : changed, changed: changed),
+                                             engine: compareEngine, features: combined ? features : changed, cacheStats: stats))
             }
         }
         let labels = options.provider == .labels
@@ -239,19 +256,22 @@ package enum EvalSession {
         let scored = fixtures.flatMap { $0.nights == nil ? [$0] : $0.nightFixtures }.map { restrict($0, to: features, scoring: scoring) }
         var variants: [EvalVariantReport] = []
         var mainPredictions: [String: PredictedItems] = [:]
+        var mainWords: PredictionWords.Table = [:]
         for spec in specs {
             let outcome = await runner.run(spec, fixtures: fixtures, progress: progress)
             var predictions = outcome.predictions
-            if spec.role == .main { mainPredictions = predictions }
+            var words = outcome.words
+            if spec.role == .main { (mainPredictions, mainWords) = (predictions, words) }
             if spec.role == .compare {
                 // Features this variant did not change are the main variant's answers, so only the change is measured.
                 for feature in features where !spec.features.contains(feature) {
                     for (fixture, items) in mainPredictions {
                         predictions[fixture, default: PredictedItems()].copy(feature, from: items)
+                        words[fixture, default: [:]][feature] = mainWords[fixture]?[feature]
                     }
                 }
             }
-            let score = Scorer.score(fixtures: scored, predictions: predictions, scoring: scoring)
+            let score = PredictionWords.attach(words, to: Scorer.score(fixtures: scored, predictions: predictions, scoring: scoring))
             var report = try await variantReport(spec, outcome: outcome, score: score, features: features)
             report.nights = NightsSummary(score, fixtures: fixtures, features: features)
             report.refusals = outcome.refusals.isEmpty ? nil : outcome.refusals
@@ -343,9 +363,12 @@ package enum EvalSession {
     static func label(_ provider: String, _ engine: ExtractionEngine, _ features: [ExtractionFeature], changed: [ExtractionFeature]) throws -> String {
         let refs = try prompts(engine, features)
         let models = Set(refs.values.map(\.model)).sorted().joined(separator: ", ")
-        let shown = changed.isEmpty ? features : changed
-        let versions = shown.compactMap { refs[$0].map { "\($0.id)@\($0.version)" } }.joined(separator: " ")
-        return "\(provider) \(models)" + (changed.isEmpty ? "" : " with \(versions)")
+        guard !changed.isEmpty else { return "\(provider) \(models)" }
+        let picked = try changed.map { feature in "\(feature.rawValue)@\(try engine.prompt(for: feature).version)" }
+        let sent = Set(changed.compactMap { refs[$0].map { "\($0.id)@\($0.version)" } }).sorted()
+        // A combined request carries the changed versions' rules: name both what was sent and what was picked.
+        return "\(provider) \(models) with " + (sent == picked.sorted() ? picked.joined(separator: " ")
+            : "\(sent.joined(separator: " ")) (\(picked.joined(separator: " ")))")
     }
 
     static func variantReport(_ spec: EvalVariantSpec, outcome: EvalVariantOutcome, score: EvalScore,

@@ -44,7 +44,9 @@ extension EvalReport {
             return left ? s + fill : fill + s
         }
         let cell = 21
-        var lines: [String] = ["\(fixtureCount) fixtures from \(fixturesPath); features: \(features.map(\.rawValue).joined(separator: ", "))", ""]
+        var lines: [String] = []
+        if let gate { lines += ["gate: \(gate.headline)"] + gate.checks.filter { !$0.passed }.map { "  FAIL \($0.gate): \($0.detail)" } + [""] }
+        lines += ["\(fixtureCount) fixtures from \(fixturesPath); features: \(features.map(\.rawValue).joined(separator: ", "))", ""]
         lines.append(pad("", 18, left: true) + variants.map { pad($0.id, cell) }.joined())
         lines.append(pad("feature", 18, left: true) + variants.map { _ in pad("P     R     F1", cell) }.joined())
         func row(_ name: String, _ metrics: (EvalVariantReport) -> Metrics?) -> String {
@@ -89,7 +91,7 @@ extension EvalReport {
             if !variant.errors.isEmpty {
                 lines.append("  \(variant.errors.count) failed extractions (counted as predicting nothing):")
                 for error in variant.errors.prefix(20) {
-                    lines.append("    \(error.fixture) \(error.feature.rawValue): \(error.detail.prefix(300))")
+                    lines.append("    \(error.fixture) \(error.unit): \(error.detail.prefix(300))")
                 }
                 if variant.errors.count > 20 { lines.append("    ... \(variant.errors.count - 20) more in report.json") }
             }

@@ -58,6 +58,21 @@ package enum PromptRequestCapture {
         return request.body(tokenField: tokenField)
     }
 
+    /// The fixture `id` of `path` (a file or folder, found under MESSAGEAI_HOME too), for `prompts render` and `diff`.
+    package static func fixture(_ id: String, from path: String, environment: [String: String]) throws -> Fixture {
+        let loaded: [Fixture]
+        if let missing = ProviderFactory.missingFixtures(path, environment: environment) { throw EvalRunError(missing) }
+        do {
+            loaded = try FixtureLoader.load(path: ProviderFactory.homePath(path, environment: environment))
+        } catch {
+            throw EvalRunError("the fixtures do not load:\n\(error)")
+        }
+        guard let chosen = loaded.first(where: { $0.id == id }) else {
+            throw EvalRunError("no fixture '\(id)' in \(path) (\(loaded.count) fixtures, e.g. \(loaded.prefix(3).map(\.id).joined(separator: ", ")))")
+        }
+        return chosen
+    }
+
     private struct CapturedRequest: Error {}
 
     private actor CapturingClient: ChatCompleting {

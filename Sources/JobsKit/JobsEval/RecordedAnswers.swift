@@ -42,15 +42,15 @@ package actor RecordedAnswerBook {
         let sha = ExportedRequest.hex(request.body)
         let model = (try? JSONValue.parse(request.body))?["model"]?.stringValue ?? "recorded"
         if let exported = byHash[sha] {
-            return answer(at: exported.answerPath, alternatives: [], model: model) { _ = missing.insert(exported.answerPath) }
+            return answer(at: exported.answerPath, for: exported.requestPath, alternatives: [], model: model) { _ = missing.insert(exported.answerPath) }
         }
         guard let original = reaskOriginal(request.body) else {
             unmatched += 1
-            return Self.failure("this request matches no request of the run (a bug: please report it)")
+            return Self.failure("recorded answers: this request matches no exported request of the run (a bug: please report it)")
         }
         let stem = original.reaskStem(body: request.body)
         let path = "\(original.folder)/\(stem).answer.json"
-        return answer(at: path, alternatives: ["missing/\(path)"], model: model) {
+        return answer(at: path, for: "missing/\(original.folder)/\(stem).request.md", alternatives: ["missing/\(path)"], model: model) {
             let file = directory.appendingPathComponent("missing/\(original.folder)/\(stem).request.md")
             let header = original.header + " · re-ask after an invalid answer"
             try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -59,19 +59,27 @@ package actor RecordedAnswerBook {
         }
     }
 
-    private func answer(at path: String, alternatives: [String], model: String, ifMissing: () -> Void) -> HTTPResponse {
+    private func answer(at path: String, for requestPath: String, alternatives: [String], model: String, ifMissing: () -> Void) -> HTTPResponse {
         for candidate in [path] + alternatives {
             let file = directory.appendingPathComponent(candidate)
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path) else { continue }
             if let size = attributes[.size] as? Int, size > Self.maxAnswerBytes {
-                return Self.failure("\(candidate): the answer file is over \(Self.maxAnswerBytes) bytes")
+                return Self.failure("recorded answers: \(candidate): the answer file is over \(Self.maxAnswerBytes) bytes")
             }
             guard let data = FileManager.default.contents(atPath: file.path) else { continue }
             answered.insert(candidate)
             return Self.completion(content: String(decoding: data, as: UTF8.self), model: model)
         }
         ifMissing()
-        return Self.failure("no recorded answer \(path) in \(directory.path)")
+        return Self.failure("no recorded answer for request \(requestPath) (expected \(path) in \(directory.path))")
+    }
+
+    /// The book's own words for a request it could not answer (a missing answer file, an oversized one), from the error
+    /// the client made of its 404; nil for any other error. Reports say this, not "HTTP 404 from the LLM server".
+    package static func problem(_ error: any Error) -> String? {
+        guard case .http(404, let message, _)? = error as? LLMError,
+              message.hasPrefix("no recorded answer for request ") || message.hasPrefix("recorded answers: ") else { return nil }
+        return message
     }
 
     /// The exported request a re-ask repeats: the same body with the answer and the correction appended.

@@ -29,11 +29,12 @@ package struct IDPrefix: Sendable, Hashable, CustomStringConvertible {
 
     /// The tables an id may name, with what an error calls their rows.
     package enum Table: String, Sendable {
-        case jobRuns = "job_runs", conversations, users
+        case jobRuns = "job_runs", conversations, users, llmBatches = "llm_batches"
 
         var noun: String {
             switch self {
             case .jobRuns: "run"
+            case .llmBatches: "batch"
             case .conversations: "conversation"
             case .users: "user"
             }

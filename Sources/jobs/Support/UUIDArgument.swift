@@ -1,6 +1,7 @@
 public import ArgumentParser  // public: UUID (Foundation) is public, so its conformance below is too.
 public import Foundation
 import JobsKit
+import Postgres
 
 /// Ids are parsed once, by the argument parser: a malformed id is a usage error naming the flag (exit code 64),
 /// and the commands receive a `UUID`, never a string to force-unwrap.
@@ -12,26 +13,41 @@ extension UUID: @retroactive ExpressibleByArgument {
     public var defaultValueDescription: String { uuidString.lowercased() }
 }
 
-/// `--user`: a UUID, or `demo` for the demo's parent; anything else is a usage error.
-enum UserArgument: ExpressibleByArgument {
-    case id(UUID)
+/// `--user`: `demo` for the demo's parent, a whole UUID, or its first characters (at least 4) like every other id
+/// argument; anything else is a usage error (exit 64). A prefix is resolved against `users` when the command runs.
+enum UserArgument: ExpressibleByArgument, Sendable {
     case demo
+    case prefix(IDPrefix)
 
     init?(argument: String) {
         if argument == "demo" {
             self = .demo
-        } else if let id = UUID(argument: argument) {
-            self = .id(id)
+        } else if let prefix = IDPrefix(argument) {
+            self = .prefix(prefix)
         } else {
             return nil
         }
     }
 
-    var id: UUID {
+    /// The id without a query: the demo parent's, or a whole UUID; nil for a prefix.
+    var knownID: UUID? {
         switch self {
-        case .id(let id): id
         case .demo: DemoDataset.make(now: Date()).mainUserID
+        case .prefix(let prefix): prefix.uuid
         }
+    }
+
+    /// The user's whole id: a prefix must match exactly one row of `users` (else not found, exit 3, or ambiguous).
+    func resolve(pool: PostgresPool) async throws -> UUID {
+        if let knownID { return knownID }
+        guard case .prefix(let prefix) = self else { preconditionFailure("demo has a known id") }
+        return try await prefix.resolve(in: .users, pool: pool)
+    }
+
+    /// As `resolve(pool:)`, opening the database only when a prefix needs it.
+    func resolve(_ assembly: Assembly) async throws -> UUID {
+        if let knownID { return knownID }
+        return try await assembly.withServices(connections: 1) { try await resolve(pool: $0.pool) }
     }
 }
 

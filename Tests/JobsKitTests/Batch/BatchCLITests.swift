@@ -37,7 +37,9 @@ import Glibc
             #expect(submitted["requests"] == 4)
             #expect(try h.uploadedLines().allSatisfy { $0["custom_id"]?.stringValue?.contains(":combined:") == true })
 
-            let waiting = try await Self.run(["batch", "collect", "--prompts", prompts], environment: env)
+            // `--batch` takes the batch id's first characters, like every id argument.
+            let batch = try #require(submitted["batch_id"]?.stringValue?.lowercased())
+            let waiting = try await Self.run(["batch", "collect", "--batch", String(batch.prefix(8)), "--prompts", prompts], environment: env)
             #expect(waiting.code == 0, "\(waiting.stderr)")
             #expect(waiting.stdout.contains("OpenAI says in_progress"))
 
@@ -47,6 +49,9 @@ import Glibc
             let collected = try #require(try JSONValue.parse(collect.stdout).arrayValue?.first)
             #expect(collected["status"] == "collected" && collected["applied"] == 4)
             #expect(try await h.count("SELECT count(*) AS n FROM calendar_events") == 4)
+
+            let unknown = try await Self.run(["batch", "collect", "--batch", "ffffffff", "--prompts", prompts], environment: env)
+            #expect(unknown.code == 1 && unknown.stderr.contains("no batch id starts with 'ffffffff' in llm_batches"), "\(unknown.stderr)")
 
             let status = try await Self.run(["batch", "status"], environment: env)
             #expect(status.code == 0 && status.stdout.contains("collected") && status.stdout.contains("4 applied"))

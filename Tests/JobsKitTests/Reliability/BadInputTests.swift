@@ -50,7 +50,9 @@ struct BadInputTests {
         Case(name: "malformed conversation id", arguments: ["extract", "--conversation", "not-a-uuid"], expected: ["The value 'not-a-uuid' is invalid for '--conversation"]),
         Case(name: "unknown conversation", arguments: ["extract", "--provider", "rules", "--conversation", unknown] + prompts,
              expected: ["no conversation with id \(unknown)"]),
-        Case(name: "malformed user id", arguments: ["assist", "--user", "12345"], expected: ["The value '12345' is invalid for '--user"]),
+        Case(name: "malformed user id", arguments: ["assist", "--user", "not-a-user"], expected: ["The value 'not-a-user' is invalid for '--user"]),
+        // Hex digits are an id's first characters (issue 48: one id rule), looked up like every prefix.
+        Case(name: "unknown user prefix", arguments: ["assist", "--show", "--user", "12345"], expected: ["no user id starts with '12345' in users"]),
         Case(name: "unknown user", arguments: ["assist", "--user", unknown] + prompts, expected: ["no user with id \(unknown)"], model: .fake),
         Case(name: "request for an unknown conversation", arguments: ["request", "extract", "--conversation", unknown],
              expected: ["no conversation with id \(unknown)"]),
