@@ -55,6 +55,18 @@ struct ScanQueue: Sendable {
         AND mod(abs(hashtext(w.conversation_id::text)), $1) = $2
         """
 
+    /// Pending conversations of this shard that `runID` never claimed, and the first `limit` of them (oldest attempt
+    /// first, the order a scan claims them): what a run that stopped early left for the next.
+    func unreached(runID: UUID, limit: Int) async throws -> (count: Int, first: [UUID]) {
+        let rows = try await pool.query(
+            """
+            SELECT w.conversation_id, count(*) OVER () AS n FROM scan_watermarks w
+            WHERE \(Self.pendingCondition) AND w.claimed_by_run IS DISTINCT FROM $3
+            ORDER BY w.attempted_at NULLS FIRST, w.conversation_id LIMIT $4
+            """, [options.shardCount, options.shardIndex, runID, limit])
+        return (try rows.first?.decode("n", as: Int.self) ?? 0, try rows.map { try $0.decode("conversation_id", as: UUID.self) })
+    }
+
     func pendingCount() async throws -> Int {
         try await pool.query(
             "SELECT count(*) AS n FROM scan_watermarks w WHERE \(Self.pendingCondition)",

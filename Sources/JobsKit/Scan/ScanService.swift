@@ -89,6 +89,12 @@ package struct ScanService: Sendable {
         /// Conversations given back untouched because of the outage (their failure counts unchanged): the next scan
         /// takes them at once.
         package var deferred = 0
+        /// The first `RunFailure.recordedLimit` of them, for `runs show`.
+        package var deferredConversations: [UUID] = []
+        /// Pending conversations of this shard a run that stopped early never claimed (nil when it did not stop
+        /// early), and the first `RunFailure.recordedLimit` of them: what the next scan still has to do.
+        package var unreached: Int?
+        package var unreachedConversations: [UUID] = []
         /// Conversations in flight when the run was cancelled (with the model, or claimed and read ahead of it):
         /// nothing of them was committed, and their leases were released so the next scan takes them at once.
         package var interrupted = 0
@@ -248,6 +254,10 @@ package struct ScanService: Sendable {
            let leased = try? await Self.retrying({ try await queue.leasedElsewhere() }) {
             (summary.leasedElsewhere, summary.leasedUntil) = (leased.count, leased.until)
         }
+        if summary.stoppedEarly != nil,
+           let unreached = try? await Self.uncancelled({ try await Self.retrying { try await queue.unreached(runID: runID, limit: RunFailure.recordedLimit) } }) {
+            (summary.unreached, summary.unreachedConversations) = (unreached.count, unreached.first)
+        }
         return summary
     }
 
@@ -279,6 +289,14 @@ package struct ScanService: Sendable {
         if let outage = summary.outage {
             details["outage"] = .string(outage)
             details["deferred"] = .integer(Int64(summary.deferred))
+        }
+        if summary.deferred > 0 || summary.stoppedEarly != nil {
+            details["deferred"] = .integer(Int64(summary.deferred))
+            details["deferred_conversations"] = .array(summary.deferredConversations.map { .string($0.uuidString.lowercased()) })
+        }
+        if let unreached = summary.unreached {
+            details["unreached"] = .integer(Int64(unreached))
+            details["unreached_conversations"] = .array(summary.unreachedConversations.map { .string($0.uuidString.lowercased()) })
         }
         outcome.details = .object(details)
         outcome.failures = summary.failures.map { RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error) }
