@@ -120,6 +120,7 @@ struct RunsShowCommand: AsyncParsableCommand {
                            failure.userID.map { "user \($0.uuidString.lowercased())" },
                            failure.feature.map { "feature \($0)" }].compactMap { $0 }
             Console.print("  - " + (subject.isEmpty ? "" : subject.joined(separator: ", ") + ": ") + failure.error)
+            AnswerText.print(failure.answers ?? [], indent: "    ")
         }
         if detail.unlisted > 0 { Console.print("  … and \(detail.unlisted) more failed conversation(s) not listed (a run keeps its first \(RunFailure.recordedLimit))") }
     }

@@ -57,10 +57,14 @@ package struct ExtractService: Sendable {
         var logger = self.logger
         logger[metadataKey: "run"] = "\(runID.postgresValue)"
         logger[metadataKey: "conversation"] = "\(conversationID.postgresValue)"
+        // What the model said in answers that failed or were re-asked, kept with the failure.
+        let answers = ModelAnswerLog()
         do {
             let extracted: (run: ExtractionRun, written: ExtractionStore.WriteSummary?)
             do {
-                extracted = try await extractAndWrite(input, features: features, dryRun: dryRun, runID: runID, meter: meter, now: now, logger: logger)
+                extracted = try await ModelAnswerLog.$current.withValue(answers) {
+                    try await extractAndWrite(input, features: features, dryRun: dryRun, runID: runID, meter: meter, now: now, logger: logger)
+                }
             } catch let error as PostgresError where error.sqlState == .foreignKeyViolation {
                 // A message the answer cites was deleted while the model worked: read the conversation again (without it)
                 // and ask once more, rather than failing the extraction.
@@ -94,7 +98,9 @@ package struct ExtractService: Sendable {
             outcome.estimatedCostUSD = RunCost.estimate(outcome.usage, engine: engine, features: features).usd
             outcome.conversationsFailed = 1
             outcome.error = "\(error)"
-            outcome.failures = [RunFailure(conversationID: conversationID, error: error)]
+            var failure = RunFailure(conversationID: conversationID, error: error)
+            failure.answers = answers.answers.isEmpty ? nil : answers.answers.map(\.redacted)
+            outcome.failures = [failure]
             try? await recorder.finish(runID, outcome)
             logger.debug("extract failed", metadata: ["error": "\(error)"])
             throw error

@@ -1,3 +1,4 @@
+import Core
 import Extractors
 import Foundation
 import Postgres
@@ -224,7 +225,7 @@ struct ScanQueue: Sendable {
     /// Bounded by `lockWait`: after a lock timeout this write gives up at once instead of waiting a second time for the
     /// same lock (the lease then expires on its own).
     @discardableResult
-    func fail(_ conversationID: UUID, error: String, signature: String?, lockWait: Duration? = nil) async throws -> Bool {
+    func fail(_ conversationID: UUID, error: String, signature: String?, answers: [ModelAnswer] = [], lockWait: Duration? = nil) async throws -> Bool {
         try await pool.transaction { db in
             if let wait = lockWait ?? options.lockTimeout {
                 try await db.query("SELECT set_config('lock_timeout', $1, true)", [wait.postgresMilliseconds])
@@ -245,7 +246,8 @@ struct ScanQueue: Sendable {
                     recent_failures = \(Quarantine.prependFailureSQL)
                 WHERE conversation_id = $1 AND lease_owner = $3
                 RETURNING quarantined_at IS NOT NULL AND quarantined_at = now() AS quarantined
-                """, [conversationID, String(error.withoutNULs.prefix(2000)), options.owner, signature, options.quarantineAfter])
+                """, [conversationID, String(error.withoutNULs.prefix(2000)), options.owner, signature, options.quarantineAfter,
+                      answers.isEmpty ? JSONValue.null : try JSONValue.encode(answers)])
             return try rows.first?.decode("quarantined", as: Bool.self) ?? false
         }
     }

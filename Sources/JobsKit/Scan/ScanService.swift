@@ -15,11 +15,14 @@ package struct ScanService: Sendable {
         package let error: String
         /// The feature whose answer failed, when the error names one.
         package var feature: String?
+        /// What the model said in the answers that failed (redacted, bounded).
+        package var answers: [ModelAnswer]?
 
-        init(conversationID: UUID, error: String, feature: String? = nil) {
+        init(conversationID: UUID, error: String, feature: String? = nil, answers: [ModelAnswer]? = nil) {
             self.conversationID = conversationID
             self.error = error
             self.feature = feature
+            self.answers = answers
         }
     }
 
@@ -299,7 +302,9 @@ package struct ScanService: Sendable {
             details["unreached_conversations"] = .array(summary.unreachedConversations.map { .string($0.uuidString.lowercased()) })
         }
         outcome.details = .object(details)
-        outcome.failures = summary.failures.map { RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error) }
+        outcome.failures = summary.failures.map {
+            RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error, answers: $0.answers)
+        }
         outcome.error = summary.outage ?? summary.stoppedEarly
             ?? summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
             ?? (passFailed ? summary.proactive.map(Self.passFailure) : nil)
@@ -484,10 +489,13 @@ actor ScanState {
         if summary.quarantined.count < 50 { summary.quarantined.append(.init(conversationID: id, error: error)) }
     }
 
-    func record(failure id: UUID, error: String, feature: String? = nil, unrecorded: String? = nil, deadConnection: Bool = false) {
+    func record(failure id: UUID, error: String, feature: String? = nil, answers: [ModelAnswer] = [], unrecorded: String? = nil,
+                deadConnection: Bool = false) {
         summary.failed += 1
         if deadConnection { failedOnDeadConnection.append(id) }
-        if summary.failures.count < 50 { summary.failures.append(.init(conversationID: id, error: error, feature: feature)) }
+        if summary.failures.count < 50 {
+            summary.failures.append(.init(conversationID: id, error: error, feature: feature, answers: answers.isEmpty ? nil : answers))
+        }
         if let unrecorded, summary.unrecordedFailures.count < 50 {
             summary.unrecordedFailures.append(.init(conversationID: id, error: unrecorded))
         }
