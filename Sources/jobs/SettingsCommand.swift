@@ -6,6 +6,8 @@ struct SettingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
         abstract: "Every environment variable this binary reads: the value in effect, where it came from, its values, default and flag.",
+        // Written out: the parser's own usage line lists every flag and runs past 80 columns (it is never wrapped).
+        usage: "messageai-jobs settings [<a command's flags>] [--json]",
         discussion: """
             Each variable's value in effect (secrets masked: a password or key is never printed) and where it came \
             from: environment, flag or default. Pass a command's flags (--llm-timeout 30, --database-url URL, ...) to \

@@ -7,7 +7,7 @@ struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show",
         abstract: "What the app shows one parent now, feature by feature, and why: each item's evidence, date phrase and provenance.",
-        usage: "messageai-jobs show --user <user> [--conversation <conversation>] [<options>]",
+        usage: "messageai-jobs show --user <user> [--conversation <id>] [<options>]",
         discussion: """
             The rows her row level security lets the app read (the calendar events, decisions and priority messages of \
             her conversations; her own RSVPs, deadlines and reminders), each with the messages it was read from (sender, \
@@ -34,7 +34,7 @@ struct ShowCommand: AsyncParsableCommand {
         let view = try await database.assembly().withServices(connections: 1) { services in
             var conversationID: UUID?
             if let conversation { conversationID = try await conversation.prefix.resolve(in: .conversations, pool: services.pool) }
-            return try await ParentView(pool: services.pool).view(userID: user.id, conversationID: conversationID)
+            return try await services.parentView.view(userID: user.id, conversationID: conversationID)
         }
         if output.json { return try Console.printJSON(view) }
         ParentViewText.print(view)
