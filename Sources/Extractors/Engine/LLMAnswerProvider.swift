@@ -16,6 +16,8 @@ package struct LLMAnswerProvider: AnswerProvider {
     /// The server (host and port) when it is not OpenAI's API: list prices do not apply to it, so its cost is unknown
     /// (`RunCost`). Nil for OpenAI, and for clients built without a configuration (tests' fake servers are priced).
     package var unpricedServer: String?
+    /// The deployment's price for the server's tokens (`MESSAGEAI_PRICE_*`): when set, every cost is these prices.
+    package var price: TokenPrice?
     let logger = Logger(label: "messageai.extractors")
 
     package init(client: any ChatCompleting, structuredOutput: StructuredOutputMode, modelOverride: String? = nil) {

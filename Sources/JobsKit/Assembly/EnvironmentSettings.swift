@@ -86,6 +86,15 @@ package enum EnvironmentSettings {
                 flag: nil, check: Self.llm),
         Setting(name: LLMConfiguration.namedToolChoiceSetting, allowed: flagWords, defaultValue: "true for OpenAI, false for other servers",
                 flag: nil, check: Self.llm),
+        Setting(name: TokenPrice.inputSetting, allowed: "US dollars per million input tokens, 0 to 10000 (with \(TokenPrice.outputSetting))",
+                defaultValue: "OpenAI's list prices (prompts/pricing/openai.yaml) for api.openai.com; unknown for other servers",
+                flag: nil, check: Self.price),
+        Setting(name: TokenPrice.cachedInputSetting, allowed: "US dollars per million cached input tokens, 0 to 10000",
+                defaultValue: "\(TokenPrice.inputSetting)", flag: nil, check: Self.price),
+        Setting(name: TokenPrice.outputSetting, allowed: "US dollars per million output tokens, 0 to 10000 (with \(TokenPrice.inputSetting))",
+                defaultValue: "OpenAI's list prices for api.openai.com; unknown for other servers", flag: nil, check: Self.price),
+        Setting(name: TokenPrice.batchDiscountSetting, allowed: "the fraction taken off Batch API requests, 0 to 1 (0.5: half price)",
+                defaultValue: "0", flag: nil, check: Self.price),
         Setting(name: "OPENAI_RPM", allowed: "requests per minute, a positive integer", defaultValue: "no limit", flag: "--rpm", check: Self.rate),
         Setting(name: "OPENAI_TPM", allowed: "tokens per minute, a positive integer", defaultValue: "no limit", flag: "--tpm", check: Self.rate),
         Setting(name: "LOG_LEVEL", allowed: Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") + " (any case)",
@@ -137,6 +146,13 @@ package enum EnvironmentSettings {
 
     @Sendable static func llm(_ name: String, _ value: String) -> String? {
         problem { try LLMConfiguration.check(name, value) }
+    }
+
+    /// One price variable on its own: a number in range (that input and output go together is `Settings`' check).
+    @Sendable static func price(_ name: String, _ value: String) -> String? {
+        var environment = [name: value]
+        for other in [TokenPrice.inputSetting, TokenPrice.outputSetting] where other != name { environment[other] = "0" }
+        return problem { _ = try TokenPrice.fromEnvironment(environment) }
     }
 
     @Sendable static func rate(_ name: String, _ value: String) -> String? {

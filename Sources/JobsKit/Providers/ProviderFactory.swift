@@ -61,6 +61,7 @@ package enum ProviderFactory {
         var provider = LLMAnswerProvider(client: wrap(client), structuredOutput: configuration.structuredOutput,
                                          modelOverride: modelOverride ?? configuration.defaultModel)
         provider.schemaBounds = configuration.schemaBounds
+        provider.price = configuration.price
         if !LLMConfiguration.isOpenAI(configuration.baseURL) {
             let url = configuration.baseURL
             provider.unpricedServer = (url.host ?? url.absoluteString) + (url.port.map { ":\($0)" } ?? "")
