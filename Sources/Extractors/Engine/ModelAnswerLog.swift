@@ -20,7 +20,9 @@ package struct ModelAnswer: Sendable, Codable, Equatable {
     package init(feature: String, attempt: Int, problem: String, text: String) {
         self.feature = feature
         self.attempt = attempt
-        self.problem = String(problem.prefix(500))
+        // Without NUL characters: Postgres text and jsonb cannot hold them, and the record must be writable.
+        self.problem = String(problem.withoutNULs.prefix(500))
+        let text = text.withoutNULs
         self.text = text.count > Self.maxLength ? String(text.prefix(Self.maxLength)) + "… (\(text.count) characters)" : text
     }
 }

@@ -1,4 +1,5 @@
 package import AgentRuntime
+import Core
 package import Extractors
 package import Foundation
 import Logging
@@ -23,6 +24,39 @@ package struct ExtractService: Sendable {
         package var usage: TokenUsage
         package var seconds: Double
         package var extraction: Extraction
+        /// The messages the items cite, with their text: each item's evidence (its `sources` name them), as the
+        /// model was shown them. Items carry their own `date_phrase`.
+        package var evidence: [EvidenceMessage]?
+    }
+
+    /// One cited message as `extract --json` shows it.
+    package struct EvidenceMessage: Sendable, Codable, Equatable {
+        package var messageID: String
+        package var senderID: String
+        package var sentAt: Date
+        package var text: String
+    }
+
+    /// The messages of `input` that `extraction`'s items cite (`sources`, `message_id`, `response_message_id`), in
+    /// conversation order, each cut to 1,000 characters.
+    static func evidence(_ extraction: Extraction, input: ConversationInput) -> [EvidenceMessage] {
+        var cited: Set<String> = []
+        func collect(_ value: JSONValue) {
+            switch value {
+            case .object(let object):
+                for (key, child) in object {
+                    if ["sources", "source_message_ids"].contains(key) { for id in child.arrayValue ?? [] { if let id = id.stringValue { cited.insert(id) } } }
+                    if ["message_id", "response_message_id"].contains(key), let id = child.stringValue { cited.insert(id) }
+                    collect(child)
+                }
+            case .array(let values): values.forEach(collect)
+            default: break
+            }
+        }
+        if let json = try? JSONValue.encode(extraction) { collect(json) }
+        return input.messages.filter { cited.contains($0.id) }.map {
+            EvidenceMessage(messageID: $0.id, senderID: $0.senderID, sentAt: $0.sentAt, text: String($0.text.prefix(1_000)))
+        }
     }
 
     package let pool: PostgresPool
@@ -91,7 +125,7 @@ package struct ExtractService: Sendable {
                 items: outcome.itemCounts, written: written, notes: run.extraction.notes.map(\.description),
                 requests: run.requests, reasks: run.reasks, usage: run.usage,
                 seconds: Date().timeIntervalSince(started),
-                extraction: run.extraction)
+                extraction: run.extraction, evidence: Self.evidence(run.extraction, input: input))
         } catch {
             outcome.requests = meter.attempts
             outcome.usage = TokenUsage(meter.usage)

@@ -1,4 +1,5 @@
 import AgentRuntime
+import Core
 import Foundation
 import JobsKit
 import Postgres
@@ -38,6 +39,24 @@ struct RunSubjectTests {
             let id = try #require(runs.first { $0.status == "failed" }).id.uuidString.lowercased()
             let shown = try await Self.cli(["runs", "show", String(id.prefix(8))], db)
             #expect(shown.stdout.contains("\(id)  extract (dry run)  failed") && shown.stdout.contains("conversation \(birthday)"), "\(shown.stdout)")
+        }
+    }
+
+    @Test("extract --json gives each item's date phrase and the text of the messages it cites (its evidence)")
+    func extractJSONHasEvidence() async throws {
+        try await TestDatabase.with { db in
+            _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: Date()))
+            let birthday = DemoDataset.conversationIDs.birthday.uuidString.lowercased()
+            let result = try await Self.cli(["extract", "--provider", "rules", "--dry-run", "--json", "--conversation", birthday], db)
+            #expect(result.code == 0, "\(result.stderr)")
+            let json = try JSONValue.parse(result.stdout)
+            let event = try #require(json["extraction"]?["events"]?.arrayValue?.first { $0["title"]?.stringValue?.contains("birthday") == true })
+            let phrase = try #require(event["date_phrase"]?.stringValue)
+            let cited = try #require(event["sources"]?.arrayValue?.first?.stringValue)
+            let evidence = try #require(json["evidence"]?.arrayValue)
+            let quoted = try #require(evidence.first { $0["message_id"]?.stringValue == cited })
+            #expect(quoted["text"]?.stringValue?.contains(phrase) == true, "the date phrase is in the cited message: \(quoted)")
+            #expect(quoted["sender_id"]?.stringValue != nil && quoted["sent_at"]?.stringValue != nil)
         }
     }
 
