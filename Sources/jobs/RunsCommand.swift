@@ -110,6 +110,11 @@ struct RunsShowCommand: AsyncParsableCommand {
         if !detail.requests.isEmpty { Console.print("  served requests: " + detail.requests.map(String.init).joined(separator: ", ")) }
         QuarantineText.printQuarantined(by: detail)
         RunText.printLeftOver(detail)
+        if !detail.reasked.isEmpty { Console.print("  re-asked, then answered (what the model said first):") }
+        for reasked in detail.reasked {
+            Console.print("  - conversation \(reasked.conversationID?.uuidString.lowercased() ?? "?")")
+            AnswerText.print(reasked.answers ?? [], indent: "    ")
+        }
         guard !detail.failures.isEmpty else {
             return Console.print(detail.run.status == "succeeded" || detail.run.status == "running" ? "  no failures recorded"
                                  : "  no failures recorded by conversation or user (see the error above)")

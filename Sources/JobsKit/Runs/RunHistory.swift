@@ -105,9 +105,11 @@ package struct RunHistory: Sendable {
         /// Pending conversations a scan that stopped early never reached, and the first of them.
         package var unreached: Int?
         package var unreachedConversations: [UUID] = []
+        /// Conversations whose answers were re-asked and then passed, with the answers that were not used.
+        package var reasked: [RunFailure] = []
 
         enum CodingKeys: String, CodingKey {
-            case run, failures, unlisted, requests, quarantined, quarantinedTotal = "quarantined_total"
+            case run, failures, unlisted, requests, quarantined, quarantinedTotal = "quarantined_total", reasked
             case deferred, deferredConversations = "deferred_conversations", unreached, unreachedConversations = "unreached_conversations"
         }
     }
@@ -161,7 +163,8 @@ package struct RunHistory: Sendable {
                       requests: requests, quarantined: quarantined,
                       quarantinedTotal: details["quarantined_total"]?.integerValue.map { Int($0) },
                       deferred: details["deferred"]?.integerValue.map { Int($0) }, deferredConversations: ids("deferred_conversations"),
-                      unreached: details["unreached"]?.integerValue.map { Int($0) }, unreachedConversations: ids("unreached_conversations"))
+                      unreached: details["unreached"]?.integerValue.map { Int($0) }, unreachedConversations: ids("unreached_conversations"),
+                      reasked: details["reasked"].flatMap { try? $0.decode([RunFailure].self) } ?? [])
     }
 
     static func run(_ row: PostgresRow) throws -> Run {

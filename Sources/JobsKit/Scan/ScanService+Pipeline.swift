@@ -160,6 +160,10 @@ extension ScanService {
                     try await engine.extract(loaded.input, features: features, logger: worker.logger(for: loaded.claim.conversationID))
                 }
                 : ExtractionRun()
+            // Answers re-asked that then passed: kept in the run's record too (the first of them).
+            if !answers.answers.isEmpty {
+                await worker.state.record(reasked: loaded.claim.conversationID, answers: answers.answers.map(\.redacted))
+            }
             return Answered(loaded: loaded, run: run)
         } catch {
             await settle(loaded.claim, error: error, answers: answers.answers, worker)

@@ -32,6 +32,9 @@ package struct ScanService: Sendable {
         package var conversations = 0
         package var failed = 0
         package var failures: [Failure] = []
+        /// Conversations whose answers were re-asked and then passed, with the answers that were not used (the first
+        /// `RunFailure.recordedLimit`), for `runs show`.
+        package var reasked: [Failure] = []
         package var newMessages = 0
         /// New messages the pre-filter kept from the model.
         package var skippedMessages = 0
@@ -301,6 +304,10 @@ package struct ScanService: Sendable {
             details["unreached"] = .integer(Int64(unreached))
             details["unreached_conversations"] = .array(summary.unreachedConversations.map { .string($0.uuidString.lowercased()) })
         }
+        if !summary.reasked.isEmpty {
+            let reasked = summary.reasked.map { RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error, answers: $0.answers) }
+            details["reasked"] = (try? JSONValue.encode(reasked)) ?? .array([])
+        }
         outcome.details = .object(details)
         outcome.failures = summary.failures.map {
             RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error, answers: $0.answers)
@@ -487,6 +494,11 @@ actor ScanState {
 
     func record(quarantined id: UUID, error: String) {
         if summary.quarantined.count < 50 { summary.quarantined.append(.init(conversationID: id, error: error)) }
+    }
+
+    func record(reasked id: UUID, answers: [ModelAnswer]) {
+        guard summary.reasked.count < RunFailure.recordedLimit else { return }
+        summary.reasked.append(.init(conversationID: id, error: "re-asked, then answered validly", feature: answers.first?.feature, answers: answers))
     }
 
     func record(failure id: UUID, error: String, feature: String? = nil, answers: [ModelAnswer] = [], unrecorded: String? = nil,

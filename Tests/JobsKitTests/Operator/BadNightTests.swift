@@ -1,4 +1,5 @@
 import AgentRuntime
+import Core
 import Extractors
 import Foundation
 import JobsKit
@@ -96,6 +97,32 @@ struct BadNightTests {
             #expect(quarantine.stdout.contains("does not match the schema"), "\(quarantine.stdout)")
             #expect(quarantine.stdout.contains("| Sure! Here are the events"), "\(quarantine.stdout)")
             #expect(!quarantine.stdout.contains("unexpected character") || quarantine.stdout.contains("| Sure!"))
+        }
+    }
+
+    @Test("an answer re-asked that then passed is kept in the run's record too, and runs show prints it")
+    func reaskedAnswersAreKept() async throws {
+        try await TestDatabase.with { db in
+            try await ScanHarness.load(try ScanHarness.workload(conversations: 2, active: 2, newMessages: 3, seed: 48), into: db)
+            let server = try FakeOpenAIServer { request in
+                let messages = request.json?["messages"]?.arrayValue ?? []
+                guard messages.last?["content"]?.stringValue?.hasPrefix("Your answer is not valid") == true else {
+                    return .chat(content: Self.chatter)
+                }
+                // The re-ask: answered as the original request would have been.
+                var original = request
+                var object = request.json?.objectValue ?? JSONObject()
+                object["messages"] = .array(Array(messages.dropLast(2)))
+                original.json = .object(object)
+                return ScanRequests.answer(original)
+            }
+            defer { server.stop() }
+            let summary = try await ScanHarness.scan(db, try ScanHarness.engine(server))
+            #expect(summary.failed == 0 && summary.conversations == 2, "\(summary.failures.map(\.error))")
+            let detail = try await OperatorCLI.json(RunHistory.Detail.self, ["runs", "show", summary.runID.postgresValue], db)
+            #expect(detail.reasked.count == 2 && detail.reasked.allSatisfy { $0.answers?.first?.text == Self.chatter }, "\(detail.reasked)")
+            let shown = try await RunSubjectTests.cli(["runs", "show", summary.runID.postgresValue], db)
+            #expect(shown.stdout.contains("re-asked, then answered") && shown.stdout.contains("| Sure! Here are the events"), "\(shown.stdout)")
         }
     }
 }
