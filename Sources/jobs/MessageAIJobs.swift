@@ -10,7 +10,7 @@ struct MessageAIJobs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "messageai-jobs",
         abstract: "MessageAI's AI back end: extractors, the proactive assistant and their batch jobs.",
-        subcommands: [MigrateCommand.self, DemoCommand.self, ExtractCommand.self, ScanCommand.self, AssistCommand.self, PromptsCommand.self, EvalCommand.self, DatesCommand.self, WorkerCommand.self, RequestCommand.self, BatchCommand.self, RunsCommand.self, QuarantineCommand.self, SettingsCommand.self]
+        subcommands: [MigrateCommand.self, DemoCommand.self, ExtractCommand.self, ScanCommand.self, AssistCommand.self, PromptsCommand.self, EvalCommand.self, DatesCommand.self, WorkerCommand.self, RequestCommand.self, BatchCommand.self, RunsCommand.self, QuarantineCommand.self, ShowCommand.self, SettingsCommand.self]
     )
 
     /// ArgumentParser's main, with SIGPIPE ignored first: a reader that goes away (`scan | head`) makes writes fail
@@ -23,12 +23,14 @@ struct MessageAIJobs: AsyncParsableCommand {
             Console.print(help.hasSuffix("\n") ? String(help.dropLast()) : help)
             return
         }
+        // Every setting is checked before the flags are (some flags' checks read a variable: --timezone, --shard
+        // auto/N), so a bad variable is always reported the one way. Help and the version are printed whatever the
+        // environment holds; `settings` reports the bad ones itself, beside the values in effect.
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let helpOrVersion = arguments.isEmpty || arguments.contains { ["--help", "-h", "help", "--version"].contains($0) }
+        if !helpOrVersion, arguments.first != "settings" { EnvironmentSettings.stopOnProblems(ProcessEnvironment.values) }
         do {
             var command = try parseAsRoot()
-            // Every setting is checked before any work; `settings` itself still prints the table to fix them by.
-            // Help is printed whatever the environment holds.
-            let help = CommandLine.arguments.dropFirst().contains { ["--help", "-h", "help"].contains($0) }
-            if !(command is SettingsCommand), !help { EnvironmentSettings.stopOnProblems(ProcessEnvironment.values) }
             if !(command is ScanCommand || command is WorkerCommand) { StopSignals.closeRunsThenExit() }
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
@@ -40,6 +42,10 @@ struct MessageAIJobs: AsyncParsableCommand {
             // can tell them apart.
             Console.error("Error: \(error)")
             Foundation.exit(ScanService.outageExitCode)
+        } catch let error as ProviderError where error.isConfiguration {
+            // A setting that parses but cannot be used (a pin naming no version, no model server): a usage error too.
+            Console.error("Error: \(error)")
+            Foundation.exit(EnvironmentSettings.exitBadSetting)
         } catch {
             exit(withError: error)
         }

@@ -144,6 +144,7 @@ enum QuarantineText {
             let run = failure.runID.map { " run \($0.uuidString.lowercased())" } ?? ""
             let counted = failure.signature == nil ? " (an outage: not counted)" : ""
             Console.print("    - \(ISO8601Instant.string(failure.at))\(run)\(counted): \(failure.error.prefix(1000))")
+            AnswerText.print(failure.answers ?? [], indent: "      ")
         }
     }
 

@@ -81,6 +81,7 @@ struct RequestsShowCommand: AsyncParsableCommand {
             if let run = attempt.runID { line += ", run \(run.uuidString.lowercased())" }
             Console.print(line)
             if let error = attempt.error { Console.print("      error: \(error.prefix(500))") }
+            AnswerText.print(attempt.answers ?? [], indent: "      ")
         }
         for event in detail.events {
             Console.print("  \(event.action) by \(event.actor) at \(ISO8601Instant.string(event.at)) (it was \(event.previousStatus), "

@@ -10,7 +10,9 @@ struct RunsCommand: AsyncParsableCommand {
         discussion: """
             Each run with its status, start, duration, conversations or users, items, failures, model tokens, estimated \
             cost ("unknown" when the model has no price) and the build and prompt set it ran with. `runs show ID` lists \
-            that run's failures with conversation, feature and error. A run whose process died (its heartbeat lapsed) \
+            that run's failures with conversation, feature and error, and what the run was: an extract's conversation, a dry run \
+            (marked "(dry run)" in the list too: it wrote nothing), the users a partial assist failed for, a stopped scan's \
+            deferred and unreached conversations. A run whose process died (its heartbeat lapsed) \
             shows as abandoned ("no heartbeat since ...") at once, before any later job marks it, and --failed lists it. \
             The list ends with the listed runs' cost together (with --since 24h, the night's).
 
@@ -107,13 +109,23 @@ struct RunsShowCommand: AsyncParsableCommand {
         }
         if !detail.requests.isEmpty { Console.print("  served requests: " + detail.requests.map(String.init).joined(separator: ", ")) }
         QuarantineText.printQuarantined(by: detail)
-        guard !detail.failures.isEmpty else { return Console.print("  no failures recorded") }
+        RunText.printLeftOver(detail)
+        if !detail.reasked.isEmpty { Console.print("  re-asked, then answered (what the model said first):") }
+        for reasked in detail.reasked {
+            Console.print("  - conversation \(reasked.conversationID?.uuidString.lowercased() ?? "?")")
+            AnswerText.print(reasked.answers ?? [], indent: "    ")
+        }
+        guard !detail.failures.isEmpty else {
+            return Console.print(detail.run.status == "succeeded" || detail.run.status == "running" ? "  no failures recorded"
+                                 : "  no failures recorded by conversation or user (see the error above)")
+        }
         Console.print("  failures:")
         for failure in detail.failures {
             let subject = [failure.conversationID.map { "conversation \($0.uuidString.lowercased())" },
                            failure.userID.map { "user \($0.uuidString.lowercased())" },
                            failure.feature.map { "feature \($0)" }].compactMap { $0 }
             Console.print("  - " + (subject.isEmpty ? "" : subject.joined(separator: ", ") + ": ") + failure.error)
+            AnswerText.print(failure.answers ?? [], indent: "    ")
         }
         if detail.unlisted > 0 { Console.print("  … and \(detail.unlisted) more failed conversation(s) not listed (a run keeps its first \(RunFailure.recordedLimit))") }
     }
@@ -124,7 +136,8 @@ private enum RunText {
     static func print(_ run: RunHistory.Run) {
         let duration = run.lapsedAt.map { "no heartbeat since \(ISO8601Instant.string($0)) (killed?)" }
             ?? (run.finishedAt == nil ? "running for \(seconds(run.seconds))" : seconds(run.seconds))
-        Console.print("\(run.id.uuidString.lowercased())  \(run.kind)  \(run.status)  \(ISO8601Instant.string(run.startedAt))  \(duration)")
+        Console.print("\(run.id.uuidString.lowercased())  \(run.kind)\(run.dryRun ? " (dry run)" : "")  \(run.status)  \(ISO8601Instant.string(run.startedAt))  \(duration)")
+        if let subject = subject(run) { Console.print("    " + subject) }
         var figures: [String] = []
         if let users = run.users {
             figures.append("\(users) user(s)" + ((run.usersFailed ?? 0) > 0 ? ", \(run.usersFailed ?? 0) failed" : ""))
@@ -143,12 +156,35 @@ private enum RunText {
         if let error = run.error, run.status != "succeeded" { Console.print("    error: \(error.prefix(300))") }
     }
 
+    /// What the run was for: an extract's conversation (and that a dry run wrote nothing), an assist's user, a
+    /// proactive pass, a scan's shard.
+    static func subject(_ run: RunHistory.Run) -> String? {
+        var parts: [String] = []
+        if let conversation = run.conversationID { parts.append("conversation \(conversation.uuidString.lowercased())") }
+        if let user = run.userID { parts.append("user \(user.uuidString.lowercased())") }
+        if run.mode == "proactive_pass" { parts.append("proactive pass") }
+        if let shard = run.shard { parts.append("shard \(shard)") }
+        if run.dryRun { parts.append("dry run: answers shown, nothing written") }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
+    }
+
     /// The listed runs' estimated cost together: with `--since 24h`, the night's. Unknown runs are counted, not priced.
     static func total(_ runs: [RunHistory.Run]) -> String {
         let known = runs.compactMap(\.costUSD)
         let unknown = runs.count - known.count
         return "Estimated cost of these \(runs.count) run(s): " + (known.isEmpty ? "unknown" : String(format: "$%.4f", known.reduce(0, +)))
             + (unknown > 0 && !known.isEmpty ? " + \(unknown) run(s) at unknown cost" : "")
+    }
+
+    /// A stopped scan's conversations given back untouched (deferred) and never reached: what the next scan has to do.
+    static func printLeftOver(_ detail: RunHistory.Detail) {
+        for (label, count, ids) in [("deferred (given back untouched, failure counts unchanged)", detail.deferred, detail.deferredConversations),
+                                    ("unreached (pending, never claimed before the run stopped)", detail.unreached, detail.unreachedConversations)] {
+            guard let count, count > 0 else { continue }
+            Console.print("  \(count) conversation(s) \(label):")
+            for id in ids { Console.print("  - conversation \(id.uuidString.lowercased())") }
+            if count > ids.count { Console.print("  … and \(count - ids.count) more") }
+        }
     }
 
     static func seconds(_ value: Double) -> String {

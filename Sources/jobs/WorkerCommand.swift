@@ -32,7 +32,9 @@ struct WorkerCommand: AsyncParsableCommand {
             whose probes or Prometheus reach the pod's IP): GET /healthz answers 200 while the database connection and the \
             LISTEN channel are alive and 503 with the reason otherwise; /readyz also waits for the first claim pass and \
             turns 503 while shutting down; /metrics is Prometheus text (requests by kind and result, latency histogram, \
-            model tokens and cost, runs whose cost is unknown, lease renewals, queue depth).
+            model tokens and cost, runs whose cost is unknown, lease renewals, queue depth, quarantined conversations, \
+            and the model server's health: calls by outcome (ok, http_500, timeout, ...), their latency, the breaker's state). \
+            deploy/README.md lists them.
 
             Examples:
               messageai-jobs worker
@@ -128,7 +130,8 @@ struct WorkerCommand: AsyncParsableCommand {
             }
             var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
             if let exposition, let metricsPort {
-                let endpoint = try await Self.endpoint(host: metricsHost, port: metricsPort, worker: worker, exposition: exposition)
+                let endpoint = try await Self.endpoint(host: metricsHost, port: metricsPort, worker: worker, exposition: exposition,
+                                                       modelServer: assembly.settings.llm?.baseURL)
                 CLILogging.notice("serving /healthz, /readyz and /metrics on http://\(endpoint.host):\(endpoint.port)")
                 services.append(.init(service: endpoint))
             }
@@ -156,8 +159,9 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     /// The HTTP endpoint, bound now so a taken port fails the command before the worker starts.
-    private static func endpoint(host: String, port: Int, worker: RequestWorker, exposition: PrometheusExposition) async throws
-        -> MetricsServer {
+    /// `modelServer`: the model server whose breaker state `/metrics` samples (nil without an LLM).
+    private static func endpoint(host: String, port: Int, worker: RequestWorker, exposition: PrometheusExposition,
+                                 modelServer: URL?) async throws -> MetricsServer {
         let health = worker.health
         let routes = MetricsRoutes(
             healthz: {
@@ -172,6 +176,7 @@ struct WorkerCommand: AsyncParsableCommand {
                 // Queue depth is counted at scrape time; a failed count leaves the last sample (healthz reports the database).
                 try? await worker.metrics.sampleQueueDepth(pool: worker.pool)
                 try? await worker.metrics.sampleQuarantine(pool: worker.pool)
+                if let modelServer { ModelServerMetrics().sampleBreaker(modelServer) }
                 return exposition.render()
             })
         return try await MetricsServer.bind(host: host, port: port, routes: routes, logger: Logger(label: "messageai.worker.metrics"))

@@ -28,6 +28,9 @@ package struct LLMConfiguration: Sendable {
     /// takes only the strings and reads an object as `auto`; without it a step that must call one tool offers only
     /// that tool, with `required`.
     package var namedToolChoice: Bool
+    /// The deployment's price for this server's tokens (`MESSAGEAI_PRICE_*`); nil: OpenAI's list prices for OpenAI's
+    /// API, unknown for any other server.
+    package var price: TokenPrice?
 
     package static let openAIBaseURL = URL(string: "https://api.openai.com/v1")!
 
@@ -128,7 +131,10 @@ package struct LLMConfiguration: Sendable {
             }
             return url
         }
-        guard key != nil || base != nil else { return nil }
+        guard key != nil || base != nil else {
+            _ = try TokenPrice.fromEnvironment(env)  // checked all the same
+            return nil
+        }
         func word<T: RawRepresentable & CaseIterable>(_ name: String, _ type: T.Type) throws(LLMSettingError) -> T? where T.RawValue == String {
             guard let raw = value(name) else { return nil }
             guard let parsed = T(rawValue: raw) else {
@@ -156,7 +162,7 @@ package struct LLMConfiguration: Sendable {
         let namedToolChoice = try flag(namedToolChoiceSetting)
         var retryPolicy = RetryPolicy.modelCalls()
         if let budget = try number(retryBudgetSetting, in: 1...86_400) { retryPolicy.totalBudget = .milliseconds(ofSeconds: budget, rounding: .towardZero) }
-        return LLMConfiguration(
+        var configuration = LLMConfiguration(
             apiKey: key,
             baseURL: base ?? openAIBaseURL,
             defaultModel: value("OPENAI_MODEL"),
@@ -169,6 +175,8 @@ package struct LLMConfiguration: Sendable {
             schemaBounds: schemaBounds,
             namedToolChoice: namedToolChoice
         )
+        configuration.price = try TokenPrice.fromEnvironment(env)
+        return configuration
     }
 }
 

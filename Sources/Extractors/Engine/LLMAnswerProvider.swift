@@ -16,6 +16,8 @@ package struct LLMAnswerProvider: AnswerProvider {
     /// The server (host and port) when it is not OpenAI's API: list prices do not apply to it, so its cost is unknown
     /// (`RunCost`). Nil for OpenAI, and for clients built without a configuration (tests' fake servers are priced).
     package var unpricedServer: String?
+    /// The deployment's price for the server's tokens (`MESSAGEAI_PRICE_*`): when set, every cost is these prices.
+    package var price: TokenPrice?
     let logger = Logger(label: "messageai.extractors")
 
     package init(client: any ChatCompleting, structuredOutput: StructuredOutputMode, modelOverride: String? = nil) {
@@ -48,6 +50,8 @@ package struct LLMAnswerProvider: AnswerProvider {
             answer.json = firstCheck.json
             return answer
         }
+        ModelAnswerLog.current?.add(ModelAnswer(feature: firstCheck.feature.rawValue, attempt: 1,
+                                                problem: firstCheck.errors.prefix(5).joined(separator: "; "), text: first))
         logger.info("re-asking once after an invalid \(what)", metadata: [
             "feature": "\(firstCheck.feature.rawValue)", "errors": "\(firstCheck.errors.count)"])
         var retry = base
@@ -56,9 +60,11 @@ package struct LLMAnswerProvider: AnswerProvider {
             .user(Self.reaskText(firstCheck.errors)),
         ]
         answer.reasked = true
-        let second = try await complete(retry, feature: feature, logger: caller, into: &answer)
+        let second = try await complete(retry, feature: feature, logger: caller, attempt: 2, into: &answer)
         let secondCheck = Self.check(second, feature: feature, problems)
         guard secondCheck.errors.isEmpty else {
+            ModelAnswerLog.current?.add(ModelAnswer(feature: secondCheck.feature.rawValue, attempt: 2,
+                                                    problem: secondCheck.errors.prefix(5).joined(separator: "; "), text: second))
             throw ExtractionError.invalidOutput(feature: secondCheck.feature, errors: secondCheck.errors)
         }
         answer.json = secondCheck.json
@@ -119,7 +125,8 @@ package struct LLMAnswerProvider: AnswerProvider {
             responseFormat: format)
     }
 
-    func complete(_ chat: ChatCompletionRequest, feature: ExtractionFeature, logger: Logger?,
+    /// `attempt`: 1 for the first request, 2 for the re-ask (as `ModelAnswer` records it).
+    func complete(_ chat: ChatCompletionRequest, feature: ExtractionFeature, logger: Logger?, attempt: Int = 1,
                   into answer: inout ProviderAnswer) async throws -> String {
         let result = if let logger { try await client.complete(chat, logger: logger) } else { try await client.complete(chat) }
         answer.requests += 1
@@ -127,9 +134,12 @@ package struct LLMAnswerProvider: AnswerProvider {
         if let usage = result.response.usage { answer.usage += TokenUsage(usage) }
         let choice = result.response.firstChoice
         if choice.finishReason == .length {
+            ModelAnswerLog.current?.add(ModelAnswer(feature: feature.rawValue, attempt: attempt, problem: "cut off at the token limit",
+                                                    text: choice.message.content ?? ""))
             throw ExtractionError.truncated(feature: feature, maxTokens: chat.maxCompletionTokens)
         }
         if let refusal = choice.message.refusal, !refusal.isEmpty {
+            ModelAnswerLog.current?.add(ModelAnswer(feature: feature.rawValue, attempt: attempt, problem: "a refusal", text: refusal))
             throw ExtractionError.refused(feature: feature, reason: refusal)
         }
         return choice.message.content ?? ""

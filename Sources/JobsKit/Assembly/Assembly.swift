@@ -33,9 +33,10 @@ package struct Assembly: Sendable {
         rateLimited(OpenAIClient(configuration: configuration))
     }
 
-    /// `client` behind the process's one limiter: the one place a model client gets its rate limit.
+    /// `client` behind the process's one limiter: the one place a model client gets its rate limit; every call is
+    /// recorded in `ModelServerMetrics` too (a no-op unless the worker serves /metrics).
     func rateLimited(_ client: any ChatCompleting) -> any ChatCompleting {
-        RateLimitedClient(inner: client, limiter: limiter)
+        MeteredChatClient(inner: RateLimitedClient(inner: client, limiter: limiter))
     }
 
     /// The prompt set: `--prompts`, else `$MESSAGEAI_HOME/prompts`, else embedded; pinned by `MESSAGEAI_PROMPT_VERSIONS`

@@ -20,45 +20,81 @@ package enum EnvironmentSettings {
         package let defaultValue: String
         /// The flag that overrides it, if any.
         package let flag: String?
-        /// The problem with `value` (naming the variable and what it takes), nil when it is valid.
+        /// A value that may hold a secret (a password, a key): never echoed, masked in `settings`.
+        package var secret = false
+        /// Why the reading module's parser refuses `value`, nil when it is valid. Only whether it is nil counts: every
+        /// problem is reported in one wording (`problem(with:)`), built from `allowed`.
         let check: @Sendable (_ name: String, _ value: String) -> String?
+
+        init(name: String, allowed: String, defaultValue: String, flag: String?, secret: Bool = false,
+             check: @escaping @Sendable (_ name: String, _ value: String) -> String?) {
+            self.name = name
+            self.allowed = allowed
+            self.defaultValue = defaultValue
+            self.flag = flag
+            self.secret = secret
+            self.check = check
+        }
+
+        /// The one wording of a bad setting: `NAME='value' is not valid: expected WHAT` (the value left out when it
+        /// may hold a secret); nil when `value` is valid.
+        package func problem(with value: String) -> String? {
+            guard check(name, value) != nil else { return nil }
+            return EnvironmentSettings.notValid(name, value: secret ? nil : value, expected: allowed)
+        }
+    }
+
+    /// The one wording of every configuration error, whatever its source (a variable, a pin, `JOB_COMPLETION_INDEX`):
+    /// `NAME='value' is not valid: expected ...`, or `--flag 'value' ...` for a flag.
+    package static func notValid(_ name: String, value: String?, expected: String) -> String {
+        "\(name)" + (value.map { (name.hasPrefix("-") ? " " : "=") + "'\($0.prefix(80))'" } ?? "") + " is not valid: expected \(expected)"
     }
 
     static let flagWords = "true or false (1/0, yes/no)"
 
     package static let all: [Setting] = [
-        Setting(name: "DATABASE_URL", allowed: "a Postgres URI or libpq connection string", defaultValue: "libpq's PG* variables",
-                flag: "--database-url") { name, value in
+        Setting(name: "DATABASE_URL", allowed: "a Postgres URI (postgresql://user@host:5432/db) or a libpq connection string (host=... dbname=...)",
+                defaultValue: "libpq's PG* variables", flag: "--database-url", secret: true) { name, value in
             // Not echoed: it may carry the password.
             PostgresConfiguration(connectionString: value).isParsable
                 ? nil : "\(name) is not valid: expected a Postgres URI (postgresql://user@host:5432/db) or a libpq connection string (host=... dbname=...)"
         },
-        Setting(name: "DATABASE_LOCK_TIMEOUT", allowed: "seconds, 0 (the server's setting) to \(Int(PostgresConfiguration.maxTimeoutSeconds))",
+        Setting(name: "DATABASE_LOCK_TIMEOUT", allowed: "a number of seconds, 0 (the server's setting) to \(Int(PostgresConfiguration.maxTimeoutSeconds))",
                 defaultValue: "30", flag: nil, check: Self.database),
-        Setting(name: "DATABASE_STATEMENT_TIMEOUT", allowed: "seconds, 0 (the server's setting) to \(Int(PostgresConfiguration.maxTimeoutSeconds))",
+        Setting(name: "DATABASE_STATEMENT_TIMEOUT", allowed: "a number of seconds, 0 (the server's setting) to \(Int(PostgresConfiguration.maxTimeoutSeconds))",
                 defaultValue: "300", flag: nil, check: Self.database),
         Setting(name: "PGPASSWORD", allowed: "the database password (libpq reads it and the other PG* variables)", defaultValue: "none",
-                flag: nil, check: Self.anything),
+                flag: nil, secret: true, check: Self.anything),
         Setting(name: "OPENAI_API_KEY", allowed: "an API key (visible characters: no spaces or line breaks inside)", defaultValue: "none",
-                flag: nil, check: Self.llm),
+                flag: nil, secret: true, check: Self.llm),
+        // Secret: a mistyped URL may be a key pasted into the wrong variable.
         Setting(name: LLMConfiguration.baseURLSetting, allowed: "an http(s) URL, e.g. http://127.0.0.1:8080/v1",
-                defaultValue: LLMConfiguration.openAIBaseURL.absoluteString, flag: nil, check: Self.llm),
+                defaultValue: LLMConfiguration.openAIBaseURL.absoluteString, flag: nil, secret: true, check: Self.llm),
         Setting(name: "OPENAI_MODEL", allowed: "a model name", defaultValue: "each prompt's model", flag: "--model", check: Self.anything),
         Setting(name: LLMConfiguration.structuredOutputSetting, allowed: StructuredOutputMode.allCases.map(\.rawValue).joined(separator: " or "),
                 defaultValue: StructuredOutputMode.jsonSchema.rawValue, flag: "prompts render --structured-output", check: Self.llm),
         Setting(name: LLMConfiguration.maxTokensFieldSetting, allowed: MaxTokensField.allCases.map(\.rawValue).joined(separator: " or "),
                 defaultValue: MaxTokensField.maxCompletionTokens.rawValue, flag: nil, check: Self.llm),
-        Setting(name: LLMConfiguration.timeoutSetting, allowed: "seconds, 1 to 3600", defaultValue: "60 for OpenAI, 120 for other servers",
+        Setting(name: LLMConfiguration.timeoutSetting, allowed: "a number of seconds, 1 to 3600", defaultValue: "60 for OpenAI, 120 for other servers",
                 flag: "--llm-timeout", check: Self.llm),
-        Setting(name: LLMConfiguration.concurrencySetting, allowed: "1 to 1024",
+        Setting(name: LLMConfiguration.concurrencySetting, allowed: "a whole number, 1 to 1024",
                 defaultValue: "\(LLMConfiguration.openAIDefaultConcurrency) for OpenAI, 1 for other servers", flag: "--llm-concurrency", check: Self.llm),
-        Setting(name: LLMConfiguration.retryBudgetSetting, allowed: "seconds, 1 to 86400", defaultValue: "180", flag: "--llm-retry-budget", check: Self.llm),
+        Setting(name: LLMConfiguration.retryBudgetSetting, allowed: "a number of seconds, 1 to 86400", defaultValue: "180", flag: "--llm-retry-budget", check: Self.llm),
         Setting(name: LLMConfiguration.toolsWithSchemaSetting, allowed: flagWords, defaultValue: "true for OpenAI, false for other servers",
                 flag: nil, check: Self.llm),
         Setting(name: LLMConfiguration.schemaBoundsSetting, allowed: flagWords, defaultValue: "false for OpenAI, true for other servers",
                 flag: nil, check: Self.llm),
         Setting(name: LLMConfiguration.namedToolChoiceSetting, allowed: flagWords, defaultValue: "true for OpenAI, false for other servers",
                 flag: nil, check: Self.llm),
+        Setting(name: TokenPrice.inputSetting, allowed: "US dollars per million input tokens, 0 to 10000 (with \(TokenPrice.outputSetting))",
+                defaultValue: "OpenAI's list prices (prompts/pricing/openai.yaml) for api.openai.com; unknown for other servers",
+                flag: nil, check: Self.price),
+        Setting(name: TokenPrice.cachedInputSetting, allowed: "US dollars per million cached input tokens, 0 to 10000",
+                defaultValue: "\(TokenPrice.inputSetting)", flag: nil, check: Self.price),
+        Setting(name: TokenPrice.outputSetting, allowed: "US dollars per million output tokens, 0 to 10000 (with \(TokenPrice.inputSetting))",
+                defaultValue: "OpenAI's list prices for api.openai.com; unknown for other servers", flag: nil, check: Self.price),
+        Setting(name: TokenPrice.batchDiscountSetting, allowed: "the fraction taken off Batch API requests, 0 to 1 (0.5: half price)",
+                defaultValue: "0", flag: nil, check: Self.price),
         Setting(name: "OPENAI_RPM", allowed: "requests per minute, a positive integer", defaultValue: "no limit", flag: "--rpm", check: Self.rate),
         Setting(name: "OPENAI_TPM", allowed: "tokens per minute, a positive integer", defaultValue: "no limit", flag: "--tpm", check: Self.rate),
         Setting(name: "LOG_LEVEL", allowed: Logger.Level.allCases.map(\.rawValue).joined(separator: ", ") + " (any case)",
@@ -84,7 +120,7 @@ package enum EnvironmentSettings {
                 flag: "--timezone") { name, value in
             problem { _ = try UserTimeZonePolicy.deployment(option: nil, environment: [name: value]) }
         },
-        Setting(name: JobRunRecorder.leaseSetting, allowed: "seconds, \(JobRunRecorder.leaseRange.lowerBound) to \(JobRunRecorder.leaseRange.upperBound)",
+        Setting(name: JobRunRecorder.leaseSetting, allowed: "whole seconds, \(JobRunRecorder.leaseRange.lowerBound) to \(JobRunRecorder.leaseRange.upperBound)",
                 defaultValue: "\(Int(JobRunRecorder.defaultLease.seconds))", flag: nil) { _, value in
             problem { _ = try JobRunRecorder.lease(fromSetting: value) }
         },
@@ -96,7 +132,7 @@ package enum EnvironmentSettings {
                 defaultValue: RequestMode.productDefault.rawValue, flag: "--combined / --per-feature") { name, value in
             problem { _ = try RequestMode.resolve(environment: [name: value]) }
         },
-        Setting(name: "JOB_COMPLETION_INDEX", allowed: "a shard index, 0 or more (read by --shard auto/N)", defaultValue: "none",
+        Setting(name: "JOB_COMPLETION_INDEX", allowed: "a whole number, 0 or more (the shard index --shard auto/N reads)", defaultValue: "none",
                 flag: "--shard i/N") { name, value in
             Int(value).map { $0 >= 0 } == true ? nil : "\(name)='\(value.prefix(60))' is not valid: expected a whole number, 0 or more"
         },
@@ -110,6 +146,13 @@ package enum EnvironmentSettings {
 
     @Sendable static func llm(_ name: String, _ value: String) -> String? {
         problem { try LLMConfiguration.check(name, value) }
+    }
+
+    /// One price variable on its own: a number in range (that input and output go together is `Settings`' check).
+    @Sendable static func price(_ name: String, _ value: String) -> String? {
+        var environment = [name: value]
+        for other in [TokenPrice.inputSetting, TokenPrice.outputSetting] where other != name { environment[other] = "0" }
+        return problem { _ = try TokenPrice.fromEnvironment(environment) }
     }
 
     @Sendable static func rate(_ name: String, _ value: String) -> String? {
@@ -140,7 +183,7 @@ package enum EnvironmentSettings {
     package static func problems(_ environment: [String: String], of names: Set<String>? = nil) -> [String] {
         all.compactMap { setting in
             guard names?.contains(setting.name) ?? true, let raw = environment[setting.name], !raw.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
-            return setting.check(setting.name, raw)
+            return setting.problem(with: raw)
         }
     }
 

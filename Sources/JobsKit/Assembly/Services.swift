@@ -86,6 +86,7 @@ package struct Services: Sendable {
     package var requestAdmin: JobRequestAdmin { JobRequestAdmin(pool: pool) }
     package var quarantine: Quarantine { Quarantine(pool: pool) }
     package var runHistory: RunHistory { RunHistory(pool: pool) }
+    package var parentView: ParentView { ParentView(pool: pool) }
     package var migrator: Migrator { Migrator(pool: pool) }
     package var demoLoader: DemoLoader { DemoLoader(pool: pool) }
 }

@@ -103,6 +103,11 @@ package struct Settings: Sendable {
             guard let index = environment["JOB_COMPLETION_INDEX"], !index.isEmpty else {
                 throw SettingsError(["--shard auto/N needs JOB_COMPLETION_INDEX in the environment"])
             }
+            // The index comes from the environment: a bad one is named as the variable, not as the flag.
+            if let count = Int(text.dropFirst(5)), count > 0, Int(index).map({ !(0..<count).contains($0) }) ?? true {
+                throw SettingsError([EnvironmentSettings.notValid(
+                    "JOB_COMPLETION_INDEX", value: index, expected: "a shard index from 0 to \(count - 1) (--shard \(text))")])
+            }
             spec = "\(index)/\(text.dropFirst(5))"
         }
         do {

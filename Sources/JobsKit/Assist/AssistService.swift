@@ -78,6 +78,10 @@ package struct AssistService: Sendable {
     /// The names of the tools every run offers, for options that name one.
     package static var toolNames: [String] { AssistantTools.names }
     package var proactive = ProactiveOptions()
+    /// The deployment's price for the server's tokens (`MESSAGEAI_PRICE_*`), and the server when it is not OpenAI's
+    /// API: without a price such a server's runs cost "unknown", never OpenAI's list price (`configure(for:)`).
+    package var price: TokenPrice?
+    package var unpricedServer: String?
     let logger = Logger(label: "messageai.assist")
 
     package init(pool: PostgresPool, client: any ChatCompleting, prompts: PromptLibrary,
@@ -92,6 +96,9 @@ package struct AssistService: Sendable {
     /// Fits the runs to the model server: tools with or without the schema, and a run time limit that leaves
     /// room for a few calls at the server's request timeout (a slow local server must not hit it on its first call).
     package mutating func configure(for configuration: LLMConfiguration) {
+        price = configuration.price
+        let url = configuration.baseURL
+        unpricedServer = LLMConfiguration.isOpenAI(url) ? nil : (url.host ?? url.absoluteString) + (url.port.map { ":\($0)" } ?? "")
         toolsWithSchema = configuration.toolsWithSchema
         schemaBounds = configuration.schemaBounds
         namedToolChoice = configuration.namedToolChoice
@@ -186,7 +193,8 @@ package struct AssistService: Sendable {
             runID: runID, userID: person.id, userName: person.name, stopReason: result.stopReason, steps: result.steps.count,
             toolCalls: result.toolCallCount, findings: checked?.output, finalText: result.finalText.map { AnswerExcerpt.cut($0) },
             remindersCreated: reminders,
-            usage: usage, cost: RunCost.estimate(usage, model: model, promptDirectory: RunCost.directory(of: prompt), llm: true),
+            usage: usage, cost: RunCost.estimate(usage, model: model, promptDirectory: RunCost.directory(of: prompt), llm: true,
+                                                 price: price, unpricedServer: unpricedServer),
             seconds: Date().timeIntervalSince(started), codeFindings: explained, dropped: checked?.violations ?? [])
         summary.requests = result.attempts
         if reminders > 0 {

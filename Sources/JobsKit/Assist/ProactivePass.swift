@@ -56,6 +56,8 @@ package struct ProactivePass: Sendable {
         package var costUSD: Double? = 0
         package var seconds = 0.0
         package var errors: [String] = []
+        /// Each user the pass failed for and why (the first `RunFailure.recordedLimit`), for `runs show`.
+        package var failures: [RunFailure] = []
         /// Open findings of the first users (a human summary, not a report).
         package var shown: [UserFindings] = []
         /// Users with at least one open finding, shown or not.
@@ -123,7 +125,8 @@ package struct ProactivePass: Sendable {
             "narration_skipped": summary.narrationSkipped,
         ]) { $1 }
         outcome.error = summary.errors.first
-        outcome.failures = summary.errors.map { RunFailure(error: $0) }
+        // Each failed user by id, then errors that name none (a batch whose commit failed).
+        outcome.failures = summary.failures + summary.errors.filter { $0.hasPrefix("a batch: ") }.map { RunFailure(error: $0) }
         try await recorder.finish(runID, outcome)
         return summary
     }
@@ -170,6 +173,7 @@ package struct ProactivePass: Sendable {
                     logger.error("proactive batch failed", metadata: ["users": "\(failed.users.count)", "error": "\(failed.error)"])
                     summary.usersFailed += failed.users.count
                     if summary.errors.count < 20 { summary.errors.append("\(failed.users.count) users: \(failed.error)") }
+                    summary.fail(failed.users, "their findings could not be computed or written: \(failed.error)")
                     // Nothing claimed (the claim itself failed, e.g. a lock wait ran out): this round ends.
                     guard !failed.users.isEmpty else { break }
                     attempted += failed.users
@@ -189,6 +193,7 @@ package struct ProactivePass: Sendable {
                     logger.error("proactive batch failed", metadata: ["users": "\(batch.count)", "error": "\(error)"])
                     summary.usersFailed += batch.count
                     if summary.errors.count < 20 { summary.errors.append("\(batch.count) users: \(error)") }
+                    summary.fail(batch, "their assistant runs could not be made: \(error)")
                 }
             }
         }
@@ -258,6 +263,9 @@ package struct ProactivePass: Sendable {
                 case .success(let s):
                     summary.narrated += s.findings == nil ? 0 : 1
                     summary.narrationFailed += s.findings == nil ? 1 : 0
+                    if s.findings == nil {
+                        summary.fail([s.userID], "the assistant gave no valid answer (stop reason \(s.stopReason), assistant run \(s.runID.postgresValue))")
+                    }
                     summary.dropped += s.dropped.count
                     summary.remindersCreated += s.remindersCreated
                     summary.usage += s.usage
@@ -266,6 +274,7 @@ package struct ProactivePass: Sendable {
                 case .failure(let error):
                     summary.narrationFailed += 1
                     if summary.errors.count < 20 { summary.errors.append("\(error)") }
+                    summary.fail([error.user], "the assistant run failed: \(error.error)")
                 }
             }
         }
@@ -308,5 +317,12 @@ package struct ProactivePass: Sendable {
             }
         }
         return results
+    }
+}
+
+extension ProactivePass.Summary {
+    /// Records that the pass failed for `users` (the first `RunFailure.recordedLimit` are kept).
+    mutating func fail(_ users: [UUID], _ error: String) {
+        for user in users where failures.count < RunFailure.recordedLimit { failures.append(RunFailure(userID: user, error: error)) }
     }
 }

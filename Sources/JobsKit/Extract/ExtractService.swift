@@ -1,4 +1,5 @@
 package import AgentRuntime
+import Core
 package import Extractors
 package import Foundation
 import Logging
@@ -23,6 +24,39 @@ package struct ExtractService: Sendable {
         package var usage: TokenUsage
         package var seconds: Double
         package var extraction: Extraction
+        /// The messages the items cite, with their text: each item's evidence (its `sources` name them), as the
+        /// model was shown them. Items carry their own `date_phrase`.
+        package var evidence: [EvidenceMessage]?
+    }
+
+    /// One cited message as `extract --json` shows it.
+    package struct EvidenceMessage: Sendable, Codable, Equatable {
+        package var messageID: String
+        package var senderID: String
+        package var sentAt: Date
+        package var text: String
+    }
+
+    /// The messages of `input` that `extraction`'s items cite (`sources`, `message_id`, `response_message_id`), in
+    /// conversation order, each cut to 1,000 characters.
+    static func evidence(_ extraction: Extraction, input: ConversationInput) -> [EvidenceMessage] {
+        var cited: Set<String> = []
+        func collect(_ value: JSONValue) {
+            switch value {
+            case .object(let object):
+                for (key, child) in object {
+                    if ["sources", "source_message_ids"].contains(key) { for id in child.arrayValue ?? [] { if let id = id.stringValue { cited.insert(id) } } }
+                    if ["message_id", "response_message_id"].contains(key), let id = child.stringValue { cited.insert(id) }
+                    collect(child)
+                }
+            case .array(let values): values.forEach(collect)
+            default: break
+            }
+        }
+        if let json = try? JSONValue.encode(extraction) { collect(json) }
+        return input.messages.filter { cited.contains($0.id) }.map {
+            EvidenceMessage(messageID: $0.id, senderID: $0.senderID, sentAt: $0.sentAt, text: String($0.text.prefix(1_000)))
+        }
     }
 
     package let pool: PostgresPool
@@ -57,10 +91,14 @@ package struct ExtractService: Sendable {
         var logger = self.logger
         logger[metadataKey: "run"] = "\(runID.postgresValue)"
         logger[metadataKey: "conversation"] = "\(conversationID.postgresValue)"
+        // What the model said in answers that failed or were re-asked, kept with the failure.
+        let answers = ModelAnswerLog()
         do {
             let extracted: (run: ExtractionRun, written: ExtractionStore.WriteSummary?)
             do {
-                extracted = try await extractAndWrite(input, features: features, dryRun: dryRun, runID: runID, meter: meter, now: now, logger: logger)
+                extracted = try await ModelAnswerLog.$current.withValue(answers) {
+                    try await extractAndWrite(input, features: features, dryRun: dryRun, runID: runID, meter: meter, now: now, logger: logger)
+                }
             } catch let error as PostgresError where error.sqlState == .foreignKeyViolation {
                 // A message the answer cites was deleted while the model worked: read the conversation again (without it)
                 // and ask once more, rather than failing the extraction.
@@ -87,14 +125,16 @@ package struct ExtractService: Sendable {
                 items: outcome.itemCounts, written: written, notes: run.extraction.notes.map(\.description),
                 requests: run.requests, reasks: run.reasks, usage: run.usage,
                 seconds: Date().timeIntervalSince(started),
-                extraction: run.extraction)
+                extraction: run.extraction, evidence: Self.evidence(run.extraction, input: input))
         } catch {
             outcome.requests = meter.attempts
             outcome.usage = TokenUsage(meter.usage)
             outcome.estimatedCostUSD = RunCost.estimate(outcome.usage, engine: engine, features: features).usd
             outcome.conversationsFailed = 1
             outcome.error = "\(error)"
-            outcome.failures = [RunFailure(conversationID: conversationID, error: error)]
+            var failure = RunFailure(conversationID: conversationID, error: error)
+            failure.answers = answers.answers.isEmpty ? nil : answers.answers.map(\.redacted)
+            outcome.failures = [failure]
             try? await recorder.finish(runID, outcome)
             logger.debug("extract failed", metadata: ["error": "\(error)"])
             throw error

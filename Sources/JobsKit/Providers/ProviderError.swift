@@ -32,6 +32,11 @@ package struct ProviderError: Error, Sendable, Hashable, CustomStringConvertible
     }
 }
 
+extension ProviderError {
+    /// A configuration error (exit 64, like a bad flag): the deployment's settings, not the run, are wrong.
+    package var isConfiguration: Bool { [.notConfigured, .invalidSetting, .promptsNotFound].contains(code) }
+}
+
 extension ErrorCode where Domain == ProviderError {
     /// The run asked for an LLM and neither `OPENAI_API_KEY` nor `OPENAI_BASE_URL` is set.
     package static var notConfigured: Self { Self("notConfigured") }

@@ -66,6 +66,7 @@ package enum ProviderFactory {
         var provider = LLMAnswerProvider(client: wrap(client), structuredOutput: configuration.structuredOutput,
                                          modelOverride: modelOverride ?? configuration.defaultModel)
         provider.schemaBounds = configuration.schemaBounds
+        provider.price = configuration.price
         if !LLMConfiguration.isOpenAI(configuration.baseURL) {
             let url = configuration.baseURL
             provider.unpricedServer = (url.host ?? url.absoluteString) + (url.port.map { ":\($0)" } ?? "")
@@ -130,12 +131,40 @@ package enum ProviderFactory {
         promptsPath: String?, versions: [String] = [], environment: [String: String]
     ) throws -> PromptLibrary {
         let directory = try promptDirectory(promptsPath, environment: environment)
+        let library: PromptLibrary
+        let options: PromptPins
         do {
-            let overrides = try PromptPins.overrides(options: versions, environment: environment)
-            return try PromptLibrary.load(directory: directory).pinning(overrides, source: "--prompt-version / \(PromptPins.environmentVariable)")
+            library = try PromptLibrary.load(directory: directory)
+            options = try PromptPins.parse(picks: versions, source: "--prompt-version")
+            let pinned = try library.pinning(try pins(fromEnvironment: environment, notIn: options, library: library))
+            do {
+                return try pinned.pinning(options)
+            } catch {
+                throw ProviderError(.invalidSetting, EnvironmentSettings.notValid(
+                    "--prompt-version", value: versions.joined(separator: ","),
+                    expected: "ID=VERSION naming an existing prompt version (\(error.problems.map(\.message).joined(separator: "; ")))"))
+            }
+        } catch let error as ProviderError {
+            throw error
         } catch {
             throw ProviderError(.promptsDoNotLoad, "the prompts do not load:\n\(error)")
         }
+    }
+
+    /// `MESSAGEAI_PROMPT_VERSIONS`'s pins but those `options` move again; one naming no prompt version is a
+    /// configuration error in the settings' one wording, naming the variable.
+    static func pins(fromEnvironment environment: [String: String], notIn options: PromptPins, library: PromptLibrary) throws -> PromptPins {
+        let name = PromptPins.environmentVariable
+        var pins = try PromptPins.overrides(options: [], environment: environment)
+        for id in options.versions.keys { pins.versions[id] = nil }
+        do {
+            _ = try library.pinning(pins, source: name)
+        } catch {
+            let reasons = error.problems.map(\.message).joined(separator: "; ")
+            throw ProviderError(.invalidSetting, EnvironmentSettings.notValid(
+                name, value: environment[name] ?? "", expected: "id=N,id=N naming existing prompt versions (\(reasons))"))
+        }
+        return pins
     }
 
     /// Loads the prompt library and builds the engine for `registry`'s features (the shipping ones by default: this is

@@ -14,11 +14,14 @@ package struct RunCost: Sendable, Codable, Equatable {
     /// Why `usd` is nil.
     package var unknownReason: String?
     package var batch = false
+    /// Where the price came from when it is not the price file (`MESSAGEAI_PRICE_*`).
+    package var priceSource: String?
 
     enum CodingKeys: String, CodingKey {
         case usd, model, batch, estimate
         case pricesAsOf = "prices_as_of"
         case unknownReason = "unknown_reason"
+        case priceSource = "price_source"
     }
 
     package init(usd: Double? = nil, model: String? = nil, pricesAsOf: String? = nil, unknownReason: String? = nil, batch: Bool = false) {
@@ -36,6 +39,7 @@ package struct RunCost: Sendable, Codable, Equatable {
         pricesAsOf = try c.decodeIfPresent(String.self, forKey: .pricesAsOf)
         unknownReason = try c.decodeIfPresent(String.self, forKey: .unknownReason)
         batch = try c.decodeIfPresent(Bool.self, forKey: .batch) ?? false
+        priceSource = try c.decodeIfPresent(String.self, forKey: .priceSource)
     }
 
     /// `usd` is always written, null when unknown, beside `estimate` ("$0.0123" or "unknown"): a reader never has to
@@ -48,6 +52,7 @@ package struct RunCost: Sendable, Codable, Equatable {
         try c.encodeIfPresent(pricesAsOf, forKey: .pricesAsOf)
         try c.encodeIfPresent(unknownReason, forKey: .unknownReason)
         try c.encode(batch, forKey: .batch)
+        try c.encodeIfPresent(priceSource, forKey: .priceSource)
     }
 
     /// "$0.0123", or "unknown" for a cost nobody can price (never "$0").
@@ -61,7 +66,7 @@ package struct RunCost: Sendable, Codable, Equatable {
     /// "Estimated cost: $0.0123 (gpt-4o-mini, list prices of 2026-11-23)" or "Estimated cost: unknown (why)".
     package var line: String {
         guard let usd else { return "Estimated cost: unknown (\(unknownReason ?? "no price"))" }
-        let basis = [model, pricesAsOf.map { "list prices of \($0)" }, batch ? "Batch API" : nil].compactMap { $0 }
+        let basis = [model, priceSource ?? pricesAsOf.map { "list prices of \($0)" }, batch ? "Batch API" : nil].compactMap { $0 }
         return String(format: "Estimated cost: $%.4f", usd) + (basis.isEmpty ? "" : " (" + basis.joined(separator: ", ") + ")")
     }
 
@@ -69,11 +74,24 @@ package struct RunCost: Sendable, Codable, Equatable {
     /// Tokens that were never sent cost nothing when no model was asked (the rule-based provider); for a model
     /// (`llm`), an unpriced one stays unknown even at zero tokens (e.g. an eval answered from its cache), so no
     /// report shows $0 for a model whose price nobody knows.
+    /// `price` (the deployment's, `MESSAGEAI_PRICE_*`) wins over the file; without it a server that is not OpenAI's
+    /// (`unpricedServer`) costs "unknown".
     package static func estimate(_ usage: TokenUsage, model: String?, promptDirectory: URL?, batch: Bool = false,
-                                llm: Bool = false) -> RunCost {
+                                llm: Bool = false, price: TokenPrice? = nil, unpricedServer: String? = nil) -> RunCost {
         var cost = RunCost(model: model, batch: batch)
         if usage.promptTokens == 0, usage.completionTokens == 0, !llm {
             cost.usd = 0
+            return cost
+        }
+        if let price {
+            cost.pricesAsOf = nil
+            cost.usd = price.cost(prompt: usage.promptTokens, cachedPrompt: usage.cachedPromptTokens, completion: usage.completionTokens, batch: batch)
+            cost.priceSource = "prices from MESSAGEAI_PRICE_*"
+            return cost
+        }
+        if let unpricedServer {
+            // A local or third-party server that names an OpenAI model is not billed at OpenAI's prices.
+            cost.unknownReason = "the model server \(unpricedServer) is not OpenAI's API and no price is set (MESSAGEAI_PRICE_INPUT, MESSAGEAI_PRICE_OUTPUT)"
             return cost
         }
         guard let model else {
@@ -108,14 +126,11 @@ package struct RunCost: Sendable, Codable, Equatable {
     package static func estimate(_ usage: TokenUsage, engine: ExtractionEngine, features: [ExtractionFeature], batch: Bool = false) -> RunCost {
         let prompts = features.compactMap { try? engine.prompt(for: $0) }
         let models = Set(prompts.map { engine.provider.modelName(for: $0) })
-        if let server = (engine.provider as? LLMAnswerProvider)?.unpricedServer {
-            // A local or third-party server that names an OpenAI model is not billed at OpenAI's prices.
-            return RunCost(model: models.count == 1 ? models.first : nil, unknownReason: "the model server \(server) is not OpenAI's API; its prices are unknown",
-                           batch: batch)
-        }
+        let llm = engine.provider as? LLMAnswerProvider
         return estimate(usage, model: models.count == 1 ? models.first : nil,
                         promptDirectory: prompts.first.map { directory(of: $0) }, batch: batch,
-                        llm: !(engine.provider is RulesAnswerProvider || engine.provider is LabelsAnswerProvider))
+                        llm: !(engine.provider is RulesAnswerProvider || engine.provider is LabelsAnswerProvider),
+                        price: llm?.price, unpricedServer: llm?.unpricedServer)
     }
 
     /// The folder a prompt was loaded from.

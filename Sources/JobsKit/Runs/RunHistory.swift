@@ -40,6 +40,13 @@ package struct RunHistory: Sendable {
         package var error: String?
         /// For a run shown `abandoned` that no job has marked yet: when its heartbeat ran out (its last promise to be alive).
         package var lapsedAt: Date?
+        /// What the run was for, from its options: an extract's conversation, an assist's user, a proactive pass
+        /// (`mode`), and whether it was a dry run (its answers shown, nothing written).
+        package var conversationID: UUID?
+        package var userID: UUID?
+        package var mode: String?
+        package var dryRun = false
+        package var shard: String?
 
         package struct Prompt: Sendable, Codable, Equatable {
             package var id: String
@@ -49,7 +56,8 @@ package struct RunHistory: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case id, kind, status, seconds, provider, model, conversations, users, items, prompts, error
-            case usersFailed = "users_failed", lapsedAt = "lapsed_at"
+            case usersFailed = "users_failed", lapsedAt = "lapsed_at", conversationID = "conversation_id", userID = "user_id"
+            case mode, dryRun = "dry_run", shard
             case startedAt = "started_at", finishedAt = "finished_at", conversationsFailed = "conversations_failed"
             case modelRequests = "model_requests", promptTokens = "prompt_tokens", completionTokens = "completion_tokens"
             case cachedPromptTokens = "cached_prompt_tokens", costUSD = "cost_usd", buildVersion = "build_version"
@@ -91,9 +99,18 @@ package struct RunHistory: Sendable {
         package var quarantined: [Quarantine.Entry] = []
         /// Conversations of the scan's shard in quarantine when it ended (scan runs).
         package var quarantinedTotal: Int?
+        /// Conversations a scan gave back untouched (an outage) and the first of them; nil for runs that record none.
+        package var deferred: Int?
+        package var deferredConversations: [UUID] = []
+        /// Pending conversations a scan that stopped early never reached, and the first of them.
+        package var unreached: Int?
+        package var unreachedConversations: [UUID] = []
+        /// Conversations whose answers were re-asked and then passed, with the answers that were not used.
+        package var reasked: [RunFailure] = []
 
         enum CodingKeys: String, CodingKey {
-            case run, failures, unlisted, requests, quarantined, quarantinedTotal = "quarantined_total"
+            case run, failures, unlisted, requests, quarantined, quarantinedTotal = "quarantined_total", reasked
+            case deferred, deferredConversations = "deferred_conversations", unreached, unreachedConversations = "unreached_conversations"
         }
     }
 
@@ -106,7 +123,7 @@ package struct RunHistory: Sendable {
         EXTRACT(EPOCH FROM (COALESCE(finished_at, now()) - started_at))::float8 AS seconds,
         provider, model, conversations_processed, conversations_failed, item_counts, requests,
         prompt_tokens, completion_tokens, cached_prompt_tokens, estimated_cost_usd::float8 AS cost,
-        build_version, build_commit, prompt_set_sha256, prompts, error
+        build_version, build_commit, prompt_set_sha256, prompts, error, options
         """
 
     /// The newest runs matching `filter`, newest first.
@@ -125,7 +142,7 @@ package struct RunHistory: Sendable {
 
     /// One run and its failures; nil when there is no run with that id.
     package func show(_ id: UUID) async throws -> Detail? {
-        let rows = try await pool.query("SELECT \(Self.columns), options, details FROM job_runs r WHERE id = $1", [id])
+        let rows = try await pool.query("SELECT \(Self.columns), details FROM job_runs r WHERE id = $1", [id])
         guard let row = rows.first else { return nil }
         let run = try Self.run(row)
         let details: JSONValue = try row.decode("details")
@@ -141,9 +158,13 @@ package struct RunHistory: Sendable {
         let quarantinedIDs = (details["quarantined"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(UUID.init(uuidString:)) }
         var quarantined: [Quarantine.Entry] = []
         for id in quarantinedIDs { if let entry = try await Quarantine(pool: pool).show(id) { quarantined.append(entry) } }
+        func ids(_ key: String) -> [UUID] { (details[key]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap(UUID.init(uuidString:)) } }
         return Detail(run: run, failures: failures, unlisted: max(0, run.conversationsFailed + (run.usersFailed ?? 0) - failures.count),
                       requests: requests, quarantined: quarantined,
-                      quarantinedTotal: details["quarantined_total"]?.integerValue.map { Int($0) })
+                      quarantinedTotal: details["quarantined_total"]?.integerValue.map { Int($0) },
+                      deferred: details["deferred"]?.integerValue.map { Int($0) }, deferredConversations: ids("deferred_conversations"),
+                      unreached: details["unreached"]?.integerValue.map { Int($0) }, unreachedConversations: ids("unreached_conversations"),
+                      reasked: details["reasked"].flatMap { try? $0.decode([RunFailure].self) } ?? [])
     }
 
     static func run(_ row: PostgresRow) throws -> Run {
@@ -171,6 +192,12 @@ package struct RunHistory: Sendable {
             buildVersion: try row.decode("build_version"), buildCommit: try row.decode("build_commit"),
             promptSetSHA256: try row.decode("prompt_set_sha256"),
             prompts: (try? prompts.decode([Run.Prompt].self)) ?? [], error: try row.decode("error"))
+        let options: JSONValue = try row.decode("options")
+        run.conversationID = options["conversation_id"]?.stringValue.flatMap(UUID.init(uuidString:))
+        run.userID = options["user_id"]?.stringValue.flatMap(UUID.init(uuidString:))
+        run.mode = options["mode"]?.stringValue
+        run.dryRun = options["dry_run"]?.boolValue ?? false
+        run.shard = options["shard"]?.stringValue.flatMap { $0 == "0/1" ? nil : $0 }
         if let lapsed: Date = try row.decode("lapsed_at", as: Date?.self) {
             run.lapsedAt = lapsed
             run.seconds = max(0, lapsed.timeIntervalSince(run.startedAt))

@@ -1,4 +1,5 @@
 package import Foundation
+package import Extractors
 import Core
 package import Postgres
 
@@ -17,7 +18,8 @@ package struct Quarantine: Sendable {
     /// put first, the list cut to `recentLimit`.
     static let prependFailureSQL = """
         (SELECT COALESCE(jsonb_agg(f.e ORDER BY f.n), '[]'::jsonb) FROM jsonb_array_elements(
-            jsonb_build_array(jsonb_build_object('at', now(), 'run_id', claimed_by_run, 'error', $2::text, 'signature', $4::text))
+            jsonb_build_array(jsonb_build_object('at', now(), 'run_id', claimed_by_run, 'error', $2::text, 'signature', $4::text)
+                              || jsonb_strip_nulls(jsonb_build_object('answers', $6::jsonb)))
             || recent_failures) WITH ORDINALITY AS f(e, n) WHERE f.n <= \(recentLimit))
         """
 
@@ -94,14 +96,17 @@ package struct Quarantine: Sendable {
         package var error: String
         /// Nil for an outage (it did not count toward quarantine).
         package var signature: String?
+        /// What the model said in the answers that failed (redacted, bounded); nil when none was kept.
+        package var answers: [ModelAnswer]?
 
-        enum CodingKeys: String, CodingKey { case at, runID = "run_id", error, signature, counted }
+        enum CodingKeys: String, CodingKey { case at, runID = "run_id", error, signature, counted, answers }
 
-        package init(at: Date, runID: UUID?, error: String, signature: String?) {
+        package init(at: Date, runID: UUID?, error: String, signature: String?, answers: [ModelAnswer]? = nil) {
             self.at = at
             self.runID = runID
             self.error = error
             self.signature = signature
+            self.answers = answers
         }
 
         package init(from decoder: any Decoder) throws {
@@ -110,6 +115,7 @@ package struct Quarantine: Sendable {
             runID = try c.decodeIfPresent(UUID.self, forKey: .runID)
             error = try c.decode(String.self, forKey: .error)
             signature = try c.decodeIfPresent(String.self, forKey: .signature)
+            answers = try c.decodeIfPresent([ModelAnswer].self, forKey: .answers)
         }
 
         package func encode(to encoder: any Encoder) throws {
@@ -119,6 +125,7 @@ package struct Quarantine: Sendable {
             try c.encode(error, forKey: .error)
             try c.encode(signature, forKey: .signature)
             try c.encode(signature != nil, forKey: .counted)
+            try c.encodeIfPresent(answers, forKey: .answers)
         }
     }
 
@@ -190,7 +197,7 @@ package struct Quarantine: Sendable {
     static func failure(_ value: JSONValue) -> Failure? {
         guard let at = value["at"]?.stringValue.flatMap(Self.timestamp), let error = value["error"]?.stringValue else { return nil }
         return Failure(at: at, runID: value["run_id"]?.stringValue.flatMap(UUID.init(uuidString:)), error: error,
-                       signature: value["signature"]?.stringValue)
+                       signature: value["signature"]?.stringValue, answers: value["answers"].flatMap { try? $0.decode([ModelAnswer].self) })
     }
 
     /// Postgres's JSON timestamps: "2026-11-27T03:45:00.123456+00:00".

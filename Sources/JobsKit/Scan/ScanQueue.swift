@@ -1,3 +1,4 @@
+import Core
 import Extractors
 import Foundation
 import Postgres
@@ -54,6 +55,18 @@ struct ScanQueue: Sendable {
             OR EXISTS (SELECT 1 FROM scan_backlog b WHERE b.conversation_id = w.conversation_id))
         AND mod(abs(hashtext(w.conversation_id::text)), $1) = $2
         """
+
+    /// Pending conversations of this shard that `runID` never claimed, and the first `limit` of them (oldest attempt
+    /// first, the order a scan claims them): what a run that stopped early left for the next.
+    func unreached(runID: UUID, limit: Int) async throws -> (count: Int, first: [UUID]) {
+        let rows = try await pool.query(
+            """
+            SELECT w.conversation_id, count(*) OVER () AS n FROM scan_watermarks w
+            WHERE \(Self.pendingCondition) AND w.claimed_by_run IS DISTINCT FROM $3
+            ORDER BY w.attempted_at NULLS FIRST, w.conversation_id LIMIT $4
+            """, [options.shardCount, options.shardIndex, runID, limit])
+        return (try rows.first?.decode("n", as: Int.self) ?? 0, try rows.map { try $0.decode("conversation_id", as: UUID.self) })
+    }
 
     func pendingCount() async throws -> Int {
         try await pool.query(
@@ -212,7 +225,7 @@ struct ScanQueue: Sendable {
     /// Bounded by `lockWait`: after a lock timeout this write gives up at once instead of waiting a second time for the
     /// same lock (the lease then expires on its own).
     @discardableResult
-    func fail(_ conversationID: UUID, error: String, signature: String?, lockWait: Duration? = nil) async throws -> Bool {
+    func fail(_ conversationID: UUID, error: String, signature: String?, answers: [ModelAnswer] = [], lockWait: Duration? = nil) async throws -> Bool {
         try await pool.transaction { db in
             if let wait = lockWait ?? options.lockTimeout {
                 try await db.query("SELECT set_config('lock_timeout', $1, true)", [wait.postgresMilliseconds])
@@ -233,7 +246,8 @@ struct ScanQueue: Sendable {
                     recent_failures = \(Quarantine.prependFailureSQL)
                 WHERE conversation_id = $1 AND lease_owner = $3
                 RETURNING quarantined_at IS NOT NULL AND quarantined_at = now() AS quarantined
-                """, [conversationID, String(error.withoutNULs.prefix(2000)), options.owner, signature, options.quarantineAfter])
+                """, [conversationID, String(error.withoutNULs.prefix(2000)), options.owner, signature, options.quarantineAfter,
+                      answers.isEmpty ? JSONValue.null : try JSONValue.encode(answers)])
             return try rows.first?.decode("quarantined", as: Bool.self) ?? false
         }
     }

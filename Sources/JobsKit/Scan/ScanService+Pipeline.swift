@@ -152,13 +152,21 @@ extension ScanService {
             await worker.state.record(deferred: loaded.claim.conversationID)
             return nil
         }
+        // What the model said in answers that failed or were re-asked, kept with the failure if the conversation fails.
+        let answers = ModelAnswerLog()
         do {
             let run = loaded.hasNew
-                ? try await engine.extract(loaded.input, features: features, logger: worker.logger(for: loaded.claim.conversationID))
+                ? try await ModelAnswerLog.$current.withValue(answers) {
+                    try await engine.extract(loaded.input, features: features, logger: worker.logger(for: loaded.claim.conversationID))
+                }
                 : ExtractionRun()
+            // Answers re-asked that then passed: kept in the run's record too (the first of them).
+            if !answers.answers.isEmpty {
+                await worker.state.record(reasked: loaded.claim.conversationID, answers: answers.answers.map(\.redacted))
+            }
             return Answered(loaded: loaded, run: run)
         } catch {
-            await settle(loaded.claim, error: error, worker)
+            await settle(loaded.claim, error: error, answers: answers.answers, worker)
             return nil
         }
     }
@@ -213,7 +221,7 @@ extension ScanService {
     /// A conversation whose work threw. Cancelled: not a failure; unless its COMMIT reached the server before the
     /// cancellation did, nothing of it was written, so it is given back. Otherwise the failure is recorded and the
     /// claim released, so the next scan tries again.
-    func settle(_ claim: ScanQueue.Claim, error: any Error, _ worker: Worker) async {
+    func settle(_ claim: ScanQueue.Claim, error: any Error, answers: [ModelAnswer] = [], _ worker: Worker) async {
         let (id, queue, runID) = (claim.conversationID, worker.queue, worker.runID)
         if Task.isCancelled {
             if (try? await Self.uncancelled { try await queue.committed(id, runID: runID) }) == true {
@@ -232,12 +240,14 @@ extension ScanService {
             await settleServerFailure(claim, model, breaker: breaker, worker)
             return
         }
-        await recordFailure(claim, error: error, signature: FailureSignature.of(error), worker)
+        await recordFailure(claim, error: error, signature: FailureSignature.of(error), answers: answers, worker)
     }
 
     /// Records a conversation's failure (its history, its quarantine streak when `signature` is not nil) and releases
     /// its claim, so the next scan tries again.
-    func recordFailure(_ claim: ScanQueue.Claim, error: any Error, signature: String?, _ worker: Worker) async {
+    /// `answers`: what the model said in the answers that failed (kept with the failure, redacted).
+    func recordFailure(_ claim: ScanQueue.Claim, error: any Error, signature: String?, answers: [ModelAnswer] = [], _ worker: Worker) async {
+        let answers = answers.map(\.redacted)
         let (id, queue) = (claim.conversationID, worker.queue)
         let logger = worker.logger(for: id)
         logger.error("conversation failed", metadata: ["error": "\(error)"])
@@ -248,7 +258,7 @@ extension ScanService {
         let lockWait: Duration? = (error as? PostgresError)?.sqlState == .lockNotAvailable ? .milliseconds(200) : nil
         do {
             let quarantined = try await Self.retrying {
-                try await queue.fail(id, error: "\(error)", signature: signature, lockWait: lockWait)
+                try await queue.fail(id, error: "\(error)", signature: signature, answers: answers, lockWait: lockWait)
             }
             if quarantined {
                 logger.error("conversation quarantined: it failed the same way on several scans in a row; `messageai-jobs quarantine show ID` says why, `quarantine release ID` tries it again",
@@ -260,7 +270,7 @@ extension ScanService {
             logger.error("recording the failure failed", metadata: ["error": "\(recordError)"])
             unrecorded = "\(recordError)"
         }
-        await worker.state.record(failure: id, error: "\(error)", feature: RunFailure.feature(of: error), unrecorded: unrecorded,
+        await worker.state.record(failure: id, error: "\(error)", feature: RunFailure.feature(of: error), answers: answers, unrecorded: unrecorded,
                                   deadConnection: (error as? PostgresError)?.isConnectionFailure == true)
         await reportProgress(worker)
     }

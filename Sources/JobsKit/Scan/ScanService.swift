@@ -15,11 +15,14 @@ package struct ScanService: Sendable {
         package let error: String
         /// The feature whose answer failed, when the error names one.
         package var feature: String?
+        /// What the model said in the answers that failed (redacted, bounded).
+        package var answers: [ModelAnswer]?
 
-        init(conversationID: UUID, error: String, feature: String? = nil) {
+        init(conversationID: UUID, error: String, feature: String? = nil, answers: [ModelAnswer]? = nil) {
             self.conversationID = conversationID
             self.error = error
             self.feature = feature
+            self.answers = answers
         }
     }
 
@@ -29,6 +32,9 @@ package struct ScanService: Sendable {
         package var conversations = 0
         package var failed = 0
         package var failures: [Failure] = []
+        /// Conversations whose answers were re-asked and then passed, with the answers that were not used (the first
+        /// `RunFailure.recordedLimit`), for `runs show`.
+        package var reasked: [Failure] = []
         package var newMessages = 0
         /// New messages the pre-filter kept from the model.
         package var skippedMessages = 0
@@ -89,6 +95,12 @@ package struct ScanService: Sendable {
         /// Conversations given back untouched because of the outage (their failure counts unchanged): the next scan
         /// takes them at once.
         package var deferred = 0
+        /// The first `RunFailure.recordedLimit` of them, for `runs show`.
+        package var deferredConversations: [UUID] = []
+        /// Pending conversations of this shard a run that stopped early never claimed (nil when it did not stop
+        /// early), and the first `RunFailure.recordedLimit` of them: what the next scan still has to do.
+        package var unreached: Int?
+        package var unreachedConversations: [UUID] = []
         /// Conversations in flight when the run was cancelled (with the model, or claimed and read ahead of it):
         /// nothing of them was committed, and their leases were released so the next scan takes them at once.
         package var interrupted = 0
@@ -248,6 +260,10 @@ package struct ScanService: Sendable {
            let leased = try? await Self.retrying({ try await queue.leasedElsewhere() }) {
             (summary.leasedElsewhere, summary.leasedUntil) = (leased.count, leased.until)
         }
+        if summary.stoppedEarly != nil,
+           let unreached = try? await Self.uncancelled({ try await Self.retrying { try await queue.unreached(runID: runID, limit: RunFailure.recordedLimit) } }) {
+            (summary.unreached, summary.unreachedConversations) = (unreached.count, unreached.first)
+        }
         return summary
     }
 
@@ -280,8 +296,22 @@ package struct ScanService: Sendable {
             details["outage"] = .string(outage)
             details["deferred"] = .integer(Int64(summary.deferred))
         }
+        if summary.deferred > 0 || summary.stoppedEarly != nil {
+            details["deferred"] = .integer(Int64(summary.deferred))
+            details["deferred_conversations"] = .array(summary.deferredConversations.map { .string($0.uuidString.lowercased()) })
+        }
+        if let unreached = summary.unreached {
+            details["unreached"] = .integer(Int64(unreached))
+            details["unreached_conversations"] = .array(summary.unreachedConversations.map { .string($0.uuidString.lowercased()) })
+        }
+        if !summary.reasked.isEmpty {
+            let reasked = summary.reasked.map { RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error, answers: $0.answers) }
+            details["reasked"] = (try? JSONValue.encode(reasked)) ?? .array([])
+        }
         outcome.details = .object(details)
-        outcome.failures = summary.failures.map { RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error) }
+        outcome.failures = summary.failures.map {
+            RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error, answers: $0.answers)
+        }
         outcome.error = summary.outage ?? summary.stoppedEarly
             ?? summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
             ?? (passFailed ? summary.proactive.map(Self.passFailure) : nil)
@@ -466,10 +496,18 @@ actor ScanState {
         if summary.quarantined.count < 50 { summary.quarantined.append(.init(conversationID: id, error: error)) }
     }
 
-    func record(failure id: UUID, error: String, feature: String? = nil, unrecorded: String? = nil, deadConnection: Bool = false) {
+    func record(reasked id: UUID, answers: [ModelAnswer]) {
+        guard summary.reasked.count < RunFailure.recordedLimit else { return }
+        summary.reasked.append(.init(conversationID: id, error: "re-asked, then answered validly", feature: answers.first?.feature, answers: answers))
+    }
+
+    func record(failure id: UUID, error: String, feature: String? = nil, answers: [ModelAnswer] = [], unrecorded: String? = nil,
+                deadConnection: Bool = false) {
         summary.failed += 1
         if deadConnection { failedOnDeadConnection.append(id) }
-        if summary.failures.count < 50 { summary.failures.append(.init(conversationID: id, error: error, feature: feature)) }
+        if summary.failures.count < 50 {
+            summary.failures.append(.init(conversationID: id, error: error, feature: feature, answers: answers.isEmpty ? nil : answers))
+        }
         if let unrecorded, summary.unrecordedFailures.count < 50 {
             summary.unrecordedFailures.append(.init(conversationID: id, error: unrecorded))
         }

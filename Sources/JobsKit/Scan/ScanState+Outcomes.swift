@@ -45,5 +45,6 @@ extension ScanState {
     /// A conversation given back untouched because of an outage: neither scanned nor failed.
     func record(deferred id: UUID) {
         summary.deferred += 1
+        if summary.deferredConversations.count < RunFailure.recordedLimit { summary.deferredConversations.append(id) }
     }
 }

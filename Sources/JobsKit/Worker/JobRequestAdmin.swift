@@ -1,3 +1,5 @@
+import Core
+package import Extractors
 package import Foundation
 package import Postgres
 
@@ -93,9 +95,11 @@ package struct JobRequestAdmin: Sendable {
         package var error: String?
         package var runID: UUID?
         package var seconds: Double?
+        /// What the model said in the answers that failed this attempt's run (kept with the run's failures).
+        package var answers: [ModelAnswer]?
 
         enum CodingKeys: String, CodingKey {
-            case attempt, owner, result, error, seconds
+            case attempt, owner, result, error, seconds, answers
             case startedAt = "started_at", finishedAt = "finished_at", runID = "run_id"
         }
     }
@@ -113,13 +117,18 @@ package struct JobRequestAdmin: Sendable {
             "SELECT \(Self.listingColumns) FROM job_requests r \(Self.latestAttempt) WHERE r.id = $1", [id]).first else { return nil }
         let attempts = try await pool.query(
             """
-            SELECT attempt, owner, started_at, finished_at, result, error, run_id,
-                   extract(epoch FROM coalesce(finished_at, now()) - started_at)::float8 AS seconds
-            FROM job_request_attempts WHERE request_id = $1 ORDER BY id
+            SELECT a.attempt, a.owner, a.started_at, a.finished_at, a.result, a.error, a.run_id,
+                   extract(epoch FROM coalesce(a.finished_at, now()) - a.started_at)::float8 AS seconds,
+                   (SELECT jsonb_agg(answer) FROM job_runs r, jsonb_array_elements(COALESCE(r.details->'failures', '[]')) f,
+                           jsonb_array_elements(COALESCE(f->'answers', '[]')) answer
+                    WHERE r.id = a.run_id) AS answers
+            FROM job_request_attempts a WHERE a.request_id = $1 ORDER BY a.id
             """, [id]).map {
-            Attempt(attempt: try $0.decode("attempt"), owner: try $0.decode("owner"), startedAt: try $0.decode("started_at"),
-                    finishedAt: try $0.decode("finished_at"), result: try $0.decode("result"), error: try $0.decode("error"),
-                    runID: try $0.decode("run_id"), seconds: try $0.decode("seconds"))
+            let answers: JSONValue? = try $0.decode("answers")
+            return Attempt(attempt: try $0.decode("attempt"), owner: try $0.decode("owner"), startedAt: try $0.decode("started_at"),
+                           finishedAt: try $0.decode("finished_at"), result: try $0.decode("result"), error: try $0.decode("error"),
+                           runID: try $0.decode("run_id"), seconds: try $0.decode("seconds"),
+                           answers: answers.flatMap { try? $0.decode([ModelAnswer].self) })
         }
         return Detail(request: try Self.listing(row), attempts: attempts, events: try await events(id))
     }

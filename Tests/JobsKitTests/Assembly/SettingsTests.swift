@@ -59,7 +59,7 @@ struct SettingsTests {
                 _ = try Settings(environment: ["MESSAGEAI_RUN_LEASE_SECONDS": bad, "OPENAI_RPM": "60"])
             } throws: { error in
                 guard let problems = (error as? SettingsError)?.problems, problems.count == 1 else { return false }
-                return problems[0].contains("MESSAGEAI_RUN_LEASE_SECONDS") && problems[0].contains("whole seconds from 2 to 86400")
+                return problems[0].contains("MESSAGEAI_RUN_LEASE_SECONDS") && problems[0].contains("whole seconds, 2 to 86400")
             }
         }
     }
@@ -107,6 +107,6 @@ struct SettingsTests {
         } throws: { "\($0)".contains("JOB_COMPLETION_INDEX") }
         #expect {
             _ = try Settings.shard("auto/3", environment: ["JOB_COMPLETION_INDEX": "3"])
-        } throws: { "\($0)".contains("must be i/N") }
+        } throws: { "\($0)".contains("JOB_COMPLETION_INDEX='3' is not valid: expected a shard index from 0 to 2") }
     }
 }

@@ -33,7 +33,8 @@ struct HintTests {
             let env = ["DATABASE_URL": db.connectionURL]
             #expect(try await Self.run(["demo", "load"], env).code == 0)
             let refused = try await Self.run(["assist", "--user", "demo"], env)
-            #expect(refused.code == 1, "\(refused.stderr)")
+            // No model server configured is a configuration error: exit 64, like every other (issue 48 item 5).
+            #expect(refused.code == 64, "\(refused.stderr)")
             #expect(!refused.stderr.contains("pass --provider rules"), "assist --user refuses --provider rules: \(refused.stderr)")
             #expect(refused.stderr.contains("assist --all --provider rules") && refused.stderr.contains("assist --show --user ID"))
 
@@ -50,7 +51,7 @@ struct HintTests {
         try await TestDatabase.with { db in
             let env = ["DATABASE_URL": db.connectionURL]
             let refused = try await Self.run(["batch", "collect"], env)
-            #expect(refused.code == 1)
+            #expect(refused.code == 64, "a configuration error")
             #expect(!refused.stderr.contains("--provider rules"), "batch collect has no --provider: \(refused.stderr)")
             #expect(refused.stderr.contains("OPENAI_BASE_URL") && refused.stderr.contains("submitted to"), "\(refused.stderr)")
 

@@ -124,7 +124,7 @@ struct OperatorLogTests {
                 environment: ["DATABASE_URL": db.connectionURL, "LOG_LEVEL": "loud"])
             let status = try await child.waitForExit(timeout: 60)
             #expect(status.code != 0)
-            #expect(child.stderr.contains("LOG_LEVEL=loud is not valid: use one of trace, debug, info, notice, warning, error, critical"))
+            #expect(child.stderr.contains("LOG_LEVEL='loud' is not valid: expected trace, debug, info, notice, warning, error, critical"))
             let runs = try await db.pool.query("SELECT count(*)::int AS n FROM job_runs")
             #expect(try runs.first?.decode("n", as: Int.self) == 0)
         }

@@ -23,20 +23,20 @@ import Testing
         Case(name: "OPENAI_STRUCTURED_OUTPUT", value: "xml", says: "json_schema or json_object"),
         Case(name: "OPENAI_STRUCTURED_OUTPUT", value: "JSON_OBJECT", says: "json_schema or json_object"),
         Case(name: "OPENAI_MAX_TOKENS_FIELD", value: "max-tokens", says: "max_completion_tokens or max_tokens"),
-        Case(name: "OPENAI_TIMEOUT_SECONDS", value: "soon", says: "a number from 1"),
-        Case(name: "OPENAI_MAX_CONCURRENCY", value: "0", says: "a number from 1"),
-        Case(name: "OPENAI_RETRY_BUDGET_SECONDS", value: "forever", says: "a number from 1"),
+        Case(name: "OPENAI_TIMEOUT_SECONDS", value: "soon", says: "a number of seconds, 1 to 3600"),
+        Case(name: "OPENAI_MAX_CONCURRENCY", value: "0", says: "a whole number, 1 to 1024"),
+        Case(name: "OPENAI_RETRY_BUDGET_SECONDS", value: "forever", says: "a number of seconds, 1 to 86400"),
         Case(name: "OPENAI_TOOLS_WITH_SCHEMA", value: "maybe", says: "true or false"),
         Case(name: "OPENAI_SCHEMA_BOUNDS", value: "sometimes", says: "true or false"),
         Case(name: "OPENAI_NAMED_TOOL_CHOICE", value: "2", says: "true or false"),
         Case(name: "OPENAI_RPM", value: "lots", says: "positive integer"),
         Case(name: "OPENAI_TPM", value: "-1", says: "positive integer"),
         Case(name: "LOG_LEVEL", value: "verbose", says: "trace, debug, info"),
-        Case(name: "LOG_FORMAT", value: "xml", says: "text, json"),
+        Case(name: "LOG_FORMAT", value: "xml", says: "text or json"),
         Case(name: "MESSAGEAI_HOME", value: "/nonexistent-messageai-home", says: "a folder holding prompts/ and schemas/"),
         Case(name: "MESSAGEAI_PROMPT_VERSIONS", value: "calendar_events", says: "id=N"),
-        Case(name: "MESSAGEAI_TIMEZONE", value: "Mars/Base", says: "IANA name"),
-        Case(name: "MESSAGEAI_RUN_LEASE_SECONDS", value: "abc", says: "whole seconds from 2 to 86400"),
+        Case(name: "MESSAGEAI_TIMEZONE", value: "Mars/Base", says: "IANA time zone name"),
+        Case(name: "MESSAGEAI_RUN_LEASE_SECONDS", value: "abc", says: "whole seconds, 2 to 86400"),
         Case(name: "MESSAGEAI_DEADLINE_DAYS", value: "a week", says: "whole days, 0 to 60"),
         Case(name: "MESSAGEAI_DEADLINE_DAYS", value: "61", says: "whole days, 0 to 60"),
         Case(name: "JOB_COMPLETION_INDEX", value: "first", says: "a whole number, 0 or more"),
@@ -57,6 +57,10 @@ import Testing
             #expect(result.termination == .exit(64), "\(result.stderr)")
             #expect(result.stderr.contains(setting.name), "\(result.stderr)")
             #expect(result.stderr.contains(setting.says), "\(result.stderr)")
+            // One wording for every variable (issue 48 item 5).
+            let secret = ["DATABASE_URL", "OPENAI_BASE_URL"].contains(setting.name)  // not echoed
+            #expect(result.stderr.contains("Error: \(setting.name)" + (secret ? "" : "='\(setting.value)'") + " is not valid: expected "),
+                    "\(result.stderr)")
             let runs: Int = try await db.pool.query("SELECT count(*) AS n FROM job_runs")[0].decode("n")
             #expect(runs == 0, "nothing ran")
         }
@@ -108,6 +112,6 @@ import Testing
         let readme = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("README.md"), encoding: .utf8)
         for name in names { #expect(readme.contains("`\(name)`"), "README's configuration table lacks \(name)") }
         let text = try await Self.run(["settings"], nil, extra: [:])
-        #expect(text.stdout.contains("OPENAI_STRUCTURED_OUTPUT\n    values: json_schema or json_object\n    default: json_schema"))
+        #expect(text.stdout.contains("OPENAI_STRUCTURED_OUTPUT = json_schema  (default)\n    values: json_schema or json_object\n    default: json_schema"))
     }
 }

@@ -63,8 +63,9 @@ struct ErrorCodeTests {
         let unloadable = #expect(throws: ProviderError.self) {
             try ProviderFactory.library(promptsPath: nil, versions: ["calendar_events=999"], environment: [:])
         }
-        #expect(unloadable?.code == .promptsDoNotLoad)
-        #expect(unloadable?.description.hasPrefix("the prompts do not load:\n") == true)
+        // A pin naming no version is a setting's problem (exit 64), in the settings' one wording (issue 48 item 5).
+        #expect(unloadable?.code == .invalidSetting)
+        #expect(unloadable?.description.hasPrefix("--prompt-version 'calendar_events=999' is not valid: expected") == true)
     }
 
     @Test func evalRunErrorCodesCompareAndPrintTheMessage() {
