@@ -138,6 +138,7 @@ package struct EvalRunner: Sendable {
         }
         let engine = variant.engine
         let user = fixture.reference.user
+        let texts = Dictionary(input.messages.map { ($0.id, $0.text) }, uniquingKeysWith: { first, _ in first })
         // A unit is what one extraction answers: each feature alone, or all of them when the engine is combined (one
         // request per window; when it fails, every feature of the fixture fails with it, and that cost is counted).
         let units: [[ExtractionFeature]] = engine.mode == .combined ? [variant.features] : variant.features.map { [$0] }
@@ -174,7 +175,7 @@ package struct EvalRunner: Sendable {
                     // Each feature maps its own items to the scorer's shape (`ParentFeature.scored`).
                     if let parent = engine.registry.feature(feature) {
                         parent.scored(run.extraction, user: user, into: &outcome.predicted)
-                        outcome.words[feature] = PredictionWords.words(parent, run.extraction)
+                        outcome.words[feature] = PredictionWords.words(parent, run.extraction, messages: texts)
                     }
                     outcome.grounding[feature] = Self.grounding(run.extraction.notes.filter { $0.feature == feature },
                                                                  tally: run.extraction.grounding[feature] ?? GroundingTally())

@@ -2,20 +2,37 @@ package import Core
 package import Extractors
 
 /// What a report shows of a predicted item beyond the fields it is scored on: the words its dates came from
-/// (`date_phrase`, and any other `*_phrase`) and the words it quotes (`evidence`), taken from the extraction's items
-/// as `extract --json` writes them, so a reviewer sees why the model put the item there and on that day.
+/// (`date_phrase`, and any other `*_phrase`) and its evidence, the text of the messages it cites (as `extract --json`
+/// shows them), so a reviewer sees why the model put the item there and on that day.
 package enum PredictionWords {
     /// Per fixture, per feature, one object per predicted item, in the order of the variant's predictions.
     package typealias Table = [String: [ExtractionFeature: [JSONValue]]]
 
-    /// The shown words of each of `feature`'s items in `extraction`, in prediction order.
-    static func words(_ feature: any ParentFeature, _ extraction: Extraction) -> [JSONValue] {
+    /// The shown words of each of `feature`'s items in `extraction`, in prediction order; `messages` (id to text) gives
+    /// each item's `evidence`: `id: text` of every message it cites, each cut to 300 characters.
+    static func words(_ feature: any ParentFeature, _ extraction: Extraction, messages: [String: String] = [:]) -> [JSONValue] {
         feature.reportItems(extraction).map { item in
             guard case .object(let fields) = item.fields else { return .object([:]) }
-            return .object(JSONObject(fields.filter { key, value in
+            var shown = JSONObject(fields.filter { key, value in
                 (key == "evidence" || key.hasSuffix("_phrase")) && value != .null
-            }.map { ($0.key, $0.value) }))
+            }.map { ($0.key, $0.value) })
+            let cited = cited(in: item.fields).filter { messages[$0] != nil }
+            if shown["evidence"] == nil, !cited.isEmpty {
+                shown["evidence"] = .array(cited.map { .string("\($0): \(messages[$0]!.prefix(300))") })
+            }
+            return .object(shown)
         }
+    }
+
+    /// The message ids an item's fields cite (`sources`, `source_message_ids`, `message_id`, `response_message_id`),
+    /// in the order they appear, once each.
+    static func cited(in value: JSONValue) -> [String] {
+        var ids: [String] = []
+        func add(_ id: String?) { if let id, !ids.contains(id) { ids.append(id) } }
+        guard case .object(let object) = value else { return [] }
+        for key in ["message_id", "response_message_id"] { add(object[key]?.stringValue) }
+        for key in ["sources", "source_message_ids"] { for id in object[key]?.arrayValue ?? [] { add(id.stringValue) } }
+        return ids
     }
 
     /// `score` with each predicted item (matched or false positive) carrying its words from `table`.

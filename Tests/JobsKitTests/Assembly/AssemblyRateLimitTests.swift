@@ -26,6 +26,11 @@ struct AssemblyRateLimitTests {
         return Assembly(settings: settings, limiter: limiter)
     }
 
+    /// The limiter behind a command's model client: the assembly wraps it as metered(rate limited(client)).
+    static func limiter(of client: (any ChatCompleting)?) -> RateLimiter? {
+        ((client as? MeteredChatClient)?.inner as? RateLimitedClient)?.limiter
+    }
+
     @Test func extractAsksTheLimiterForEveryRequest() async throws {
         try await WorkerHarness.withDemo { db in
             let server = try FakeOpenAIServer { ScanRequests.answer($0) }
@@ -52,7 +57,7 @@ struct AssemblyRateLimitTests {
             let summary = try await assembly.withServices { services in
                 let worker = try services.worker(WorkerHarness.options(once: true), features: FeatureRegistry.parents.ids)
                 // The worker's assistant (assist requests) talks through the same limiter.
-                #expect((worker.handler.assist?.client as? RateLimitedClient)?.limiter === assembly.limiter)
+                #expect(Self.limiter(of: worker.handler.assist?.client) === assembly.limiter)
                 return try await worker.run()
             }
             #expect(summary.done == 1, "request \(id)")
@@ -70,10 +75,8 @@ struct AssemblyRateLimitTests {
             let assembly = try Self.assembly(server, db)
             try await assembly.withServices { services in
                 let scan = try services.scan(ScanOptions(), assist: true)
-                let extraction = (scan.engine.provider as? LLMAnswerProvider)?.client as? RateLimitedClient
-                #expect(extraction?.limiter === assembly.limiter)
-                let assistant = scan.proactive?.assistant?.client as? RateLimitedClient
-                #expect(assistant?.limiter === assembly.limiter)
+                #expect(Self.limiter(of: (scan.engine.provider as? LLMAnswerProvider)?.client) === assembly.limiter)
+                #expect(Self.limiter(of: scan.proactive?.assistant?.client) === assembly.limiter)
                 #expect(try services.scan(ScanOptions(), assist: false).proactive == nil)
             }
         }

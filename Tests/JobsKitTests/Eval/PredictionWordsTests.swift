@@ -5,8 +5,8 @@ import JobsKit
 import TestSupport
 import Testing
 
-/// The eval report's predicted items carry the words behind them (issue 48 item 2): each item's date phrase and, where
-/// the extraction keeps it, its evidence, in report.json, report.html and report.md's misses.
+/// The eval report's predicted items carry the words behind them (issue 48 item 2): each item's date phrase and its
+/// evidence (the text of the messages it cites), in report.json, report.html and report.md's misses.
 @Suite("Eval report: predicted items' date phrases and evidence")
 struct PredictionWordsTests {
     @Test("a real run's predicted items carry their date phrases in every report")
@@ -28,9 +28,14 @@ struct PredictionWordsTests {
         #expect(html.contains("date_phrase: the 30th"), "the fixture section shows the phrase")
         let json = try JSONValue.parse(try run.report.jsonData())
         #expect(json.serialized().contains("\"date_phrase\":\"due this Friday\""))
+        // Evidence: the text of the messages each item cites, `id: text`.
+        let evidence = predicted.compactMap { $0["evidence"]?.arrayValue }.flatMap { $0 }.compactMap(\.stringValue)
+        #expect(predicted.allSatisfy { $0["evidence"] != nil }, "every predicted item cites a message: \(predicted)")
+        #expect(evidence.contains { $0.hasPrefix("m") && $0.contains(": ") && $0.contains("the 30th") }, "\(evidence)")
+        #expect(html.contains("evidence: "), "the fixture section shows the evidence")
     }
 
-    @Test("each predicted item gets its own words by its index; evidence is shown when the extraction keeps it")
+    @Test("each predicted item gets its own words by its index")
     func wordsFollowThePredictionIndex() throws {
         let detail = FeatureDetail(
             matched: [MatchedPair(expectedIndex: 0, predictedIndex: 1, expected: ["title": "Picnic"], predicted: ["title": "Picnic"], fields: [:])],
