@@ -37,23 +37,10 @@ package struct ExtractService: Sendable {
         package var text: String
     }
 
-    /// The messages of `input` that `extraction`'s items cite (`sources`, `message_id`, `response_message_id`), in
-    /// conversation order, each cut to 1,000 characters.
+    /// The messages of `input` that `extraction`'s items cite (`PredictionWords.cited`), in conversation order, each cut
+    /// to 1,000 characters.
     static func evidence(_ extraction: Extraction, input: ConversationInput) -> [EvidenceMessage] {
-        var cited: Set<String> = []
-        func collect(_ value: JSONValue) {
-            switch value {
-            case .object(let object):
-                for (key, child) in object {
-                    if ["sources", "source_message_ids"].contains(key) { for id in child.arrayValue ?? [] { if let id = id.stringValue { cited.insert(id) } } }
-                    if ["message_id", "response_message_id"].contains(key), let id = child.stringValue { cited.insert(id) }
-                    collect(child)
-                }
-            case .array(let values): values.forEach(collect)
-            default: break
-            }
-        }
-        if let json = try? JSONValue.encode(extraction) { collect(json) }
+        let cited = Set((try? JSONValue.encode(extraction)).map(PredictionWords.cited) ?? [])
         return input.messages.filter { cited.contains($0.id) }.map {
             EvidenceMessage(messageID: $0.id, senderID: $0.senderID, sentAt: $0.sentAt, text: String($0.text.prefix(1_000)))
         }

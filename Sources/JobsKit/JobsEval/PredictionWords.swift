@@ -24,14 +24,22 @@ package enum PredictionWords {
         }
     }
 
-    /// The message ids an item's fields cite (`sources`, `source_message_ids`, `message_id`, `response_message_id`),
-    /// in the order they appear, once each.
+    /// The message ids `value` cites at any depth (`sources`, `source_message_ids`, `message_id`,
+    /// `response_message_id`), in the order they appear, once each: one item's, or a whole extraction's.
     static func cited(in value: JSONValue) -> [String] {
         var ids: [String] = []
         func add(_ id: String?) { if let id, !ids.contains(id) { ids.append(id) } }
-        guard case .object(let object) = value else { return [] }
-        for key in ["message_id", "response_message_id"] { add(object[key]?.stringValue) }
-        for key in ["sources", "source_message_ids"] { for id in object[key]?.arrayValue ?? [] { add(id.stringValue) } }
+        func collect(_ value: JSONValue) {
+            switch value {
+            case .object(let object):
+                for key in ["message_id", "response_message_id"] { add(object[key]?.stringValue) }
+                for key in ["sources", "source_message_ids"] { for id in object[key]?.arrayValue ?? [] { add(id.stringValue) } }
+                for (_, child) in object { collect(child) }
+            case .array(let values): values.forEach(collect)
+            default: break
+            }
+        }
+        collect(value)
         return ids
     }
 

@@ -84,7 +84,6 @@ package struct RunCost: Sendable, Codable, Equatable {
             return cost
         }
         if let price {
-            cost.pricesAsOf = nil
             cost.usd = price.cost(prompt: usage.promptTokens, cachedPrompt: usage.cachedPromptTokens, completion: usage.completionTokens, batch: batch)
             cost.priceSource = "prices from MESSAGEAI_PRICE_*"
             return cost
