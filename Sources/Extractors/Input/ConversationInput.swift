@@ -43,6 +43,11 @@ package struct ConversationInput: Sendable {
     package let now: Date
     /// Whose view the prompt takes (user_name); nil for a neutral view.
     package let viewer: Participant?
+    /// The conversation's items from earlier nights (docs/over-nights.md); the request lists its open ones. Empty for
+    /// a first night, `extract` over the whole chat, and every one-night fixture.
+    package var state = ConversationState()
+    /// Messages soft-deleted since the last scan: items resting only on them close (`notBacked`).
+    package var deletedMessageIDs: Set<String> = []
 
     package init(
         conversationID: String, name: String, isGroup: Bool, participants: [Participant], messages: [InputMessage],

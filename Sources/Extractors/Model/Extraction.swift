@@ -6,16 +6,19 @@ package struct Extraction: Sendable, Hashable {
     /// Only non-empty lists are kept, so an extraction equals another with the same items whatever was asked.
     private var lists: [ExtractionFeature: FeatureItems] = [:]
     package var notes: [ExtractionNote] = []
+    /// What the answer said of the conversation's known items, by ref (a request that listed open items).
+    package var known: [Verdict] = []
     /// How each feature's items were grounded (see `GroundingTally`); bookkeeping, not part of equality or JSON.
     package var grounding: [ExtractionFeature: GroundingTally] = [:]
 
     package init() {}
 
-    package static func == (a: Extraction, b: Extraction) -> Bool { a.lists == b.lists && a.notes == b.notes }
+    package static func == (a: Extraction, b: Extraction) -> Bool { a.lists == b.lists && a.notes == b.notes && a.known == b.known }
 
     package func hash(into hasher: inout Hasher) {
         hasher.combine(lists)
         hasher.combine(notes)
+        hasher.combine(known)
     }
 
     package subscript<Feature: ParentFeature>(_ feature: Feature) -> [Feature.Item] {

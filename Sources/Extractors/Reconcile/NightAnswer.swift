@@ -12,6 +12,8 @@ package struct NightRequest: Sendable, Hashable {
     package var shownMessages: Set<String>
     /// The conversation's participants (a `met` verdict may name only them); empty: not checked.
     package var participants: Set<String>
+    /// Messages deleted since the last night: dropped from every item's sources (an item left with none closes).
+    package var deletedMessages: Set<String> = []
 
     package init(now: Date, timeZone: TimeZone, shownRefs: Set<String>, shownMessages: Set<String>, participants: Set<String> = []) {
         self.now = now
@@ -35,9 +37,9 @@ package struct NightAnswer: Sendable, Hashable {
         self.newItems = newItems
     }
 
-    /// The new items of `extraction`, with no verdicts: a night as today's scan answers it.
+    /// The new items of `extraction` and its verdicts on known items (`Extraction.known`).
     package init(extraction: Extraction) {
-        self.init(newItems: ItemBody.all(in: extraction).map { NewItem($0) })
+        self.init(verdicts: extraction.known, newItems: ItemBody.all(in: extraction).map { NewItem($0) })
     }
 }
 

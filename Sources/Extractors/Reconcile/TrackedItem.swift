@@ -45,6 +45,8 @@ package enum ItemStatus: String, Sendable, Hashable, Codable {
     case ended
     /// Dated before today (or a priority past its day): the reconciliation closed it at the night's `now`.
     case lapsed
+    /// Every message it rested on was deleted.
+    case notBacked = "not_backed"
 }
 
 package enum ItemOrigin: String, Sendable, Hashable, Codable {
