@@ -27,6 +27,9 @@ package struct BatchCollectService: Sendable {
         package var rowsUpdated = 0
         package var remindersCreated = 0
         package var usage = TokenUsage()
+        /// The tokens at Batch API prices (the price file's `batch_multiplier`, or `MESSAGEAI_PRICE_BATCH_DISCOUNT`),
+        /// also in `job_runs.estimated_cost_usd`; nil while the batch is still waiting.
+        package var cost: RunCost?
         /// Users in conversations whose rows changed.
         package var changedUsers: [UUID] = []
     }
@@ -120,6 +123,7 @@ package struct BatchCollectService: Sendable {
         case .cancelled: .cancelled
         default: .failed
         }
+        summary.cost = cost(summary.usage, record: record)
         try await store.finish(record.id, status: summary.status)
         try await finishRun(runID, summary, requests: remote.requestCounts?.total ?? 0)
         return summary
@@ -207,6 +211,17 @@ package struct BatchCollectService: Sendable {
         return run
     }
 
+    /// The batch's tokens at Batch API prices: its own model (what it was submitted with) and server, since this
+    /// engine's provider is never asked anything.
+    private func cost(_ usage: TokenUsage, record: BatchStore.Record) -> RunCost {
+        let models = Set(record.prompts.values.map(\.model))
+        let url = client.configuration.baseURL
+        let prompt = record.features.lazy.compactMap { try? engine.prompt(for: $0) }.first
+        return RunCost.estimate(usage, model: models.count == 1 ? models.first : nil, promptDirectory: prompt.map(RunCost.directory(of:)),
+                                batch: true, llm: true, price: client.configuration.price,
+                                unpricedServer: LLMConfiguration.isOpenAI(url) ? nil : (url.host ?? url.absoluteString) + (url.port.map { ":\($0)" } ?? ""))
+    }
+
     private func finishRun(_ runID: UUID, _ summary: Summary, requests: Int) async throws {
         var outcome = JobRunRecorder.Outcome(status: summary.failed == 0 ? .succeeded : (summary.applied > 0 ? .partial : .failed))
         outcome.conversationsProcessed = summary.applied
@@ -214,6 +229,7 @@ package struct BatchCollectService: Sendable {
         outcome.itemCounts = summary.items
         outcome.requests = requests
         outcome.usage = summary.usage
+        outcome.estimatedCostUSD = summary.cost?.usd
         outcome.error = summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
         try await JobRunRecorder(pool: pool, lease: runLease).finish(runID, outcome)
     }

@@ -30,6 +30,7 @@ package enum BatchReport {
                          + "reminders created: \(s.remindersCreated)")
             let items = s.items.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             if !items.isEmpty { lines.append("  Found: " + items) }
+            if let cost = s.cost { lines.append("  " + cost.line) }
             for failure in s.failures { lines.append("  FAILED \(failure.conversationID.uuidString.lowercased()): \(failure.error)") }
         }
         return lines.joined(separator: "\n")

@@ -60,4 +60,36 @@ import Glibc
             #expect(rules.code != 0 && rules.stderr.contains("--batch"))
         }
     }
+
+    /// Prices for any server reach `batch collect` too (issue 48 item 3): the tokens at the set price, less the Batch
+    /// discount, in its report, `job_runs` and `runs`.
+    @Test func batchCollectPricesWithTheBatchDiscount() async throws {
+        try await BatchHarness.with(lifecycle: .holdInProgress) { h in
+            let env = ["DATABASE_URL": h.db.connectionURL, "OPENAI_BASE_URL": h.server.baseURL.absoluteString,
+                       "OPENAI_API_KEY": "sk-test-not-a-real-key", "LOG_LEVEL": "error",
+                       "MESSAGEAI_PRICE_BATCH_DISCOUNT": "0.5"].merging(ServerPriceTests.prices) { $1 }
+            let prompts = RepositoryPaths.root.appendingPathComponent("prompts").path
+            let submit = try await Self.run(["scan", "--batch", "--provider", "openai", "--prompts", prompts, "--json"], environment: env)
+            #expect(submit.code == 0, "\(submit.stderr)")
+            h.server.batches.complete()
+            let collect = try await Self.run(["batch", "collect", "--prompts", prompts, "--json"], environment: env)
+            #expect(collect.code == 0, "\(collect.stderr)")
+            let collected = try #require(try JSONValue.parse(collect.stdout).arrayValue?.first)
+            let usd = try #require(collected["cost"]?["usd"]?.doubleValue, "\(collect.stdout.prefix(2000))")
+            #expect(collected["cost"]?["batch"] == true)
+
+            let row = try #require(try await h.db.pool.query(
+                "SELECT prompt_tokens, cached_prompt_tokens, completion_tokens, estimated_cost_usd::float8 AS cost FROM job_runs WHERE kind = 'batch'").first)
+            let full = ServerPriceTests.price.cost(prompt: try row.decode("prompt_tokens"), cachedPrompt: try row.decode("cached_prompt_tokens"),
+                                                   completion: try row.decode("completion_tokens"))
+            #expect(full > 0, "the batch's answers carried tokens")
+            #expect(abs(usd - full * 0.5) < 1e-9, "half the set price: \(usd) vs \(full)")
+            #expect(abs((try row.decode("cost", as: Double?.self) ?? -1) - usd) < 1e-9, "job_runs records the same figure")
+
+            let text = try await Self.run(["batch", "collect", "--prompts", prompts], environment: env)
+            #expect(text.code == 0)
+            let runs = try await Self.run(["runs", "--kind", "batch"], environment: env)
+            #expect(runs.stdout.contains(String(format: "cost $%.4f", usd)), "\(runs.stdout)")
+        }
+    }
 }

@@ -43,6 +43,31 @@ struct ModelServerMetricsTests {
                 == (breaker.isOpen ? 1 : 0), "\(Self.text(exposition))")
     }
 
+    @Test("a server that refuses connections opens its breaker: the gauge reads 1 and later calls count as unavailable")
+    func breakerForcedOpen() async throws {
+        // A port nothing listens on: the server that was there is stopped, so every attempt is refused.
+        let dead = try FakeOpenAIServer { _ in .chat(content: "{}") }
+        let baseURL = dead.baseURL
+        dead.stop()
+        let breaker = CircuitBreaker.shared(for: baseURL)
+        let factory = PrometheusBootstrap.factory()
+        let exposition = PrometheusExposition(registry: factory.registry)
+        let metrics = ModelServerMetrics(factory: factory)
+        metrics.sampleBreaker(baseURL)
+        let gauge = #"messageai_model_breaker_open{server="\#(breaker.server)"}"#
+        #expect(WorkerMetricsEndpointTests.value(Self.text(exposition), gauge) == 0, "closed before any failure")
+
+        let client = MeteredChatClient(inner: dead.client(retry: FakeOpenAIServer.quickRetries(5), breaker: breaker), metrics: metrics)
+        let request = ChatCompletionRequest(model: "local", messages: [.user("hi")])
+        await #expect(throws: LLMError.self) { _ = try await client.complete(request) }  // five refused attempts open it
+        #expect(breaker.isOpen, "five refused connections in a row open the breaker")
+        await #expect(throws: LLMError.self) { _ = try await client.complete(request) }  // refused unsent
+        metrics.sampleBreaker(baseURL)
+        let served = Self.text(exposition)
+        #expect(WorkerMetricsEndpointTests.value(served, gauge) == 1, "\(served)")
+        #expect(WorkerMetricsEndpointTests.value(served, #"messageai_model_requests_total{outcome="unavailable"}"#) ?? 0 >= 1, "\(served)")
+    }
+
     @Test("deploy/README's metric table names every metric the worker serves, and nothing else")
     func tableMatchesWhatIsServed() throws {
         let readme = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("deploy/README.md"), encoding: .utf8)
