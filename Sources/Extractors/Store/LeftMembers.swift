@@ -35,18 +35,18 @@ package struct LeftMembers: Sendable {
               WHERE u.user_id IS NOT NULL
                 AND NOT EXISTS (SELECT 1 FROM conversation_participants p WHERE p.conversation_id = $1 AND p.user_id = u.user_id)),
             deadlines_closed AS (
-              UPDATE deadlines d SET closed_at = $2, closed_reason = 'left', updated_at = $2
+              UPDATE deadlines d SET closed_at = $2, closed_reason = 'left', updated_at = now()
               WHERE d.conversation_id = $1 AND d.closed_at IS NULL AND d.user_id IN (SELECT user_id FROM gone) RETURNING d.id),
             rsvps_closed AS (
-              UPDATE rsvp_tracking r SET closed_at = $2, closed_reason = 'left', updated_at = $2
+              UPDATE rsvp_tracking r SET closed_at = $2, closed_reason = 'left', updated_at = now()
               WHERE r.conversation_id = $1 AND r.closed_at IS NULL AND r.user_id IN (SELECT user_id FROM gone) RETURNING r.id),
             reminders_cancelled AS (
-              UPDATE reminders r SET status = 'cancelled', updated_at = $2
+              UPDATE reminders r SET status = 'cancelled', updated_at = now()
               WHERE r.user_id IN (SELECT user_id FROM gone) AND COALESCE(r.status, 'pending') = 'pending'
                 AND (r.conversation_id = $1 OR r.deadline_id IN (SELECT id FROM deadlines WHERE conversation_id = $1))
               RETURNING r.id),
             findings_resolved AS (
-              UPDATE assistant_findings a SET status = 'resolved', resolved_at = $2, updated_at = $2
+              UPDATE assistant_findings a SET status = 'resolved', resolved_at = $2, updated_at = now()
               WHERE a.user_id IN (SELECT user_id FROM gone) AND a.status = 'open'
                 AND EXISTS (SELECT 1 FROM jsonb_array_elements(CASE WHEN jsonb_typeof(a.cites) = 'array' THEN a.cites ELSE '[]'::jsonb END) AS c(cite)
                             WHERE messageai_cited_conversation(c.cite->>'table', c.cite->>'id') = $1)
