@@ -11,7 +11,7 @@ extension ConversationReader {
         package var messages: [InputMessage] = []
         /// The ids of the edited messages among `messages`.
         package var edited: Set<String> = []
-        /// Edits left unread by the cap (the oldest ones): logged by the caller.
+        /// Edits left unread by the cap (the oldest ones): the next read starts after this one, so they are not read again.
         package var editsOverCap = 0
         /// Messages read before and soft-deleted since (at most `maxDeletedMessages`).
         package var deleted: Set<String> = []
