@@ -47,7 +47,8 @@ struct ScanQueue: Sendable {
 
     /// Conversations of this shard with messages after their watermark (not counting future-dated ones already read),
     /// unless quarantined.
-    /// A conversation with a backlog gap (`scan_backlog`) is pending too.
+    /// A conversation with a backlog gap (`scan_backlog`) is pending too, and so is one with a message edited or deleted
+    /// since its last read (`ConversationReader.edits`) or open per-user rows of a member who left (`LeftMembers`).
     static let pendingCondition = """
         w.quarantined_at IS NULL AND (EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = w.conversation_id AND ((m.deleted_at IS NULL
                 AND (w.last_message_at IS NULL OR (messageai_utc(m.created_at), m.id) > (w.last_message_at, w.last_message_id))
@@ -56,7 +57,13 @@ struct ScanQueue: Sendable {
               OR (w.last_message_at IS NOT NULL AND (messageai_utc(m.created_at), m.id) <= (w.last_message_at, w.last_message_id)
                 AND (messageai_utc(COALESCE(m.deleted_at, m.updated_at)) > COALESCE(w.read_at, w.scanned_at)
                      AND messageai_utc(COALESCE(m.deleted_at, m.updated_at)) <= now()))))
-            OR EXISTS (SELECT 1 FROM scan_backlog b WHERE b.conversation_id = w.conversation_id))
+            OR EXISTS (SELECT 1 FROM scan_backlog b WHERE b.conversation_id = w.conversation_id)
+            -- A member left with open rows of hers there (LeftMembers closes them when it is scanned).
+            OR (w.last_message_at IS NOT NULL AND (
+              EXISTS (SELECT 1 FROM deadlines d WHERE d.conversation_id = w.conversation_id AND d.closed_at IS NULL AND d.user_id IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM conversation_participants p WHERE p.conversation_id = d.conversation_id AND p.user_id = d.user_id))
+              OR EXISTS (SELECT 1 FROM rsvp_tracking r WHERE r.conversation_id = w.conversation_id AND r.closed_at IS NULL AND r.user_id IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM conversation_participants p WHERE p.conversation_id = r.conversation_id AND p.user_id = r.user_id)))))
         AND mod(abs(hashtext(w.conversation_id::text)), $1) = $2
         """
 
