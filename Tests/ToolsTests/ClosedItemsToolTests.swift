@@ -21,7 +21,8 @@ struct ClosedItemsToolTests {
             let invite = try await world.rsvp(for: ana, in: family, "Party", eventDate: day("2026-03-08"), deadline: nil, requestedBy: jen)
             let cancelled = try await world.rsvp(for: ana, in: family, "Recital", eventDate: day("2026-03-09"), deadline: nil, requestedBy: jen)
             try await world.pool.query("UPDATE rsvp_tracking SET closed_at = now(), closed_reason = 'cancelled' WHERE id = $1", [cancelled])
-            for (deadline, title) in [(slip, "Reminder: slip"), (met, "Reminder: books")] {
+            let done = try await world.deadline(for: ana, in: family, "Lunch money", due: day("2026-03-06"), status: "completed")
+            for (deadline, title) in [(slip, "Reminder: slip"), (met, "Reminder: books"), (done, "Reminder: lunch money")] {
                 try await world.pool.query(
                     """
                     INSERT INTO reminders (user_id, title, reminder_time, created_by, origin, deadline_id, conversation_id)

@@ -13,13 +13,14 @@ enum Scope {
     }
 
     /// A reminder the user may still act on: one naming no conversation, or one of a conversation she is in (directly
-    /// or through its deadline), whose deadline is not closed (met, cancelled, lapsed, she left).
+    /// or through its deadline), whose deadline is not closed (met, cancelled, lapsed, she left) nor done in the app.
     static func reminderOfOpenItem(_ alias: String, userParameter: String, includeClosed: String = "false") -> String {
         """
         (\(alias).conversation_id IS NULL OR \(inUserConversations(alias, userParameter: userParameter))) \
         AND (\(alias).deadline_id IS NULL OR EXISTS (SELECT 1 FROM deadlines rd WHERE rd.id = \(alias).deadline_id \
         AND (rd.conversation_id IS NULL OR \(inUserConversations("rd", userParameter: userParameter))) \
-        AND (\(includeClosed) OR rd.closed_at IS NULL)))
+        AND (\(includeClosed) OR (rd.closed_at IS NULL \
+        AND COALESCE(rd.status, 'pending') NOT IN ('completed', 'done', 'dismissed', 'cancelled')))))
         """
     }
 
