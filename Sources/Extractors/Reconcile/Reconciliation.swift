@@ -19,6 +19,7 @@ package enum Reconciliation {
             run.judge(verdict)
         }
         for item in answer.newItems { run.add(item) }
+        dropDeleted(request.deletedMessages, from: &run.state, changes: &run.changes)
         run.metByAnswering()
         run.lapse()
         return ReconciliationResult(state: run.state, changes: run.changes, refusals: run.refusals)

@@ -26,6 +26,13 @@ package struct ConversationReader: Sendable {
     package var maxMessageCharacters: Int
     /// The zone of participants without a `user_settings` row.
     package var zones: UserTimeZonePolicy
+    /// At most this many messages edited since the last read are read again in one night (the latest edits): an
+    /// edit storm must not make one request as large as a first read.
+    package var maxEditedMessages = 50
+    /// Messages before each edited one shown with it, so the edit is read in its exchange.
+    package var editContextMessages = 3
+    /// At most this many messages deleted since the last read are named in one night (the latest deletions).
+    package var maxDeletedMessages = 500
 
     package init(maxMessages: Int = Self.defaultMaxMessages, contextMessages: Int = 20, maxMessageCharacters: Int = 8000,
                 zones: UserTimeZonePolicy = .utc) {
@@ -45,7 +52,7 @@ package struct ConversationReader: Sendable {
 
     /// What `read` returns: the conversation, and the messages whose `created_at` was after the read.
     package struct Read: Sendable {
-        package let input: ConversationInput
+        package var input: ConversationInput
         /// Messages dated after the moment they were read (`created_at` in the future: a wrong device clock, or a
         /// member writing the column): their time is clamped to `readAt`, so none can carry a watermark past now.
         /// A scan records them (`scan_future_messages`) so that they are read once.
@@ -59,6 +66,8 @@ package struct ConversationReader: Sendable {
         package var overflow: Gap?
         /// How far the backlog gap given to `read` was read.
         package var backlogRead: BacklogRead?
+        /// Messages behind the watermark edited or deleted since the last read (read with a watermark only).
+        package var edits = Edits()
     }
 
     /// Unread messages strictly between two positions: new messages a newest-first read left for later nights.
@@ -117,6 +126,7 @@ package struct ConversationReader: Sendable {
         var newest: InputMessage?
         var overflow: Gap?
         var backlogRead: BacklogRead?
+        var edits = Edits()
         if let watermark {
             // Newest first: with more new messages than the cap, the newest window (today's) is read and the ones
             // between the watermark and it become a backlog gap, read oldest first with the room later reads leave.
@@ -165,6 +175,17 @@ package struct ConversationReader: Sendable {
             let context = try contextRows.map(message)
             messages = context + older + fresh
             firstNew = context.count
+            // Edited messages are new again, with their own context; every message from the first of them on is new.
+            if let since = try await lastRead(conversationID, on: db) {
+                edits = try await self.edits(conversationID, watermark: watermark, since: since, readAt: readAt, on: db)
+            }
+            if !edits.messages.isEmpty {
+                let unread = Set(older.map(\.id) + fresh.map(\.id)).union(edits.edited)
+                var seen = Set(messages.map(\.id))
+                messages += edits.messages.filter { seen.insert($0.id).inserted }
+                messages.sort { ($0.sentAt, $0.id) < ($1.sentAt, $1.id) }
+                firstNew = messages.firstIndex { unread.contains($0.id) } ?? messages.count
+            }
         } else {
             let rows = try await db.query(
                 """
@@ -195,7 +216,10 @@ package struct ConversationReader: Sendable {
             isGroup: try head.decode("is_group"),
             participants: people, messages: messages, firstNewIndex: firstNew,
             timeZone: zoneName.flatMap { zoneNamed[$0] } ?? self.zones.fallback, now: now)
-        return Read(input: input, futureDated: futureDated, readAt: readAt, newest: newest, overflow: overflow, backlogRead: backlogRead)
+        var read = Read(input: input, futureDated: futureDated, readAt: readAt, newest: newest, overflow: overflow, backlogRead: backlogRead)
+        read.input.deletedMessageIDs = edits.deleted
+        read.edits = edits
+        return read
     }
 
     /// Messages of the conversation older than `message` (the oldest one read): on a first read of more than
@@ -209,7 +233,7 @@ package struct ConversationReader: Sendable {
             """, [conversationID, message.sentAt, id])[0].decode("n")
     }
 
-    private func message(_ row: PostgresRow) throws -> InputMessage {
+    func message(_ row: PostgresRow) throws -> InputMessage {
         let text: String = try row.decode("content")
         return InputMessage(id: try row.decode("id"), senderID: try row.decode("sender", as: String?.self) ?? "unknown",
                             sentAt: try row.decode("created_at"),

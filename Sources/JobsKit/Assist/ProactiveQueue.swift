@@ -13,24 +13,26 @@ struct ProactiveQueue: Sendable {
 
     /// Users with something coming up in their own next days, whatever changed: an unanswered RSVP whose reply-by
     /// date or event is near, a deadline not done, a reminder coming due, a recent urgent or high priority message in
-    /// one of their conversations, or a finding still open (so it can be resolved). One statement for all users; windows are a day wider than any zone's.
+    /// one of their conversations, or a finding still open (so it can be resolved). Closed rows (`closed_at`) are
+    /// nothing coming up. One statement for all users; windows are a day wider than any zone's.
     func upcomingUsers(now: Date) async throws -> [UUID] {
         let p = options.proactive
         let today = LocalDateUTC.today(now)
         let rows = try await pool.query(
             """
             SELECT user_id FROM rsvp_tracking
-              WHERE COALESCE(status, 'pending') = 'pending' AND response IS NULL AND event_date >= $1::date
+              WHERE COALESCE(status, 'pending') = 'pending' AND response IS NULL AND closed_at IS NULL AND event_date >= $1::date
                 AND (event_date <= $2::date OR deadline <= $2::date)
             UNION SELECT user_id FROM deadlines
-              WHERE COALESCE(status, 'pending') NOT IN ('completed', 'done', 'dismissed', 'cancelled') AND deadline BETWEEN $1::date AND $3::date
+              WHERE COALESCE(status, 'pending') NOT IN ('completed', 'done', 'dismissed', 'cancelled') AND closed_at IS NULL
+                AND deadline BETWEEN $1::date AND $3::date
             UNION SELECT user_id FROM reminders
               WHERE COALESCE(status, 'pending') = 'pending' AND extract(epoch FROM reminder_time) > $4::float8
                 AND extract(epoch FROM reminder_time) <= $5::float8
             UNION SELECT cp.user_id FROM priority_messages pm
               JOIN messages m ON m.id = pm.message_id
               JOIN conversation_participants cp ON cp.conversation_id = m.conversation_id
-              WHERE pm.priority IN ('urgent', 'high') AND pm.dismissed IS NOT TRUE AND m.created_at >= $6::date
+              WHERE pm.priority IN ('urgent', 'high') AND pm.dismissed IS NOT TRUE AND pm.closed_at IS NULL AND m.created_at >= $6::date
             UNION SELECT user_id FROM assistant_findings WHERE status = 'open'
             """,
             [today.adding(days: -1), today.adding(days: p.rsvpDays + 1), today.adding(days: p.deadlineDays + 1),

@@ -47,12 +47,23 @@ struct ScanQueue: Sendable {
 
     /// Conversations of this shard with messages after their watermark (not counting future-dated ones already read),
     /// unless quarantined.
-    /// A conversation with a backlog gap (`scan_backlog`) is pending too.
+    /// A conversation with a backlog gap (`scan_backlog`) is pending too, and so is one with a message edited or deleted
+    /// since its last read (`ConversationReader.edits`) or open per-user rows of a member who left (`LeftMembers`).
     static let pendingCondition = """
-        w.quarantined_at IS NULL AND (EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = w.conversation_id AND m.deleted_at IS NULL
+        w.quarantined_at IS NULL AND (EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = w.conversation_id AND ((m.deleted_at IS NULL
                 AND (w.last_message_at IS NULL OR (messageai_utc(m.created_at), m.id) > (w.last_message_at, w.last_message_id))
                 AND NOT EXISTS (SELECT 1 FROM scan_future_messages f WHERE f.conversation_id = m.conversation_id AND f.message_id = m.id))
-            OR EXISTS (SELECT 1 FROM scan_backlog b WHERE b.conversation_id = w.conversation_id))
+              -- Edited or deleted since the last read (ConversationReader.edits), in the same pass over its messages.
+              OR (w.last_message_at IS NOT NULL AND (messageai_utc(m.created_at), m.id) <= (w.last_message_at, w.last_message_id)
+                AND (messageai_utc(COALESCE(m.deleted_at, m.updated_at)) > COALESCE(w.read_at, w.scanned_at)
+                     AND messageai_utc(COALESCE(m.deleted_at, m.updated_at)) <= now()))))
+            OR EXISTS (SELECT 1 FROM scan_backlog b WHERE b.conversation_id = w.conversation_id)
+            -- A member left with open rows of hers there (LeftMembers closes them when it is scanned).
+            OR (w.last_message_at IS NOT NULL AND (
+              EXISTS (SELECT 1 FROM deadlines d WHERE d.conversation_id = w.conversation_id AND d.closed_at IS NULL AND d.user_id IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM conversation_participants p WHERE p.conversation_id = d.conversation_id AND p.user_id = d.user_id))
+              OR EXISTS (SELECT 1 FROM rsvp_tracking r WHERE r.conversation_id = w.conversation_id AND r.closed_at IS NULL AND r.user_id IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM conversation_participants p WHERE p.conversation_id = r.conversation_id AND p.user_id = r.user_id)))))
         AND mod(abs(hashtext(w.conversation_id::text)), $1) = $2
         """
 
@@ -172,11 +183,11 @@ struct ScanQueue: Sendable {
         let updated = try await db.query(
             """
             UPDATE scan_watermarks SET last_message_at = COALESCE($2, last_message_at),
-                last_message_id = COALESCE($3::uuid, last_message_id), scanned_at = now(), run_id = $4,
+                last_message_id = COALESCE($3::uuid, last_message_id), scanned_at = now(), run_id = $4, read_at = COALESCE($6, read_at),
                 lease_owner = NULL, lease_expires_at = NULL, attempted_at = now(), failures = 0, last_error = NULL,
                 failure_signature = NULL, same_failures = 0, quarantined_at = NULL, quarantine_reason = NULL
             WHERE conversation_id = $1 AND lease_owner = $5
-            """, [conversationID, message?.sentAt, message?.id, runID, owner])
+            """, [conversationID, message?.sentAt, message?.id, runID, owner, readAt])
         // Our lease expired and someone else took the conversation: do not commit over their work.
         guard updated.affectedRows == 1 else { throw ScanLeaseLost(conversationID: conversationID, owner: owner) }
     }

@@ -190,6 +190,7 @@ extension ScanService {
                             run.extraction, input: loaded.input, features: features,
                             provenance: .init(runID: runID, prompts: run.prompts), replace: false, now: now, on: db)
                         : ExtractionStore.WriteSummary()
+                    try await LeftMembers().close(in: claim.conversationID, now: now, on: db)
                     let read = loaded.read
                     try await ScanQueue.advance(claim.conversationID, to: read.newest, futureDated: read.futureDated, readAt: read.readAt,
                                                 overflow: read.overflow, backlogRead: read.backlogRead, runID: runID, owner: owner, on: db)

@@ -28,8 +28,12 @@ package struct ScheduleConflicts: Sendable, Hashable {
         package let allDay: Bool
         package let title: String?
         package let place: String?
+        /// The item the event is (its conversation and tracked-item ref): two rows of one item (a moved event's old
+        /// row the app keeps) are never in conflict. Nil: only `key` identifies it.
+        package let item: String?
 
-        package init(key: Key, interval: EventInterval, allDay: Bool, title: String? = nil, place: String? = nil) {
+        package init(key: Key, interval: EventInterval, allDay: Bool, title: String? = nil, place: String? = nil, item: String? = nil) {
+            self.item = item
             self.key = key
             self.interval = interval
             self.allDay = allDay
@@ -56,7 +60,7 @@ package struct ScheduleConflicts: Sendable, Hashable {
 
     /// The kind of conflict between two events, or nil when they do not conflict.
     package func kind<Key>(_ a: Entry<Key>, _ b: Entry<Key>) -> Kind? {
-        guard a.key != b.key, !Self.sameEvent(a, b) else { return nil }
+        guard a.key != b.key, a.item == nil || a.item != b.item, !Self.sameEvent(a, b) else { return nil }
         if a.interval.overlaps(b.interval) {
             if a.allDay && b.allDay { return nil }
             return a.allDay || b.allDay ? .allDay : .overlap

@@ -141,7 +141,7 @@ package struct CheckConflictsTool: AgentTool {
 
     private func entry(_ event: EventRecord) -> ScheduleConflicts.Entry<UUID> {
         .init(key: event.id, interval: event.interval(in: context.timeZone), allDay: event.time == nil, title: event.title,
-              place: event.location)
+              place: event.location, item: event.item)
     }
 
     private func conflictJSON(_ event: EventRecord, _ conflict: ScheduleConflicts.Conflict<UUID>) -> JSONValue {

@@ -13,6 +13,8 @@ struct EventRecord: Sendable, Hashable {
     let category: String
     let conversationID: UUID
     let conversation: String
+    /// The item it is (`Scope.eventItem`): a moved event's rows never conflict with each other.
+    let item: String
 
     static let maxRows = 200
 
@@ -34,10 +36,10 @@ struct EventRecord: Sendable, Hashable {
     }
 
     private static let select = """
-        SELECT e.id, e.title, e.date, e.time, e.end_time, e.location, e.category, e.conversation_id,
+        SELECT e.id, e.title, e.date, e.time, e.end_time, e.location, e.category, e.conversation_id, \(Scope.eventItem("e")) AS item,
                \(Scope.conversationName("c", userParameter: "$1")) AS conversation_name
         FROM calendar_events e JOIN conversations c ON c.id = e.conversation_id
-        WHERE \(Scope.inUserConversations("e", userParameter: "$1"))
+        WHERE \(Scope.inUserConversations("e", userParameter: "$1")) AND e.closed_at IS NULL
         """
 
     init(row: PostgresRow) throws {
@@ -50,6 +52,7 @@ struct EventRecord: Sendable, Hashable {
         category = try row.decode("category")
         conversationID = try row.decode("conversation_id")
         conversation = try row.decode("conversation_name")
+        item = try row.decode("item")
     }
 
     func interval(in timeZone: TimeZone) -> EventInterval {

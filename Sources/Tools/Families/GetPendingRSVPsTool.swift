@@ -27,7 +27,7 @@ package struct GetPendingRSVPsTool: AgentTool {
             FROM rsvp_tracking r
             JOIN conversations c ON c.id = r.conversation_id
             LEFT JOIN users u ON u.id = r.requested_by
-            WHERE r.user_id = $1::uuid AND r.status = 'pending'
+            WHERE r.user_id = $1::uuid AND r.status = 'pending' AND r.closed_at IS NULL
               AND \(Scope.inUserConversations("r", userParameter: "$1"))
             ORDER BY r.deadline NULLS LAST, r.event_date, r.event_name, r.id
             LIMIT $2

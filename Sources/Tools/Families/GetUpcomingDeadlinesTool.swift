@@ -30,7 +30,7 @@ package struct GetUpcomingDeadlinesTool: AgentTool {
             SELECT d.id, d.task, d.deadline, d.deadline_time, d.category, d.priority,
                    \(Scope.conversationName("c", userParameter: "$1")) AS conversation_name
             FROM deadlines d JOIN conversations c ON c.id = d.conversation_id
-            WHERE d.user_id = $1::uuid AND d.status = 'pending'
+            WHERE d.user_id = $1::uuid AND d.status = 'pending' AND d.closed_at IS NULL
               AND \(Scope.inUserConversations("d", userParameter: "$1"))
               AND d.deadline BETWEEN $2::date AND $3::date
             ORDER BY d.deadline, d.deadline_time NULLS LAST, d.task, d.id

@@ -25,8 +25,9 @@ package struct ListRemindersTool: AgentTool {
         let rows = try await context.pool.query(
             """
             SELECT id, title, reminder_time, priority, status, created_by, deadline_id
-            FROM reminders
+            FROM reminders r
             WHERE user_id = $1::uuid AND ($2::boolean OR status IN ('pending', 'sent'))
+              AND \(Scope.reminderOfOpenItem("r", userParameter: "$1", includeClosed: "$2::boolean"))
             ORDER BY reminder_time, id
             LIMIT $3
             """, [context.userID, arguments.include_done, limit + 1])

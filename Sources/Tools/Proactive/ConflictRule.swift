@@ -26,7 +26,7 @@ package struct ConflictRule: Sendable {
         let rule = ScheduleConflicts(travelGap: options.travelGap)
         let entries = placed.enumerated().map { index, placed in
             ScheduleConflicts.Entry(key: index, interval: placed.interval, allDay: placed.allDay, title: placed.event.title,
-                                    place: placed.event.location)
+                                    place: placed.event.location, item: placed.event.item)
         }
         var found: [String: Finding] = [:]
         for pair in rule.allConflicts(among: entries) {

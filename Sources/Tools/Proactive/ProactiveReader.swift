@@ -6,6 +6,10 @@ package import Postgres
 /// reminders, priority messages), whatever the batch size. Windows are read a day wider on each side than any user's local
 /// window so every time zone is covered; the rules cut them to each user's own days.
 ///
+/// Only open rows are read (`closed_at IS NULL`; deadlines not done or cancelled; RSVPs not answered), of
+/// conversations the user is still in: a finding whose cause closed (an RSVP answered, a slip handed in, an event
+/// moved or cancelled, a member who left) is not found again, so `FindingStore` resolves it in the same pass.
+///
 /// Instants are read with `extract(epoch ...)`, which is right for `timestamptz` and for the app's UTC
 /// `timestamp` columns alike.
 package struct ProactiveReader: Sendable {
@@ -50,21 +54,21 @@ package struct ProactiveReader: Sendable {
     func events(_ window: Window, on db: PostgresConnection) async throws -> [ProactiveRows.Event] {
         try await db.query(
             """
-            SELECT user_id, id, title, date, time, end_time, location FROM (
-              SELECT cp.user_id, e.id, e.title, e.date, e.time, e.end_time, e.location,
+            SELECT user_id, id, title, date, time, end_time, location, item FROM (
+              SELECT cp.user_id, e.id, e.title, e.date, e.time, e.end_time, e.location, \(Scope.eventItem("e")) AS item,
                      row_number() OVER (PARTITION BY cp.user_id ORDER BY e.date, e.time NULLS FIRST, e.id) AS n
               FROM conversation_participants cp
               JOIN calendar_events e ON e.conversation_id = cp.conversation_id
-              WHERE cp.user_id = ANY($1::uuid[]) AND e.date BETWEEN $2::date AND $3::date
+              WHERE cp.user_id = ANY($1::uuid[]) AND e.date BETWEEN $2::date AND $3::date AND e.closed_at IS NULL
                 AND NOT EXISTS (SELECT 1 FROM rsvp_tracking r
                                 WHERE r.user_id = cp.user_id AND r.conversation_id = e.conversation_id
-                                  AND r.event_date = e.date AND r.response = 'no')
+                                  AND r.event_date = e.date AND r.response = 'no' AND r.closed_at IS NULL)
             ) ranked WHERE n <= $4
             """, [window.users, window.from, window.through(options.horizonDays), options.maxEventsPerUser]).map { row in
             ProactiveRows.Event(
                 userID: try row.decode("user_id"), id: try row.decode("id"), title: try row.decode("title"),
                 date: try row.decode("date"), time: try row.decode("time"), endTime: try row.decode("end_time"),
-                location: try row.decode("location"))
+                location: try row.decode("location"), item: try row.decode("item"))
         }
     }
 
@@ -79,7 +83,7 @@ package struct ProactiveReader: Sendable {
             JOIN conversations c ON c.id = r.conversation_id
             LEFT JOIN users u ON u.id = r.requested_by
             WHERE r.user_id = ANY($1::uuid[]) AND COALESCE(r.status, 'pending') = 'pending' AND r.response IS NULL
-              AND r.event_date >= $2::date AND (r.event_date <= $3::date OR r.deadline <= $3::date)
+              AND r.closed_at IS NULL AND r.event_date >= $2::date AND (r.event_date <= $3::date OR r.deadline <= $3::date)
               AND EXISTS (SELECT 1 FROM conversation_participants cp WHERE cp.conversation_id = r.conversation_id AND cp.user_id = r.user_id)
             """, [window.users, window.from, window.through(options.rsvpDays)]).map { row in
             ProactiveRows.RSVP(
@@ -89,7 +93,7 @@ package struct ProactiveReader: Sendable {
         }
     }
 
-    /// Deadlines not done in the window.
+    /// Deadlines not done, closed or of a conversation she left, in the window.
     func deadlines(_ window: Window, on db: PostgresConnection) async throws -> [ProactiveRows.Deadline] {
         try await db.query(
             """
@@ -97,7 +101,9 @@ package struct ProactiveReader: Sendable {
                    COALESCE(d.status, 'pending') AS status
             FROM deadlines d
             WHERE d.user_id = ANY($1::uuid[]) AND COALESCE(d.status, 'pending') NOT IN ('completed', 'done', 'dismissed', 'cancelled')
-              AND d.deadline BETWEEN $2::date AND $3::date
+              AND d.closed_at IS NULL AND d.deadline BETWEEN $2::date AND $3::date
+              AND (d.conversation_id IS NULL
+                   OR EXISTS (SELECT 1 FROM conversation_participants cp WHERE cp.conversation_id = d.conversation_id AND cp.user_id = d.user_id))
             """, [window.users, window.from, window.through(options.deadlineDays)]).map { row in
             ProactiveRows.Deadline(
                 userID: try row.decode("user_id"), id: try row.decode("id"), task: try row.decode("task"),
@@ -118,14 +124,14 @@ package struct ProactiveReader: Sendable {
                    left(m.content, 400) AS text, COALESCE(NULLIF(u.display_name, ''), u.username) AS sender,
                    COALESCE(c.name, 'a chat') AS conversation,
                    (SELECT min(e.date) FROM calendar_events e
-                    WHERE e.conversation_id = m.conversation_id
+                    WHERE e.conversation_id = m.conversation_id AND e.closed_at IS NULL
                       AND (e.message_id = p.message_id OR p.message_id = ANY(e.source_message_ids))) AS event_day
             FROM priority_messages p
             JOIN messages m ON m.id = p.message_id
             JOIN conversations c ON c.id = m.conversation_id
             JOIN conversation_participants cp ON cp.conversation_id = m.conversation_id
             LEFT JOIN users u ON u.id = m.sender_id
-            WHERE cp.user_id = ANY($1::uuid[]) AND p.priority IN ('urgent', 'high') AND p.dismissed IS NOT TRUE
+            WHERE cp.user_id = ANY($1::uuid[]) AND p.priority IN ('urgent', 'high') AND p.dismissed IS NOT TRUE AND p.closed_at IS NULL
               AND m.sender_id IS DISTINCT FROM cp.user_id AND m.created_at >= $2::date
               AND NOT EXISTS (SELECT 1 FROM deadlines d WHERE d.user_id = cp.user_id AND d.message_id = p.message_id)
               AND NOT EXISTS (SELECT 1 FROM rsvp_tracking r WHERE r.user_id = cp.user_id AND r.message_id = p.message_id)
@@ -138,7 +144,7 @@ package struct ProactiveReader: Sendable {
         }
     }
 
-    /// Pending reminders coming due within `reminderHours` of now.
+    /// Pending reminders coming due within `reminderHours` of now, not of a closed deadline or a conversation she left.
     func reminders(_ window: Window, on db: PostgresConnection) async throws -> [ProactiveRows.Reminder] {
         let now = window.now.timeIntervalSince1970
         return try await db.query(
@@ -146,6 +152,7 @@ package struct ProactiveReader: Sendable {
             SELECT r.user_id, r.id, r.title, extract(epoch FROM r.reminder_time)::float8 AS at_epoch
             FROM reminders r
             WHERE r.user_id = ANY($1::uuid[]) AND COALESCE(r.status, 'pending') = 'pending'
+              AND \(Scope.reminderOfOpenItem("r", userParameter: "r.user_id"))
               AND extract(epoch FROM r.reminder_time) > $2::float8 AND extract(epoch FROM r.reminder_time) <= $3::float8
             """, [window.users, now, now + Double(options.reminderHours) * 3600]).map { row in
             ProactiveRows.Reminder(

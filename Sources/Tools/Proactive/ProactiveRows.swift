@@ -11,8 +11,12 @@ package struct ProactiveRows: Sendable {
         package var time: LocalTime?
         package var endTime: LocalTime?
         package var location: String?
+        /// The item it is (`Scope.eventItem`): two rows of one item never conflict.
+        package var item: String?
 
-        package init(userID: UUID, id: UUID, title: String, date: LocalDate, time: LocalTime?, endTime: LocalTime?, location: String?) {
+        package init(userID: UUID, id: UUID, title: String, date: LocalDate, time: LocalTime?, endTime: LocalTime?, location: String?,
+                     item: String? = nil) {
+            self.item = item
             self.userID = userID
             self.id = id
             self.title = title

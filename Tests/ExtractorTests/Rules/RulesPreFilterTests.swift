@@ -24,14 +24,16 @@ import Testing
     }
 
     @Test func contextStaysAndNewChitChatGoes() throws {
-        let input = try RulesFixture.conversation([
+        var input = try RulesFixture.conversation([
             Line("maria", RulesSent.monday("08:00"), "lol"),
             Line("maria", RulesSent.monday("09:00"), "Who's coming Saturday? RSVP please"),
             Line("dan", RulesSent.monday("09:10"), "thanks!"),
             Line("lee", RulesSent.monday("09:20"), "Yes we'll be there!"),
             Line("ana", RulesSent.monday("09:30"), "lol 😂"),
         ], firstNewIndex: 2)
+        input.deletedMessageIDs = ["msg-0-deleted"]
         let (kept, skipped) = PreFilter().filter(input)
+        #expect(kept.deletedMessageIDs == ["msg-0-deleted"], "the messages deleted since the last night go on")
         #expect(skipped == 2)
         #expect(kept.messages.map(\.id) == ["msg-1", "msg-2", "msg-4"])
         #expect(kept.firstNewIndex == 2)
