@@ -50,9 +50,11 @@ package struct PreFilter: Sendable {
         let context = Array(input.messages[..<input.firstNewIndex])
         let fresh = input.messages[input.firstNewIndex...]
         let kept = fresh.filter { needsModel($0, timeZone: input.timeZone) }
-        let filtered = ConversationInput(
+        var filtered = ConversationInput(
             conversationID: input.conversationID, name: input.name, isGroup: input.isGroup, participants: input.participants,
             messages: context + kept, firstNewIndex: context.count, timeZone: input.timeZone, now: input.now, viewer: input.viewer)
+        filtered.state = input.state
+        filtered.deletedMessageIDs = input.deletedMessageIDs
         return (filtered, fresh.count - kept.count)
     }
 }

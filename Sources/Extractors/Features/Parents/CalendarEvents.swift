@@ -85,7 +85,7 @@ package struct CalendarEvents: ParentFeature {
 
     package func writeRows(_ items: [EventItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
         for item in items {
-            let key = "event:\(rows.conversation):\(item.mergeKey)"
+            let key = rows.itemKey(.event(item)) ?? "event:\(rows.conversation):\(item.mergeKey)"
             try await rows.claim(Self.claimSQL, [key, item.sources, item.date])
             try await rows.upsert(id, key: key, sql: Self.upsertSQL, binds: rows.base(prompt) + [
                 key, rows.conversationID, item.sources.first, item.sources, item.title, item.date, item.time, item.endTime,
