@@ -34,6 +34,8 @@ package struct ExtractionStore: Sendable {
         package var remindersCreated = 0
         package var closed: [String: Int] = [:]
         package var refused: [String: Int] = [:]
+        /// What was refused and why (the first 20), for the caller's log.
+        package var refusals: [String] = []
 
         package init() {}
     }
@@ -43,6 +45,18 @@ package struct ExtractionStore: Sendable {
 
     /// The zone of users without a `user_settings` row (their deadlines' due time and reminders).
     package var zones: UserTimeZonePolicy
+
+    /// Adds `other`'s closed items and refusals to this summary's (a run's totals for `job_runs.details`).
+    package static func tally(_ other: WriteSummary, closed: inout [String: Int], refused: inout [String: Int]) {
+        closed.merge(other.closed, uniquingKeysWith: +)
+        refused.merge(other.refused, uniquingKeysWith: +)
+    }
+
+    /// The `closed` and `refused` counts as `job_runs.details` keeps them (absent when none).
+    package static func details(closed: [String: Int], refused: [String: Int], into details: inout JSONObject) {
+        if !closed.isEmpty { details["closed"] = .object(JSONObject(closed.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })) }
+        if !refused.isEmpty { details["refused"] = .object(JSONObject(refused.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })) }
+    }
 
     /// The features whose rows this store writes.
     package var registry: FeatureRegistry
@@ -96,6 +110,7 @@ package struct ExtractionStore: Sendable {
         var summary = writer.summary
         summary.closed = night.closedByFeature
         summary.refused = night.refusals.reduce(into: [:]) { $0[$1.kind.rawValue, default: 0] += 1 }
+        summary.refusals = night.refusals.prefix(20).map(\.description)
         return summary
     }
 

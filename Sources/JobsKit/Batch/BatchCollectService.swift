@@ -26,6 +26,9 @@ package struct BatchCollectService: Sendable {
         package var rowsInserted = 0
         package var rowsUpdated = 0
         package var remindersCreated = 0
+        /// Items closed per feature and answer parts refused per kind (docs/over-nights.md).
+        package var closed: [String: Int] = [:]
+        package var refused: [String: Int] = [:]
         package var usage = TokenUsage()
         /// Users in conversations whose rows changed.
         package var changedUsers: [UUID] = []
@@ -105,6 +108,7 @@ package struct BatchCollectService: Sendable {
                 summary.rowsInserted += inserted
                 summary.rowsUpdated += updated
                 summary.remindersCreated += written.remindersCreated
+                ExtractionStore.tally(written, closed: &summary.closed, refused: &summary.refused)
                 if inserted + updated > 0 { changedUsers.formUnion(participants) }
             case .failed(let error):
                 summary.failed += 1
@@ -154,6 +158,10 @@ package struct BatchCollectService: Sendable {
                 return written
             }
             guard let written else { return .alreadyDone }
+            for refusal in written.refusals {
+                logger.notice("answer part refused", metadata: ["batch": "\(record.id.postgresValue)", "conversation": "\(id.postgresValue)",
+                                                               "refusal": "\(refusal)"])
+            }
             return .applied(run, written, participants: input.participants.compactMap { UUID(uuidString: $0.id) })
         } catch {
             logger.error("batch conversation failed", metadata: ["batch": "\(record.id.postgresValue)", "conversation": "\(id.postgresValue)", "error": "\(error)"])
@@ -215,6 +223,9 @@ package struct BatchCollectService: Sendable {
         outcome.requests = requests
         outcome.usage = summary.usage
         outcome.error = summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
+        var details = JSONObject()
+        ExtractionStore.details(closed: summary.closed, refused: summary.refused, into: &details)
+        if !details.isEmpty { outcome.details = .object(details) }
         try await JobRunRecorder(pool: pool, lease: runLease).finish(runID, outcome)
     }
 }

@@ -313,6 +313,7 @@ extension ScanService {
             "completion_tokens": "\(run.usage.completionTokens)",
             "ms": "\(Int((ContinuousClock.now - loaded.started) / .milliseconds(1)))",
         ])
+        for refusal in written.refusals { logger.notice("answer part refused", metadata: ["refusal": "\(refusal)"]) }
     }
 
     func reportProgress(_ worker: Worker) async {
