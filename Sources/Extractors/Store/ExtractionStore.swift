@@ -46,12 +46,6 @@ package struct ExtractionStore: Sendable {
     /// The zone of users without a `user_settings` row (their deadlines' due time and reminders).
     package var zones: UserTimeZonePolicy
 
-    /// Adds `other`'s closed items and refusals to this summary's (a run's totals for `job_runs.details`).
-    package static func tally(_ other: WriteSummary, closed: inout [String: Int], refused: inout [String: Int]) {
-        closed.merge(other.closed, uniquingKeysWith: +)
-        refused.merge(other.refused, uniquingKeysWith: +)
-    }
-
     /// The `closed` and `refused` counts as `job_runs.details` keeps them (absent when none).
     package static func details(closed: [String: Int], refused: [String: Int], into details: inout JSONObject) {
         if !closed.isEmpty { details["closed"] = .object(JSONObject(closed.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) })) }
@@ -81,8 +75,14 @@ package struct ExtractionStore: Sendable {
         }
         let zones = try await userTimeZones(input.participants.compactMap { UUID(uuidString: $0.id) }, on: db)
         let tracked = TrackedItemStore()
-        let stored = try await tracked.load(conversationID, now: now, timeZone: input.timeZone, on: db)
-        let night = NightWrite.reconcile(extraction, input: input, features: Set(features), replace: replace, stored: stored, now: now)
+        let (stored, adopted) = try await tracked.loadNight(conversationID, now: now, timeZone: input.timeZone, on: db)
+        var night = NightWrite.reconcile(extraction, input: input, features: Set(features), replace: replace, stored: stored, now: now)
+        if adopted {
+            // The first night of tracked items brings the adopted rows up to date (the service's columns, reminders).
+            for item in night.state.openItems where stored[item.ref] != nil && !night.touched.contains(item.ref) {
+                night.touched.append(item.ref)
+            }
+        }
         var writer = RowWriter(db: db, conversationID: conversationID, input: input, provenance: provenance, zones: zones, now: now)
         writer.track(night.state)
         let touched = Set(night.touched)

@@ -59,6 +59,10 @@ struct TrackedItemAdoption {
         }
     }
 
+    /// Items in the order their first messages were sent, as a night's answer lists them, so adopted refs follow
+    /// the chat (the row `t` of each table's query).
+    private static let messageOrder = "(SELECT m.created_at FROM messages m WHERE m.id = t.message_id), t.message_id, t.created_at"
+
     private static func origin(_ key: String?) -> ItemOrigin { key == nil ? .app : .service }
 
     private static func sources(_ ids: [String], _ first: String?) -> [String] {
@@ -70,7 +74,7 @@ struct TrackedItemAdoption {
             SELECT id, idempotency_key, title, date, time, end_time, location, COALESCE(description, '') AS description, category,
                    COALESCE(confidence, 0.5) AS confidence, date_phrase, model_date, source_message_ids::text[] AS sources,
                    message_id::text AS message_id, COALESCE(confirmed, false) AS confirmed
-            FROM calendar_events WHERE conversation_id = $1 AND closed_at IS NULL ORDER BY created_at, id
+            FROM calendar_events t WHERE conversation_id = $1 AND closed_at IS NULL ORDER BY \(Self.messageOrder)
             """, [conversationID]).compactMap { row in
             let sources = Self.sources(try row.decode("sources"), try row.decode("message_id"))
             guard !sources.isEmpty else { return nil }
@@ -90,7 +94,7 @@ struct TrackedItemAdoption {
         try await db.query("""
             SELECT id, idempotency_key, decision_text, category, decided_by::text AS decided_by, deadline, date_phrase, model_date,
                    source_message_ids::text[] AS sources, message_id::text AS message_id
-            FROM decisions WHERE conversation_id = $1 AND closed_at IS NULL ORDER BY created_at, id
+            FROM decisions t WHERE conversation_id = $1 AND closed_at IS NULL ORDER BY \(Self.messageOrder)
             """, [conversationID]).compactMap { row in
             let sources = Self.sources(try row.decode("sources"), try row.decode("message_id"))
             guard !sources.isEmpty else { return nil }
@@ -108,7 +112,7 @@ struct TrackedItemAdoption {
         try await db.query("""
             SELECT message_id, idempotency_key, priority, reason, COALESCE(action_required, false) AS action_required,
                    COALESCE(dismissed, false) AS dismissed
-            FROM priority_messages WHERE conversation_id = $1 AND closed_at IS NULL ORDER BY created_at, message_id
+            FROM priority_messages t WHERE conversation_id = $1 AND closed_at IS NULL ORDER BY \(Self.messageOrder)
             """, [conversationID]).map { row in
             let id: UUID = try row.decode("message_id")
             let item = PriorityItem(messageID: id.postgresValue, priority: try row.decode("priority"), reason: try row.decode("reason"),
@@ -127,8 +131,8 @@ struct TrackedItemAdoption {
             SELECT id, idempotency_key, COALESCE(item_key, message_id::text) AS item, message_id::text AS message_id,
                    user_id::text AS user_id, event_name, requested_by::text AS requested_by, deadline, event_date, status, response,
                    response_message_id::text AS response_message_id, date_phrase, model_date
-            FROM rsvp_tracking WHERE conversation_id = $1 AND closed_at IS NULL AND message_id IS NOT NULL
-            ORDER BY created_at, id
+            FROM rsvp_tracking t WHERE conversation_id = $1 AND closed_at IS NULL AND message_id IS NOT NULL
+            ORDER BY \(Self.messageOrder)
             """, [conversationID]) {
             let group: String = try row.decode("item")
             if items[group] == nil {
@@ -160,8 +164,8 @@ struct TrackedItemAdoption {
             SELECT id, idempotency_key, COALESCE(item_key, message_id::text || ':' || deadline::text || ':' || task) AS item,
                    message_id::text AS message_id, user_id::text AS user_id, task, deadline, deadline_time, category, priority,
                    details, date_phrase, model_date, status = 'completed' AS completed
-            FROM deadlines WHERE conversation_id = $1 AND closed_at IS NULL AND message_id IS NOT NULL
-            ORDER BY created_at, id
+            FROM deadlines t WHERE conversation_id = $1 AND closed_at IS NULL AND message_id IS NOT NULL
+            ORDER BY \(Self.messageOrder)
             """, [conversationID]) {
             let group: String = try row.decode("item")
             if items[group] == nil {

@@ -21,10 +21,17 @@ package struct TrackedItemStore: Sendable {
     /// re-keys them, in its transaction.
     package func load(_ conversationID: UUID, now: Date, timeZone: TimeZone, rekeyAdopted: Bool = true,
                       on db: PostgresConnection) async throws -> ConversationState {
+        try await loadNight(conversationID, now: now, timeZone: timeZone, rekeyAdopted: rekeyAdopted, on: db).state
+    }
+
+    /// The state and whether it was adopted from the rows just now (the night then writes every adopted item's rows,
+    /// so they carry the service's columns and reminders).
+    func loadNight(_ conversationID: UUID, now: Date, timeZone: TimeZone, rekeyAdopted: Bool = true,
+                   on db: PostgresConnection) async throws -> (state: ConversationState, adopted: Bool) {
         let rows = try await db.query(Self.loadSQL, [conversationID])
         guard !rows.isEmpty else {
-            return try await TrackedItemAdoption(db: db, conversationID: conversationID, today: LocalDate(now, in: timeZone),
-                                                 rekey: rekeyAdopted).adopt()
+            return (try await TrackedItemAdoption(db: db, conversationID: conversationID, today: LocalDate(now, in: timeZone),
+                                                  rekey: rekeyAdopted).adopt(), true)
         }
         var items: [TrackedItem] = []
         for row in rows {
@@ -42,7 +49,7 @@ package struct TrackedItemStore: Sendable {
                 until: try row.decode("until"), origin: ItemOrigin(rawValue: try row.decode("origin")) ?? .service))
         }
         try await overlayParentActions(&items, conversationID, on: db)
-        return ConversationState(items: items)
+        return (ConversationState(items: items), false)
     }
 
     /// What the parent did in the app, from the rows keyed by each item's ref: a confirmed event stays confirmed, a

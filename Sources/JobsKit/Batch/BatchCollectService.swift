@@ -108,7 +108,8 @@ package struct BatchCollectService: Sendable {
                 summary.rowsInserted += inserted
                 summary.rowsUpdated += updated
                 summary.remindersCreated += written.remindersCreated
-                ExtractionStore.tally(written, closed: &summary.closed, refused: &summary.refused)
+                summary.closed.merge(written.closed, uniquingKeysWith: +)
+                summary.refused.merge(written.refused, uniquingKeysWith: +)
                 if inserted + updated > 0 { changedUsers.formUnion(participants) }
             case .failed(let error):
                 summary.failed += 1

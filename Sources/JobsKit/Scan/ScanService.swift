@@ -472,7 +472,8 @@ actor ScanState {
         summary.rowsInserted += inserted
         summary.rowsUpdated += updated
         summary.remindersCreated += written.remindersCreated
-        ExtractionStore.tally(written, closed: &summary.closed, refused: &summary.refused)
+        summary.closed.merge(written.closed, uniquingKeysWith: +)
+        summary.refused.merge(written.refused, uniquingKeysWith: +)
         let found = features.reduce(0) { $0 + run.extraction.count($1) }
         if found > 0 { summary.conversationsWithFindings += 1 }
         if found > 0, summary.found.count < ScanReport.conversationsListed {

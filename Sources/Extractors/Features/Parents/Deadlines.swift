@@ -87,14 +87,11 @@ package struct Deadlines: ParentFeature {
                     key, itemKey, rows.conversationID, item.sources.first, person.id, item.task, item.deadline, item.time,
                     zone.identifier, item.category.rawValue, item.priority, item.details, item.datePhrase, item.modelDate,
                 ])
-                // Met for her (the chat says she handed it in): her row completed, her reminder cancelled; otherwise
-                // due again if only the chat had met it, and reminded.
-                if met.contains(person.id) {
-                    try await rows.db.query(Self.metSQL, [key, rows.now])
-                    continue
-                }
-                try await rows.db.query(Self.reopenSQL, [key])
+                // Met for her (the chat says she handed it in, or she completed it in the app): her row completed, her
+                // reminder (the app's adopted first) cancelled; otherwise due again if only the chat had met it, and reminded.
+                if !met.contains(person.id) { try await rows.db.query(Self.reopenSQL, [key]) }
                 try await Self.remind(person.id, of: item, deadlineKey: key, zone: zone, prompt: prompt, rows: &rows)
+                if met.contains(person.id) { try await rows.db.query(Self.metSQL, [key, rows.now]) }
             }
         }
     }
@@ -139,15 +136,16 @@ package struct Deadlines: ParentFeature {
             user_id, task, deadline, deadline_time, due_at, category, priority, details, date_phrase, model_date)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::uuid, $9::uuid, $10, $11::date, $12::time,
             ($11::date + COALESCE($12::time, '23:59'::time)) AT TIME ZONE $13, $14, $15, $16, $17, $18::date)
-        ON CONFLICT (idempotency_key) DO UPDATE SET task = EXCLUDED.task, deadline_time = EXCLUDED.deadline_time,
+        ON CONFLICT (idempotency_key) DO UPDATE SET task = EXCLUDED.task, deadline = EXCLUDED.deadline,
+            deadline_time = EXCLUDED.deadline_time,
             item_key = EXCLUDED.item_key, conversation_id = EXCLUDED.conversation_id,
             due_at = EXCLUDED.due_at, category = EXCLUDED.category, priority = EXCLUDED.priority, details = EXCLUDED.details,
             date_phrase = EXCLUDED.date_phrase, model_date = EXCLUDED.model_date, run_id = EXCLUDED.run_id,
             prompt_id = EXCLUDED.prompt_id, prompt_version = EXCLUDED.prompt_version, model = EXCLUDED.model, updated_at = now()
-        WHERE (deadlines.task, deadlines.deadline_time, deadlines.due_at, deadlines.category, deadlines.priority,
+        WHERE (deadlines.task, deadlines.deadline, deadlines.deadline_time, deadlines.due_at, deadlines.category, deadlines.priority,
                deadlines.details, deadlines.date_phrase, deadlines.model_date, deadlines.prompt_id, deadlines.prompt_version,
                deadlines.model)
-            IS DISTINCT FROM (EXCLUDED.task, EXCLUDED.deadline_time, EXCLUDED.due_at, EXCLUDED.category, EXCLUDED.priority,
+            IS DISTINCT FROM (EXCLUDED.task, EXCLUDED.deadline, EXCLUDED.deadline_time, EXCLUDED.due_at, EXCLUDED.category, EXCLUDED.priority,
                EXCLUDED.details, EXCLUDED.date_phrase, EXCLUDED.model_date, EXCLUDED.prompt_id, EXCLUDED.prompt_version,
                EXCLUDED.model)
         RETURNING (xmax = 0) AS inserted
