@@ -7,8 +7,8 @@ import TestSupport
 /// A small group chat in a test database (two parents and a teacher), written night by night: its messages are real
 /// rows, so the rows the store writes can cite them. Dates are relative to `day0` (a night's `now`).
 struct NightChat {
-    let conversation = UUID()
-    let maria = UUID(), dan = UUID(), teacher = UUID()
+    var conversation = UUID()
+    var maria = UUID(), dan = UUID(), teacher = UUID()
     private(set) var messages: [InputMessage] = []
 
     var participants: [Participant] {
@@ -17,11 +17,13 @@ struct NightChat {
     }
 
     /// The users, the conversation and its members.
-    static func make(_ db: TestDatabase, name: String = "Class 3B parents") async throws -> NightChat {
-        let chat = NightChat()
+    /// `like`: the same ids as another chat's (the same chat in another database).
+    static func make(_ db: TestDatabase, name: String = "Class 3B parents", like: NightChat? = nil) async throws -> NightChat {
+        var chat = NightChat()
+        if let like { (chat.conversation, chat.maria, chat.dan, chat.teacher) = (like.conversation, like.maria, like.dan, like.teacher) }
         for (id, handle) in [(chat.maria, "maria"), (chat.dan, "dan"), (chat.teacher, "lee")] {
             let email = "\(handle)-\(id.postgresValue.prefix(8))@nights.example"
-            try await db.pool.query("INSERT INTO auth.users (id, email) VALUES ($1, $2)", [id, email])
+            try await db.pool.query("INSERT INTO auth.users (id, email) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING", [id, email])
             try await db.pool.query("INSERT INTO users (id, email, username, display_name) VALUES ($1, $2, $3, $4)",
                                     [id, email, "\(handle)-\(id.postgresValue.prefix(8))", handle])
         }
@@ -34,8 +36,7 @@ struct NightChat {
 
     /// A message sent at `at`; its id.
     @discardableResult
-    mutating func say(_ who: UUID, _ text: String, at: Date, _ db: TestDatabase) async throws -> String {
-        let id = UUID()
+    mutating func say(_ who: UUID, _ text: String, at: Date, _ db: TestDatabase, id: UUID = UUID()) async throws -> String {
         try await db.pool.query(
             "INSERT INTO messages (id, conversation_id, sender_id, content, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)",
             [id, conversation, who, text, at])
