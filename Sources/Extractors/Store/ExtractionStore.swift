@@ -106,7 +106,8 @@ package struct ExtractionStore: Sendable {
                 try await RowClosing.close(item, reason: "met", removesRow: item.closingRemovesRow, rows: &writer)
             }
         }
-        try await tracked.save(night.state, conversationID: conversationID, runID: provenance.runID, closedReasons: night.closedReasons, on: db)
+        try await tracked.save(night.state, conversationID: conversationID, runID: provenance.runID, closedReasons: night.closedReasons,
+                               only: adopted || replace ? nil : Set(night.touched), on: db)
         var summary = writer.summary
         summary.closed = night.closedByFeature
         summary.refused = night.refusals.reduce(into: [:]) { $0[$1.kind.rawValue, default: 0] += 1 }

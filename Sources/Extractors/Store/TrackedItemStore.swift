@@ -88,9 +88,10 @@ package struct TrackedItemStore: Sendable {
     /// Saves `state` (upsert by conversation and ref; an unchanged item is not touched). Parameterized; the caller's
     /// transaction. Parent actions are not saved here: they live in the app's rows. `closedReasons` by ref: a closed
     /// item's reason when it is not its status (`superseded`: an `extract` over the whole chat no longer has it).
+    /// `only`: the refs that may have changed (the night's touched items); nil saves every item (an adopted state).
     package func save(_ state: ConversationState, conversationID: UUID, runID: UUID?, closedReasons: [String: String] = [:],
-                      on db: PostgresConnection) async throws {
-        for (position, item) in state.items.enumerated() {
+                      only: Set<String>? = nil, on db: PostgresConnection) async throws {
+        for (position, item) in state.items.enumerated() where only?.contains(item.ref) ?? true {
             try await db.query(Self.upsertSQL, [
                 conversationID, item.ref, item.body.feature.rawValue, try JSONValue.encode(item.body), item.status.rawValue,
                 item.status == .open ? nil : closedReasons[item.ref] ?? item.status.rawValue, item.metFor.sorted().compactMap { UUID(uuidString: $0) },
