@@ -165,4 +165,24 @@ struct NightsStoreTests {
             #expect(tracked == 2)
         }
     }
+
+    /// What `tracked_items.item` and a batch's input snapshot hold: every feature's item, read back as it was written.
+    @Test func trackedItemsReadBackAsWritten() throws {
+        var state = ConversationState()
+        let bodies: [ItemBody] = [
+            .event(NightChat.event("Party", Self.date("2026-12-12"), time: LocalTime(hour: 14, minute: 0), location: "Jump Zone", sources: ["m1"])),
+            .deadline(NightChat.deadline("Slip", Self.date("2026-12-11"), sources: ["m2"])),
+            .priority(PriorityItem(messageID: "m3", priority: "urgent", reason: "Early dismissal", actionRequired: true)),
+            .rsvp(RSVPItem(event: "Party", eventDate: Self.date("2026-12-12"), deadline: nil, requestedBy: "u1", datePhrase: nil, modelDate: nil,
+                           sources: ["m1"], responses: [RSVPReply(participantID: "u2", response: "yes", messageID: "m4")])),
+            .decision(DecisionItem(decision: "Dan drives Tuesday", category: .carpool, decidedBy: "u2", deadline: nil, datePhrase: nil,
+                                   modelDate: nil, sources: ["m5"])),
+        ]
+        for body in bodies { _ = state.add(body, until: nil) }
+        state.update("t1") { $0.metFor = ["u2"] }
+        let json = try JSONValue.encode(state.stored)
+        let read = ConversationState(stored: try json.decode([StoredTrackedItem].self))
+        #expect(read == state)
+        #expect(try JSONValue.encode(bodies[0])["event"]?["title"] == "Party", "one key, the feature's short name")
+    }
 }
