@@ -194,7 +194,7 @@ struct NightsBinaryTests {
         }
     }
 
-    @Test("scan and extract over the same chat and answers end in the same rows")
+    @Test("scan, extract and batch collect over the same chat and answers end in the same rows")
     func scanAndExtractAgree() async throws {
         let day = Self.partyDay
         let script = Locked<Script>({ lines in
@@ -249,6 +249,20 @@ struct NightsBinaryTests {
             #expect(inserted && removed, "\(String(describing: written))")
             return try await rows(db)
         }
+        let collected = try await TestDatabase.with { db in
+            _ = try await load(db)
+            let server = try Self.server(script)
+            defer { server.stop() }
+            let env = ["DATABASE_URL": db.connectionURL, "OPENAI_BASE_URL": server.baseURL.absoluteString,
+                       "OPENAI_API_KEY": "sk-test-not-a-real-key", "LOG_LEVEL": "error"]
+            let submit = try await BatchCLITests.run(["scan", "--batch", "--provider", "openai", "--prompts", ScanHarness.promptsPath,
+                                                      "--no-prefilter", "--json"], environment: env)
+            #expect(submit.code == 0, "\(submit.stderr)")
+            let collect = try await BatchCLITests.run(["batch", "collect", "--prompts", ScanHarness.promptsPath, "--json"], environment: env)
+            #expect(collect.code == 0, "\(collect.stderr)")
+            return try await rows(db)
+        }
+        #expect(scanned == collected, "batch collect writes what scan writes")
         #expect(scanned.count == 7, "an event, a deadline and a reminder per parent, two tracked items: \(scanned)")
         #expect(scanned == extracted)
     }
