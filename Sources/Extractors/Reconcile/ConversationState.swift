@@ -40,6 +40,11 @@ package struct ConversationState: Sendable, Hashable {
         items.append(item)
     }
 
+    /// Drops items, the ref counters kept: a dropped item's ref is never given to another item.
+    mutating func remove(where drop: (TrackedItem) -> Bool) {
+        items.removeAll(where: drop)
+    }
+
     mutating func update(_ ref: String, _ change: (inout TrackedItem) -> Void) {
         guard let index = items.firstIndex(where: { $0.ref == ref }) else { return }
         change(&items[index])

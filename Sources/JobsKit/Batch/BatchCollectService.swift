@@ -26,6 +26,9 @@ package struct BatchCollectService: Sendable {
         package var rowsInserted = 0
         package var rowsUpdated = 0
         package var remindersCreated = 0
+        /// Items closed per feature and answer parts refused per kind (docs/over-nights.md).
+        package var closed: [String: Int] = [:]
+        package var refused: [String: Int] = [:]
         package var usage = TokenUsage()
         /// The tokens at Batch API prices (the price file's `batch_multiplier`, or `MESSAGEAI_PRICE_BATCH_DISCOUNT`),
         /// also in `job_runs.estimated_cost_usd`; nil while the batch is still waiting.
@@ -108,6 +111,8 @@ package struct BatchCollectService: Sendable {
                 summary.rowsInserted += inserted
                 summary.rowsUpdated += updated
                 summary.remindersCreated += written.remindersCreated
+                summary.closed.merge(written.closed, uniquingKeysWith: +)
+                summary.refused.merge(written.refused, uniquingKeysWith: +)
                 if inserted + updated > 0 { changedUsers.formUnion(participants) }
             case .failed(let error):
                 summary.failed += 1
@@ -158,6 +163,10 @@ package struct BatchCollectService: Sendable {
                 return written
             }
             guard let written else { return .alreadyDone }
+            for refusal in written.refusals {
+                logger.notice("answer part refused", metadata: ["batch": "\(record.id.postgresValue)", "conversation": "\(id.postgresValue)",
+                                                               "refusal": "\(refusal)"])
+            }
             return .applied(run, written, participants: input.participants.compactMap { UUID(uuidString: $0.id) })
         } catch {
             logger.error("batch conversation failed", metadata: ["batch": "\(record.id.postgresValue)", "conversation": "\(id.postgresValue)", "error": "\(error)"])
@@ -231,6 +240,9 @@ package struct BatchCollectService: Sendable {
         outcome.usage = summary.usage
         outcome.estimatedCostUSD = summary.cost?.usd
         outcome.error = summary.failures.first.map { "\(summary.failed) conversation(s) failed; first: \($0.error)" }
+        var details = JSONObject()
+        ExtractionStore.details(closed: summary.closed, refused: summary.refused, into: &details)
+        if !details.isEmpty { outcome.details = .object(details) }
         try await JobRunRecorder(pool: pool, lease: runLease).finish(runID, outcome)
     }
 }

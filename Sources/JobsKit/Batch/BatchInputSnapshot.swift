@@ -15,6 +15,10 @@ struct BatchInputSnapshot: Codable, Sendable {
     var timeZone: String
     var now: Date
     var viewer: Participant?
+    /// The tracked items the requests were built from (the open ones listed) and the messages deleted since the last
+    /// night; absent in snapshots written before items were tracked.
+    var state: [StoredTrackedItem]?
+    var deletedMessageIDs: [String]?
 
     init(_ input: ConversationInput) {
         conversationID = input.conversationID
@@ -26,6 +30,8 @@ struct BatchInputSnapshot: Codable, Sendable {
         timeZone = input.timeZone.identifier
         now = input.now
         viewer = input.viewer
+        state = input.state.items.isEmpty ? nil : input.state.stored
+        deletedMessageIDs = input.deletedMessageIDs.isEmpty ? nil : input.deletedMessageIDs.sorted()
     }
 
     func json() throws -> JSONValue { try JSONValue.encode(self) }
@@ -40,8 +46,11 @@ struct BatchInputSnapshot: Codable, Sendable {
         guard let zone = TimeZone(identifier: snapshot.timeZone) else {
             throw JobsError.invalidRecord("llm_batch_conversations.input of conversation \(conversation.uuidString.lowercased()): unknown time zone '\(snapshot.timeZone)'")
         }
-        return ConversationInput(
+        var input = ConversationInput(
             conversationID: snapshot.conversationID, name: snapshot.name, isGroup: snapshot.isGroup, participants: snapshot.participants,
             messages: snapshot.messages, firstNewIndex: snapshot.firstNewIndex, timeZone: zone, now: snapshot.now, viewer: snapshot.viewer)
+        input.state = ConversationState(stored: snapshot.state ?? [])
+        input.deletedMessageIDs = Set(snapshot.deletedMessageIDs ?? [])
+        return input
     }
 }

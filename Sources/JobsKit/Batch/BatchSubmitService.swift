@@ -151,7 +151,11 @@ package struct BatchSubmitService: Sendable {
         guard let read = try await pool.withConnection({ try await reader.read(claim.conversationID, since: claim.watermark, now: now, on: $0) }) else {
             return []
         }
-        let loaded = read.input
+        var loaded = read.input
+        // The items of earlier nights: the request lists the open ones; the snapshot keeps them for collect.
+        loaded.state = try await pool.withConnection { db in
+            try await TrackedItemStore().load(claim.conversationID, now: now, timeZone: loaded.timeZone, rekeyAdopted: false, on: db)
+        }
         let newMessages = Array(loaded.messages[loaded.firstNewIndex...])
         var input = loaded
         var skipped = 0

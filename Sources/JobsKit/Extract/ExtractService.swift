@@ -98,6 +98,12 @@ package struct ExtractService: Sendable {
             outcome.usage = Self.spent(run.usage, meter)
             outcome.estimatedCostUSD = RunCost.estimate(run.usage, engine: engine, features: features).usd
             for feature in features { outcome.itemCounts[feature.rawValue] = run.extraction.count(feature) }
+            if let written {
+                var details = JSONObject()
+                ExtractionStore.details(closed: written.closed, refused: written.refused, into: &details)
+                if !details.isEmpty { outcome.details = .object(details) }
+                for refusal in written.refusals { logger.notice("answer part refused", metadata: ["refusal": "\(refusal)"]) }
+            }
             outcome.status = .succeeded
             outcome.conversationsProcessed = 1
             try await recorder.finish(runID, outcome)

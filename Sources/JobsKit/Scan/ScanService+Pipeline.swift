@@ -123,7 +123,12 @@ extension ScanService {
                 else { return (read, 0) }
                 return (read, try await reader.count(olderThan: oldest, in: claim.conversationID, on: db))
             }) else { return nil }
-            let conversation = read.input
+            var conversation = read.input
+            // The items of earlier nights: the request lists the open ones, the answer speaks of them by ref.
+            conversation.state = try await pool.withConnection { db in
+                try await TrackedItemStore().load(claim.conversationID, now: worker.now, timeZone: conversation.timeZone,
+                                                  rekeyAdopted: false, on: db)
+            }
             if !read.futureDated.isEmpty {
                 worker.logger(for: claim.conversationID).warning(
                     "messages dated in the future are read as of now: they cannot hold back the later ones",
@@ -309,6 +314,7 @@ extension ScanService {
             "completion_tokens": "\(run.usage.completionTokens)",
             "ms": "\(Int((ContinuousClock.now - loaded.started) / .milliseconds(1)))",
         ])
+        for refusal in written.refusals { logger.notice("answer part refused", metadata: ["refusal": "\(refusal)"]) }
     }
 
     func reportProgress(_ worker: Worker) async {

@@ -61,6 +61,9 @@ package struct ScanService: Sendable {
         package var rowsInserted = 0
         package var rowsUpdated = 0
         package var remindersCreated = 0
+        /// Items closed tonight per feature, and parts of answers the reconciliation refused per kind (docs/over-nights.md).
+        package var closed: [String: Int] = [:]
+        package var refused: [String: Int] = [:]
         package var requests = 0
         package var usage = TokenUsage()
         /// The tokens at list prices (`RunCost`), also in `job_runs.estimated_cost_usd`.
@@ -308,6 +311,7 @@ package struct ScanService: Sendable {
             let reasked = summary.reasked.map { RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error, answers: $0.answers) }
             details["reasked"] = (try? JSONValue.encode(reasked)) ?? .array([])
         }
+        ExtractionStore.details(closed: summary.closed, refused: summary.refused, into: &details)
         outcome.details = .object(details)
         outcome.failures = summary.failures.map {
             RunFailure(conversationID: $0.conversationID, feature: $0.feature, error: $0.error, answers: $0.answers)
@@ -468,6 +472,8 @@ actor ScanState {
         summary.rowsInserted += inserted
         summary.rowsUpdated += updated
         summary.remindersCreated += written.remindersCreated
+        summary.closed.merge(written.closed, uniquingKeysWith: +)
+        summary.refused.merge(written.refused, uniquingKeysWith: +)
         let found = features.reduce(0) { $0 + run.extraction.count($1) }
         if found > 0 { summary.conversationsWithFindings += 1 }
         if found > 0, summary.found.count < ScanReport.conversationsListed {

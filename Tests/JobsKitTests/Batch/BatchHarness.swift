@@ -126,7 +126,9 @@ struct BatchHarness {
     }
 }
 
-/// Valid answers for any demo conversation: each cites m1 (every window has it), so every feature writes rows.
+/// Valid answers for any demo conversation: each cites m1 (every window has it), so every feature writes rows. Their
+/// dates (Saturday 2027-02-27, Thursday 2027-02-25) are near the end of the demo messages' date window (366 days), so
+/// they are ahead of a test's fixed clock and of the real one the binary reads: nothing dated before today is written.
 enum GenericAnswers {
     /// `evidence`: words copied from the window's m1, as the extractors require; each item is named by those words too,
     /// so the field check finds it backed by the message it cites. Another feature gets the answer that finds nothing
@@ -135,7 +137,7 @@ enum GenericAnswers {
         let evidence = JSONValue.string(evidence)
         return switch feature {
         case "calendar_events":
-            ["events": [["title": evidence, "date": "2026-03-07", "time": "11:00", "end_time": nil, "location": nil,
+            ["events": [["title": evidence, "date": "2027-02-27", "time": "11:00", "end_time": nil, "location": nil,
                          "description": "From the chat", "category": "social", "confidence": 0.8, "date_phrase": nil,
                          "evidence": evidence, "source_message_ids": ["m1"]]]]
         case "decisions":
@@ -144,11 +146,11 @@ enum GenericAnswers {
         case "priority_messages":
             ["messages": [["message_id": "m1", "priority": "high", "reason": "Needs an answer", "action_required": true, "evidence": evidence]]]
         case "rsvps":
-            ["rsvps": [["event": evidence, "event_date": "2026-03-07", "deadline": "2026-03-05", "requested_by": "p1",
+            ["rsvps": [["event": evidence, "event_date": "2027-02-27", "deadline": "2027-02-25", "requested_by": "p1",
                         "date_phrase": nil, "deadline_phrase": nil, "evidence": evidence, "source_message_ids": ["m1"],
                         "responses": [["participant_id": "p2", "response": "yes", "message_id": "m2"]]]]]
         case "deadlines":
-            ["deadlines": [["task": evidence, "deadline": "2026-03-05", "time": nil, "category": "other", "priority": "medium",
+            ["deadlines": [["task": evidence, "deadline": "2027-02-25", "time": nil, "category": "other", "priority": "medium",
                             "details": nil, "date_phrase": nil, "evidence": evidence, "source_message_ids": ["m1"]]]]
         case CombinedSchema.promptID:
             // One combined request: each feature the schema asks for, answered as its own request would be.

@@ -101,7 +101,9 @@ enum ScanRequests {
     }
 
     /// A schema-valid answer that yields rows: an event and a priority flag citing the newest message shown,
-    /// a deadline citing the first; nothing for the other features. Deterministic in the request's messages.
+    /// a deadline citing the first; nothing for the other features. Deterministic in the request's messages. The dates
+    /// are near the end of the workload messages' date window (366 days), ahead of a test's fixed clock and of the real
+    /// one the binary reads: nothing dated before today is written.
     static func answer(_ request: RecordedRequest) -> ScriptedReply {
         guard !messageLines(request).isEmpty else { return .error(status: 400, message: "no <messages> block") }
         let name = feature(request)
@@ -130,7 +132,7 @@ enum ScanRequests {
         switch feature {
         case "calendar_events":
             return ["events": [[
-                "title": .string("About: " + text.prefix(40)), "date": "2026-03-10", "time": nil, "end_time": nil, "location": nil,
+                "title": .string("About: " + text.prefix(40)), "date": "2027-02-26", "time": nil, "end_time": nil, "location": nil,
                 "description": "", "category": "other", "confidence": 0.7, "date_phrase": nil, "evidence": quote(lines.last),
                 "source_message_ids": [newest],
             ]]]
@@ -139,7 +141,7 @@ enum ScanRequests {
                                     "evidence": quote(lines.last)]]]
         case "deadlines":
             return ["deadlines": [[
-                "task": .string("Task: " + (lines.first?["text"]?.stringValue ?? "").prefix(30)), "deadline": "2026-03-12", "time": nil,
+                "task": .string("Task: " + (lines.first?["text"]?.stringValue ?? "").prefix(30)), "deadline": "2027-02-28", "time": nil,
                 "category": "other", "priority": "low", "details": nil, "date_phrase": nil, "evidence": quote(lines.first),
                 "source_message_ids": [oldest],
             ]]]

@@ -85,7 +85,7 @@ package struct CalendarEvents: ParentFeature {
 
     package func writeRows(_ items: [EventItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
         for item in items {
-            let key = "event:\(rows.conversation):\(item.mergeKey)"
+            let key = rows.itemKey(.event(item)) ?? "event:\(rows.conversation):\(item.mergeKey)"
             try await rows.claim(Self.claimSQL, [key, item.sources, item.date])
             try await rows.upsert(id, key: key, sql: Self.upsertSQL, binds: rows.base(prompt) + [
                 key, rows.conversationID, item.sources.first, item.sources, item.title, item.date, item.time, item.endTime,
@@ -116,16 +116,15 @@ package struct CalendarEvents: ParentFeature {
             ($10::date + $11::time) AT TIME ZONE $13, ($10::date + $12::time) AT TIME ZONE $13, $13, $14, $15, $16, $17, $18, $19::date)
         ON CONFLICT (idempotency_key) DO UPDATE SET source_message_ids = EXCLUDED.source_message_ids, title = EXCLUDED.title,
             conversation_id = EXCLUDED.conversation_id, message_id = COALESCE(calendar_events.message_id, EXCLUDED.message_id),
-            time = COALESCE(calendar_events.time, EXCLUDED.time),
-            starts_at = COALESCE(calendar_events.starts_at, (calendar_events.date + COALESCE(calendar_events.time, EXCLUDED.time)) AT TIME ZONE EXCLUDED.time_zone),
+            date = EXCLUDED.date, time = EXCLUDED.time, starts_at = EXCLUDED.starts_at,
             end_time = EXCLUDED.end_time, ends_at = EXCLUDED.ends_at, time_zone = EXCLUDED.time_zone, location = EXCLUDED.location,
             description = EXCLUDED.description, category = EXCLUDED.category, confidence = EXCLUDED.confidence,
             date_phrase = EXCLUDED.date_phrase, model_date = EXCLUDED.model_date, run_id = EXCLUDED.run_id,
             prompt_id = EXCLUDED.prompt_id, prompt_version = EXCLUDED.prompt_version, model = EXCLUDED.model, updated_at = now()
-        WHERE (calendar_events.source_message_ids, calendar_events.title, calendar_events.end_time, calendar_events.location,
+        WHERE (calendar_events.source_message_ids, calendar_events.title, calendar_events.date, calendar_events.time, calendar_events.end_time, calendar_events.location,
                calendar_events.description, calendar_events.category, calendar_events.confidence, calendar_events.date_phrase,
                calendar_events.model_date, calendar_events.prompt_id, calendar_events.prompt_version, calendar_events.model)
-            IS DISTINCT FROM (EXCLUDED.source_message_ids, EXCLUDED.title, EXCLUDED.end_time, EXCLUDED.location,
+            IS DISTINCT FROM (EXCLUDED.source_message_ids, EXCLUDED.title, EXCLUDED.date, EXCLUDED.time, EXCLUDED.end_time, EXCLUDED.location,
                EXCLUDED.description, EXCLUDED.category, EXCLUDED.confidence, EXCLUDED.date_phrase, EXCLUDED.model_date,
                EXCLUDED.prompt_id, EXCLUDED.prompt_version, EXCLUDED.model)
         RETURNING (xmax = 0) AS inserted

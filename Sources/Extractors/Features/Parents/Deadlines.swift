@@ -74,7 +74,8 @@ package struct Deadlines: ParentFeature {
 
     package func writeRows(_ items: [DeadlineItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
         for item in items {
-            let itemKey = "deadline:\(rows.conversation):\(item.mergeKey)"
+            let itemKey = rows.itemKey(.deadline(item)) ?? "deadline:\(rows.conversation):\(item.mergeKey)"
+            let met = rows.metFor(.deadline(item))
             let announcer = item.sources.first.flatMap { rows.input.message($0)?.senderID }
             // In a group the announcer (a teacher, a coach) is not the one who must act; in a 1:1 both are.
             let owners = rows.input.participants.filter { !rows.input.isGroup || $0.id != announcer }
@@ -86,7 +87,11 @@ package struct Deadlines: ParentFeature {
                     key, itemKey, rows.conversationID, item.sources.first, person.id, item.task, item.deadline, item.time,
                     zone.identifier, item.category.rawValue, item.priority, item.details, item.datePhrase, item.modelDate,
                 ])
+                // Met for her (the chat says she handed it in, or she completed it in the app): her row completed, her
+                // reminder (the app's adopted first) cancelled; otherwise due again if only the chat had met it, and reminded.
+                if !met.contains(person.id) { try await rows.db.query(Self.reopenSQL, [key]) }
                 try await Self.remind(person.id, of: item, deadlineKey: key, zone: zone, prompt: prompt, rows: &rows)
+                if met.contains(person.id) { try await rows.db.query(Self.metSQL, [key, rows.now]) }
             }
         }
     }
@@ -94,6 +99,27 @@ package struct Deadlines: ParentFeature {
     package var staleRowsSQL: String {
         "DELETE FROM deadlines WHERE conversation_id = $1 AND status = 'pending' \(RowWriter.serviceRowNotIn)"
     }
+
+    /// Her row of a deadline the chat met for her: completed with reason `met` (what she did in the app stays), and its
+    /// pending reminder cancelled. $1 the row's key, $2 now.
+    static let metSQL = """
+        WITH done AS (
+            UPDATE deadlines SET status = 'completed', completed_at = COALESCE(completed_at, $2::timestamptz AT TIME ZONE 'UTC'),
+                closed_at = $2, closed_reason = 'met', updated_at = now()
+            WHERE idempotency_key = $1 AND status = 'pending' RETURNING id)
+        UPDATE reminders SET status = 'cancelled', updated_at = now()
+        WHERE status = 'pending' AND (idempotency_key = 'reminder:' || $1 OR deadline_id IN (SELECT id FROM done))
+        """
+
+    /// Her row due again after the chat took back that she met it (a `reopened` verdict); a row she completed in the
+    /// app (no reason `met`) stays completed. $1 the row's key.
+    static let reopenSQL = """
+        WITH due AS (
+            UPDATE deadlines SET status = 'pending', completed_at = NULL, closed_at = NULL, closed_reason = NULL, updated_at = now()
+            WHERE idempotency_key = $1 AND status = 'completed' AND closed_reason = 'met' RETURNING id)
+        UPDATE reminders SET status = 'pending', updated_at = now()
+        WHERE status = 'cancelled' AND deadline_id IN (SELECT id FROM due)
+        """
 
     /// Claims the app's row (see `RowWriter.claim`): $1 the row's key, $2 the source message ids, $3 the user, $4 the date.
     static let claimSQL = """
@@ -110,15 +136,16 @@ package struct Deadlines: ParentFeature {
             user_id, task, deadline, deadline_time, due_at, category, priority, details, date_phrase, model_date)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::uuid, $9::uuid, $10, $11::date, $12::time,
             ($11::date + COALESCE($12::time, '23:59'::time)) AT TIME ZONE $13, $14, $15, $16, $17, $18::date)
-        ON CONFLICT (idempotency_key) DO UPDATE SET task = EXCLUDED.task, deadline_time = EXCLUDED.deadline_time,
+        ON CONFLICT (idempotency_key) DO UPDATE SET task = EXCLUDED.task, deadline = EXCLUDED.deadline,
+            deadline_time = EXCLUDED.deadline_time,
             item_key = EXCLUDED.item_key, conversation_id = EXCLUDED.conversation_id,
             due_at = EXCLUDED.due_at, category = EXCLUDED.category, priority = EXCLUDED.priority, details = EXCLUDED.details,
             date_phrase = EXCLUDED.date_phrase, model_date = EXCLUDED.model_date, run_id = EXCLUDED.run_id,
             prompt_id = EXCLUDED.prompt_id, prompt_version = EXCLUDED.prompt_version, model = EXCLUDED.model, updated_at = now()
-        WHERE (deadlines.task, deadlines.deadline_time, deadlines.due_at, deadlines.category, deadlines.priority,
+        WHERE (deadlines.task, deadlines.deadline, deadlines.deadline_time, deadlines.due_at, deadlines.category, deadlines.priority,
                deadlines.details, deadlines.date_phrase, deadlines.model_date, deadlines.prompt_id, deadlines.prompt_version,
                deadlines.model)
-            IS DISTINCT FROM (EXCLUDED.task, EXCLUDED.deadline_time, EXCLUDED.due_at, EXCLUDED.category, EXCLUDED.priority,
+            IS DISTINCT FROM (EXCLUDED.task, EXCLUDED.deadline, EXCLUDED.deadline_time, EXCLUDED.due_at, EXCLUDED.category, EXCLUDED.priority,
                EXCLUDED.details, EXCLUDED.date_phrase, EXCLUDED.model_date, EXCLUDED.prompt_id, EXCLUDED.prompt_version,
                EXCLUDED.model)
         RETURNING (xmax = 0) AS inserted

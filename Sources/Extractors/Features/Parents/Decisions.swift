@@ -75,7 +75,7 @@ package struct Decisions: ParentFeature {
 
     package func writeRows(_ items: [DecisionItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
         for item in items {
-            let key = "decision:\(rows.conversation):\(item.mergeKey)"
+            let key = rows.itemKey(.decision(item)) ?? "decision:\(rows.conversation):\(item.mergeKey)"
             try await rows.claim(Self.claimSQL, [key, item.sources, item.deadline])
             try await rows.upsert(id, key: key, sql: Self.upsertSQL, binds: rows.base(prompt) + [
                 key, rows.conversationID, item.sources.first, item.sources, item.decision, item.category.rawValue, item.decidedBy,

@@ -68,7 +68,7 @@ package struct PriorityMessages: ParentFeature {
 
     package func writeRows(_ items: [PriorityItem], prompt: PromptRef, to rows: inout RowWriter) async throws {
         for item in items {
-            let key = "priority:\(item.messageID)"
+            let key = rows.itemKey(.priority(item)) ?? "priority:\(item.messageID)"
             try await rows.upsert(id, key: key, sql: Self.upsertSQL, binds: rows.base(prompt) + [
                 key, item.messageID, rows.conversationID, item.priority, item.reason, item.actionRequired,
             ])

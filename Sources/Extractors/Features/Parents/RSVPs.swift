@@ -115,7 +115,7 @@ package struct RSVPs: ParentFeature {
         var requestMessages: Set<String> = []
         for item in items {
             guard requestMessages.insert(item.sources.first ?? "").inserted else { continue }
-            let itemKey = "rsvp:\(rows.conversation):\(item.mergeKey)"
+            let itemKey = rows.itemKey(.rsvp(item)) ?? "rsvp:\(rows.conversation):\(item.mergeKey)"
             // Everyone but the person asking owes an answer; their status comes from who answered.
             for person in rows.input.participants where person.id != item.requestedBy {
                 let answer = item.response(of: person.id)

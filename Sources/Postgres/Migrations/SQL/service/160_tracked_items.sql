@@ -15,6 +15,8 @@ CREATE TABLE IF NOT EXISTS tracked_items (
   -- A priority message's last day.
   until DATE,
   origin TEXT NOT NULL DEFAULT 'service' CHECK (origin IN ('service', 'app')),
+  -- The item's place in its conversation's state (the order first seen): a night's request lists open items in it.
+  position INTEGER NOT NULL DEFAULT 0,
   first_seen_at TIMESTAMPTZ NOT NULL DEFAULT now(),
   updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
   last_run_id UUID,
