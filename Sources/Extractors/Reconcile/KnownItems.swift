@@ -51,7 +51,10 @@ package enum KnownItems {
         var verdicts: [Verdict] = []
         var notes: [ExtractionNote] = []
         for (index, entry) in (answer[key]?.arrayValue ?? []).enumerated() {
-            guard let ref = entry["ref"]?.stringValue, let verdict = entry["verdict"]?.stringValue else { continue }
+            guard let ref = entry["ref"]?.stringValue, let verdict = entry["verdict"]?.stringValue else {
+                notes.append(ExtractionNote(feature: .calendarEvents, kind: .dropped, message: "dropped known[\(index)]: no ref or no verdict"))
+                continue
+            }
             let people = Set((entry["for"]?.arrayValue ?? []).compactMap(\.stringValue).map { window.participantID(forAlias: $0) ?? $0 })
             let evidence = (entry["message_ids"]?.arrayValue ?? []).compactMap(\.stringValue).map { window.message(forAlias: $0)?.id ?? $0 }
             switch verdict {
@@ -67,12 +70,16 @@ package enum KnownItems {
                     continue
                 }
                 var context = DecodeContext(feature: feature, window: window, input: input)
+                context.currentDate = input.state[ref]?.body.keyDate
+                context.currentItem = input.state[ref]?.body
                 var decoded = Extraction()
                 parent.decode([list: [changed]], into: &decoded, context: &context)
                 notes += context.notes
                 guard let body = ItemBody.all(in: decoded).first else { continue }
                 verdicts.append(Verdict(ref: ref, .changed(body), evidence: evidence))
-            default: continue
+            default:
+                notes.append(ExtractionNote(feature: feature(ofRef: ref, registry: registry) ?? .calendarEvents, kind: .dropped,
+                                            message: "dropped known[\(index)] \(ref.prefix(10)): '\(verdict.prefix(20))' is no verdict"))
             }
         }
         return (verdicts, notes)
