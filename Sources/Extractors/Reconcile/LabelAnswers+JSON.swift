@@ -41,7 +41,7 @@ extension LabelAnswers {
         }
         switch verdict.kind {
         case .changed(let body):
-            guard let changed = item(body, window: window) else { return nil }
+            guard let changed = change(body, window: window) else { return nil }
             return entry("changed", changed: changed)
         case .cancelled: return entry("cancelled")
         case .met(let people): return entry("met", for: people)
@@ -84,6 +84,23 @@ extension LabelAnswers {
             return ["message_id": .string(window.alias(ofMessage: p.messageID) ?? ""), "priority": .string(p.priority),
                     "reason": .string(p.reason), "action_required": .bool(p.actionRequired), "evidence": evidence]
         }
+    }
+
+    /// A known item's change (`KnownItems.changeSchema`): its fields as they now are, citing its sources the window
+    /// holds (nil when it holds none).
+    static func change(_ body: ItemBody, window: MessageWindow) -> JSONValue? {
+        guard let item = item(body, window: window) else { return nil }
+        func text(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+        var change: JSONObject = ["words": .string(body.words), "date": text(body.keyDate?.iso), "time": nil, "end_time": nil,
+                                  "location": nil, "date_phrase": nil, "evidence": item["evidence"] ?? "",
+                                  "source_message_ids": item["source_message_ids"] ?? [], "responses": item["responses"] ?? []]
+        if body.words.isEmpty { change["words"] = nil }
+        switch body {
+        case .event(let e): (change["time"], change["end_time"], change["location"]) = (text(e.time?.hourMinute), text(e.endTime?.hourMinute), text(e.location))
+        case .deadline(let t): change["time"] = text(t.time?.hourMinute)
+        case .decision, .rsvp, .priority: break
+        }
+        return .object(change)
     }
 
     /// Words copied from a message: all of it up to 300 characters, else its first sentence (cut at 300).

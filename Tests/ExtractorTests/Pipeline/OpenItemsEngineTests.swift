@@ -68,25 +68,25 @@ struct OpenItemsEngineTests {
     static func p(_ id: String) -> JSONValue { .string(window.alias(ofParticipant: id)!) }
 
     /// One good entry of each kind and a hostile one of each kind the decode refuses.
+    static func change(date: JSONValue = nil, words: JSONValue = nil, phrase: JSONValue = nil, evidence: String, sources: [JSONValue]) -> JSONValue {
+        ["words": words, "date": date, "time": nil, "end_time": nil, "location": nil, "date_phrase": phrase,
+         "evidence": .string(evidence), "source_message_ids": .array(sources), "responses": []]
+    }
+
     static let known: [JSONValue] = [
-        ["ref": "e1", "verdict": "changed", "for": [], "message_ids": [m("x1")], "changed": [
-            "title": "Emma's birthday party", "date": "2026-12-13", "time": "14:00", "end_time": nil, "location": nil,
-            "description": "", "category": "social", "confidence": 0.9, "date_phrase": "Sunday",
-            "evidence": "The party moves to Sunday", "source_message_ids": [m("x1")]]],
+        // The party moves: only its date changes, the rest stands as listed.
+        ["ref": "e1", "verdict": "changed", "for": [], "message_ids": [m("x1")],
+         "changed": change(date: "2026-12-13", phrase: "Sunday", evidence: "The party moves to Sunday", sources: [m("x1")])],
         ["ref": "t1", "verdict": "met", "for": [p("u-lee")], "message_ids": [m("x2")], "changed": nil],
         // An invented ref: kept, so the reconciliation refuses it and counts it.
         ["ref": "x9", "verdict": "met", "for": [], "message_ids": [m("x2")], "changed": nil],
         // No such verdict.
         ["ref": "e1", "verdict": "postponed", "for": [], "message_ids": [m("x1")], "changed": nil],
         // A change citing only a message the request did not carry.
-        ["ref": "c1", "verdict": "changed", "for": [], "message_ids": ["m99"], "changed": [
-            "decision": "Maria drives Tuesday", "category": "carpool", "decided_by": nil, "deadline": nil, "date_phrase": nil,
-            "evidence": "Maria drives Tuesday", "source_message_ids": ["m99"]]],
-        // A deadline's ref changed into an event: not its feature's item.
-        ["ref": "t1", "verdict": "changed", "for": [], "message_ids": [m("x1")], "changed": [
-            "title": "Party", "date": "2026-12-13", "time": nil, "end_time": nil, "location": nil, "description": "",
-            "category": "social", "confidence": 0.9, "date_phrase": "Sunday", "evidence": "The party moves to Sunday",
-            "source_message_ids": [m("x1")]]],
+        ["ref": "c1", "verdict": "changed", "for": [], "message_ids": ["m99"],
+         "changed": change(words: "Maria drives Tuesday", evidence: "Maria drives Tuesday", sources: ["m99"])],
+        // A change that says nothing of what changed.
+        ["ref": "t1", "verdict": "changed", "for": [], "message_ids": [m("x1")], "changed": nil],
     ]
 
     @Test func theCombinedRequestListsOpenItemsAndItsAnswersVerdictsAreCheckedItemByItem() async throws {
@@ -116,7 +116,8 @@ struct OpenItemsEngineTests {
         #expect(run.extraction.known[1] == Verdict(ref: "t1", .met(for: ["u-lee"]), evidence: ["x2"]))
         let dropped = run.extraction.notes.filter { $0.kind == .dropped }.map(\.message)
         #expect(dropped.contains { $0.contains("'postponed' is no verdict") }, "\(dropped)")
-        // The change citing only m99 and the deadline changed into an event went the way of any such new item.
+        // The change citing only m99 went the way of any such new item; the empty change was dropped.
+        #expect(dropped.contains { $0.contains("a change without its fields") }, "\(dropped)")
         #expect(run.extraction.notes.contains { $0.message.contains("m99") }, "\(run.extraction.notes)")
 
         // Through the reconciliation: the invented ref refused, the rest of the answer kept.

@@ -70,7 +70,7 @@ struct ScanPromptPinTests {
     func candidateStaysOffUntilPinned() async throws {
         let prompts = try Self.promptsWithCandidate()
         let library = try PromptLibrary.load(directory: prompts)
-        let pinned = try #require(library.prompt(id: "calendar_events", version: 2)).fingerprint
+        let pinned = try #require(library.prompt(id: "calendar_events", version: 3)).fingerprint
         let candidate = try #require(library.prompt(id: "calendar_events", version: 4)).fingerprint
         #expect(pinned.sha256 != candidate.sha256)
 
