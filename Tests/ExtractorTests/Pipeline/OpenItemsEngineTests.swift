@@ -157,6 +157,27 @@ struct OpenItemsEngineTests {
         #expect(engine.shownRefs(input, features: [.calendarEvents, .deadlines, .rsvps]) == ["e1", "t1"])
     }
 
+    @Test func aBatchRequestCarriesTheOpenItemsAndItsAnswersKnownListIsDecoded() async throws {
+        let server = try FakeOpenAIServer { Self.reply($0) }
+        defer { server.stop() }
+        let engine = try Self.engine(server, mode: .combined)
+        let input = Self.input(state: Self.state)
+        let plans = try engine.batchRequests(input, features: Self.all)
+        let body = try #require(plans.first?.request.body())
+        #expect(plans.count == 1)
+        #expect(body["messages"]?.arrayValue?.last?["content"]?.stringValue?.contains("<open_items>\ne1 event") == true)
+        let schema = try #require(body["response_format"]?["json_schema"]?["schema"])
+        #expect(schema["properties"]?[KnownItems.key] != nil)
+        guard case .object(var answer) = CombinedSchema.emptyAnswer(schema) else { Issue.record("no object"); return }
+        answer[KnownItems.key] = .array(Array(Self.known.prefix(3)))
+        let completion: JSONValue = ["id": "x", "object": "chat.completion", "created": 0, "model": "m",
+                                     "choices": [["index": 0, "message": ["role": "assistant", "content": .string(JSONValue.object(answer).serialized())],
+                                                  "finish_reason": "stop"]]]
+        let run = try engine.decodeBatchAnswer(completion, feature: ExtractionEngine.combinedItem, features: Self.all,
+                                               window: plans[0].window, input: input)
+        #expect(run.extraction.known.map(\.ref) == ["e1", "t1", "x9"])
+    }
+
     /// The versions pinned before open items existed.
     static let before = ["combined=3", "calendar_events=2", "deadlines=2", "decisions=2", "priority_messages=3", "rsvps=2"]
 
