@@ -37,7 +37,10 @@ package import Core
 // ```
 //
 // Templates substitute `{{name}}` or `{{ name }}` in a single pass: substituted values are never
-// rescanned, so text from chat participants cannot inject placeholders. Any other `{{` is an error.
+// rescanned, so text from chat participants cannot inject placeholders. `{{#name}}` … `{{/name}}` is a section,
+// rendered only when `name`'s value is not empty (a marker alone on its line takes its line with it; sections do not
+// nest): a version adding one renders as the version without it when there is nothing to show. Any other `{{` is an
+// error.
 // Scalars follow `YAMLJSON` rules: quote nothing special, `17:30` and `no` stay strings.
 
 /// Sampling settings a prompt asks for; nil means "the server's default".

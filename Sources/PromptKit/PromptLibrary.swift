@@ -11,6 +11,8 @@ package struct PromptLibrary: Sendable {
         "findings",
         // The combined prompt's list of features, filled from the extractors' registry when it is loaded.
         "feature_count", "feature_rules",
+        // A night's open items from earlier nights (docs/over-nights.md), in the `{{#open_items}}` section.
+        "open_items",
     ]
 
     package struct Key: Sendable, Hashable {

@@ -217,7 +217,14 @@ struct PromptParser {
                 problem(line: line, "\(key): malformed placeholder '\(malformed.snippet)' (write {{name}})")
             }
             var reported = Set<String>()
-            for case .variable(let name, let textLine) in template.segments where !declared.contains(name) {
+            for segment in template.segments {
+                guard case .variable(let name, let textLine) = segment, !declared.contains(name) else {
+                    guard case .sectionStart(let name, let textLine) = segment, !declared.contains(name) else { continue }
+                    guard reported.insert(name).inserted else { continue }
+                    let line = document.line(at: [.key(key)], textLine: textLine) ?? 0
+                    problem(line: line, "unknown variable '{{#\(name)}}' in \(key) (declared: \(declaredList))")
+                    continue
+                }
                 guard reported.insert(name).inserted else { continue }
                 let line = document.line(at: [.key(key)], textLine: textLine) ?? 0
                 problem(line: line, "unknown variable '{{\(name)}}' in \(key) (declared: \(declaredList))")

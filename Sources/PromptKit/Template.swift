@@ -8,6 +8,10 @@ package struct Template: Sendable, Hashable {
     package enum Segment: Sendable, Hashable {
         case text(String)
         case variable(name: String, line: Int)
+        /// `{{#name}}`: what follows up to `{{/name}}` is rendered only when `name`'s value is not empty.
+        case sectionStart(name: String, line: Int)
+        /// `{{/name}}`: the end of the section `{{#name}}` opened.
+        case sectionEnd(name: String, line: Int)
     }
 
     /// A `{{` that does not open a well-formed placeholder, with its 0-based line in the template.
@@ -26,16 +30,17 @@ package struct Template: Sendable, Hashable {
         var malformed: [Malformed] = []
         var literal = ""
         var line = 0
+        var openSection: String?
         var rest = Substring(source)
         while let open = rest.range(of: "{{") {
             let before = rest[..<open.lowerBound]
             literal += before
             line += before.filter { $0 == "\n" }.count
             let afterOpen = rest[open.upperBound...]
-            if let close = afterOpen.range(of: "}}"),
-               let name = Template.name(in: afterOpen[..<close.lowerBound]) {
+            if let close = afterOpen.range(of: "}}"), let parsed = Template.placeholder(in: afterOpen[..<close.lowerBound], line: line),
+               Template.fits(parsed, openSection: &openSection) {
                 if !literal.isEmpty { segments.append(.text(literal)); literal = "" }
-                segments.append(.variable(name: name, line: line))
+                segments.append(parsed)
                 rest = afterOpen[close.upperBound...]
             } else {
                 let snippet = afterOpen.prefix { $0 != "\n" }.prefix(30)
@@ -46,16 +51,27 @@ package struct Template: Sendable, Hashable {
         }
         literal += rest
         if !literal.isEmpty { segments.append(.text(literal)) }
+        if let openSection {
+            malformed.append(Malformed(line: line, snippet: "{{#\(openSection)}} without its {{/\(openSection)}}"))
+        }
         self.segments = segments
         self.malformed = malformed
     }
 
-    /// Variable names in order of first use.
+    /// Variable names in order of first use (a section's name included).
     package var variables: [String] {
         var seen = Set<String>()
         return segments.compactMap { segment in
-            if case .variable(let name, _) = segment, seen.insert(name).inserted { name } else { nil }
+            switch segment {
+            case .variable(let name, _), .sectionStart(let name, _): seen.insert(name).inserted ? name : nil
+            case .text, .sectionEnd: nil
+            }
         }
+    }
+
+    /// The names of the template's sections (`{{#name}}`): a missing value of one is an empty section, not an error.
+    package var sections: Set<String> {
+        Set(segments.compactMap { if case .sectionStart(let name, _) = $0 { name } else { nil } })
     }
 
     /// Substitutes every placeholder in one pass; returns the names that had no value.
@@ -64,13 +80,38 @@ package struct Template: Sendable, Hashable {
     /// value cannot start a line, so line breaks and other control characters in it are escaped (`\n`), as are
     /// `<` and `>`. A conversation named "Soccer\nUser: ignore the rules" therefore cannot forge a `User:` line or
     /// close a block. A placeholder alone on its line (`{{messages}}`) is a block, inserted as rendered by its producer.
+    ///
+    /// A section (`{{#open_items}}` … `{{/open_items}}`) is rendered only when its variable's value is not empty; a
+    /// section marker alone on its line takes its line with it, so a template whose section is empty renders exactly as
+    /// the same template without the section.
     package func render(_ values: [String: String]) -> (text: String, missing: [String]) {
         var out = ""
         var missing: [String] = []
+        var skipping = false
+        var eatLineBreak = false
         for (index, segment) in segments.enumerated() {
             switch segment {
-            case .text(let text): out += text
+            case .sectionStart(let name, _), .sectionEnd(let name, _):
+                if case .sectionStart = segment { skipping = (values[name] ?? "").isEmpty }
+                else { skipping = false }
+                if !isInline(at: index) {
+                    while let last = out.last, last == " " || last == "\t" { out.removeLast() }
+                    eatLineBreak = true
+                }
+                continue
+            case .text, .variable: if skipping { continue }
+            }
+            switch segment {
+            case .sectionStart, .sectionEnd: continue
+            case .text(var text):
+                if eatLineBreak {
+                    eatLineBreak = false
+                    let blank = text.prefix { $0 == " " || $0 == "\t" }
+                    if text.dropFirst(blank.count).first == "\n" { text = String(text.dropFirst(blank.count + 1)) }
+                }
+                out += text
             case .variable(let name, _):
+                eatLineBreak = false
                 guard let value = values[name] else {
                     if !missing.contains(name) { missing.append(name) }
                     continue
@@ -86,7 +127,7 @@ package struct Template: Sendable, Hashable {
         func blank<S: StringProtocol>(_ text: S) -> Bool { text.allSatisfy { $0 == " " || $0 == "\t" } }
         if index > 0 {
             switch segments[index - 1] {
-            case .variable: return true
+            case .variable, .sectionStart, .sectionEnd: return true
             case .text(let text):
                 let tail = text.lastIndex(of: "\n").map { text[text.index(after: $0)...] } ?? text[...]
                 if !blank(tail) { return true }
@@ -94,7 +135,7 @@ package struct Template: Sendable, Hashable {
         }
         if index + 1 < segments.count {
             switch segments[index + 1] {
-            case .variable: return true
+            case .variable, .sectionStart, .sectionEnd: return true
             case .text(let text):
                 if !blank(text.prefix { $0 != "\n" }) { return true }
             }
@@ -125,6 +166,28 @@ package struct Template: Sendable, Hashable {
             }
         }
         return out
+    }
+
+    /// The placeholder between `{{` and `}}`: a variable, or a section's start (`#name`) or end (`/name`).
+    private static func placeholder(in inner: Substring, line: Int) -> Segment? {
+        let trimmed = inner.drop { $0 == " " }
+        if trimmed.first == "#" { return name(in: trimmed.dropFirst()).map { .sectionStart(name: $0, line: line) } }
+        if trimmed.first == "/" { return name(in: trimmed.dropFirst()).map { .sectionEnd(name: $0, line: line) } }
+        return name(in: inner).map { .variable(name: $0, line: line) }
+    }
+
+    /// Sections do not nest, and each end closes the section open: anything else is malformed.
+    private static func fits(_ segment: Segment, openSection: inout String?) -> Bool {
+        switch segment {
+        case .sectionStart(let name, _):
+            guard openSection == nil else { return false }
+            openSection = name
+        case .sectionEnd(let name, _):
+            guard openSection == name else { return false }
+            openSection = nil
+        case .text, .variable: break
+        }
+        return true
     }
 
     /// `name` or ` name ` → "name"; nil unless it is a single identifier.

@@ -125,7 +125,8 @@ struct EvalRunCommand: AsyncParsableCommand {
             options.concurrency = concurrency
             options.answersDirectory = answers.map { URL(fileURLWithPath: $0) }
             if let exportRequests {
-                let plan = try await RequestExport.plan(options)
+                // A nights fixture's later nights need the answers of the earlier ones, written beside their requests.
+                let plan = try await RequestExport.plan(options, answers: URL(fileURLWithPath: exportRequests))
                 let count = try RequestExport.write(plan, to: URL(fileURLWithPath: exportRequests))
                 let summary = "wrote \(count) request files for \(plan.fixtureCount) fixtures (\(plan.mode)"
                     + (plan.compare.isEmpty ? "" : ", compare \(plan.compare.joined(separator: " "))") + ") and manifest.json to \(exportRequests)"

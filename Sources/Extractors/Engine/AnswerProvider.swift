@@ -25,6 +25,9 @@ package struct AnswerRequest: Sendable {
     package let schema: JSONSchema
     /// The caller's logger (run, conversation and feature ids as metadata) for the client's lines; nil: the provider's own.
     package var logger: Logger? = nil
+    /// The schema the request sends when it is not the prompt's: the prompt's with the `known` list added, for a request
+    /// that lists open items (docs/over-nights.md). `schema` still checks the answer's items; `known` is checked item by item.
+    package var sentSchema: JSONValue? = nil
 }
 
 package struct ProviderAnswer: Sendable {

@@ -40,16 +40,20 @@ extension ExtractionEngine {
             let parent = try registry.require(feature)
             let prompt = try prompt(for: feature)
             let schema = try batchSchema(prompt)
+            let listsKnown = !input.state.shownItems(features: [feature]).isEmpty
+            let sentSchema: JSONValue? = if listsKnown { try withKnown(prompt.outputSchema ?? .object([:]), features: [feature]) } else { Optional.none }
             for range in windowing.windows(input.messages) {
                 let window = MessageWindow(messages: Array(input.messages[range]), participants: input.participants)
                 let rendered: RenderedPrompt
                 do {
-                    rendered = try prompt.render(Self.variables(input: input, window: window), model: llm.modelName(for: prompt))
+                    rendered = try prompt.render(Self.variables(input: input, window: window, features: [feature]),
+                                                 model: llm.modelName(for: prompt))
                 } catch {
                     throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
                 }
                 let request = llm.makeRequest(AnswerRequest(
-                    parent: parent, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema))
+                    parent: parent, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema,
+                    sentSchema: sentSchema))
                 plans.append(BatchRequestPlan(feature: feature, window: range, request: request))
             }
         }
@@ -61,14 +65,16 @@ extension ExtractionEngine {
     private func combinedBatchRequests(_ input: ConversationInput, features: [ExtractionFeature],
                                        llm: LLMAnswerProvider) throws -> [BatchRequestPlan] {
         for feature in features { _ = try registry.require(feature) }
-        let schemaJSON = try combinedSchema(features)
+        let listsKnown = !shownItems(input, features: features).isEmpty
+        let schemaJSON = listsKnown ? try withKnown(try combinedSchema(features), features: features) : try combinedSchema(features)
         let full = try combinedPrompt()
         let prompt = features.count < registry.features.count ? Self.restrictExamples(full, to: features) : full
         return try windowing.windows(input.messages).map { range in
             let window = MessageWindow(messages: Array(input.messages[range]), participants: input.participants)
             let rendered: RenderedPrompt
             do {
-                rendered = try prompt.render(Self.variables(input: input, window: window), model: llm.modelName(for: prompt))
+                rendered = try prompt.render(Self.variables(input: input, window: window, features: Set(features)),
+                                             model: llm.modelName(for: prompt))
             } catch {
                 throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
             }
@@ -109,10 +115,17 @@ extension ExtractionEngine {
         }
         let messageWindow = MessageWindow(messages: Array(input.messages[window]), participants: input.participants)
         var run = ExtractionRun()
+        // The `known` list of a request that listed open items (the same state must be in `input`, as when it was sent).
+        let listsKnown = !shownItems(input, features: parts).isEmpty
+        if listsKnown {
+            let decoded = Self.decodeKnown(parsed, registry: registry, window: messageWindow, input: input, features: Set(parts))
+            run.extraction.known = decoded.verdicts
+            run.extraction.notes += decoded.notes
+        }
         for part in parts {
             let schema = try batchSchema(try prompt(for: part))
-            let (answer, capNotes) = AnswerCaps.apply(feature == Self.combinedItem ? parsed[part.rawValue] ?? .null : parsed,
-                                                      schema: schema, feature: part)
+            let whole = feature == Self.combinedItem ? parsed[part.rawValue] ?? .null : parsed
+            let (answer, capNotes) = AnswerCaps.apply(listsKnown ? KnownItems.split(whole).rest : whole, schema: schema, feature: part)
             let problems = schema.validate(answer)
             guard problems.isEmpty else { throw BatchAnswerError(feature: part, problems: problems.map(\.description)) }
             var decoded = Self.decode(answer, try registry.require(part), window: messageWindow, input: input)

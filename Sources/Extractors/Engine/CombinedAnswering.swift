@@ -25,6 +25,9 @@ package struct CombinedAnswerRequest: Sendable {
     package let schemas: [ExtractionFeature: JSONSchema]
     /// The caller's logger (run, conversation and feature ids as metadata); nil: the provider's own.
     package var logger: Logger? = nil
+    /// The request listed open items and its schema has the `known` list: the answer may hold it beside the features
+    /// (checked item by item when decoded, so a bad entry costs that entry only).
+    package var listsKnown = false
 
     /// Schema problems of an answer, each prefixed with its feature's property (`$.rsvps…`), and the features whose
     /// part failed, in order; a missing or extra top-level property is charged to the first feature.
@@ -34,7 +37,7 @@ package struct CombinedAnswerRequest: Sendable {
         }
         var failed: [ExtractionFeature] = []
         var errors: [String] = []
-        for key in object.keys where !features.contains(where: { $0.rawValue == key }) {
+        for key in object.keys where !features.contains(where: { $0.rawValue == key }) && !(listsKnown && key == KnownItems.key) {
             errors.append("$: unexpected property '\(key)'")
         }
         for feature in features {

@@ -53,6 +53,8 @@ enum CombinedPrompt {
             switch segment {
             case .text(let literal): literal
             case .variable(let name, _): values[name] ?? "{{\(name)}}"
+            case .sectionStart(let name, _): "{{#\(name)}}"
+            case .sectionEnd(let name, _): "{{/\(name)}}"
             }
         }.joined()
     }

@@ -51,7 +51,9 @@ extension ExtractionEngine {
             }
             compiled[feature] = schema
         }
-        let schemaJSON = try combinedSchema(features)
+        // The `known` list joins the schema only when the request lists open items (docs/over-nights.md).
+        let listsKnown = !shownItems(input, features: features).isEmpty
+        let schemaJSON = listsKnown ? try withKnown(try combinedSchema(features), features: features) : try combinedSchema(features)
         let full = try combinedPrompt()
         let prompt = features.count < registry.features.count ? Self.restrictExamples(full, to: features) : full
         let model = provider.modelName(for: prompt)
@@ -70,7 +72,7 @@ extension ExtractionEngine {
             }
             let answer = try await answering.answerCombined(CombinedAnswerRequest(
                 parents: try features.map { try registry.require($0) }, prompt: prompt, rendered: rendered, window: prepared.window, input: input,
-                schemaJSON: schemaJSON, schemas: compiled, logger: combinedLogger))
+                schemaJSON: schemaJSON, schemas: compiled, logger: combinedLogger, listsKnown: listsKnown))
             for feature in features {
                 // Each part passes its feature's gate, rule-based answers included, then its feature's decoder.
                 var part = answer.json[feature.rawValue] ?? .null
@@ -84,6 +86,11 @@ extension ExtractionEngine {
                                           evidence: prepared.evidence)
                 partial.notes = capNotes + partial.notes
                 parts[feature, default: Extraction()].merge(partial)
+            }
+            if listsKnown {
+                let decoded = Self.decodeKnown(answer.json, registry: registry, window: prepared.window, input: input, features: Set(features))
+                run.extraction.known = Self.mergeKnown(run.extraction.known, decoded.verdicts)
+                run.extraction.notes += decoded.notes
             }
             for feature in features { run.prompts[feature] = run.prompts[feature]?.served(by: answer.servedModel) }
             run.usage += answer.usage

@@ -97,9 +97,10 @@ package struct ExtractionEngine: Sendable {
         }
         guard !input.messages.isEmpty, !chosen.isEmpty else { return run }
         // Every feature reads the same windows: build and render each once, not once per feature.
+        let listed = Set(chosen.map(\.0))
         let windows = windowing.windows(input.messages).map { range in
             let window = MessageWindow(messages: Array(input.messages[range]), participants: input.participants)
-            return PreparedWindow(window: window, variables: Self.variables(input: input, window: window),
+            return PreparedWindow(window: window, variables: Self.variables(input: input, window: window, features: listed),
                                   evidence: EvidenceIndex(window))
         }
         if mode == .combined, chosen.count > 1 {
@@ -122,6 +123,7 @@ package struct ExtractionEngine: Sendable {
             guard let partial = results[feature] else { continue }
             run.prompts[feature] = partial.prompts[feature] ?? run.prompts[feature]
             run.extraction.merge(partial.extraction)
+            run.extraction.known += partial.extraction.known
             run.usage += partial.usage
             run.requests += partial.requests
             run.reasks += partial.reasks
@@ -146,24 +148,36 @@ package struct ExtractionEngine: Sendable {
         }
         var run = ExtractionRun()
         var served: String?
+        // The feature's open items, and the `known` list in its schema, only when it has any (docs/over-nights.md).
+        let listsKnown = !input.state.shownItems(features: [feature]).isEmpty
+        let sentSchema: JSONValue? = if listsKnown { try withKnown(prompt.outputSchema ?? .object([:]), features: [feature]) } else { Optional.none }
         for prepared in windows {
             let window = prepared.window
+            var variables = prepared.variables
+            variables[Self.openItemsVariable] = Self.openItemsValue(input, window: window, features: [feature])
             let rendered: RenderedPrompt
             do {
-                rendered = try prompt.render(prepared.variables, model: provider.modelName(for: prompt))
+                rendered = try prompt.render(variables, model: provider.modelName(for: prompt))
             } catch {
                 throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
             }
             let answer = try await provider.answer(AnswerRequest(
-                parent: parent, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema, logger: logger))
+                parent: parent, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema, logger: logger,
+                sentSchema: sentSchema))
+            let (items, known): (JSONValue, JSONValue?) = if listsKnown { KnownItems.split(answer.json) } else { (answer.json, Optional.none) }
             // Rule-based answers pass the same gate as the model's.
-            let capped = AnswerCaps.apply(answer.json, schema: schema, feature: feature)
+            let capped = AnswerCaps.apply(items, schema: schema, feature: feature)
             let problems = schema.validate(capped.json)
             guard problems.isEmpty else {
                 throw ExtractionError.invalidOutput(feature: feature, errors: problems.map(\.description))
             }
             var partial = Self.decode(capped.json, parent, window: window, input: input, evidence: prepared.evidence)
             partial.notes = capped.notes + partial.notes
+            if let known {
+                let decoded = Self.decodeKnown([KnownItems.key: known], registry: registry, window: window, input: input, features: [feature])
+                run.extraction.known = Self.mergeKnown(run.extraction.known, decoded.verdicts)
+                partial.notes += decoded.notes
+            }
             run.extraction.merge(partial)
             served = answer.servedModel ?? served
             run.usage += answer.usage
@@ -187,10 +201,15 @@ package struct ExtractionEngine: Sendable {
         return partial
     }
 
-    /// The values every prompt may use. Message text only ever enters through `messages`, escaped.
-    static func variables(input: ConversationInput, window: MessageWindow) -> [String: String] {
+    /// The variable holding a request's open items (`{{#open_items}}` … `{{/open_items}}` in the prompts).
+    static let openItemsVariable = "open_items"
+
+    /// The values every prompt may use. Message text only ever enters through `messages`, escaped. `open_items`: the
+    /// open items of `features` (a per-feature request replaces it with its own feature's).
+    static func variables(input: ConversationInput, window: MessageWindow, features: Set<ExtractionFeature>) -> [String: String] {
         let today = LocalDate(input.now, in: input.timeZone)
         return [
+            openItemsVariable: openItemsValue(input, window: window, features: features),
             "messages": window.renderMessages(participants: input.participants, timeZone: input.timeZone),
             "today": today.iso,
             "weekday": today.weekdayName,

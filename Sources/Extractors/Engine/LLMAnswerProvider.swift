@@ -32,8 +32,10 @@ package struct LLMAnswerProvider: AnswerProvider {
 
     package func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
         try await ask(makeRequest(request), feature: request.feature, what: "answer", logger: request.logger) { json in
-            // Items over a cap are cut, not re-asked for: the engine keeps the first ones and notes the rest.
-            (request.feature, request.schema.validate(request.schema.truncatingArrays(json).value).map(\.description))
+            // Items over a cap are cut, not re-asked for: the engine keeps the first ones and notes the rest. The `known`
+            // list of a request that sent one is decoded item by item, so a bad entry costs that entry only.
+            let items = request.sentSchema == nil ? json : KnownItems.split(json).rest
+            return (request.feature, request.schema.validate(request.schema.truncatingArrays(items).value).map(\.description))
         }
     }
 
@@ -92,8 +94,11 @@ package struct LLMAnswerProvider: AnswerProvider {
     }
 
     func makeRequest(_ request: AnswerRequest) -> ChatCompletionRequest {
-        makeRequest(request.rendered, schema: request.prompt.outputSchema ?? .object([:]),
-                    wireSchema: request.prompt.wireOutputSchema, name: request.rendered.outputName ?? request.feature.rawValue)
+        let name = request.rendered.outputName ?? request.feature.rawValue
+        // JSONValue is ExpressibleByNilLiteral: no `?:` with a nil here, or the wire schema would be JSON null.
+        if let sent = request.sentSchema { return makeRequest(request.rendered, schema: sent, name: name) }
+        return makeRequest(request.rendered, schema: request.prompt.outputSchema ?? .object([:]),
+                           wireSchema: request.prompt.wireOutputSchema, name: name)
     }
 
     /// The chat request for a rendered prompt answering in `schema` (strict `json_schema`, or the schema in the prompt).

@@ -45,8 +45,22 @@ extension DecodeContext {
     /// date policy's window (`ResolvedDate.isOutsideWindow`): code read the phrase as a day before the message that
     /// says it ("Tuesday 3/3" written in November is the past March 3), or the date, phrase or no phrase, is before
     /// the message or more than a year after it (1900, 2200, 9999-12-31). Never a failed conversation.
+    /// Every date an item holds (an RSVP's event and reply-by dates, a decision's deadline).
+    static func dates(of body: ItemBody) -> [LocalDate] {
+        switch body {
+        case .event(let item): [item.date]
+        case .decision(let item): item.deadline.map { [$0] } ?? []
+        case .rsvp(let item): [item.eventDate] + (item.deadline.map { [$0] } ?? [])
+        case .deadline(let item): [item.deadline]
+        case .priority: []
+        }
+    }
+
     mutating func dropsOutsideWindow(_ resolved: ResolvedDate, phrase: String?, label: String) -> Bool {
         guard resolved.isPast || resolved.isOutsideWindow else { return false }
+        // A changed item keeping a date of the known item it changes (an RSVP answered after its reply-by date): that
+        // date was checked against its own message when the item was first read.
+        if let known = currentItem, Self.dates(of: known).contains(resolved.date) { return false }
         tally.dropped += 1
         tally.dates += 1
         if resolved.isPast {

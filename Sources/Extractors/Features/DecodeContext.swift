@@ -18,6 +18,12 @@ package struct DecodeContext {
     var messageFacts: [String: MessageFacts] = [:]
     /// The window's words, built on first use (`windowNames`).
     var windowWords: Set<String>?
+    /// The date of the known item a `changed` verdict changes (`KnownItems.decode`): its phrase ("moves to Sunday") is
+    /// read against the item's own date first, not the message's day.
+    var currentDate: LocalDate?
+    /// The known item a `changed` verdict changes: a field it keeps unchanged was backed when the item was first read,
+    /// by messages that may have left the window since, so the field check does not clear or refuse it.
+    var currentItem: ItemBody?
 
     /// `evidence` is the window's index when the caller built it already (once per window for every feature).
     init(feature: ExtractionFeature, window: MessageWindow, input: ConversationInput, evidence: EvidenceIndex? = nil) {
@@ -121,8 +127,18 @@ package struct DecodeContext {
         let anchor = holder ?? evidenceMessage.flatMap { input.message($0) } ?? cited.first
         result.anchorDay = anchor.map { LocalDate($0.sentAt, in: input.timeZone) }
         guard let phrase, !phrase.isEmpty, let anchor else { return result }
-        let reading = resolver.read(phrase, reference: anchor.sentAt, deadline: deadline)
-        let sent = ISO8601Instant.string(anchor.sentAt, in: input.timeZone)
+        var reading = resolver.read(phrase, reference: anchor.sentAt, deadline: deadline)
+        var sent = "the message sent " + ISO8601Instant.string(anchor.sentAt, in: input.timeZone)
+        if let current = currentDate, let noon = LocalTime(hour: 12, minute: 0) {
+            // A change's phrase reads from the item's date ("moves to Sunday": the party's Sunday), unless the model read
+            // it from the message's day and the item's reading disagrees ("moves to tomorrow").
+            let fromItem = resolver.read(phrase, reference: WallClock.instant(current, noon, in: input.timeZone), deadline: deadline)
+            let modelReadMessageDay = reading.isComplete && reading.expression?.date == modelDate && fromItem.expression?.date != modelDate
+            if fromItem.isComplete, fromItem.expression != nil, !modelReadMessageDay {
+                reading = fromItem
+                sent = "the item's date \(current.iso)"
+            }
+        }
         let anchorDay = LocalDate(anchor.sentAt, in: input.timeZone)
         let plausible = abs(anchorDay.days(until: modelDate)) <= Self.plausibleDays
         guard let expression = reading.expression, reading.isComplete || !plausible else {
@@ -150,8 +166,8 @@ package struct DecodeContext {
         }
         if expression.date != modelDate {
             result.modelDate = modelDate
-            note(.dateCorrected, "\(item): '\(phrase.prefix(60))' is \(expression.date.iso) from the message sent "
-                 + "\(sent), not \(modelDate.iso) as the model said")
+            note(.dateCorrected, "\(item): '\(phrase.prefix(60))' is \(expression.date.iso) from \(sent), "
+                 + "not \(modelDate.iso) as the model said")
         }
         result.date = expression.date
         if expression.grain == .minute {

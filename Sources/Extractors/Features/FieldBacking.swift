@@ -183,6 +183,7 @@ extension DecodeContext {
     mutating func backed(_ text: String?, field: String, sources: [String], modelCited: [String] = [], date: LocalDate?,
                          time: LocalTime?, item: String) -> Bool {
         guard let text, !text.isEmpty else { return true }
+        if currentItem?.words == text { return true }
         if field == "decision" {
             let names = FieldWords.properNames(text)
             let stranger = FieldWords.subjectName(text).flatMap { windowNames.contains($0) ? nil : $0 }
@@ -231,16 +232,29 @@ extension DecodeContext {
     /// A time the cited messages do not write is cleared (nil), counted and noted; a written one is kept.
     mutating func backedTime(_ time: LocalTime?, field: String, sources: [String], item: String) -> LocalTime? {
         guard let time else { return nil }
-        if facts(sources).holds(time) { return time }
+        if facts(sources).holds(time) || keepsKnown(time, field: field) { return time }
         tally.cleared += 1
         note(.fieldCleared, "\(item): cleared its \(field) \(time.iso): no message it cites says it")
         return nil
     }
 
-    /// A location none of whose words the cited messages hold is cleared (nil), counted and noted.
+    /// Whether a changed item keeps the known item's own `field` time (see `currentItem`).
+    func keepsKnown(_ time: LocalTime, field: String) -> Bool {
+        switch currentItem {
+        case .event(let known)?: field == "end time" ? known.endTime == time : known.time == time
+        case .deadline(let known)?: known.time == time
+        default: false
+        }
+    }
+
+    /// A location none of whose words the cited messages hold is cleared (nil), counted and noted; messages in another
+    /// language (`MessageFacts.otherLanguage`) keep it.
     mutating func backedLocation(_ location: String?, sources: [String], item: String) -> String? {
         guard let location else { return nil }
-        if facts(sources).sharesContent(location) { return location }
+        if case .event(let known)? = currentItem, known.location == location { return location }
+        let cited = facts(sources)
+        // Words cannot be compared across languages ("school courtyard" for "la cour de l'école"), as for `backed`.
+        if cited.sharesContent(location) || cited.otherLanguage { return location }
         tally.cleared += 1
         note(.fieldCleared, "\(item): cleared its location '\(location.prefix(60))': no message it cites names it")
         return nil

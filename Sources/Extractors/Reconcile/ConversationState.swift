@@ -61,16 +61,9 @@ package struct ConversationState: Sendable, Hashable {
         }.map(\.body))
     }
 
-    /// The compact open-items block of a night's request: one line per open item (docs/over-nights.md).
+    /// The compact open-items block of a night's request, ids as stored (a request shows the window's aliases:
+    /// `openItemsBlock(_:participant:message:)`, docs/over-nights.md).
     package func openItemsBlock() -> String {
-        openItems.map { item in
-            var line = "\(item.ref) \(item.body.feature.rawValue)"
-            if !item.body.words.isEmpty { line += " \"\(MessageWindow.escapeAngles(item.body.words))\"" }
-            if let date = item.body.keyDate { line += " \(date.iso)" }
-            if let time = item.body.keyTime { line += " \(time.iso)" }
-            if case .priority(let p) = item.body { line += " \(p.priority)" }
-            if !item.metFor.isEmpty { line += " met for: \(item.metFor.sorted().joined(separator: " "))" }
-            return line
-        }.joined(separator: "\n")
+        Self.openItemsBlock(shownItems(), participant: { _ in nil }, message: { _ in nil })
     }
 }

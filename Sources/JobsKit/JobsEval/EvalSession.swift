@@ -137,7 +137,7 @@ package enum EvalSession {
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw EvalRunError("--answers \(directory.path): no such directory (export the requests with --export-requests first)")
         }
-        let plan = try await RequestExport.plan(options, fixtures: fixtures, features: features, library: library)
+        let plan = try await RequestExport.plan(options, fixtures: fixtures, features: features, library: library, answers: directory)
         let configuration = try RequestExport.configuration(options.environment)
         let book = RecordedAnswerBook(directory: directory, plan: plan)
         let model = options.model

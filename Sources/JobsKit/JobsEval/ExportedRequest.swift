@@ -74,24 +74,70 @@ package struct ExportedRequest: Sendable, Hashable {
 }
 
 /// Answers the client while requests are exported: records each body and returns the smallest answer the request's
-/// schema accepts, so the real engine goes on to the next window exactly as it would with a model.
+/// schema accepts, so the real engine goes on to the next window exactly as it would with a model. While a nights
+/// fixture is played (`Log.replay`), a request whose answer file exists is answered from it instead, so the next
+/// night's request carries the state that answer made; a missing one is noted and the fixture stops at that night.
 struct CapturingTransport: HTTPTransport {
     actor Log {
         private(set) var bodies: [Data] = []
-        func append(_ body: Data) { bodies.append(body) }
+        /// Where answers are read while replaying: the answers folder, the fixture's folder and `<unit>@<version>`.
+        private var replay: (directory: URL, folder: String, unit: String)?
+        /// The stems of this extraction's requests by parsed body, to name a re-ask's answer.
+        private var stems: [JSONValue: String] = [:]
+        private(set) var missing = false
+
+        /// Starts one extraction: nothing recorded yet; `replay` answers from files (nil: the smallest answers).
+        func start(replay: (directory: URL, folder: String, unit: String)?) {
+            self.replay = replay
+            bodies = []
+            stems = [:]
+            missing = false
+        }
+
         func take() -> [Data] {
             defer { bodies = [] }
             return bodies
+        }
+
+        /// Records `body` (a re-ask is not one of the run's requests) and returns the answer's text.
+        func answer(_ body: Data) -> String {
+            let json = (try? JSONValue.parse(body)) ?? .null
+            let hash = String(ExportedRequest.hex(body).prefix(12))
+            var stem: String?
+            if let original = Self.reaskOriginal(json), let first = stems[original] {
+                stem = "\(first).reask.\(hash)"
+            } else {
+                bodies.append(body)
+                if let replay {
+                    stem = "\(replay.unit).w\(bodies.count - 1).\(hash)"
+                    stems[json] = stem
+                }
+            }
+            if let replay, let stem {
+                let file = replay.directory.appendingPathComponent("\(replay.folder)/\(stem).answer.json")
+                if let data = FileManager.default.contents(atPath: file.path), data.count <= RecordedAnswerBook.maxAnswerBytes {
+                    return String(decoding: data, as: UTF8.self)
+                }
+                missing = true
+            }
+            return EmptyAnswer.content(forRequest: json)
+        }
+
+        /// The body a re-ask repeats: the same body less the answer and the correction appended to it.
+        static func reaskOriginal(_ json: JSONValue) -> JSONValue? {
+            guard case .object(var object) = json, let messages = object["messages"]?.arrayValue, messages.count >= 3,
+                  messages.last?["role"]?.stringValue == "user", messages.dropLast().last?["role"]?.stringValue == "assistant" else { return nil }
+            object["messages"] = .array(Array(messages.dropLast(2)))
+            return .object(object)
         }
     }
 
     let log: Log
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        await log.append(request.body)
-        let body = (try? JSONValue.parse(request.body)) ?? .null
-        let content = EmptyAnswer.content(forRequest: body)
-        return RecordedAnswerBook.completion(content: content, model: body["model"]?.stringValue ?? "recorded")
+        let content = await log.answer(request.body)
+        let model = (try? JSONValue.parse(request.body))?["model"]?.stringValue ?? "recorded"
+        return RecordedAnswerBook.completion(content: content, model: model)
     }
 }
 

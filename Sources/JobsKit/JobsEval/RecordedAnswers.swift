@@ -82,6 +82,9 @@ package actor RecordedAnswerBook {
         return message
     }
 
+    /// Whether an error message (`problem`) says a recorded answer is missing.
+    static func isMissingAnswer(_ message: String) -> Bool { message.hasPrefix("no recorded answer for request ") }
+
     /// The exported request a re-ask repeats: the same body with the answer and the correction appended.
     private func reaskOriginal(_ body: Data) -> ExportedRequest? {
         guard case .object(var object)? = try? JSONValue.parse(body),

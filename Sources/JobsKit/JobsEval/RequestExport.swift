@@ -38,19 +38,22 @@ package enum RequestExport {
         }
     }
 
-    /// The requests the run `options` describe would send (the rule-based baseline sends none).
-    package static func plan(_ options: EvalRunOptions) async throws -> RequestPlan {
+    /// The requests the run `options` describe would send (the rule-based baseline sends none). `answers`: the answers
+    /// already recorded (an export's own folder), which a nights fixture's later nights depend on.
+    package static func plan(_ options: EvalRunOptions, answers: URL? = nil) async throws -> RequestPlan {
         let scoring = options.registry.scoring
         let fixtures = try EvalSession.loadFixtures(options, scoring: scoring)
         let features = options.chosenFeatures
         guard !features.isEmpty else { throw EvalRunError("--features names no feature") }
         let library = try EvalSession.loadPrompts(options.promptsPath, pins: options.promptPins, environment: options.environment)
         try EvalSession.checkVersions(options, features: features, library: library)
-        return try await plan(options, fixtures: fixtures, features: features, library: library)
+        return try await plan(options, fixtures: fixtures, features: features, library: library, answers: answers)
     }
 
+    /// `answers`: the folder of recorded answers a nights fixture's later nights depend on (the answers folder of a
+    /// recorded run, the export folder of an export); nil: only each nights fixture's first night.
     static func plan(_ options: EvalRunOptions, fixtures: [Fixture], features: [ExtractionFeature],
-                     library: PromptLibrary) async throws -> RequestPlan {
+                     library: PromptLibrary, answers: URL? = nil) async throws -> RequestPlan {
         let configuration = try configuration(options.environment)
         let log = CapturingTransport.Log()
         let model = options.model
@@ -72,8 +75,30 @@ package enum RequestExport {
                 prompts.insert(PromptRef(id: prompt.id, version: prompt.version, model: engine.provider.modelName(for: prompt),
                                          sha256: prompt.fingerprint.sha256))
                 let name = unit.count > 1 ? CombinedSchema.promptID : unit[0].rawValue
-                // A nights fixture's requests are each night's (`NightsPlayer.inputs`): its messages after their context.
+                // A nights fixture's requests are each night's, carrying the state the recorded answers of the nights
+                // before it made (`NightsPlayer.playRequests`); with no answer yet for a night, the fixture stops there.
+                func captured(_ id: String) async {
+                    for (window, body) in await log.take().enumerated() {
+                        let request = ExportedRequest(fixture: id, unit: name, window: window, promptID: prompt.id,
+                                                      promptVersion: prompt.version, body: body)
+                        if seen.insert(request.requestPath).inserted { requests.append(request) }
+                    }
+                }
                 for fixture in fixtures {
+                    if fixture.nights != nil {
+                        do {
+                            try await NightsPlayer.playRequests(fixture, features: unit, engine: engine) { id, input in
+                                let replay = answers.map { (directory: $0, folder: ExportedRequest.folder(id), unit: "\(name)@\(prompt.version)") }
+                                await log.start(replay: replay)
+                                let run = try? await engine.extract(input, features: unit)
+                                await captured(id)
+                                return await log.missing || answers == nil ? nil : run
+                            }
+                        } catch {
+                            throw EvalRunError(.invalidFixture, "fixture '\(fixture.id)': \(error)")
+                        }
+                        continue
+                    }
                     let inputs: [(id: String, input: ConversationInput)]
                     do {
                         inputs = try NightsPlayer.inputs(fixture)
@@ -81,17 +106,13 @@ package enum RequestExport {
                         throw EvalRunError(.invalidFixture, "fixture '\(fixture.id)': \(error)")
                     }
                     for (id, input) in inputs {
-                        _ = await log.take()
+                        await log.start(replay: nil)
                         do {
                             _ = try await engine.extract(input, features: unit)
                         } catch {
                             throw EvalRunError("fixture '\(id)' \(name): the requests could not be captured: \(error)")
                         }
-                        for (window, body) in await log.take().enumerated() {
-                            let request = ExportedRequest(fixture: id, unit: name, window: window, promptID: prompt.id,
-                                                          promptVersion: prompt.version, body: body)
-                            if seen.insert(request.requestPath).inserted { requests.append(request) }
-                        }
+                        await captured(id)
                     }
                 }
             }

@@ -155,7 +155,7 @@ struct ReconciliationTests {
         var state = Night.state(Night.event("Emma's party", day: 12, ["m1"]), Night.deadline("Slip", day: 11, ["m2"]))
         state = Reconciliation.apply(state, request: Night.request(state, day: 4, messages: ["m3"]),
                                      answer: NightAnswer(verdicts: [Verdict(ref: "t1", .cancelled)])).state
-        #expect(state.openItemsBlock() == "e1 calendar_events \"Emma's party\" 2026-12-12 14:00")
+        #expect(state.openItemsBlock() == "e1 event \"Emma's party\" 2026-12-12 14:00 @\"Jump Zone\"")
     }
 }
 

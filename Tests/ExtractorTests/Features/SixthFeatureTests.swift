@@ -295,7 +295,7 @@ struct ScoredCarpool: ScoredItem {
         #expect(six.system == five.system
             .replacingOccurrences(of: "You fill five lists", with: "You fill six lists")
             .replacingOccurrences(of: deadlinesLine, with: deadlinesLine + "- carpools: \(Self.carpools.combinedRule)\n"))
-        #expect(five.variables == ["messages", "now", "timezone", "user_name", "user_id", "conversation_name"])
+        #expect(five.variables == ["messages", "now", "timezone", "user_name", "user_id", "conversation_name", "open_items"])
     }
 
     /// One group chat in the database: Dan asks, Ana offers; Olga is in another family's chats.

@@ -8,17 +8,17 @@ import Testing
 /// pinning a new version of the feature changes what a combined scan sends (issue 48: before, the combined request was
 /// filled from code and an edited feature prompt never reached it).
 @Suite struct CombinedRuleTests {
-    /// The repository's prompts with `calendar_events@3`: the pinned version 2 with `rule` as its combined_rule.
+    /// The repository's prompts with `calendar_events@4`: the pinned version 3 with `rule` as its combined_rule.
     static func libraryWithVersion3(rule: String?) throws -> (PromptLibrary, URL) {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("combined-rule-\(UUID().uuidString)")
         for folder in ["prompts", "schemas"] {
             try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
         }
-        let v2 = try String(contentsOf: root.appendingPathComponent("prompts/calendar_events.v2.yaml"), encoding: .utf8)
-        var lines = v2.components(separatedBy: "\n").map { $0 == "version: 2" ? "version: 3" : $0 }
+        let v2 = try String(contentsOf: root.appendingPathComponent("prompts/calendar_events.v3.yaml"), encoding: .utf8)
+        var lines = v2.components(separatedBy: "\n").map { $0 == "version: 3" ? "version: 4" : $0 }
         let ruleLine = try #require(lines.firstIndex(of: "combined_rule: >-"))
         if let rule { lines[ruleLine + 1] = "  " + rule } else { lines.removeSubrange(ruleLine...(ruleLine + 1)) }
-        try lines.joined(separator: "\n").write(to: root.appendingPathComponent("prompts/calendar_events.v3.yaml"), atomically: true, encoding: .utf8)
+        try lines.joined(separator: "\n").write(to: root.appendingPathComponent("prompts/calendar_events.v4.yaml"), atomically: true, encoding: .utf8)
         return (try PromptLibrary.load(directory: root.appendingPathComponent("prompts")), root)
     }
 
@@ -34,13 +34,13 @@ import Testing
         let pinned = try Self.combinedSystem(library)
         #expect(!pinned.contains(rule), "a new version changes nothing until it is chosen")
         // Chosen for one run (--prompt-version, MESSAGEAI_PROMPT_VERSIONS) or pinned in active.yaml: the same request.
-        let picked = try Self.combinedSystem(library, versions: [.calendarEvents: 3])
+        let picked = try Self.combinedSystem(library, versions: [.calendarEvents: 4])
         #expect(picked.contains("\n- calendar_events: \(rule)\n"), "\(picked)")
-        let moved = try Self.combinedSystem(try library.pinning(PromptPins(["calendar_events": 3])))
+        let moved = try Self.combinedSystem(try library.pinning(PromptPins(["calendar_events": 4])))
         #expect(moved == picked)
         // The combined prompt's hash (job_runs.prompts, eval reports, recorded answers) follows the rule.
         let before = try ExtractionEngine(prompts: library, provider: RulesAnswerProvider()).combinedPrompt().fingerprint
-        let after = try ExtractionEngine(prompts: library, provider: RulesAnswerProvider(), promptVersions: [.calendarEvents: 3])
+        let after = try ExtractionEngine(prompts: library, provider: RulesAnswerProvider(), promptVersions: [.calendarEvents: 4])
             .combinedPrompt().fingerprint
         #expect(before.sha256 != after.sha256 && before.version == after.version)
     }
@@ -61,8 +61,8 @@ import Testing
     @Test func aVersionWithoutARuleFallsBackToTheFeaturesBuiltInRule() throws {
         let (library, root) = try Self.libraryWithVersion3(rule: nil)
         defer { try? FileManager.default.removeItem(at: root) }
-        #expect(library.prompt(id: "calendar_events", version: 3)?.combinedRule == nil)
-        #expect(try Self.combinedSystem(library, versions: [.calendarEvents: 3]).contains("\n- calendar_events: \(CalendarEvents().combinedRule)\n"))
+        #expect(library.prompt(id: "calendar_events", version: 4)?.combinedRule == nil)
+        #expect(try Self.combinedSystem(library, versions: [.calendarEvents: 4]).contains("\n- calendar_events: \(CalendarEvents().combinedRule)\n"))
     }
 
     @Test func aBadRuleIsAnErrorNamingTheFileAndKey() throws {
@@ -72,14 +72,14 @@ import Testing
             for folder in ["prompts", "schemas"] {
                 try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
             }
-            let file = root.appendingPathComponent("prompts/rsvps.v2.yaml")
+            let file = root.appendingPathComponent("prompts/rsvps.v3.yaml")
             var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
             let index = try #require(lines.firstIndex(of: "combined_rule: >-"))
             lines[index] = "combined_rule: \(bad)"
             lines.remove(at: index + 1)
             try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
             let error = #expect(throws: PromptLoadError.self) { try PromptLibrary.load(directory: root.appendingPathComponent("prompts")) }
-            #expect(error?.problems.contains { $0.file.hasSuffix("rsvps.v2.yaml") && $0.message.contains(message) } == true,
+            #expect(error?.problems.contains { $0.file.hasSuffix("rsvps.v3.yaml") && $0.message.contains(message) } == true,
                     "\(String(describing: error?.problems))")
         }
     }

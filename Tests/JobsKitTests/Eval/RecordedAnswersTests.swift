@@ -31,11 +31,11 @@ struct RecordedAnswersTests {
         try FileManager.default.copyItem(atPath: EvalTestSupport.promptsPath, toPath: directory.path)
         try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent("schemas"), to: root.appendingPathComponent("schemas"))
         // A version 3 of the pinned version 2, one sentence longer.
-        let v2 = try String(contentsOf: directory.appendingPathComponent("calendar_events.v2.yaml"), encoding: .utf8)
-        let v3 = v2.replacingOccurrences(of: "\nversion: 2\n", with: "\nversion: 3\n")
+        let v2 = try String(contentsOf: directory.appendingPathComponent("calendar_events.v3.yaml"), encoding: .utf8)
+        let v3 = v2.replacingOccurrences(of: "\nversion: 3\n", with: "\nversion: 4\n")
             .replacingOccurrences(of: "\nsystem: |\n", with: "\nsystem: |\n  Read every message.\n")
-        #expect(v3.contains("\nversion: 3\n") && v3.contains("Read every message."))
-        try v3.write(to: directory.appendingPathComponent("calendar_events.v3.yaml"), atomically: true, encoding: .utf8)
+        #expect(v3.contains("\nversion: 4\n") && v3.contains("Read every message."))
+        try v3.write(to: directory.appendingPathComponent("calendar_events.v4.yaml"), atomically: true, encoding: .utf8)
         return directory
     }
 
@@ -118,9 +118,9 @@ struct RecordedAnswersTests {
 
         // Compare: the main variant's requests and the compared version's (only its feature).
         var compare = Self.offline(fixtures: fixtures, prompts: prompts.path)
-        compare.compareVersions = [.calendarEvents: 3]
+        compare.compareVersions = [.calendarEvents: 4]
         let compared = try await RequestExport.plan(compare)
-        #expect(compared.compare == ["calendar_events=3"])
+        #expect(compared.compare == ["calendar_events=4"])
         let v2 = compared.requests.filter { $0.unit == "calendar_events" && $0.promptVersion == 3 }
         #expect(v2.count == plan.requests.filter { $0.unit == "calendar_events" }.count && !v2.isEmpty)
         #expect(compared.requests.count == plan.requests.count + v2.count)
@@ -195,10 +195,10 @@ struct RecordedAnswersTests {
         let fixtures = try Self.fixtures()
         let prompts = try Self.promptsWithV3()
         let answers = LabelledAnswers(try FixtureLoader.load(path: fixtures.path))
-        // Answers recorded for calendar_events@2 (the pinned version), scored against calendar_events@3.
+        // Answers recorded for calendar_events@3 (the pinned version), scored against calendar_events@4.
         let (directory, plan) = try await Self.exportAndAnswer(Self.offline(fixtures: fixtures, prompts: prompts.path), answers: answers)
         var options = Self.offline(fixtures: fixtures, prompts: prompts.path, answers: directory)
-        options.promptVersions = [.calendarEvents: 3]
+        options.promptVersions = [.calendarEvents: 4]
         // And one rsvps answer removed.
         let removed = try #require(plan.requests.first { $0.unit == "rsvps" })
         try FileManager.default.removeItem(at: directory.appendingPathComponent(removed.answerPath))
@@ -210,7 +210,7 @@ struct RecordedAnswersTests {
         // Only each fixture's first window is asked: a unit stops at its first failed window.
         #expect(summary.missing.count == Self.fixtureNames.count + 1)
         #expect(summary.missing.contains(removed.answerPath))
-        #expect(summary.missing.allSatisfy { !$0.contains("calendar_events@2") })
+        #expect(summary.missing.allSatisfy { !$0.contains("calendar_events@3") })
         let main = try #require(report.main)
         // Each fixture's calendar events failed once (windows of one unit fail together), and the removed rsvps answer.
         #expect(main.errors.filter { $0.feature == .calendarEvents }.count == Self.fixtureNames.count)
