@@ -32,7 +32,10 @@ struct NightWrite {
         }
         var request = NightRequest(
             now: now, timeZone: input.timeZone,
-            shownRefs: Set(input.state.openItems.map(\.ref)).intersection(start.openItems.map(\.ref)),
+            // The refs a request listed: each feature's open items up to the cap (`shownItems`). Per feature, so a
+            // combined request's smaller cap (40 over all features) is not enforced here: over 40 open items a verdict
+            // on one it did not list is kept rather than refused.
+            shownRefs: Set(features.flatMap { input.state.shownItems(features: [$0]) }.map(\.ref)).intersection(start.openItems.map(\.ref)),
             shownMessages: Set(input.messages.map(\.id)), participants: Set(input.participants.map(\.id)))
         request.deletedMessages = input.deletedMessageIDs
         var answer = NightAnswer(extraction: extraction)

@@ -190,7 +190,8 @@ extension ScanService {
                     // A row lock held elsewhere fails this conversation after the bound (the connection's lock_timeout
                     // unless the options set one) instead of stalling the scan.
                     if let lockTimeout { try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout]) }
-                    let written = loaded.hasNew
+                    // A night with only deletions still reconciles: items resting only on deleted messages close.
+                    let written = loaded.hasNew || !loaded.input.deletedMessageIDs.isEmpty
                         ? try await ExtractionStore(zones: options.zones, registry: engine.registry).write(
                             run.extraction, input: loaded.input, features: features,
                             provenance: .init(runID: runID, prompts: run.prompts), replace: false, now: now, on: db)
