@@ -189,7 +189,9 @@ package enum EvalGates {
         // A combined variant makes one extraction (request unit) per fixture, a per-feature one one per feature.
         let combined = variant.ranFeatures.count > 1 && variant.ranFeatures.allSatisfy { variant.prompts[$0]?.id == CombinedSchema.promptID }
         let total = (combined ? 1 : variant.ranFeatures.count) * max(1, variant.score.fixtures.count)
-        var line = "\(variant.id): \(variant.errors.count) of \(total) extractions failed"
+        // A combined request that failed is recorded once per feature it answers for: count it once.
+        let failed = combined ? Set(variant.errors.map(\.fixture)).count : variant.errors.count
+        var line = "\(variant.id): \(failed) of \(total) extractions failed"
         if let first = variant.errors.first {
             line += "; first: \(first.fixture) \(first.unit): \(first.detail.prefix(300))"
         }
