@@ -22,8 +22,10 @@ package struct NightsSummary: Sendable, Hashable, Codable {
     /// The share of nights shown exactly right; nil with no nights.
     package var exactShare: Double? { nights.isEmpty ? nil : Double(exact) / Double(nights.count) }
 
-    /// Nil when no fixture of `fixtures` has nights. `features`: the scored ones.
-    package init?(_ score: EvalScore, fixtures: [Fixture], features: [ExtractionFeature]) {
+    /// Nil when no fixture of `fixtures` has nights. `features`: the scored ones. `failed`: the nights (`<id>#<n>`)
+    /// whose extraction failed or was not played: scored as predicting nothing, and never exactly right, even when
+    /// the night expects nothing.
+    package init?(_ score: EvalScore, fixtures: [Fixture], features: [ExtractionFeature], failed: Set<String> = []) {
         let byID = Dictionary(score.fixtures.map { ($0.fixture, $0) }, uniquingKeysWith: { first, _ in first })
         var nights: [Night] = []
         var last = Metrics.zero
@@ -32,7 +34,7 @@ package struct NightsSummary: Sendable, Hashable, Codable {
             for number in 1...max(1, count) {
                 let details = byID[Fixture.nightID(fixture.id, number)].map { score in features.compactMap { score.features[$0] } } ?? []
                 let metrics = details.map(\.metrics).reduce(Metrics.zero, +)
-                let exact = details.allSatisfy { detail in
+                let exact = !failed.contains(Fixture.nightID(fixture.id, number)) && details.allSatisfy { detail in
                     detail.falsePositives.isEmpty && detail.falseNegatives.isEmpty
                         && detail.matched.allSatisfy { $0.fields.values.allSatisfy { $0 } }
                 }

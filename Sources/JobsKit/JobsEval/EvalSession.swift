@@ -273,7 +273,7 @@ package enum EvalSession {
             }
             let score = PredictionWords.attach(words, to: Scorer.score(fixtures: scored, predictions: predictions, scoring: scoring))
             var report = try await variantReport(spec, outcome: outcome, score: score, features: features)
-            report.nights = NightsSummary(score, fixtures: fixtures, features: features)
+            report.nights = NightsSummary(score, fixtures: fixtures, features: features, failed: Set(report.errors.map(\.fixture)))
             report.refusals = outcome.refusals.isEmpty ? nil : outcome.refusals
             variants.append(report)
         }
