@@ -54,4 +54,31 @@ struct RecordedRealModelTests {
         let combined = try await Self.score(.combined).score.micro.f1
         #expect(combined >= perFeature - 0.02, "combined F1 \(combined) against per-feature \(perFeature)")
     }
+
+    /// Issue 46, round 1 (RESULTS.md): fresh readers' answers over the 84 nights of `evals/nights/`, each night's
+    /// request carrying the open items the recorded answers of the nights before left. A change to the open-items
+    /// section, the `known` decoding or the reconciliation that loses what they said fails here; one that changes a
+    /// later night's request makes its answer stale, and that fails too: record the nights again.
+    @Test("the recorded answers over nights keep round 1's figures through today's pipeline")
+    func nights() async throws {
+        var options = EvalRunOptions()
+        options.fixturesPath = RepositoryPaths.root.appendingPathComponent("evals/nights").path
+        options.promptsPath = EvalTestSupport.promptsPath
+        options.provider = .recorded
+        options.mode = .combined
+        options.answersDirectory = RepositoryPaths.root.appendingPathComponent("evals/recorded/nights-combined")
+        options.environment = [:]
+        let report = try await EvalSession.run(options).report
+        let recorded = try #require(report.recordedAnswers)
+        #expect(recorded.stale.isEmpty && recorded.missing.isEmpty,
+                "\(recorded.stale.count) stale and \(recorded.missing.count) missing answers over nights: record them again")
+        let main = try #require(report.main)
+        #expect(main.errors.isEmpty, "\(main.errors.prefix(3))")
+        let nights = try #require(main.nights)
+        #expect(nights.nights.count == 84)
+        // Round 1: micro P 0.915 R 0.959, 34 nights exact; less a margin of about a point.
+        #expect((nights.micro.precision ?? 0) >= 0.905, "nights micro precision \(nights.micro.precision ?? 0)")
+        #expect(nights.micro.recall >= 0.95, "nights micro recall \(nights.micro.recall)")
+        #expect(nights.exact >= 33, "nights exactly right \(nights.exact)")
+    }
 }
