@@ -108,6 +108,8 @@ package struct ExtractionStore: Sendable {
         }
         try await tracked.save(night.state, conversationID: conversationID, runID: provenance.runID, closedReasons: night.closedReasons,
                                only: adopted || replace ? nil : Set(night.touched), on: db)
+        // Whichever command writes the night, a member who left keeps nothing of the conversation.
+        try await LeftMembers().close(in: conversationID, now: now, on: db)
         var summary = writer.summary
         summary.closed = night.closedByFeature
         summary.refused = night.refusals.reduce(into: [:]) { $0[$1.kind.rawValue, default: 0] += 1 }

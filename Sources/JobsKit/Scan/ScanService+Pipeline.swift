@@ -191,12 +191,16 @@ extension ScanService {
                     // unless the options set one) instead of stalling the scan.
                     if let lockTimeout { try await db.query("SELECT set_config('lock_timeout', $1, true)", [lockTimeout]) }
                     // A night with only deletions still reconciles: items resting only on deleted messages close.
-                    let written = loaded.hasNew || !loaded.input.deletedMessageIDs.isEmpty
-                        ? try await ExtractionStore(zones: options.zones, registry: engine.registry).write(
+                    let written: ExtractionStore.WriteSummary
+                    if loaded.hasNew || !loaded.input.deletedMessageIDs.isEmpty {
+                        written = try await ExtractionStore(zones: options.zones, registry: engine.registry).write(
                             run.extraction, input: loaded.input, features: features,
                             provenance: .init(runID: runID, prompts: run.prompts), replace: false, now: now, on: db)
-                        : ExtractionStore.WriteSummary()
-                    try await LeftMembers().close(in: claim.conversationID, now: now, on: db)
+                    } else {
+                        // Nothing to reconcile, but a member who left still keeps nothing (the write does it otherwise).
+                        written = ExtractionStore.WriteSummary()
+                        try await LeftMembers().close(in: claim.conversationID, now: now, on: db)
+                    }
                     let read = loaded.read
                     try await ScanQueue.advance(claim.conversationID, to: read.newest, futureDated: read.futureDated, readAt: read.readAt,
                                                 overflow: read.overflow, backlogRead: read.backlogRead, runID: runID, owner: owner, on: db)

@@ -116,4 +116,37 @@ struct MembersLeavingTests {
                 [conversation, leaver])[0].decode("n", as: Int.self) == 0, "her reminders of them are cancelled")
         }
     }
+
+    @Test("an extract of the conversation closes them too: every write path leaves her nothing")
+    func anExtractClosesHerRows() async throws {
+        try await TestDatabase.with { db in
+            let workload = try ScanHarness.workload(conversations: 4, active: 2)
+            try await ScanHarness.load(workload, into: db)
+            let server = try FakeOpenAIServer { ScanRequests.answer($0) }
+            defer { server.stop() }
+            let engine = try ScanHarness.engine(server)
+            _ = try await ScanHarness.scan(db, engine)
+            let row = try await db.pool.query(
+                """
+                SELECT d.conversation_id, d.user_id FROM deadlines d
+                WHERE (SELECT count(DISTINCT user_id) FROM deadlines x WHERE x.conversation_id = d.conversation_id) >= 2
+                ORDER BY d.conversation_id, d.user_id LIMIT 1
+                """)[0]
+            let (conversation, leaver): (UUID, UUID) = (try row.decode("conversation_id"), try row.decode("user_id"))
+            try await db.pool.query("DELETE FROM conversation_participants WHERE conversation_id = $1 AND user_id = $2", [conversation, leaver])
+
+            _ = try await ExtractService(pool: db.pool, engine: engine).run(
+                conversationID: conversation, features: [.calendarEvents, .decisions, .priorityMessages, .rsvps, .deadlines], dryRun: false,
+                now: ScanHarness.now)
+            let open = try await db.pool.query(
+                "SELECT count(*) AS n FROM deadlines WHERE conversation_id = $1 AND user_id = $2 AND closed_at IS NULL", [conversation, leaver])
+            #expect(try open[0].decode("n", as: Int.self) == 0, "none of her deadlines there is open after the extract")
+            #expect(try await db.pool.query(
+                "SELECT count(*) AS n FROM deadlines WHERE conversation_id = $1 AND user_id = $2 AND closed_reason = 'left'",
+                [conversation, leaver])[0].decode("n", as: Int.self) > 0, "closed because she left")
+            #expect(try await db.pool.query(
+                "SELECT count(*) AS n FROM deadlines WHERE conversation_id = $1 AND user_id <> $2 AND closed_at IS NULL",
+                [conversation, leaver])[0].decode("n", as: Int.self) > 0, "the others' stay open")
+        }
+    }
 }
