@@ -12,7 +12,7 @@ extension ConversationState {
     }
 
     /// One line per item: `e1 event "Emma's party" 2026-12-12 14:00 @Jump Zone`, `t1 deadline "Slip and $15" 2026-12-11
-    /// met for: p3`, `r1 rsvp "Emma's party" 2026-12-12 reply by 2026-12-09 answered: p1 yes`, `p1 priority m4 high`.
+    /// met for: p3`, `r1 rsvp "Emma's party" 2026-12-12 reply by 2026-12-09 answered: p1 yes`, `p1 priority "Slip and $15 due Friday" m4 high`.
     /// `participant` and `message` give the window's alias of an id (nil: not in the window, and a message then goes
     /// unnamed; a participant keeps her id). Words are JSON strings with angle brackets escaped, as message texts are.
     package static func openItemsBlock(_ items: [TrackedItem], participant: (String) -> String?,
@@ -33,6 +33,9 @@ extension ConversationState {
                         .joined(separator: ", "))
                 }
             case .priority(let priority):
+                // Its reason, since the message it flags may be gone from the window: the model must know what it was
+                // to say it was met or its day is over.
+                if !priority.reason.isEmpty { parts.append(MessageWindow.escapeAngles(JSONValue.string(priority.reason).serialized())) }
                 if let alias = message(priority.messageID) { parts.append(alias) }
                 parts.append(priority.priority)
             case .decision, .deadline: break

@@ -157,6 +157,15 @@ struct ReconciliationTests {
                                      answer: NightAnswer(verdicts: [Verdict(ref: "t1", .cancelled)])).state
         #expect(state.openItemsBlock() == "e1 event \"Emma's party\" 2026-12-12 14:00 @\"Jump Zone\"")
     }
+
+    @Test func aPriorityItemCarriesItsReasonSinceItsMessageMayBeGone() {
+        let reason = "Slip and $15 due Friday"
+        let state = Night.state(.priority(PriorityItem(messageID: "m1", priority: "high", reason: reason, actionRequired: true)))
+        let aliased = ConversationState.openItemsBlock(state.openItems, participant: { _ in nil }, message: { $0 == "m1" ? "m1" : nil })
+        #expect(aliased == "p1 priority \"\(reason)\" m1 high", "\(aliased)")
+        let gone = ConversationState.openItemsBlock(state.openItems, participant: { _ in nil }, message: { _ in nil })
+        #expect(gone == "p1 priority \"\(reason)\" high", "the message out of the window: the reason still says what it was")
+    }
 }
 
 @Suite("Reconciliation: re-opened")
