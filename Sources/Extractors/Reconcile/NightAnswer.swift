@@ -41,6 +41,14 @@ package struct NightAnswer: Sendable, Hashable {
     package init(extraction: Extraction) {
         self.init(verdicts: extraction.known, newItems: ItemBody.all(in: extraction).map { NewItem($0) })
     }
+
+    /// The night's answer as every path reconciles it (the store's write and `eval` alike): `extraction`'s items and
+    /// verdicts, each new priority message given the day it stops mattering from its message in `input`
+    /// (`PriorityDays`) when the answer does not say.
+    package init(extraction: Extraction, input: ConversationInput) {
+        self.init(extraction: extraction)
+        PriorityDays.fill(&self, input: input)
+    }
 }
 
 /// A new item of an answer; a priority message may say the last day it matters.

@@ -102,7 +102,7 @@ enum NightsPlayer {
             let request = NightRequest(now: night.now.date, timeZone: zone, shownRefs: engine.shownRefs(input, features: features),
                                        shownMessages: Set((context + night.messages).map(\.id)),
                                        participants: Set(fixture.participants.map(\.id)))
-            state = Reconciliation.apply(state, request: request, answer: NightAnswer(extraction: run.extraction)).state
+            state = Reconciliation.apply(state, request: request, answer: NightAnswer(extraction: run.extraction, input: input)).state
             earlier += night.messages
         }
     }
@@ -144,7 +144,7 @@ enum NightsPlayer {
             outcome.usage += run.usage
             outcome.requests += run.requests
             outcome.reasks += run.reasks
-            return NightAnswer(extraction: run.extraction)
+            return NightAnswer(extraction: run.extraction, input: input)
         } catch {
             outcome.latenciesMs.append((clock.now - start).seconds * 1000)
             if case ExtractionError.invalidOutput? = error as? ExtractionError { outcome.reasks += 1 }
