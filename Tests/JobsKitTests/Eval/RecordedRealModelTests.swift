@@ -17,13 +17,14 @@ struct RecordedRealModelTests {
         .combined: (0.965, 0.95),
     ]
 
-    static func score(_ mode: RequestMode) async throws -> EvalVariantReport {
+    /// `mode`'s recorded answers (in `evals/recorded/<answers>`, by default the mode's folder) over `fixtures`.
+    static func score(_ mode: RequestMode, fixtures: String = EvalTestSupport.fixturesPath, answers: String? = nil) async throws -> EvalVariantReport {
         var options = EvalRunOptions()
-        options.fixturesPath = EvalTestSupport.fixturesPath
+        options.fixturesPath = fixtures
         options.promptsPath = EvalTestSupport.promptsPath
         options.provider = .recorded
         options.mode = mode
-        options.answersDirectory = RepositoryPaths.root.appendingPathComponent("evals/recorded/\(mode.rawValue)")
+        options.answersDirectory = RepositoryPaths.root.appendingPathComponent("evals/recorded/\(answers ?? mode.rawValue)")
         options.environment = [:]
         let report = try await EvalSession.run(options).report
         let recorded = try #require(report.recordedAnswers)
@@ -61,18 +62,8 @@ struct RecordedRealModelTests {
     /// later night's request makes its answer stale, and that fails too: record the nights again.
     @Test("the recorded answers over nights keep their figures through today's pipeline")
     func nights() async throws {
-        var options = EvalRunOptions()
-        options.fixturesPath = RepositoryPaths.root.appendingPathComponent("evals/nights").path
-        options.promptsPath = EvalTestSupport.promptsPath
-        options.provider = .recorded
-        options.mode = .combined
-        options.answersDirectory = RepositoryPaths.root.appendingPathComponent("evals/recorded/nights-combined")
-        options.environment = [:]
-        let report = try await EvalSession.run(options).report
-        let recorded = try #require(report.recordedAnswers)
-        #expect(recorded.stale.isEmpty && recorded.missing.isEmpty,
-                "\(recorded.stale.count) stale and \(recorded.missing.count) missing answers over nights: record them again")
-        let main = try #require(report.main)
+        let main = try await Self.score(.combined, fixtures: RepositoryPaths.root.appendingPathComponent("evals/nights").path,
+                                        answers: "nights-combined")
         #expect(main.errors.isEmpty, "\(main.errors.prefix(3))")
         let nights = try #require(main.nights)
         #expect(nights.nights.count == 84)

@@ -81,23 +81,28 @@ struct MembersLeavingTests {
         }
     }
 
+    /// A scanned workload, then one of two parents with deadlines in a conversation leaves it.
+    static func scannedThenOneLeaves(_ db: TestDatabase, _ engine: ExtractionEngine) async throws -> (conversation: UUID, leaver: UUID) {
+        try await ScanHarness.load(try ScanHarness.workload(conversations: 4, active: 2), into: db)
+        _ = try await ScanHarness.scan(db, engine)
+        let row = try await db.pool.query(
+            """
+            SELECT d.conversation_id, d.user_id FROM deadlines d
+            WHERE (SELECT count(DISTINCT user_id) FROM deadlines x WHERE x.conversation_id = d.conversation_id) >= 2
+            ORDER BY d.conversation_id, d.user_id LIMIT 1
+            """)[0]
+        let (conversation, leaver): (UUID, UUID) = (try row.decode("conversation_id"), try row.decode("user_id"))
+        try await db.pool.query("DELETE FROM conversation_participants WHERE conversation_id = $1 AND user_id = $2", [conversation, leaver])
+        return (conversation, leaver)
+    }
+
     @Test("the next scan closes the rows of a member who left, and only hers, with or without a new message")
     func theScanClosesHerRows() async throws {
         try await TestDatabase.with { db in
-            let workload = try ScanHarness.workload(conversations: 4, active: 2)
-            try await ScanHarness.load(workload, into: db)
             let server = try FakeOpenAIServer { ScanRequests.answer($0) }
             defer { server.stop() }
             let engine = try ScanHarness.engine(server)
-            _ = try await ScanHarness.scan(db, engine)
-            let row = try await db.pool.query(
-                """
-                SELECT d.conversation_id, d.user_id FROM deadlines d
-                WHERE (SELECT count(DISTINCT user_id) FROM deadlines x WHERE x.conversation_id = d.conversation_id) >= 2
-                ORDER BY d.conversation_id, d.user_id LIMIT 1
-                """)[0]
-            let (conversation, leaver): (UUID, UUID) = (try row.decode("conversation_id"), try row.decode("user_id"))
-            try await db.pool.query("DELETE FROM conversation_participants WHERE conversation_id = $1 AND user_id = $2", [conversation, leaver])
+            let (conversation, leaver) = try await Self.scannedThenOneLeaves(db, engine)
             // Nothing new was said: her leaving alone makes the conversation due, and no model is asked.
             let asked = server.requests.count
             #expect(try await ScanHarness.scan(db, engine).conversations == 1)
@@ -120,20 +125,10 @@ struct MembersLeavingTests {
     @Test("an extract of the conversation closes them too: every write path leaves her nothing")
     func anExtractClosesHerRows() async throws {
         try await TestDatabase.with { db in
-            let workload = try ScanHarness.workload(conversations: 4, active: 2)
-            try await ScanHarness.load(workload, into: db)
             let server = try FakeOpenAIServer { ScanRequests.answer($0) }
             defer { server.stop() }
             let engine = try ScanHarness.engine(server)
-            _ = try await ScanHarness.scan(db, engine)
-            let row = try await db.pool.query(
-                """
-                SELECT d.conversation_id, d.user_id FROM deadlines d
-                WHERE (SELECT count(DISTINCT user_id) FROM deadlines x WHERE x.conversation_id = d.conversation_id) >= 2
-                ORDER BY d.conversation_id, d.user_id LIMIT 1
-                """)[0]
-            let (conversation, leaver): (UUID, UUID) = (try row.decode("conversation_id"), try row.decode("user_id"))
-            try await db.pool.query("DELETE FROM conversation_participants WHERE conversation_id = $1 AND user_id = $2", [conversation, leaver])
+            let (conversation, leaver) = try await Self.scannedThenOneLeaves(db, engine)
 
             _ = try await ExtractService(pool: db.pool, engine: engine).run(
                 conversationID: conversation, features: [.calendarEvents, .decisions, .priorityMessages, .rsvps, .deadlines], dryRun: false,
