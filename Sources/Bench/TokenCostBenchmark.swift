@@ -23,6 +23,8 @@ package struct TokenCostBenchmark: Sendable {
         package var skipEmptySeedWindows = true
         /// How our scan asks: combined by default, as `scan` does (`--per-feature` for five requests per window).
         package var mode = RequestMode.productDefault
+        /// Open items of earlier nights per conversation, carried in its request (`OpenItemsSeeding`); 0 is a first night.
+        package var openItems = 4
 
         package init(conversations: Int) { self.conversations = conversations }
     }
@@ -132,6 +134,8 @@ package struct TokenCostBenchmark: Sendable {
         package var pricesAsOf: String?
         /// The seed's night at our model's price, so the money compares design with design.
         package var seedCostAtOurModelUSD: Double?
+        /// Open items of earlier nights each conversation carried.
+        package var openItems = 0
         /// How our scan asked.
         package var requestMode = RequestMode.productDefault
         /// Whether our scan ran in combined mode.
@@ -140,6 +144,7 @@ package struct TokenCostBenchmark: Sendable {
         enum CodingKeys: String, CodingKey {
             case conversations, days, seed, messages, ours, share, factor
             case requestMode = "request_mode"
+            case openItems = "open_items"
             case activeConversations = "active_conversations"
             case newMessages = "new_messages"
             case seedDesign = "seed_design"
@@ -181,6 +186,10 @@ package struct TokenCostBenchmark: Sendable {
         log("loading \(workload.conversations.count) conversations, \(workload.messages.count) messages into a scratch schema")
         let measured = try await ScratchSchema.with(database, prefix: "bench_tokens_", connections: options.concurrency + 1) { pool in
             _ = try await WorkloadLoader(pool: pool).load(workload)
+            if options.openItems > 0 {
+                let saved = try await OpenItemsSeeding(count: options.openItems).seed(workload, pool: pool)
+                log("\(saved) open items of earlier nights (\(options.openItems) per conversation)")
+            }
             log("our nightly scan (\(workload.activeConversations) conversations with new messages)")
             var scan = ScanOptions()
             scan.concurrency = options.concurrency
@@ -226,7 +235,8 @@ package struct TokenCostBenchmark: Sendable {
             factor: ours.totalTokens > 0 ? Double(seedSide.totalTokens) / Double(ours.totalTokens) : 0,
             seedMessageLineTokens: seedLineTokens,
             conservativeShare: seedLineTokens > 0 ? Double(ours.wire.bodyTokens) / Double(seedLineTokens) : 0,
-            pricesAsOf: prices?.asOf, seedCostAtOurModelUSD: seedAtOurModel.costUSD, requestMode: options.mode)
+            pricesAsOf: prices?.asOf, seedCostAtOurModelUSD: seedAtOurModel.costUSD, openItems: options.openItems,
+            requestMode: options.mode)
     }
 
     /// `<prompts>/pricing/openai.yaml`, nil when there is none (costs are then unknown, not guessed).

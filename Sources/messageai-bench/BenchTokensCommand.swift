@@ -11,7 +11,8 @@ struct BenchTokensCommand: AsyncParsableCommand {
         abstract: "Tokens of one night: our nightly scan against the seed's design, on the same generated data.",
         discussion: """
             Creates a scratch schema in the database at DATABASE_URL (use a scratch database; the schema is dropped \
-            afterwards and nothing else is touched), loads a generated workload, and runs the real nightly scan with \
+            afterwards and nothing else is touched), loads a generated workload with --open-items open items of \
+            earlier nights per conversation (4 by default; their list goes in each request), and runs the real nightly scan with \
             the openai provider against an in-process scripted server, in the scan's default mode (one combined request \
             per conversation window; --per-feature for five). Then sends the seed's design's requests for \
             the same data to the same server: every feature re-sends its whole window every night for every \
@@ -52,11 +53,15 @@ struct BenchTokensCommand: AsyncParsableCommand {
     @Flag(help: "Run our scan with one request per feature and window (`scan --per-feature`) instead of the default, one combined request per window.")
     var perFeature = false
 
+    @Option(help: "Open items of earlier nights each conversation carries into its request (0: a first night, nothing carried).")
+    var openItems: Int = 4
+
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard (1...64).contains(concurrency) else { throw ValidationError("--concurrency must be between 1 and 64, not \(concurrency)") }
+        guard (0...40).contains(openItems) else { throw ValidationError("--open-items must be between 0 and 40, not \(openItems)") }
         guard conversations >= 1, (1...365).contains(days) else { throw ValidationError("--conversations must be at least 1 and --days between 1 and 365") }
     }
 
@@ -69,6 +74,7 @@ struct BenchTokensCommand: AsyncParsableCommand {
         options.promptsPath = prompts
         options.skipEmptySeedWindows = !includeEmptySeedWindows
         options.mode = perFeature ? .perFeature : .combined
+        options.openItems = openItems
         if let now {
             guard let parsed = ISO8601Instant.parse(now) else { throw ValidationError("--now '\(now)' is not an ISO 8601 timestamp such as 2026-03-04T12:00:00Z") }
             options.now = parsed
@@ -102,7 +108,8 @@ struct BenchTokensCommand: AsyncParsableCommand {
         let target = 0.05
         return [
             "Workload: \(r.conversations) conversations, \(r.days) days, seed \(r.seed): \(r.messages) messages; "
-                + "\(r.activeConversations) conversations with \(r.newMessages) new messages on the last day",
+                + "\(r.activeConversations) conversations with \(r.newMessages) new messages on the last day; "
+                + "\(r.openItems) open items of earlier nights per conversation",
             (r.combined ? "Ours (nightly scan, combined, the default): " : "Ours (nightly scan, --per-feature): ") + side(r.ours),
             "  static prompt prefix shared by every request, in tokens: " + (prefixes.isEmpty ? "none" : prefixes),
             "Seed's design:        " + side(r.seedDesign) + " (\(r.seedSkippedEmptyWindows) requests with an empty window not sent)",
