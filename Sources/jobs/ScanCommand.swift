@@ -67,7 +67,7 @@ struct ScanCommand: AsyncParsableCommand {
     var features: String { featureList ?? ExtractionFeature.allNames }
 
     @Option(help: "Earlier messages sent along with the new ones, as context.")
-    var contextMessages: Int = 20
+    var contextMessages: Int = ConversationReader.defaultContextMessages
 
     @Option(help: "Seconds a claim on a conversation lasts before another scanner may take it over.")
     var leaseSeconds: Int = 600

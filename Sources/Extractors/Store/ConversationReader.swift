@@ -17,6 +17,11 @@ package struct ConversationReader: Sendable {
 
     /// The read cap when none is given.
     package static let defaultMaxMessages = 2000
+    /// Messages before the watermark a night's request shows with the new ones (`scan --context-messages`), the same
+    /// in `scan`, batch and `eval` over nights. Ten since the open items of earlier nights travel with the request
+    /// (issue 46): what an exchange began with no longer has to be in view, and 20 made the request too large for
+    /// the token target (benchmarks/RESULTS.md).
+    package static let defaultContextMessages = 10
     /// At most this many messages are read for one extraction (the newest); older ones are left out.
     package var maxMessages: Int
     /// Messages before the watermark shown as context in a scan.
@@ -34,7 +39,7 @@ package struct ConversationReader: Sendable {
     /// At most this many messages deleted since the last read are named in one night (the latest deletions).
     package var maxDeletedMessages = 500
 
-    package init(maxMessages: Int = Self.defaultMaxMessages, contextMessages: Int = 20, maxMessageCharacters: Int = 8000,
+    package init(maxMessages: Int = Self.defaultMaxMessages, contextMessages: Int = Self.defaultContextMessages, maxMessageCharacters: Int = 8000,
                 zones: UserTimeZonePolicy = .utc) {
         self.zones = zones
         self.maxMessages = maxMessages

@@ -7,7 +7,7 @@ import Foundation
 /// the app then shows the reference user is that night's prediction. A one-night fixture is a chat of one night.
 enum NightsPlayer {
     /// Messages of earlier nights a night's request carries before its new ones, as the scan's context does.
-    static let contextMessages = 20
+    static let contextMessages = ConversationReader.defaultContextMessages
 
     /// With `--provider labels` every answer is written from the night's labels (`LabelAnswers`); with any other
     /// provider the engine reads the night's messages with their context and the open items the earlier nights left

@@ -12,7 +12,7 @@ package struct ScanOptions: Sendable {
     /// How long a claim is valid; a crashed scanner's claims are taken over after this.
     package var lease: Duration = .seconds(600)
     /// Earlier messages sent with the new ones, for context.
-    package var contextMessages: Int = 20
+    package var contextMessages: Int = ConversationReader.defaultContextMessages
     /// The read cap: at most this many messages of a conversation are read at once (a first scan reads the newest;
     /// the older ones are skipped and counted in the summary and `job_runs.details`).
     package var maxMessages: Int = ConversationReader.defaultMaxMessages
