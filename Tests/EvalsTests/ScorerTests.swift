@@ -160,6 +160,18 @@ struct ScorerTests {
         #expect(feature(score, .deadlines).fieldAccuracy.isEmpty)
     }
 
+    @Test("a place is the same when one's words are all among the other's, and only then", arguments: [
+        ("Chiquipark Moncloa", "Chiquipark de Moncloa", true), ("the gym", "School gym", true),
+        ("École Jean-Jaurès", "ecole jean jaures", true), ("Jump Zone", "Jump Zone, Main St", true),
+        ("Mariana's house (Av. Coyoacán 1520)", "Casa de Mariana, Av. Coyoacán 1520", false),
+        ("school courtyard", "Cour de l'école", false), ("Gym B", "Gym A", false), ("Gym", nil, false), (nil, nil, true),
+        ("  ", nil, true), ("the", "the", true), ("Mariana's house", "mariana house", true), ("l'école", "Ecole", true),
+    ] as [(String?, String?, Bool)])
+    func placesCompareByTheirWords(_ a: String?, _ b: String?, _ same: Bool) {
+        #expect(FieldComparison.sameLocation(a, b) == same)
+        #expect(FieldComparison.sameLocation(b, a) == same)
+    }
+
     @Test func jsonHasTheDocumentedKeys() throws {
         let score = Scorer.score(fixtures: [fixture], predictions: ["f1": Make.standardExpected])
         let json = try JSONValue.encode(score)

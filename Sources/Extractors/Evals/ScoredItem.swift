@@ -37,13 +37,32 @@ extension ScoredItem {
 /// Field comparison rules. Null equals only null: predicting a value the label leaves out is as wrong
 /// as leaving out a labelled one.
 package enum FieldComparison {
-    /// Case-insensitive after trimming whitespace; a blank string counts as null.
+    /// The same place when the words of one are all among the other's, case, accents, punctuation and a few short
+    /// words aside ("Chiquipark de Moncloa" and "Chiquipark Moncloa", "the gym" and "School gym"): the parent sees the
+    /// same place either way, as a model says it in its own words. A place in other words ("Mariana's house", "Casa de
+    /// Mariana") is another answer. A blank string counts as null, and null equals only null.
     package static func sameLocation(_ a: String?, _ b: String?) -> Bool {
-        normalized(a) == normalized(b)
+        let (x, y) = (words(a), words(b))
+        guard let x, let y else { return x == nil && y == nil }
+        return x.isSubset(of: y) || y.isSubset(of: x)
     }
 
-    private static func normalized(_ s: String?) -> String? {
-        guard let trimmed = s?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
-        return trimmed.lowercased()
+    /// Articles and prepositions a place name may carry or drop, in the fixtures' languages. No single letter: "Gym A"
+    /// and "Gym B" are two places.
+    static let placeFillers: Set<String> = ["the", "an", "at", "of", "in", "on", "de", "del", "la", "le", "les", "el", "los",
+                                            "las", "du", "des", "da", "do", "das", "dos", "der", "die", "dem", "im", "am",
+                                            "zum", "zur"]
+
+    /// Its words, lowercased and without accents, an English possessive and a French elision dropped ("Mariana's",
+    /// "l'école"), fillers dropped; nil for a blank or missing value.
+    private static func words(_ s: String?) -> Set<String>? {
+        guard let s, !s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        let folded = s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .replacingOccurrences(of: "\u{2019}", with: "'")
+            .replacingOccurrences(of: "\\b[ld]'", with: "", options: .regularExpression)
+            .replacingOccurrences(of: "'s\\b", with: "", options: .regularExpression)
+        let all = folded.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        let kept = Set(all.filter { !placeFillers.contains($0) })
+        return kept.isEmpty ? Set(all) : kept
     }
 }
