@@ -101,7 +101,7 @@ struct OpenItemsEngineTests {
         #expect(user.hasSuffix("</messages>\n<open_items>\ne1 event \"Emma's birthday party\" 2026-12-12 14:00\n"
                                + "t1 deadline \"Permission slip\" 2026-12-11\nc1 decision \"Dan drives Tuesday\"\n</open_items>\n"), "\(user)")
         let system = body["messages"]?[0]?["content"]?.stringValue ?? ""
-        #expect(system.contains("Known items: <open_items>"))
+        #expect(system.contains("<open_items> lists earlier nights' open items"))
         let schema = body["response_format"]?["json_schema"]?["schema"]
         #expect(schema?["properties"]?[KnownItems.key] != nil)
         #expect(schema?["required"]?.arrayValue?.contains("known") == true)
@@ -180,25 +180,30 @@ struct OpenItemsEngineTests {
 
     /// The versions pinned before open items existed.
     static let before = ["combined=3", "calendar_events=2", "deadlines=2", "decisions=2", "priority_messages=3", "rsvps=2"]
+    /// The versions that added the open-items section and nothing else (later ones also change the always-on text).
+    static let withSection = ["combined=4", "calendar_events=3", "deadlines=3", "decisions=3", "priority_messages=4", "rsvps=3"]
 
     @Test("a request without open items is byte for byte the one of the versions before them", arguments: [RequestMode.combined, .perFeature])
     func withoutOpenItemsTheRequestIsUnchanged(_ mode: RequestMode) async throws {
-        let library = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
-        let old = try library.pinning(PromptPins.parse(picks: Self.before, source: "test"))
+        let shipped = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
+        let library = try shipped.pinning(PromptPins.parse(picks: Self.withSection, source: "test"))
+        let old = try shipped.pinning(PromptPins.parse(picks: Self.before, source: "test"))
         #expect(library.active(id: "combined")?.version == 4 && old.active(id: "combined")?.version == 3)
         var bodies: [[String]] = []
-        for prompts in [library, old] {
+        for prompts in [library, old, shipped] {
             let server = try FakeOpenAIServer { Self.reply($0) }
             defer { server.stop() }
             let engine = try Self.engine(server, mode: mode, library: prompts)
             // An open item of a feature not asked for does not count either.
             var state = ConversationState()
-            if prompts.active(id: "combined")?.version == 4 { state = ConversationState(items: [Self.state.items[2]]) }
+            if prompts.active(id: "combined")?.version != 3 { state = ConversationState(items: [Self.state.items[2]]) }
             _ = try await engine.extract(Self.input(state: state), features: [.calendarEvents, .deadlines, .rsvps])
             bodies.append(server.requests.map { String(decoding: $0.body, as: UTF8.self) }.sorted())
         }
         #expect(bodies[0].count == (mode == .combined ? 1 : 3))
         #expect(bodies[0] == bodies[1])
-        #expect(bodies[0].allSatisfy { !$0.contains("open_items") && !$0.contains("\"known\"") })
+        // The shipped versions say more on every request, but nothing of open items when there are none to show.
+        #expect(bodies[2].count == bodies[0].count)
+        #expect((bodies[0] + bodies[2]).allSatisfy { !$0.contains("open_items") && !$0.contains("\"known\"") })
     }
 }

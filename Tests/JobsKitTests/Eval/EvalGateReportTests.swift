@@ -84,24 +84,24 @@ struct EvalGateReportTests {
     @Test("--compare FEATURE=N in the combined mode sends combined requests carrying version N's rule, and warns when they cannot differ")
     func compareStaysInTheCombinedMode() async throws {
         let fixtures = try RecordedAnswersTests.fixtures()
-        let prompts = try RecordedAnswersTests.promptsWithV3()  // calendar_events@4: one more system sentence, the same combined_rule
+        let prompts = try RecordedAnswersTests.promptsWithNextCalendarVersion()  // calendar_events@5: one more system sentence, the same combined_rule
         let answers = LabelledAnswers(try FixtureLoader.load(path: fixtures.path))
         let server = try FakeOpenAIServer { [answers] in answers.reply($0) }
         defer { server.stop() }
         var options = EvalTestSupport.options(fixtures: fixtures.path, server: server, cache: try EvalTestSupport.temporaryDirectory("cache"))
         options.promptsPath = prompts.path
         options.mode = .combined
-        options.compareVersions = [.calendarEvents: 4]
+        options.compareVersions = [.calendarEvents: 5]
         let same = try await EvalSession.run(options)
         #expect(same.notice?.contains("the combined request is the same as the main variant's") == true, "\(String(describing: same.notice))")
         let compare = try #require(same.report.variants.first { $0.id == "llm-compare" })
         #expect(compare.prompts[.calendarEvents]?.id == "combined" && compare.ranFeatures == ScoringRegistry.parents.ids)
-        #expect(compare.label.contains("combined@") && compare.label.contains("(calendar_events@4)"), "\(compare.label)")
+        #expect(compare.label.contains("combined@") && compare.label.contains("(calendar_events@5)"), "\(compare.label)")
         #expect(server.requests.allSatisfy { $0.json?["response_format"]?["json_schema"]?["name"]?.stringValue == "combined" },
                 "no per-feature request in a combined compare")
 
-        // Now version 4's combined_rule says something new: the compare variant's combined requests carry it.
-        let file = prompts.appendingPathComponent("calendar_events.v4.yaml")
+        // Now version 5's combined_rule says something new: the compare variant's combined requests carry it.
+        let file = prompts.appendingPathComponent("calendar_events.v5.yaml")
         let v3 = try String(contentsOf: file, encoding: .utf8)
         try v3.replacingOccurrences(of: " confidence 0 to 1.\n", with: " confidence 0 to 1. Rule three.\n").write(to: file, atomically: true, encoding: .utf8)
         options.cacheDirectory = try EvalTestSupport.temporaryDirectory("cache")

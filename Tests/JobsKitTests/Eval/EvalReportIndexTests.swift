@@ -46,11 +46,11 @@ struct EvalReportIndexTests {
             try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
         }
         // The candidate is version 3, a copy of the pinned version 2 with one line added.
-        let pinned = try String(contentsOf: root.appendingPathComponent("prompts/calendar_events.v3.yaml"), encoding: .utf8)
-        let candidate = pinned.replacingOccurrences(of: "\nversion: 3\n", with: "\nversion: 4\n")
+        let pinned = try String(contentsOf: root.appendingPathComponent("prompts/calendar_events.v4.yaml"), encoding: .utf8)
+        let candidate = pinned.replacingOccurrences(of: "\nversion: 4\n", with: "\nversion: 5\n")
             .replacingOccurrences(of: "\nsystem: |\n", with: "\nsystem: |\n  (Candidate two.)\n")
-        #expect(candidate.contains("version: 4") && candidate.contains("(Candidate two.)"))
-        try candidate.write(to: root.appendingPathComponent("prompts/calendar_events.v4.yaml"), atomically: true, encoding: .utf8)
+        #expect(candidate.contains("version: 5") && candidate.contains("(Candidate two.)"))
+        try candidate.write(to: root.appendingPathComponent("prompts/calendar_events.v5.yaml"), atomically: true, encoding: .utf8)
 
         let fixtures = try EvalTestSupport.realFixtures()
         let withEvents = fixtures.filter { !$0.expected.calendarEvents.isEmpty }.map(\.id).sorted()
@@ -81,7 +81,7 @@ struct EvalReportIndexTests {
 
         degrade.value = true
         options.cacheDirectory = root.appendingPathComponent("cache-2")
-        options.compareVersions = [.calendarEvents: 4]
+        options.compareVersions = [.calendarEvents: 5]
         let after = try await EvalSession.run(options)
         var report = after.report
         let baselinePath = root.appendingPathComponent("baseline/report.json").path

@@ -57,7 +57,7 @@ struct EvalRunTests {
         let cacheCounts = try #require(main.cache)
         #expect(cacheCounts.misses == sent && cacheCounts.hits == 0)
         #expect(cacheCounts.networkUsage == TokenUsage(promptTokens: 100 * sent, completionTokens: 20 * sent, cachedPromptTokens: 40 * sent))
-        #expect(main.prompts[.calendarEvents]?.version == 3)
+        #expect(main.prompts[.calendarEvents]?.version == 4)
 
         // The rule-based provider ran beside it, without a model.
         let rules = try #require(report.variants.last)
@@ -75,7 +75,7 @@ struct EvalRunTests {
         #expect(llm["cache"]?["misses"]?.integerValue == Int64(sent))
         // The failed extraction's two answers (first try and re-ask) were not used.
         #expect(llm["usage"]?["prompt_tokens"]?.integerValue == Int64(100 * (sent - 2)))
-        #expect(llm["prompts"]?["rsvps"]?["version"]?.integerValue == 3)
+        #expect(llm["prompts"]?["rsvps"]?["version"]?.integerValue == 4)
         let html = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(html.contains("<svg"))
         #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"))
@@ -121,11 +121,11 @@ struct EvalRunTests {
         let prompts = root.appendingPathComponent("prompts"), schemas = root.appendingPathComponent("schemas")
         try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent("schemas"), to: schemas)
         try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent("prompts"), to: prompts)
-        let v2 = try String(contentsOf: prompts.appendingPathComponent("calendar_events.v3.yaml"), encoding: .utf8)
-        let v3 = v2.replacingOccurrences(of: "\nversion: 3\n", with: "\nversion: 4\n")
+        let v2 = try String(contentsOf: prompts.appendingPathComponent("calendar_events.v4.yaml"), encoding: .utf8)
+        let v3 = v2.replacingOccurrences(of: "\nversion: 4\n", with: "\nversion: 5\n")
             .replacingOccurrences(of: "You find the calendar events", with: "VERSION-THREE: You find the calendar events")
-        #expect(v3.contains("VERSION-THREE") && v3.contains("\nversion: 4\n"))
-        try v3.write(to: prompts.appendingPathComponent("calendar_events.v4.yaml"), atomically: true, encoding: .utf8)
+        #expect(v3.contains("VERSION-THREE") && v3.contains("\nversion: 5\n"))
+        try v3.write(to: prompts.appendingPathComponent("calendar_events.v5.yaml"), atomically: true, encoding: .utf8)
 
         let fixtures = try EvalTestSupport.realFixtures()
         let labelled = LabelledAnswers(fixtures)
@@ -139,16 +139,16 @@ struct EvalRunTests {
                                               cache: try EvalTestSupport.temporaryDirectory("cache"))
         options.promptsPath = prompts.path
         options.features = [.calendarEvents, .rsvps]
-        options.compareVersions = [.calendarEvents: 4]
+        options.compareVersions = [.calendarEvents: 5]
 
         let report = try await EvalSession.run(options).report
         #expect(report.variants.map(\.id) == ["llm", "llm-compare", "rules"])
         let main = try #require(report.variants.first), compare = try #require(report.variants.dropFirst().first)
-        #expect(main.prompts[.calendarEvents]?.version == 3, "the main variant runs the pinned version (active.yaml), not the newest")
-        #expect(compare.prompts[.calendarEvents]?.version == 4)
+        #expect(main.prompts[.calendarEvents]?.version == 4, "the main variant runs the pinned version (active.yaml), not the newest")
+        #expect(compare.prompts[.calendarEvents]?.version == 5)
         #expect(compare.role == .compare)
         #expect(compare.ranFeatures == [.calendarEvents])
-        #expect(compare.prompts[.rsvps]?.version == 3)
+        #expect(compare.prompts[.rsvps]?.version == 4)
         let hashes = (main.prompts[.calendarEvents]?.sha256, compare.prompts[.calendarEvents]?.sha256)
         #expect(hashes.0?.count == 64 && hashes.1?.count == 64 && hashes.0 != hashes.1, "each version's content hash is in the report")
         #expect(main.score.features[.calendarEvents]?.f1 == 1 && compare.score.features[.calendarEvents]?.recall == 0)
@@ -163,7 +163,7 @@ struct EvalRunTests {
         options.cacheDirectory = try EvalTestSupport.temporaryDirectory("cache")
         let pinned = try await EvalSession.run(options).report
         let a = try #require(pinned.variants.first), b = try #require(pinned.variants.dropFirst().first)
-        #expect(a.prompts[.calendarEvents]?.version == 1 && b.prompts[.calendarEvents]?.version == 4)
+        #expect(a.prompts[.calendarEvents]?.version == 1 && b.prompts[.calendarEvents]?.version == 5)
         #expect(a.score.features[.calendarEvents]?.f1 == 1)
         #expect(b.score.features[.calendarEvents]?.recall == 0)
         #expect(b.score.features[.rsvps] == a.score.features[.rsvps], "unchanged features are the main variant's answers")

@@ -9,7 +9,7 @@ import Testing
 /// repository, with the debug binary on PATH and a scripted model behind OPENAI_BASE_URL.
 @Suite("README prompt loop", .serialized)
 struct PromptLoopReadmeTests {
-    /// The words the README's step 2 adds to calendar_events@4's combined_rule.
+    /// The words the README's step 2 adds to calendar_events@5's combined_rule.
     static let edit = "only asked about"
 
     /// The non-comment lines of the first ```sh block under `### The prompt iteration loop`.
@@ -35,7 +35,7 @@ struct PromptLoopReadmeTests {
         }
         let fixtures = try EvalTestSupport.realFixtures()
         // A model that takes the README's new sentence too far: shown it, it lists no calendar events at all. So the
-        // eval figures move only if the edit of calendar_events@4 reaches the requests eval sends.
+        // eval figures move only if the edit of calendar_events@5 reaches the requests eval sends.
         let answers = LabelledAnswers(fixtures)
         var strict = answers
         strict.emptyFeatures = ["calendar_events"]
@@ -65,7 +65,7 @@ struct PromptLoopReadmeTests {
             let child = try SpawnedProcess(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", script], adding: env)
             let end = try await child.waitForExit(timeout: 300)
             #expect(end.code == 0, "`\(command)` exited \(end.code): \(child.stderr)")
-            if command.contains("render --prompt calendar_events@4") { #expect(child.stdout.contains("\"model\"")) }
+            if command.contains("render --prompt calendar_events@5") { #expect(child.stdout.contains("\"model\"")) }
             if command.contains("grep -c") { greps.append(child.stdout) }
             if command.hasPrefix("messageai-jobs prompts diff") {
                 #expect(child.stdout.contains("+- calendar_events: ") && child.stdout.contains(Self.edit), "\(child.stdout)")
@@ -80,17 +80,17 @@ struct PromptLoopReadmeTests {
         #expect(baseline.variants.map(\.id) == ["llm", "llm-compare", "rules"])
         let library = try PromptLibrary.load(directory: root.appendingPathComponent("prompts"))
         // Both variants ask every feature in one combined request (the default mode) with the pinned combined prompt;
-        // the compare variant's carries calendar_events@4's rule, so its text (hash) differs and so do its figures.
+        // the compare variant's carries calendar_events@5's rule, so its text (hash) differs and so do its figures.
         let mainVariant = try #require(baseline.main), compareVariant = try #require(baseline.variants.first { $0.id == "llm-compare" })
         let main = mainVariant.prompts[.calendarEvents], compared = compareVariant.prompts[.calendarEvents]
         #expect(main?.id == "combined" && main?.version == library.active(id: "combined")?.version, "eval scores the pinned set by default: \(String(describing: main))")
         #expect(compared?.id == "combined" && compared?.version == main?.version && compared?.sha256 != main?.sha256,
                 "the compare variant makes the same kind of request, with the new rule: \(String(describing: compared))")
-        #expect(compareVariant.label.contains("calendar_events@4"), "\(compareVariant.label)")
+        #expect(compareVariant.label.contains("calendar_events@5"), "\(compareVariant.label)")
         let before = mainVariant.score.features[.calendarEvents]?.metrics.f1 ?? 0
         let after = compareVariant.score.features[.calendarEvents]?.metrics.f1 ?? 1
         #expect(before > 0.9 && after < before, "calendar events F1 \(before) → \(after): the edit must move the figures")
         #expect(compareVariant.score.micro.f1 < mainVariant.score.micro.f1)
-        #expect(library.active(id: "calendar_events")?.version == 4, "the last step moved the pin")
+        #expect(library.active(id: "calendar_events")?.version == 5, "the last step moved the pin")
     }
 }

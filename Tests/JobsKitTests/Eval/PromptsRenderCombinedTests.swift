@@ -34,8 +34,8 @@ struct PromptsRenderCombinedTests {
         let first = try await Self.render("--prompt combined@1 --fixture class-picnic")
         #expect(first.code == 0 && (version == 1) == (first.stdout == combined.stdout), "@1 renders its own text")
         let known = (1...version).map(String.init).joined(separator: ", ")
-        let missing = try await Self.render("--prompt combined@7 --fixture class-picnic")
-        #expect(missing.code != 0 && missing.stderr.contains("combined: no prompt version 7 (known: \(known))"), "\(missing.stderr)")
+        let missing = try await Self.render("--prompt combined@\(version + 1) --fixture class-picnic")
+        #expect(missing.code != 0 && missing.stderr.contains("combined: no prompt version \(version + 1) (known: \(known))"), "\(missing.stderr)")
         let unknown = try await Self.render("--prompt nonsense --fixture class-picnic")
         #expect(unknown.code != 0 && unknown.stderr.contains("combined"), "the error lists combined among the known prompts")
     }

@@ -23,19 +23,19 @@ struct RecordedAnswersTests {
         return directory
     }
 
-    /// A copy of the real prompts (and the schemas they name) plus `calendar_events` version 2, whose system prompt
+    /// A copy of the real prompts (and the schemas they name) plus a `calendar_events` version after the pinned one, whose system prompt
     /// has one more sentence, for --compare and stale answers.
-    static func promptsWithV3() throws -> URL {
+    static func promptsWithNextCalendarVersion() throws -> URL {
         let root = try EvalTestSupport.temporaryDirectory("prompt-set")
         let directory = root.appendingPathComponent("prompts")
         try FileManager.default.copyItem(atPath: EvalTestSupport.promptsPath, toPath: directory.path)
         try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent("schemas"), to: root.appendingPathComponent("schemas"))
-        // A version 3 of the pinned version 2, one sentence longer.
-        let v2 = try String(contentsOf: directory.appendingPathComponent("calendar_events.v3.yaml"), encoding: .utf8)
-        let v3 = v2.replacingOccurrences(of: "\nversion: 3\n", with: "\nversion: 4\n")
+        // A version 5 of the pinned version 4, one sentence longer.
+        let v2 = try String(contentsOf: directory.appendingPathComponent("calendar_events.v4.yaml"), encoding: .utf8)
+        let v3 = v2.replacingOccurrences(of: "\nversion: 4\n", with: "\nversion: 5\n")
             .replacingOccurrences(of: "\nsystem: |\n", with: "\nsystem: |\n  Read every message.\n")
-        #expect(v3.contains("\nversion: 4\n") && v3.contains("Read every message."))
-        try v3.write(to: directory.appendingPathComponent("calendar_events.v4.yaml"), atomically: true, encoding: .utf8)
+        #expect(v3.contains("\nversion: 5\n") && v3.contains("Read every message."))
+        try v3.write(to: directory.appendingPathComponent("calendar_events.v5.yaml"), atomically: true, encoding: .utf8)
         return directory
     }
 
@@ -68,7 +68,7 @@ struct RecordedAnswersTests {
     @Test("export writes one readable file per fixture, unit and window, and a manifest, for per-feature, combined and compare runs")
     func exportModes() async throws {
         let fixtures = try Self.fixtures()
-        let prompts = try Self.promptsWithV3()
+        let prompts = try Self.promptsWithNextCalendarVersion()
         var perFeature = Self.offline(fixtures: fixtures, prompts: prompts.path)
         let directory = try EvalTestSupport.temporaryDirectory("requests")
         let plan = try await RequestExport.plan(perFeature)
@@ -118,10 +118,10 @@ struct RecordedAnswersTests {
 
         // Compare: the main variant's requests and the compared version's (only its feature).
         var compare = Self.offline(fixtures: fixtures, prompts: prompts.path)
-        compare.compareVersions = [.calendarEvents: 4]
+        compare.compareVersions = [.calendarEvents: 5]
         let compared = try await RequestExport.plan(compare)
-        #expect(compared.compare == ["calendar_events=4"])
-        let v2 = compared.requests.filter { $0.unit == "calendar_events" && $0.promptVersion == 3 }
+        #expect(compared.compare == ["calendar_events=5"])
+        let v2 = compared.requests.filter { $0.unit == "calendar_events" && $0.promptVersion == 5 }
         #expect(v2.count == plan.requests.filter { $0.unit == "calendar_events" }.count && !v2.isEmpty)
         #expect(compared.requests.count == plan.requests.count + v2.count)
         var compareCombined = Self.offline(fixtures: fixtures)
@@ -193,12 +193,12 @@ struct RecordedAnswersTests {
     @Test("an answer for another prompt version is stale and unused, and a missing answer is a failed extraction")
     func staleAndMissing() async throws {
         let fixtures = try Self.fixtures()
-        let prompts = try Self.promptsWithV3()
+        let prompts = try Self.promptsWithNextCalendarVersion()
         let answers = LabelledAnswers(try FixtureLoader.load(path: fixtures.path))
-        // Answers recorded for calendar_events@3 (the pinned version), scored against calendar_events@4.
+        // Answers recorded for calendar_events@4 (the pinned version), scored against calendar_events@5.
         let (directory, plan) = try await Self.exportAndAnswer(Self.offline(fixtures: fixtures, prompts: prompts.path), answers: answers)
         var options = Self.offline(fixtures: fixtures, prompts: prompts.path, answers: directory)
-        options.promptVersions = [.calendarEvents: 4]
+        options.promptVersions = [.calendarEvents: 5]
         // And one rsvps answer removed.
         let removed = try #require(plan.requests.first { $0.unit == "rsvps" })
         try FileManager.default.removeItem(at: directory.appendingPathComponent(removed.answerPath))
@@ -210,7 +210,7 @@ struct RecordedAnswersTests {
         // Only each fixture's first window is asked: a unit stops at its first failed window.
         #expect(summary.missing.count == Self.fixtureNames.count + 1)
         #expect(summary.missing.contains(removed.answerPath))
-        #expect(summary.missing.allSatisfy { !$0.contains("calendar_events@3") })
+        #expect(summary.missing.allSatisfy { !$0.contains("calendar_events@4") })
         let main = try #require(report.main)
         // Each fixture's calendar events failed once (windows of one unit fail together), and the removed rsvps answer.
         #expect(main.errors.filter { $0.feature == .calendarEvents }.count == Self.fixtureNames.count)

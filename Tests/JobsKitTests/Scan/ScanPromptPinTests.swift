@@ -11,7 +11,7 @@ import Testing
 struct ScanPromptPinTests {
     static let marker = "VERSION-TWO-MARKER"
 
-    /// A copy of prompts/ and schemas/ with a `calendar_events` version 3 (a copy of the pinned version 2) whose system
+    /// A copy of prompts/ and schemas/ with a `calendar_events` version 5 (a copy of the pinned version 4) whose system
     /// text carries `marker`.
     static func promptsWithCandidate() throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("pins-\(UUID().uuidString)")
@@ -20,11 +20,11 @@ struct ScanPromptPinTests {
             try FileManager.default.copyItem(at: RepositoryPaths.root.appendingPathComponent(folder), to: root.appendingPathComponent(folder))
         }
         let prompts = root.appendingPathComponent("prompts")
-        let v2 = try String(contentsOf: prompts.appendingPathComponent("calendar_events.v3.yaml"), encoding: .utf8)
-        let v3 = v2.replacingOccurrences(of: "\nversion: 3\n", with: "\nversion: 4\n")
+        let v2 = try String(contentsOf: prompts.appendingPathComponent("calendar_events.v4.yaml"), encoding: .utf8)
+        let v3 = v2.replacingOccurrences(of: "\nversion: 4\n", with: "\nversion: 5\n")
             .replacingOccurrences(of: "You find the calendar events", with: "\(marker) You find the calendar events")
-        #expect(v3 != v2 && v3.contains(marker) && v3.contains("\nversion: 4\n"))
-        try v3.write(to: prompts.appendingPathComponent("calendar_events.v4.yaml"), atomically: true, encoding: .utf8)
+        #expect(v3 != v2 && v3.contains(marker) && v3.contains("\nversion: 5\n"))
+        try v3.write(to: prompts.appendingPathComponent("calendar_events.v5.yaml"), atomically: true, encoding: .utf8)
         return prompts
     }
 
@@ -66,35 +66,35 @@ struct ScanPromptPinTests {
         return out
     }
 
-    @Test("landing calendar_events v3 changes nothing scan sends until the pin, an option or the environment moves it")
+    @Test("landing calendar_events v5 changes nothing scan sends until the pin, an option or the environment moves it")
     func candidateStaysOffUntilPinned() async throws {
         let prompts = try Self.promptsWithCandidate()
         let library = try PromptLibrary.load(directory: prompts)
-        let pinned = try #require(library.prompt(id: "calendar_events", version: 3)).fingerprint
-        let candidate = try #require(library.prompt(id: "calendar_events", version: 4)).fingerprint
+        let pinned = try #require(library.prompt(id: "calendar_events", version: 4)).fingerprint
+        let candidate = try #require(library.prompt(id: "calendar_events", version: 5)).fingerprint
         #expect(pinned.sha256 != candidate.sha256)
 
         let landed = try await Self.scan(prompts: prompts)
-        #expect(landed.systemTexts.allSatisfy { !$0.contains(Self.marker) }, "version 4 went live without its pin moving")
+        #expect(landed.systemTexts.allSatisfy { !$0.contains(Self.marker) }, "version 5 went live without its pin moving")
         let original = try await Self.scan(prompts: RepositoryPaths.root.appendingPathComponent("prompts"))
-        #expect(Set(landed.systemTexts) == Set(original.systemTexts), "the same system text as before v4 landed")
-        #expect(Self.recorded(landed)["calendar_events"]?.0 == 3 && Self.recorded(landed)["calendar_events"]?.1 == pinned.sha256)
+        #expect(Set(landed.systemTexts) == Set(original.systemTexts), "the same system text as before v5 landed")
+        #expect(Self.recorded(landed)["calendar_events"]?.0 == 4 && Self.recorded(landed)["calendar_events"]?.1 == pinned.sha256)
 
-        let option = try await Self.scan(prompts: prompts, arguments: ["--prompt-version", "calendar_events=4"])
+        let option = try await Self.scan(prompts: prompts, arguments: ["--prompt-version", "calendar_events=5"])
         #expect(option.systemTexts.allSatisfy { $0.contains(Self.marker) })
-        #expect(Self.recorded(option)["calendar_events"]?.0 == 4 && Self.recorded(option)["calendar_events"]?.1 == candidate.sha256)
+        #expect(Self.recorded(option)["calendar_events"]?.0 == 5 && Self.recorded(option)["calendar_events"]?.1 == candidate.sha256)
 
-        let environment = try await Self.scan(prompts: prompts, environment: [PromptPins.environmentVariable: "calendar_events=4"])
+        let environment = try await Self.scan(prompts: prompts, environment: [PromptPins.environmentVariable: "calendar_events=5"])
         #expect(environment.systemTexts.allSatisfy { $0.contains(Self.marker) })
 
         var pins = try String(contentsOf: prompts.appendingPathComponent("active.yaml"), encoding: .utf8)
-        pins = pins.replacingOccurrences(of: "calendar_events: 3", with: "calendar_events: 4")
+        pins = pins.replacingOccurrences(of: "calendar_events: 4", with: "calendar_events: 5")
         try pins.write(to: prompts.appendingPathComponent("active.yaml"), atomically: true, encoding: .utf8)
         let moved = try await Self.scan(prompts: prompts)
-        #expect(moved.systemTexts.allSatisfy { $0.contains(Self.marker) }, "the pin moved: version 4 is live")
+        #expect(moved.systemTexts.allSatisfy { $0.contains(Self.marker) }, "the pin moved: version 5 is live")
     }
 
-    @Test("prompts render without @4 renders the pinned version")
+    @Test("prompts render without @5 renders the pinned version")
     func renderUsesThePin() async throws {
         let prompts = try Self.promptsWithCandidate()
         let fixtures = RepositoryPaths.root.appendingPathComponent("evals/fixtures").path
@@ -106,9 +106,9 @@ struct ScanPromptPinTests {
         let original = try await BatchCLITests.run(
             ["prompts", "render", "--prompt", "calendar_events", "--fixture", "class-picnic", "--prompts", ScanHarness.promptsPath, "--fixtures", fixtures],
             environment: [:])
-        #expect(pinned.stdout == original.stdout, "landing v4 changed the rendered request")
+        #expect(pinned.stdout == original.stdout, "landing v5 changed the rendered request")
         let candidate = try await BatchCLITests.run(
-            ["prompts", "render", "--prompt", "calendar_events@4", "--fixture", "class-picnic", "--prompts", prompts.path, "--fixtures", fixtures],
+            ["prompts", "render", "--prompt", "calendar_events@5", "--fixture", "class-picnic", "--prompts", prompts.path, "--fixtures", fixtures],
             environment: [:])
         #expect(candidate.code == 0 && candidate.stdout.contains(Self.marker))
     }
