@@ -82,6 +82,26 @@ package enum ItemBody: Sendable, Hashable {
         }
     }
 
+    /// The same item with what it leaves out taken from `known`, an item of the same feature it updates: a re-mention
+    /// ("don't forget Emma's party Saturday!") that names no time or place keeps the known one's, as a `changed` verdict's
+    /// null fields do. A time, place, reply-by date or host it names replaces the known one's.
+    func keeping(_ known: ItemBody) -> ItemBody {
+        switch (self, known) {
+        case (.event(var new), .event(let old)):
+            (new.time, new.endTime, new.location) = (new.time ?? old.time, new.endTime ?? old.endTime, new.location ?? old.location)
+            return .event(new)
+        case (.deadline(var new), .deadline(let old)):
+            (new.time, new.details) = (new.time ?? old.time, new.details ?? old.details)
+            return .deadline(new)
+        case (.rsvp(var new), .rsvp(let old)):
+            (new.deadline, new.requestedBy) = (new.deadline ?? old.deadline, new.requestedBy ?? old.requestedBy)
+            return .rsvp(new)
+        default:
+            // A decision's null decided_by is the whole group and its null date a recurring arrangement: both are said.
+            return self
+        }
+    }
+
     /// Every item of the shipping features in `extraction`, in feature order.
     package static func all(in extraction: Extraction) -> [ItemBody] {
         extraction.events.map(ItemBody.event) + extraction.decisions.map(ItemBody.decision)

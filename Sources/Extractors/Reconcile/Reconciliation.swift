@@ -162,7 +162,7 @@ package enum Reconciliation {
             }
             if let known = ItemMatching.best(body, among: earlier.filter(\.isOpen)) {
                 if let until = new.until, known.until != until { state.update(known.ref) { $0.until = until } }
-                return fresh(known) ? change(known, to: body) : fill(known, from: body)
+                return fresh(known) ? change(known, to: body.keeping(known.body)) : fill(known, from: body)
             }
             if let closed = ItemMatching.best(body, among: earlier.filter { !$0.isOpen }), !fresh(closed) {
                 return refuse(.restatesClosed, subject, "the same as \(closed.ref), which is \(closed.status.rawValue), with no new message")

@@ -213,4 +213,22 @@ struct ReconciliationRestatementTests {
         #expect(shown.rsvps.first?.response(of: "ana")?.response == "yes", "her answer is not taken back")
         #expect(shown.rsvps.first?.response(of: "dan")?.response == "yes", "an answer it lacked is added")
     }
+
+    /// A new message that mentions an item again without its time or place ("don't forget Emma's party Saturday!")
+    /// updates it and keeps what it leaves out; one that names a new time and place moves it.
+    @Test func aReMentionWithoutATimeOrPlaceKeepsThemAndANewOneMovesIt() {
+        let state = Night.state(Night.event("Emma's party", day: 12, time: "14:00", place: "Jump Zone", ["m1"]),
+                                Night.rsvp("Emma's party", day: 12, ["m1"]))
+        let reminder = NightAnswer(newItems: [NewItem(Night.event("Emma's party", day: 12, time: nil, place: nil, ["m30"]))])
+        let reminded = Reconciliation.apply(state, request: Night.request(state, day: 6, messages: ["m30"]), answer: reminder)
+        #expect(reminded.refusals.isEmpty, "\(reminded.refusals)")
+        let event = Night.view(reminded.state, day: 6).events.first
+        #expect(event?.time == LocalTime(iso: "14:00") && event?.location == "Jump Zone", "the re-mention took nothing away")
+        #expect(event?.sources == ["m1", "m30"])
+
+        let moved = NightAnswer(newItems: [NewItem(Night.event("Emma's party", day: 12, time: "16:00", place: "Skate Park", ["m1", "m31"]))])
+        let result = Reconciliation.apply(reminded.state, request: Night.request(reminded.state, day: 7, messages: ["m31"]), answer: moved)
+        let now = Night.view(result.state, day: 7).events
+        #expect(now.count == 1 && now.first?.time == LocalTime(iso: "16:00") && now.first?.location == "Skate Park")
+    }
 }
