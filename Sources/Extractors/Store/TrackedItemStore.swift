@@ -56,19 +56,19 @@ package struct TrackedItemStore: Sendable {
     /// dismissed priority message is closed in the app, and a deadline a parent completed in the app (not one the chat
     /// met for her) is met for her; completed by every parent who owes it, it is closed in the app.
     private func overlayParentActions(_ items: inout [TrackedItem], _ conversationID: UUID, on db: PostgresConnection) async throws {
-        let confirmed = Set(try await db.query(
-            "SELECT idempotency_key AS k FROM calendar_events WHERE conversation_id = $1 AND confirmed IS TRUE AND idempotency_key IS NOT NULL",
-            [conversationID]).map { try $0.decode("k", as: String.self) })
-        let dismissed = Set(try await db.query(
-            "SELECT idempotency_key AS k FROM priority_messages WHERE conversation_id = $1 AND dismissed IS TRUE AND idempotency_key IS NOT NULL",
-            [conversationID]).map { try $0.decode("k", as: String.self) })
+        var confirmed: Set<String> = [], dismissed: Set<String> = []
         var owners: [String: (all: Int, doneInApp: Set<String>)] = [:]
-        for row in try await db.query(Self.deadlineOwnersSQL, [conversationID]) {
+        for row in try await db.query(Self.parentActionsSQL, [conversationID]) {
             let key: String = try row.decode("item_key")
-            var entry = owners[key] ?? (0, [])
-            entry.all += 1
-            if try row.decode("done_in_app", as: Bool.self) { entry.doneInApp.insert(try row.decode("user_id")) }
-            owners[key] = entry
+            switch try row.decode("kind", as: String.self) {
+            case "confirmed": confirmed.insert(key)
+            case "dismissed": dismissed.insert(key)
+            default:
+                var entry = owners[key] ?? (0, [])
+                entry.all += 1
+                if try row.decode("done_in_app", as: Bool.self) { entry.doneInApp.insert(try row.decode("user_id")) }
+                owners[key] = entry
+            }
         }
         let conversation = conversationID.postgresValue
         for index in items.indices {
@@ -91,13 +91,24 @@ package struct TrackedItemStore: Sendable {
     /// `only`: the refs that may have changed (the night's touched items); nil saves every item (an adopted state).
     package func save(_ state: ConversationState, conversationID: UUID, runID: UUID?, closedReasons: [String: String] = [:],
                       only: Set<String>? = nil, on db: PostgresConnection) async throws {
+        // One statement for the night's items (arrays unnested), not one round trip per item.
+        var refs: [String] = [], features: [String] = [], bodies: [String] = [], statuses: [String] = []
+        var reasons: [String] = [], metFor: [String] = [], untils: [String] = [], origins: [String] = [], positions: [Int] = []
         for (position, item) in state.items.enumerated() where only?.contains(item.ref) ?? true {
-            try await db.query(Self.upsertSQL, [
-                conversationID, item.ref, item.body.feature.rawValue, try JSONValue.encode(item.body), item.status.rawValue,
-                item.status == .open ? nil : closedReasons[item.ref] ?? item.status.rawValue, item.metFor.sorted().compactMap { UUID(uuidString: $0) },
-                item.until, item.origin.rawValue, position, runID,
-            ])
+            refs.append(item.ref)
+            features.append(item.body.feature.rawValue)
+            bodies.append(try JSONValue.encode(item.body).serialized())
+            statuses.append(item.status.rawValue)
+            // Arrays carry no NULL here (PostgresArrays): an empty string stands for none, turned back by NULLIF.
+            reasons.append(item.status == .open ? "" : closedReasons[item.ref] ?? item.status.rawValue)
+            // A uuid[] per row cannot ride in a 2-D array of unequal lengths: each row's participants as one JSON array.
+            metFor.append(JSONValue.array(item.metFor.sorted().filter { UUID(uuidString: $0) != nil }.map(JSONValue.string)).serialized())
+            untils.append(item.until?.iso ?? "")
+            origins.append(item.origin.rawValue)
+            positions.append(position)
         }
+        guard !refs.isEmpty else { return }
+        try await db.query(Self.upsertSQL, [conversationID, refs, features, bodies, statuses, reasons, metFor, untils, origins, positions, runID])
     }
 
     static let loadSQL = """
@@ -105,19 +116,28 @@ package struct TrackedItemStore: Sendable {
         WHERE conversation_id = $1 ORDER BY position, first_seen_at, ref
         """
 
-    /// Each deadline row of the conversation and whether its parent completed it in the app (not met by the chat).
-    static let deadlineOwnersSQL = """
-        SELECT item_key, user_id::text AS user_id,
-               (status = 'completed' AND closed_reason IS DISTINCT FROM 'met') AS done_in_app
+    /// In one round trip: the keys of confirmed events and dismissed priority messages, and each deadline row of the
+    /// conversation with whether its parent completed it in the app (not met by the chat).
+    static let parentActionsSQL = """
+        SELECT 'confirmed' AS kind, idempotency_key AS item_key, NULL::text AS user_id, false AS done_in_app
+        FROM calendar_events WHERE conversation_id = $1 AND confirmed IS TRUE AND idempotency_key IS NOT NULL
+        UNION ALL
+        SELECT 'dismissed', idempotency_key, NULL, false
+        FROM priority_messages WHERE conversation_id = $1 AND dismissed IS TRUE AND idempotency_key IS NOT NULL
+        UNION ALL
+        SELECT 'deadline', item_key, user_id::text, (status = 'completed' AND closed_reason IS DISTINCT FROM 'met')
         FROM deadlines WHERE conversation_id = $1 AND item_key IS NOT NULL AND user_id IS NOT NULL
         """
 
-    /// $1 conversation, $2 ref, $3 feature, $4 item, $5 status, $6 closed reason, $7 met for, $8 until, $9 origin,
-    /// $10 position, $11 run.
+    /// $1 conversation, $11 run; one array element per item: $2 ref, $3 feature, $4 item (JSON), $5 status, $6 closed
+    /// reason ('' for none), $7 met for (a JSON array of participant ids), $8 until ('' for none), $9 origin, $10 position.
     static let upsertSQL = """
         INSERT INTO tracked_items (conversation_id, ref, feature, item, status, closed_reason, met_for, until, origin, position,
                                    last_run_id)
-        VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::uuid[], $8::date, $9, $10, $11)
+        SELECT $1, t.ref, t.feature, t.item::jsonb, t.status, NULLIF(t.reason, ''),
+               ARRAY(SELECT jsonb_array_elements_text(t.met_for::jsonb))::uuid[], NULLIF(t.until, '')::date, t.origin, t.position, $11
+        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::int[])
+             AS t(ref, feature, item, status, reason, met_for, until, origin, position)
         ON CONFLICT (conversation_id, ref) DO UPDATE SET feature = EXCLUDED.feature, item = EXCLUDED.item,
             status = EXCLUDED.status, closed_reason = EXCLUDED.closed_reason, met_for = EXCLUDED.met_for,
             until = EXCLUDED.until, origin = EXCLUDED.origin, position = EXCLUDED.position, last_run_id = EXCLUDED.last_run_id,
