@@ -6,9 +6,6 @@ import Foundation
 /// night's request carries the state the earlier nights left, its answer goes through `Reconciliation.apply`, and what
 /// the app then shows the reference user is that night's prediction. A one-night fixture is a chat of one night.
 enum NightsPlayer {
-    /// Messages of earlier nights a night's request carries before its new ones, as the scan's context does.
-    static let contextMessages = ConversationReader.defaultContextMessages
-
     /// With `--provider labels` every answer is written from the night's labels (`LabelAnswers`); with any other
     /// provider the engine reads the night's messages with their context and the open items the earlier nights left
     /// (`input.state`), and its answer says what became of them (`known`) beside the new items. A recorded run whose
@@ -28,7 +25,7 @@ enum NightsPlayer {
         var earlier: [FixtureMessage] = []
         for (index, night) in nights.enumerated() {
             let id = fixture.nights == nil ? fixture.id : Fixture.nightID(fixture.id, index + 1)
-            let context = Array(earlier.suffix(contextMessages))
+            let context = Array(earlier.suffix(ConversationReader.defaultContextMessages))
             var input = Self.input(fixture, night: night, context: context, zone: zone)
             input.state = state
             let shown = variant.engine.shownRefs(input, features: variant.features)
@@ -62,7 +59,8 @@ enum NightsPlayer {
     }
 
     /// What the engine reads on one night: the night's messages after their context (earlier nights' last
-    /// `contextMessages`), "now" the night's. `--export-requests` builds the same, so recorded answers replay.
+    /// `ConversationReader.defaultContextMessages`, as the scan's context), "now" the night's. `--export-requests`
+    /// builds the same, so recorded answers replay.
     static func input(_ fixture: Fixture, night: FixtureNight, context: [FixtureMessage], zone: TimeZone) -> ConversationInput {
         let participants = fixture.participants.map { Extractors.Participant(id: $0.id, name: $0.name) }
         return ConversationInput(
@@ -91,7 +89,7 @@ enum NightsPlayer {
         var state = ConversationState()
         var earlier: [FixtureMessage] = []
         for (index, night) in nights.enumerated() {
-            let context = Array(earlier.suffix(contextMessages))
+            let context = Array(earlier.suffix(ConversationReader.defaultContextMessages))
             var input = Self.input(fixture, night: night, context: context, zone: zone)
             input.state = state
             var run = ExtractionRun()
