@@ -89,15 +89,23 @@ let package = Package(
             dependencies: ["AgentRuntime", "Core", "Postgres"],
             swiftSettings: internalByDefault
         ),
-        // Floor 3: services (demo data, extract, assist, scan, batch, worker), the eval runner and its reports, the
-        // answer providers and the price table, the one HTTP server (the worker's metrics endpoint, the tests'
-        // loopback servers), and the options and console output both executables share.
+        // Floor 3: the offline evaluator: eval runs over labelled fixtures, recorded and labels answers, request export,
+        // the answer cache and the reports (text, Markdown, HTML). No database.
+        .target(
+            name: "Evaluation",
+            dependencies: [
+                "AgentRuntime", "Core", "Extractors", "PromptKit",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: internalByDefault
+        ),
+        // Floor 3: the services over the database: scan, extract, assist and the proactive pass, batch, the request
+        // worker and its metrics endpoint, and the runs they record in `job_runs`.
         .target(
             name: "JobsKit",
             dependencies: [
                 "AgentRuntime", "Core", "Extractors", "Postgres", "PromptKit", "Tools",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -109,11 +117,23 @@ let package = Package(
             ],
             swiftSettings: internalByDefault
         ),
-        // Floor 4: the CLI, messageai-jobs. Never links TestSupport or Bench.
+        // Floor 4: the command-line assembly both executables share: settings (flags over environment), the option
+        // groups, logging and console output, the demo data and the parent's view, and the services built from them.
+        .target(
+            name: "JobsCLI",
+            dependencies: [
+                "AgentRuntime", "Core", "Evaluation", "Extractors", "JobsKit", "Postgres", "PromptKit", "Tools",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: internalByDefault
+        ),
+        // Floor 5: the CLI, messageai-jobs. Never links TestSupport or Bench.
         .executableTarget(
             name: "jobs",
             dependencies: [
-                "AgentRuntime", "Core", "Extractors", "JobsKit", "Postgres", "PromptKit", "Tools",
+                "AgentRuntime", "Core", "Evaluation", "Extractors", "JobsCLI", "JobsKit", "Postgres", "PromptKit", "Tools",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -125,7 +145,10 @@ let package = Package(
         // noise and the benchmarks' workloads.
         .target(
             name: "TestSupport",
-            dependencies: ["AgentRuntime", "Core", "Extractors", "JobsKit", "Postgres", "PromptKit"],
+            dependencies: [
+                "AgentRuntime", "Core", "Evaluation", "Extractors", "JobsCLI", "JobsKit", "Postgres", "PromptKit", "Tools",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: internalByDefault
         ),
         // Floor 5: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation); never
@@ -139,33 +162,45 @@ let package = Package(
         .executableTarget(
             name: "messageai-bench",
             dependencies: [
-                "AgentRuntime", "Bench", "Core", "Extractors", "JobsKit",
+                "AgentRuntime", "Bench", "Core", "Extractors", "JobsCLI", "JobsKit", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: internalByDefault
         ),
+        // One test target per source target, named after it (TestSupportTests: the loopback servers the tests build on).
+        .testTarget(name: "CoreTests", dependencies: ["Core", "TestSupport"]),
         .testTarget(name: "PostgresTests", dependencies: ["Core", "Postgres", "TestSupport"]),
-        .testTarget(name: "JSONKitTests", dependencies: ["Core", "TestSupport"]),
         .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "Core", "JobsKit", "TestSupport"]),
         .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "Core", "TestSupport"]),
         .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Core", "Postgres", "TestSupport"]),
         .testTarget(
             name: "ExtractorTests",
-            dependencies: ["Extractors", "AgentRuntime", "Core", "JobsKit", "PromptKit", "Postgres", "TestSupport"],
+            // JobsKit, JobsCLI and Evaluation: a sixth feature is proved through every command that ships it.
+            dependencies: [
+                "Extractors", "AgentRuntime", "Core", "Evaluation", "JobsCLI", "JobsKit", "PromptKit", "Postgres", "TestSupport",
+            ],
             // The dummy sixth feature's prompt, schema, migration and labelled fixture (Features/SixthFeature*Tests.swift).
             resources: [.copy("Resources/SixthFeature")]
         ),
-        .testTarget(name: "EvalsTests", dependencies: ["Extractors", "Core"]),
-        .testTarget(name: "ChronoTests", dependencies: ["Core"]),
-        .testTarget(name: "ProactiveTests", dependencies: ["Tools", "Core", "Postgres", "TestSupport"]),
+        .testTarget(
+            name: "EvaluationTests",
+            dependencies: ["Evaluation", "AgentRuntime", "Core", "Extractors", "PromptKit", "Postgres", "TestSupport"]
+        ),
         .testTarget(
             name: "JobsKitTests",
             dependencies: [
-                "JobsKit", "Bench", "Core", "Extractors", "Postgres", "PromptKit", "Tools", "TestSupport", "AgentRuntime",
+                "JobsKit", "JobsCLI", "Evaluation", "Core", "Extractors", "Postgres", "PromptKit", "Tools", "TestSupport", "AgentRuntime",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "JobsCLITests",
+            dependencies: [
+                "JobsCLI", "JobsKit", "Evaluation", "Core", "Extractors", "Postgres", "PromptKit", "Tools", "TestSupport",
+                "AgentRuntime", .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(

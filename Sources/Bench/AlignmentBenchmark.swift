@@ -1,3 +1,4 @@
+package import TestSupport
 import Extractors
 import Foundation
 

@@ -1,3 +1,4 @@
+import TestSupport
 import AgentRuntime
 import Extractors
 import Foundation

@@ -1,3 +1,4 @@
+package import TestSupport
 package import AgentRuntime
 import Core
 import Extractors

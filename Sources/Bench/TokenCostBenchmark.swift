@@ -1,3 +1,4 @@
+import TestSupport
 import AgentRuntime
 package import Extractors
 package import Foundation

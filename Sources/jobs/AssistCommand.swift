@@ -7,6 +7,7 @@ import Foundation
 import Postgres
 import Tools
 import PromptKit
+import JobsCLI
 
 struct AssistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -166,7 +167,7 @@ struct AssistCommand: AsyncParsableCommand {
             Console.error("assist: no valid answer for user \(id.uuidString.lowercased()): \(summary.stopReason) (job_runs \(summary.runID.uuidString.lowercased()))")
             if let outage {
                 Console.error("OUTAGE: \(outage)")
-                throw ExitCode(ScanService.outageExitCode)
+                throw ExitCode(ExitStatus.outage)
             }
             throw ExitCode(2)
         }

@@ -3,6 +3,7 @@ import ArgumentParser
 import JobsKit
 import Extractors
 import Foundation
+import JobsCLI
 
 /// `batch collect` and `batch status`; submitting is `scan --batch`.
 struct BatchCommand: AsyncParsableCommand {

@@ -3,6 +3,7 @@ import JobsKit
 import Core
 import Extractors
 import Foundation
+import JobsCLI
 
 /// `messageai-jobs dates`: shows what the temporal resolver makes of a text, the same code the
 /// extractors use to turn the model's quoted phrases into dates.

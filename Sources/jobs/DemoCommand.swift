@@ -1,6 +1,7 @@
 import ArgumentParser
 import JobsKit
 import Foundation
+import JobsCLI
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,8 @@ import ArgumentParser
 import JobsKit
 import Extractors
 import Foundation
+import Evaluation
+import JobsCLI
 
 /// Runs the extractors over the labelled fixtures and scores them, so a prompt change is judged by numbers.
 struct EvalRunCommand: AsyncParsableCommand {

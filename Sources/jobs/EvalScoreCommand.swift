@@ -1,6 +1,7 @@
 import ArgumentParser
 import JobsKit
 import Extractors
+import JobsCLI
 
 /// Parent of the offline evaluation commands (`eval score`, later `eval run`).
 struct EvalCommand: AsyncParsableCommand {

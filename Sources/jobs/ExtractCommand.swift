@@ -2,6 +2,7 @@ import ArgumentParser
 import JobsKit
 import Extractors
 import Foundation
+import JobsCLI
 
 struct ExtractCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

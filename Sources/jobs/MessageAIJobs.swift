@@ -4,6 +4,8 @@ import Core
 import JobsKit
 import Foundation
 import PromptKit
+import Extractors
+import JobsCLI
 
 @main
 struct MessageAIJobs: AsyncParsableCommand {
@@ -15,7 +17,7 @@ struct MessageAIJobs: AsyncParsableCommand {
 
     /// ArgumentParser's main, with SIGPIPE ignored first: a reader that goes away (`scan | head`) makes writes fail
     /// with EPIPE instead of killing the process after its work is committed. A command that succeeded but could
-    /// not write its output exits `Console.exitReaderWentAway`; a failing command keeps its own status. SIGTERM and
+    /// not write its output exits `ExitStatus.readerWentAway`; a failing command keeps its own status. SIGTERM and
     /// SIGINT close the process's open `job_runs` rows first (`StopSignals`; scan and worker stop gracefully instead).
     static func main() async {
         Console.ignoreSIGPIPE()
@@ -41,15 +43,15 @@ struct MessageAIJobs: AsyncParsableCommand {
             // The model server or the database is down, not the input wrong: the outage's own status, so a scheduler
             // can tell them apart.
             Console.error("Error: \(error)")
-            Foundation.exit(ScanService.outageExitCode)
+            Foundation.exit(ExitStatus.outage)
         } catch let error as ProviderError where error.isConfiguration {
             // A setting that parses but cannot be used (a pin naming no version, no model server): a usage error too.
             Console.error("Error: \(error)")
-            Foundation.exit(EnvironmentSettings.exitBadSetting)
+            Foundation.exit(ExitStatus.badSetting)
         } catch {
             exit(withError: error)
         }
-        if Console.readerWentAway { Foundation.exit(Console.exitReaderWentAway) }
+        if Console.readerWentAway { Foundation.exit(ExitStatus.readerWentAway) }
     }
 
     // Not ArgumentParser's built-in version flag: that text is fixed at parse time, and this one names the prompt

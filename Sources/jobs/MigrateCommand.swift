@@ -1,6 +1,7 @@
 import ArgumentParser
 import JobsKit
 import Postgres
+import JobsCLI
 
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,6 +3,8 @@ import JobsKit
 import Foundation
 import PromptKit
 import Core
+import Extractors
+import JobsCLI
 
 /// `messageai-jobs prompts`: inspect and check the prompt library before anything is sent to a model.
 struct PromptsCommand: AsyncParsableCommand {

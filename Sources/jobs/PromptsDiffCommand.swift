@@ -4,6 +4,8 @@ import Extractors
 import Foundation
 import JobsKit
 import PromptKit
+import Evaluation
+import JobsCLI
 
 /// `prompts diff A B`: what changes on the wire between two versions of one prompt, as a unified diff of the
 /// requests `prompts render` prints, written as text (one block per message), so a prompt review reads like code review.

@@ -5,6 +5,8 @@ import Core
 import Extractors
 import Foundation
 import PromptKit
+import Evaluation
+import JobsCLI
 
 /// Prints the exact request body production would send for one prompt: an extractor's over one fixture, the
 /// assistant's first step for one user.

@@ -2,6 +2,7 @@ import ArgumentParser
 import JobsKit
 import Postgres
 import Foundation
+import JobsCLI
 
 struct RequestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import ArgumentParser
 import JobsKit
 import Core
 import Foundation
+import JobsCLI
 
 /// `--status`: the statuses a request can have.
 enum RequestStatusArgument: String, ExpressibleByArgument, CaseIterable {

@@ -2,6 +2,7 @@ import ArgumentParser
 import JobsKit
 import Core
 import Foundation
+import JobsCLI
 
 struct RunsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,6 +5,8 @@ import Extractors
 import Foundation
 import Logging
 import ServiceLifecycle
+import JobsCLI
+import Core
 
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -162,7 +164,7 @@ struct ScanCommand: AsyncParsableCommand {
             if let pass = summary.proactive { Console.print("\n" + ProactiveReport.text(pass)) }
         }
         if summary.runRecordError != nil { throw ExitCode.failure }
-        if summary.outage != nil { throw ExitCode(ScanService.outageExitCode) }
+        if summary.outage != nil { throw ExitCode(ExitStatus.outage) }
         if summary.failed > 0 || summary.stoppedEarly != nil || summary.proactive?.failed == true { throw ExitCode(2) }
     }
 

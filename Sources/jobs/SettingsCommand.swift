@@ -1,6 +1,8 @@
 import ArgumentParser
 import JobsKit
 import Foundation
+import JobsCLI
+import Core
 
 struct SettingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -59,6 +61,6 @@ struct SettingsCommand: ParsableCommand {
         let problems = settings.compactMap(\.problem)
         guard !problems.isEmpty else { return }
         for problem in problems { Console.error("Error: \(problem)") }
-        throw ExitCode(EnvironmentSettings.exitBadSetting)
+        throw ExitCode(ExitStatus.badSetting)
     }
 }

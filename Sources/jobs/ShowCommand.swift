@@ -2,6 +2,8 @@ import ArgumentParser
 import Core
 import Foundation
 import JobsKit
+import Extractors
+import JobsCLI
 
 struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

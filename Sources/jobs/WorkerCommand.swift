@@ -6,6 +6,8 @@ import Foundation
 import Logging
 import PromptKit
 import ServiceLifecycle
+import JobsCLI
+import Core
 
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -154,7 +156,7 @@ struct WorkerCommand: AsyncParsableCommand {
                           + String(format: " (%.1f s; %@)", summary.seconds,
                                    summary.stopReason == .stopped ? "stopped on request" : "nothing more was ready"))
         }
-        if once, summary.deferred > 0 { throw ExitCode(ScanService.outageExitCode) }
+        if once, summary.deferred > 0 { throw ExitCode(ExitStatus.outage) }
         if once, summary.failed > 0 { throw ExitCode(2) }
     }
 

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Bench
 import JobsKit
+import JobsCLI
 
 struct BenchAgentCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

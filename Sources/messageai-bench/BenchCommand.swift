@@ -1,9 +1,11 @@
+import TestSupport
 import ArgumentParser
 import Core
 import Extractors
 import Foundation
 import Bench
 import JobsKit
+import JobsCLI
 
 /// The benchmarks, a separate executable so that their fake servers and seed-design prompts never ship in
 /// `messageai-jobs`.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JobsKit
+import JobsCLI
 
 /// The benchmark binary's one read of the process environment: logging, the database and the model server's address
 /// come from here, passed down as a value.

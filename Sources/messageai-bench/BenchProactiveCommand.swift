@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Bench
 import JobsKit
+import JobsCLI
 
 struct BenchProactiveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import Extractors
 import Foundation
 import Bench
 import JobsKit
+import JobsCLI
 
 struct BenchTokensCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import Bench
 import JobsKit
 import Core
 import Testing
+import TestSupport
 
 @Suite("Bench tokens: the seed's design")
 struct SeedDesignSimulationTests {

@@ -11,6 +11,12 @@ package protocol AnswerProvider: Sendable {
     /// Recorded as the `model` of every row this provider's answers produce.
     func modelName(for prompt: Prompt) -> String
     func answer(_ request: AnswerRequest) async throws -> ProviderAnswer
+    /// Whether the answers come from a model, whose tokens cost money (`RunCost`); the rules and an eval's labels do not.
+    var isModel: Bool { get }
+}
+
+extension AnswerProvider {
+    package var isModel: Bool { true }
 }
 
 /// One feature over one window of one conversation.

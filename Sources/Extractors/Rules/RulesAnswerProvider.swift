@@ -13,6 +13,8 @@ package struct RulesAnswerProvider: AnswerProvider {
 
     package func modelName(for prompt: Prompt) -> String { "rules" }
 
+    package var isModel: Bool { false }
+
     package func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
         // The rendered prompt is not needed: the rules read the window itself.
         let scan = RuleScan(window: request.window, input: request.input)

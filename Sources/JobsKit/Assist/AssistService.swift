@@ -1,6 +1,6 @@
 package import AgentRuntime
 package import Core
-import Extractors
+package import Extractors
 package import Foundation
 import Logging
 package import Postgres

@@ -134,7 +134,7 @@ package struct JobRunRecorder: Sendable {
     /// True for a row of `job_runs r` whose process is gone (when its status is `running`): its heartbeat ran out.
     /// Rows from before heartbeats: scans by their last claim against their lease and no live conversation lease,
     /// others after a day. `markAbandoned` marks such rows; `runs` shows them abandoned before anything has.
-    static let lapsed = """
+    package static let lapsed = """
         CASE WHEN r.alive_until IS NOT NULL THEN r.alive_until < now()
              WHEN r.kind = 'scan' THEN COALESCE(r.heartbeat_at, r.started_at)
                < now() - make_interval(secs => COALESCE((r.options->>'lease_seconds')::double precision, 600))
@@ -143,7 +143,7 @@ package struct JobRunRecorder: Sendable {
         """
 
     /// The error `markAbandoned` records, and `runs` shows for a lapsed run not yet marked.
-    static let abandonedError = "abandoned: the process stopped without closing its run (killed?); its heartbeat and leases expired"
+    package static let abandonedError = "abandoned: the process stopped without closing its run (killed?); its heartbeat and leases expired"
 
     /// The scan's name for `markAbandoned`.
     @discardableResult

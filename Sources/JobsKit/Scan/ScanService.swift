@@ -93,7 +93,7 @@ package struct ScanService: Sendable {
         /// it did not.
         package var stoppedEarly: String?
         /// The outage that stopped the run: the model server's circuit breaker opened, or the database stayed
-        /// unreachable. The run ends `failed` and the command exits `ScanService.outageExitCode`.
+        /// unreachable. The run ends `failed` and the command exits `ExitStatus.outage`.
         package var outage: String?
         /// Conversations given back untouched because of the outage (their failure counts unchanged): the next scan
         /// takes them at once.
@@ -355,9 +355,6 @@ package struct ScanService: Sendable {
         logger.info("scan finished", metadata: fields)
     }
 
-    /// The exit status of a run stopped by an outage (EX_TEMPFAIL: try again later), distinct from 2 (some of the
-    /// work failed): nothing was wrong with the conversations.
-    package static let outageExitCode: Int32 = 75
 
     /// `stoppedEarly` after a graceful shutdown (SIGTERM or SIGINT).
     package static let shutdownReason = "a shutdown was requested (SIGTERM or SIGINT); conversations in flight were finished"

@@ -1,5 +1,6 @@
 import Extractors
 import JobsKit
+import JobsCLI
 
 /// What the model said in an answer that failed or was re-asked, as `runs show`, `requests show` and `quarantine
 /// show` print it: which answer, what was wrong, then its text (already bounded and redacted), indented.

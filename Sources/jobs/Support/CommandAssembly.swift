@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import JobsKit
+import JobsCLI
 
 /// The process environment, read once: every setting a command uses comes from here through `Settings`, and
 /// logging (`OutputOptions.bootstrap`) from the same read. `MessageAIJobs.main` checks it all before any command runs.

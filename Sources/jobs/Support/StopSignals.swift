@@ -1,6 +1,7 @@
 import JobsKit
 import Dispatch
 import Foundation
+import JobsCLI
 
 /// SIGTERM and SIGINT for commands without a graceful shutdown of their own (all but `scan` and `worker`, which
 /// run under a ServiceGroup): the runs the process has open in `job_runs` are closed (`failed`, or `partial` when

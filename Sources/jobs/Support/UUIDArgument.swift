@@ -2,6 +2,7 @@ public import ArgumentParser  // public: UUID (Foundation) is public, so its con
 public import Foundation
 import JobsKit
 import Postgres
+import JobsCLI
 
 /// Ids are parsed once, by the argument parser: a malformed id is a usage error naming the flag (exit code 64),
 /// and the commands receive a `UUID`, never a string to force-unwrap.

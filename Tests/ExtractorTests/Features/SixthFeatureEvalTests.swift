@@ -4,6 +4,7 @@ import Foundation
 import JobsKit
 import Testing
 import TestSupport
+import Evaluation
 
 /// The sixth feature of `SixthFeatureTests` through the oracle, the eval runner and the scorer: its labels load from a
 /// fixture once it is registered (`FeatureRegistry.scoring`), its predictions are mapped by its own `scored`, and it is

@@ -6,6 +6,8 @@ import Foundation
 import Postgres
 import Testing
 import TestSupport
+import Evaluation
+import JobsCLI
 
 /// The sixth feature (`Carpools`, SixthFeatureTests) registered the way the binary would register it, one line
 /// (`FeatureRegistry.parents.adding(Carpools())`), and run through the services the commands use: `scan` per feature

@@ -3,6 +3,7 @@ import Foundation
 import JobsKit
 import Testing
 import TestSupport
+import Evaluation
 
 /// The pipeline measured with a model that knows the labels: perfect answers must keep everything, and so must each
 /// realistic mistake that keeps quotes verbatim (a neighbour's id, a date off by one, a paraphrased phrase, a phrase

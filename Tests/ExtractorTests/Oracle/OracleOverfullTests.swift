@@ -5,6 +5,7 @@ import Core
 import PromptKit
 import Testing
 import TestSupport
+import Evaluation
 
 /// A model that lists more items than a schema's `maxItems` (OpenAI's strict mode does not enforce the caps; a
 /// small model repeats itself): the answer is not refused, the first items are kept, the rest are noted as dropped.

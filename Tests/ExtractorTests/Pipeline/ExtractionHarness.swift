@@ -6,6 +6,7 @@ import JobsKit
 import Postgres
 import PromptKit
 import TestSupport
+import JobsCLI
 
 /// The demo conversations in a fresh database, a fake OpenAI server answering per feature, and the real
 /// client, engine and store between them.

@@ -3,6 +3,7 @@ import Foundation
 import JobsKit
 import Testing
 import TestSupport
+import Evaluation
 
 /// The rule-based provider is the offline default: on evals/fixtures its decisions and priority messages must keep
 /// their floors, and every item it returns must pass the evidence check. The floors were F1 0.70 and precision 0.75

@@ -11,58 +11,15 @@ import TestSupport
 /// The proactive assistant with an LLM on the demo data: a rule-based scan fills the calendar, code finds the
 /// conflict and the RSVP, then a scripted model drives the real loop, client and tools over those findings.
 @Suite struct AssistDemoTests {
-    /// Tuesday 2026-03-03, noon in New York: the demo's soccer game and birthday party are both on its conflict day,
-    /// Saturday March 7, and the party RSVP is due tomorrow, Wednesday March 4.
-    static let now = FixedTime.tuesdayNoon
-    static let maria = DemoDataset.userIDs.maria
-
-    static func prompts() throws -> PromptLibrary { try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts")) }
-
-    /// The demo, scanned by the rules (no pass): the ids of the game, the party and Maria's party RSVP.
-    static func scannedDemo(_ db: TestDatabase) async throws -> (game: String, party: String, rsvp: String) {
-        _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: now))
-        let rules = try ExtractionEngine(prompts: try prompts(), provider: RulesAnswerProvider())
-        let scan = try await ScanService(pool: db.pool, engine: rules, options: ScanOptions()).run(now: now)
-        #expect(scan.failed == 0)
-        func id(_ sql: String) async throws -> String {
-            try await db.pool.query(sql, [maria])[0].decode("id", as: UUID.self).uuidString.lowercased()
-        }
-        let events = "SELECT e.id FROM calendar_events e JOIN conversation_participants cp ON cp.conversation_id = e.conversation_id AND cp.user_id = $1 WHERE "
-        return (try await id(events + "e.title ILIKE '%game%'"), try await id(events + "e.title ILIKE '%birthday%'"),
-                try await id("SELECT id FROM rsvp_tracking WHERE user_id = $1"))
-    }
-
-    /// Three steps: look at conflicts and pending RSVPs in parallel, create a reminder, answer.
-    static func script(_ server: FakeOpenAIServer, _ ids: (game: String, party: String, rsvp: String)) {
-        let findings: JSONValue = [
-            "summary": "Saturday's soccer game overlaps Emma's party, and you have not answered the party RSVP.",
-            "conflicts": [["description": "Both are Saturday late morning. Options: ask Alex to take Sofia to the game, or arrive at the party at 12:15.",
-                           "event_ids": [.string(ids.game), .string(ids.party)], "rank": 1]],
-            "pending_rsvps": [["rsvp_id": .string(ids.rsvp), "note": "Answer Jenny by tomorrow", "rank": 2]],
-            "near_deadlines": [], "priority_messages": [], "suggested_actions": ["Ask Alex to take Sofia to the game"],
-        ]
-        server.enqueue(
-            .toolCalls([(id: "call_1", name: "check_conflicts", arguments: #"{"event_id":null,"date":null,"start_time":null,"end_time":null}"#),
-                        (id: "call_2", name: "get_pending_rsvps", arguments: "{}")]),
-            .toolCalls([(id: "call_3", name: "create_reminder",
-                         arguments: #"{"title":"Answer Emma's party RSVP","remind_at":"2026-03-05T09:00:00-05:00","priority":"high","deadline_id":null}"#)]),
-            .chat(content: findings.serialized()))
-    }
-
-    static func service(_ db: TestDatabase, _ server: FakeOpenAIServer) throws -> AssistService {
-        AssistService(pool: db.pool, client: server.client(apiKey: "sk-test", retry: RetryPolicy.modelCalls()),
-                      prompts: try prompts())
-    }
-
     @Test func startsFromTheCodeFindingsExplainsThemAndCreatesOneReminderOnce() async throws {
         try await TestDatabase.with { db in
-            let ids = try await Self.scannedDemo(db)
+            let ids = try await AssistDemoScene.scannedDemo(db)
             let server = try FakeOpenAIServer()
             defer { server.stop() }
-            let service = try Self.service(db, server)
+            let service = try AssistDemoScene.service(db, server)
 
-            Self.script(server, ids)
-            let first = try await service.run(userID: Self.maria, now: Self.now)
+            AssistDemoScene.script(server, ids)
+            let first = try await service.run(userID: AssistDemoScene.maria, now: AssistDemoScene.now)
             #expect(first.stopReason == .completed)
             #expect(first.steps == 3)
             #expect(first.remindersCreated == 1)
@@ -78,7 +35,7 @@ import TestSupport
             let format = try #require(server.requests.first?.json?["response_format"])
             #expect(format["json_schema"]?["strict"] == true)
             #expect(!format.serialized().contains("maxLength"))
-            let local = try #require(try Self.prompts().latest(id: "assistant")?.outputSchema)
+            let local = try #require(try AssistDemoScene.prompts().latest(id: "assistant")?.outputSchema)
             #expect(local.serialized().contains("maxLength"))
             guard case .object(var answer) = try #require(first.findings) else { Issue.record("the answer is not an object"); return }
             #expect(try JSONSchema(local).validate(.object(answer)).isEmpty)
@@ -93,7 +50,7 @@ import TestSupport
 
             // The model's words and order are on the findings' rows; its run, tokens and reminder count in assistant_runs.
             let explained = try await db.pool.query(
-                "SELECT kind, rank, explanation FROM assistant_findings WHERE user_id = $1 AND explanation IS NOT NULL ORDER BY kind", [Self.maria])
+                "SELECT kind, rank, explanation FROM assistant_findings WHERE user_id = $1 AND explanation IS NOT NULL ORDER BY kind", [AssistDemoScene.maria])
             #expect(try explained.map { try $0.decode("kind", as: String.self) } == ["conflict", "rsvp"])
             #expect(try explained[0].decode("rank", as: Int.self) == 1)
             #expect(try explained[0].decode("explanation", as: String.self).contains("Options: ask Alex"))
@@ -108,11 +65,11 @@ import TestSupport
             // created, due tomorrow morning, is now itself a finding: a reminder coming due).
             let count = "SELECT count(*) AS n FROM assistant_findings WHERE kind <> 'reminder'"
             let findingRows = try await db.pool.query(count)[0].decode("n", as: Int.self)
-            Self.script(server, ids)
-            let again = try await service.run(userID: Self.maria, now: Self.now)
+            AssistDemoScene.script(server, ids)
+            let again = try await service.run(userID: AssistDemoScene.maria, now: AssistDemoScene.now)
             #expect(again.remindersCreated == 0)
             #expect(try await db.pool.query(
-                "SELECT count(*) AS n FROM reminders WHERE user_id = $1 AND origin = 'assistant'", [Self.maria])[0].decode("n", as: Int.self) == 1)
+                "SELECT count(*) AS n FROM reminders WHERE user_id = $1 AND origin = 'assistant'", [AssistDemoScene.maria])[0].decode("n", as: Int.self) == 1)
             #expect(try await db.pool.query(count)[0].decode("n", as: Int.self) == findingRows)
             #expect(try await db.pool.query("SELECT count(*) AS n FROM assistant_findings WHERE kind = 'reminder'")[0].decode("n", as: Int.self) == 1)
             let lastRequest = try #require(server.requests.last?.json?["messages"]?.arrayValue)
@@ -123,7 +80,7 @@ import TestSupport
 
     @Test func aModelThatInventsFindingsOrIdsIsCheckedAndDropped() async throws {
         try await TestDatabase.with { db in
-            let ids = try await Self.scannedDemo(db)
+            let ids = try await AssistDemoScene.scannedDemo(db)
             let dentist: String = try await db.pool.query(
                 "SELECT id FROM calendar_events WHERE title ILIKE '%dentist%'")[0].decode("id", as: UUID.self).uuidString.lowercased()
             let server = try FakeOpenAIServer()
@@ -145,7 +102,7 @@ import TestSupport
             server.enqueue(
                 .toolCalls([(id: "call_1", name: "get_upcoming_events", arguments: #"{"days":14}"#)]),
                 .chat(content: answer.serialized()))
-            let summary = try await Self.service(db, server).run(userID: Self.maria, now: Self.now)
+            let summary = try await AssistDemoScene.service(db, server).run(userID: AssistDemoScene.maria, now: AssistDemoScene.now)
             #expect(summary.stopReason == .completed)
             #expect(summary.dropped.map(\.reason) == [
                 "not a finding code produced", "cites a row no tool returned: \(ids.game), \(invented)", "cites a row no tool returned: r1",
@@ -167,13 +124,13 @@ import TestSupport
 
     @Test func thePassWithAnLLMRunsOncePerUserWithFindingsAndRecordsTokensPerUserAndPerNight() async throws {
         try await TestDatabase.with { db in
-            _ = try await Self.scannedDemo(db)
+            _ = try await AssistDemoScene.scannedDemo(db)
             // Every user's run answers at once, ranking nothing: 120 prompt and 30 completion tokens each.
             let empty: JSONValue = ["summary": "Nothing new.", "conflicts": [], "pending_rsvps": [], "near_deadlines": [], "priority_messages": [], "suggested_actions": []]
             let server = try FakeOpenAIServer(fallback: { _ in .chat(content: empty.serialized(), usage: FakeUsage(prompt: 120, completion: 30)) })
             defer { server.stop() }
-            let pass = ProactivePass(pool: db.pool, assistant: try Self.service(db, server))
-            let summary = try await pass.run(.all, now: Self.now)
+            let pass = ProactivePass(pool: db.pool, assistant: try AssistDemoScene.service(db, server))
+            let summary = try await pass.run(.all, now: AssistDemoScene.now)
             let withFindings = try await db.pool.query(
                 "SELECT count(DISTINCT user_id) AS n FROM assistant_findings WHERE status = 'open' AND NOT dismissed")[0].decode("n", as: Int.self)
             #expect(withFindings >= 1)
@@ -192,14 +149,14 @@ import TestSupport
 
     @Test func aFailingModelLeavesTheTemplateFindingsAndIsReported() async throws {
         try await TestDatabase.with { db in
-            _ = try await Self.scannedDemo(db)
+            _ = try await AssistDemoScene.scannedDemo(db)
             let server = try FakeOpenAIServer(fallback: { _ in .error(status: 400, message: "model not available") })
             defer { server.stop() }
-            let summary = try await ProactivePass(pool: db.pool, assistant: try Self.service(db, server)).run(.all, now: Self.now)
+            let summary = try await ProactivePass(pool: db.pool, assistant: try AssistDemoScene.service(db, server)).run(.all, now: AssistDemoScene.now)
             #expect(summary.narrated == 0 && summary.narrationFailed > 0)
             #expect(summary.usersFailed == 0, "the code's findings were written before the model was asked")
             let conflict = try #require(try await db.pool.query(
-                "SELECT status, suggestion, explanation FROM assistant_findings WHERE user_id = $1 AND kind = 'conflict'", [Self.maria]).first)
+                "SELECT status, suggestion, explanation FROM assistant_findings WHERE user_id = $1 AND kind = 'conflict'", [AssistDemoScene.maria]).first)
             #expect(try conflict.decode("status", as: String.self) == "open")
             #expect(try conflict.decode("suggestion", as: String.self).contains("overlaps"))
             #expect(try conflict.decode("explanation", as: String?.self) == nil)
@@ -213,9 +170,9 @@ import TestSupport
             let server = try FakeOpenAIServer()
             defer { server.stop() }
             let service = AssistService(pool: db.pool, client: server.client(apiKey: nil, retry: RetryPolicy.modelCalls()),
-                                        prompts: try Self.prompts())
+                                        prompts: try AssistDemoScene.prompts())
             let missing = UUID()
-            let error = await #expect(throws: JobsError.self) { try await service.run(userID: missing, now: Self.now) }
+            let error = await #expect(throws: JobsError.self) { try await service.run(userID: missing, now: AssistDemoScene.now) }
             #expect(error?.code == .notFound)
             #expect(error?.description == "no user with id \(missing.uuidString.lowercased())")
             #expect(server.requests.isEmpty)

@@ -5,11 +5,12 @@ import JobsKit
 import Postgres
 import Testing
 import TestSupport
+import JobsCLI
 
 /// `prompts render --prompt assistant --user`: the first request of the user's assistant run, printed without
 /// calling a model or keeping anything, and byte for byte what the run then sends.
 @Suite struct AssistRenderTests {
-    /// `AssistDemoTests.now`, as the command takes it.
+    /// `AssistDemoScene.now`, as the command takes it.
     static let at = "2026-03-03T17:00:00Z"
 
     static func findingCount(_ db: TestDatabase) async throws -> Int {
@@ -25,7 +26,7 @@ import TestSupport
 
     @Test func rendersTheFirstRequestTheRunSendsAndKeepsNothing() async throws {
         try await TestDatabase.with { db in
-            let ids = try await AssistDemoTests.scannedDemo(db)
+            let ids = try await AssistDemoScene.scannedDemo(db)
             let server = try FakeOpenAIServer()
             defer { server.stop() }
             let prompts = RepositoryPaths.root.appendingPathComponent("prompts").path
@@ -56,8 +57,8 @@ import TestSupport
             flags.prompts = prompts
             let assembly = Assembly(settings: try Settings(environment: environment, flags: flags))
             let service = try #require(try assembly.assistant(pool: db.pool, .openai))
-            AssistDemoTests.script(server, ids)
-            let run = try await service.run(userID: AssistDemoTests.maria, now: AssistDemoTests.now)
+            AssistDemoScene.script(server, ids)
+            let run = try await service.run(userID: AssistDemoScene.maria, now: AssistDemoScene.now)
             #expect(run.findings != nil, "\(run.stopReason)")
             let sent = try #require(server.requests.first?.json)
             #expect(sent == body, "the rendered request differs from the one the run sent")
@@ -66,11 +67,11 @@ import TestSupport
 
     @Test func theServerSettingsAndOptionsShapeTheRequestAndBadInputIsNamed() async throws {
         try await TestDatabase.with { db in
-            _ = try await AssistDemoTests.scannedDemo(db)
+            _ = try await AssistDemoScene.scannedDemo(db)
             let server = try FakeOpenAIServer()
             defer { server.stop() }
             let prompts = ["--prompts", RepositoryPaths.root.appendingPathComponent("prompts").path]
-            let maria = ["--user", AssistDemoTests.maria.uuidString.lowercased(), "--now", Self.at]
+            let maria = ["--user", AssistDemoScene.maria.uuidString.lowercased(), "--now", Self.at]
             let user = ["--prompt", "assistant"] + maria
 
             let openAI = try await Reliability.cli(["prompts", "render"] + user + prompts + ["--first-tool-choice", "required"],

@@ -7,6 +7,7 @@ import Postgres
 import PromptKit
 import Testing
 import TestSupport
+import JobsCLI
 
 /// Issue 49: the assistant on the demo's coming week, against a model that knows only what it is told. On a server
 /// that cannot take the schema with tools (OPENAI_TOOLS_WITH_SCHEMA=false) the first request already tells the
@@ -18,7 +19,7 @@ import TestSupport
     /// fee Friday March 6 (five days ahead: beyond the old three-day window), and the early dismissal is tomorrow.
     static let now = FixedTime.tuesdayNoon.addingTimeInterval(-2 * 86_400)
 
-    static func schema() throws -> JSONValue { try #require(try AssistDemoTests.prompts().active(id: "assistant")?.outputSchema) }
+    static func schema() throws -> JSONValue { try #require(try AssistDemoScene.prompts().active(id: "assistant")?.outputSchema) }
 
     /// A model that answers only in a shape it was told: the request's schema (its format, or the text in its system
     /// prompt) must have the assistant's fields, else it answers in a guessed shape of its own. Its first step looks at
@@ -44,10 +45,10 @@ import TestSupport
     /// The demo on Sunday, scanned by the rules, with a local server's settings: no schema on tool steps.
     static func service(_ db: TestDatabase, _ server: FakeOpenAIServer) async throws -> AssistService {
         _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: now))
-        let rules = try ExtractionEngine(prompts: try AssistDemoTests.prompts(), provider: RulesAnswerProvider())
+        let rules = try ExtractionEngine(prompts: try AssistDemoScene.prompts(), provider: RulesAnswerProvider())
         let scan = try await ScanService(pool: db.pool, engine: rules, options: ScanOptions()).run(now: now)
         #expect(scan.failed == 0)
-        var service = try AssistDemoTests.service(db, server)
+        var service = try AssistDemoScene.service(db, server)
         service.toolsWithSchema = false
         return service
     }
@@ -57,7 +58,7 @@ import TestSupport
             let schema = try Self.schema()
             let server = try FakeOpenAIServer(fallback: Self.schemaToldModel(expecting: FakeAssistantAnswer.fields(of: schema)))
             defer { server.stop() }
-            let summary = try await Self.service(db, server).run(userID: AssistDemoTests.maria, now: Self.now)
+            let summary = try await Self.service(db, server).run(userID: AssistDemoScene.maria, now: Self.now)
 
             #expect(summary.stopReason == .completed, "\(summary.stopReason)")
             #expect(server.requests.count == 2, "tools, then the answer: no forced answer step, no answer written twice")
@@ -87,12 +88,12 @@ import TestSupport
         try await TestDatabase.with { db in
             let server = try FakeOpenAIServer(fallback: Self.schemaToldModel(expecting: FakeAssistantAnswer.fields(of: try Self.schema())))
             defer { server.stop() }
-            let summary = try await Self.service(db, server).run(userID: AssistDemoTests.maria, now: Self.now)
+            let summary = try await Self.service(db, server).run(userID: AssistDemoScene.maria, now: Self.now)
             #expect(summary.findings != nil, "\(summary.stopReason)")
 
             let rows = try await db.pool.query(
                 "SELECT kind, title, suggestion, rank FROM assistant_findings WHERE user_id = $1 AND status = 'open' ORDER BY rank",
-                [AssistDemoTests.maria]).map {
+                [AssistDemoScene.maria]).map {
                 (kind: try $0.decode("kind", as: String.self), text: try $0.decode("title", as: String.self) + " " + $0.decode("suggestion", as: String.self),
                  rank: try $0.decode("rank", as: Int?.self))
             }

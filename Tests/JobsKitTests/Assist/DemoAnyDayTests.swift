@@ -5,6 +5,7 @@ import JobsKit
 import Postgres
 import Testing
 import TestSupport
+import JobsCLI
 
 /// The demo on any day: loaded and scanned by the rules at each day of the week, in the morning and late in the
 /// evening in New York (a fixed clock), it stores no item in the past or a year ahead, no reminder in the past, no
@@ -21,7 +22,7 @@ import TestSupport
         let today = LocalDate(now, in: DemoDataset.timeZone)
         try await TestDatabase.with { db in
             _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: now))
-            let rules = try ExtractionEngine(prompts: try AssistDemoTests.prompts(), provider: RulesAnswerProvider())
+            let rules = try ExtractionEngine(prompts: try AssistDemoScene.prompts(), provider: RulesAnswerProvider())
             let scan = try await ScanService(pool: db.pool, engine: rules, options: ScanOptions()).run(now: now)
             #expect(scan.failed == 0)
             let dated = try await db.pool.query("""

@@ -20,53 +20,53 @@ import TestSupport
 
     @Test func nothingNewRunsNoModelAndAChangedFindingRunsOnlyItsUser() async throws {
         try await TestDatabase.with { db in
-            _ = try await AssistDemoTests.scannedDemo(db)
+            _ = try await AssistDemoScene.scannedDemo(db)
             let server = try FakeOpenAIServer(fallback: { _ in .chat(content: Self.empty.serialized()) })
             defer { server.stop() }
-            let assistant = try AssistDemoTests.service(db, server)
-            let first = try await ProactivePass(pool: db.pool, assistant: assistant).run(.all, now: AssistDemoTests.now)
+            let assistant = try AssistDemoScene.service(db, server)
+            let first = try await ProactivePass(pool: db.pool, assistant: assistant).run(.all, now: AssistDemoScene.now)
             let users = try await Self.usersWithFindings(db)
             #expect(users >= 1 && first.narrated == users)
             #expect(server.requests.count == users)
 
             // assist --changed on an up-to-date database.
-            let changed = try await ProactivePass(pool: db.pool, assistant: assistant).run(.changed, now: AssistDemoTests.now)
+            let changed = try await ProactivePass(pool: db.pool, assistant: assistant).run(.changed, now: AssistDemoScene.now)
             #expect(changed.usersPassed >= users, "users with open findings are still looked at")
             #expect(changed.narrated + changed.narrationFailed == 0)
             #expect(changed.narrationSkipped == users)
             // A scan that found nothing new, with the pass after it.
-            let rules = try ExtractionEngine(prompts: try AssistDemoTests.prompts(), provider: RulesAnswerProvider())
+            let rules = try ExtractionEngine(prompts: try AssistDemoScene.prompts(), provider: RulesAnswerProvider())
             var scan = ScanService(pool: db.pool, engine: rules, options: ScanOptions())
             scan.proactive = ProactivePass(pool: db.pool, assistant: assistant)
-            let rescan = try await scan.run(now: AssistDemoTests.now)
+            let rescan = try await scan.run(now: AssistDemoScene.now)
             #expect(rescan.proactive?.narrated == 0 && rescan.proactive?.narrationFailed == 0)
             #expect(server.requests.count == users, "no request after the first pass")
 
             // Moving the party changes Maria's conflict: her run, and only hers, happens again.
             try await db.pool.query(
                 "UPDATE calendar_events SET time = '14:00', end_time = '16:00', updated_at = now() WHERE title ILIKE '%birthday party%'")
-            let moved = try await ProactivePass(pool: db.pool, assistant: assistant).run(.changed, now: AssistDemoTests.now)
+            let moved = try await ProactivePass(pool: db.pool, assistant: assistant).run(.changed, now: AssistDemoScene.now)
             #expect(moved.narrated >= 1)
             let ranFor = Set(try await db.pool.query("SELECT user_id FROM assistant_runs WHERE run_id = $1", [moved.runID])
                 .map { try $0.decode("user_id", as: UUID.self) })
-            #expect(ranFor.contains(AssistDemoTests.maria))
-            let again = try await ProactivePass(pool: db.pool, assistant: assistant).run(.changed, now: AssistDemoTests.now)
+            #expect(ranFor.contains(AssistDemoScene.maria))
+            let again = try await ProactivePass(pool: db.pool, assistant: assistant).run(.changed, now: AssistDemoScene.now)
             #expect(again.narrated + again.narrationFailed == 0)
         }
     }
 
     @Test func aFailedRunIsTriedAgainByTheNextPass() async throws {
         try await TestDatabase.with { db in
-            _ = try await AssistDemoTests.scannedDemo(db)
+            _ = try await AssistDemoScene.scannedDemo(db)
             let failing = try FakeOpenAIServer(fallback: { _ in .error(status: 400, message: "model not available") })
             defer { failing.stop() }
-            let failed = try await ProactivePass(pool: db.pool, assistant: try AssistDemoTests.service(db, failing))
-                .run(.all, now: AssistDemoTests.now)
+            let failed = try await ProactivePass(pool: db.pool, assistant: try AssistDemoScene.service(db, failing))
+                .run(.all, now: AssistDemoScene.now)
             #expect(failed.narrationFailed >= 1 && failed.narrated == 0)
             let server = try FakeOpenAIServer(fallback: { _ in .chat(content: Self.empty.serialized()) })
             defer { server.stop() }
-            let retried = try await ProactivePass(pool: db.pool, assistant: try AssistDemoTests.service(db, server))
-                .run(.changed, now: AssistDemoTests.now)
+            let retried = try await ProactivePass(pool: db.pool, assistant: try AssistDemoScene.service(db, server))
+                .run(.changed, now: AssistDemoScene.now)
             #expect(retried.narrated == failed.narrationFailed)
         }
     }
@@ -75,11 +75,11 @@ import TestSupport
     /// leases: without a claim on the assistant run it would run every user again.
     @Test func concurrentPassesNeverRunTheSameUserTwice() async throws {
         try await TestDatabase.with { db in
-            _ = try await AssistDemoTests.scannedDemo(db)
+            _ = try await AssistDemoScene.scannedDemo(db)
             let server = try FakeOpenAIServer(fallback: { _ in .delay(1.5, then: .chat(content: Self.empty.serialized())) })
             defer { server.stop() }
-            let assistant = try AssistDemoTests.service(db, server)
-            let now = AssistDemoTests.now
+            let assistant = try AssistDemoScene.service(db, server)
+            let now = AssistDemoScene.now
             let first = Task { try await ProactivePass(pool: db.pool, assistant: assistant).run(.all, now: now) }
             // Wait until the first pass has written its findings, released its users and asked the model.
             for _ in 0..<300 where server.requests.isEmpty { try await Task.sleep(for: .milliseconds(20)) }

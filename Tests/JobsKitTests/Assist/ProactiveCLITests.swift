@@ -3,6 +3,7 @@ import JobsKit
 import Postgres
 import Testing
 import TestSupport
+import JobsCLI
 
 /// The commands as a user runs them: `scan` runs the pass after extraction unless `--no-assist`; `assist --all`
 /// runs it alone; `assist --show --user demo` prints what the demo parent must see.

@@ -7,13 +7,14 @@ import Postgres
 import PromptKit
 import Testing
 import TestSupport
+import JobsCLI
 
 /// The proactive pass on the demo data after a rule-based scan: the planted conflict and the unanswered RSVP
 /// are found by code, stored once, resolved when their cause goes away, and never raised again once dismissed
 /// unless their subject changes.
 @Suite struct ProactivePassTests {
-    static let now = AssistDemoTests.now
-    static let maria = AssistDemoTests.maria
+    static let now = AssistDemoScene.now
+    static let maria = AssistDemoScene.maria
 
     /// Loads the demo and scans it with the pass after extraction.
     static func scanned(_ db: TestDatabase) async throws -> ScanService.Summary {
@@ -22,7 +23,7 @@ import TestSupport
     }
 
     static func scan(_ db: TestDatabase) async throws -> ScanService.Summary {
-        let rules = try ExtractionEngine(prompts: try AssistDemoTests.prompts(), provider: RulesAnswerProvider())
+        let rules = try ExtractionEngine(prompts: try AssistDemoScene.prompts(), provider: RulesAnswerProvider())
         var service = ScanService(pool: db.pool, engine: rules, options: ScanOptions())
         service.proactive = ProactivePass(pool: db.pool)
         return try await service.run(now: now)
@@ -173,7 +174,7 @@ import TestSupport
     }
 
     static func scanWithoutPass(_ db: TestDatabase) async throws -> ScanService.Summary {
-        let rules = try ExtractionEngine(prompts: try AssistDemoTests.prompts(), provider: RulesAnswerProvider())
+        let rules = try ExtractionEngine(prompts: try AssistDemoScene.prompts(), provider: RulesAnswerProvider())
         return try await ScanService(pool: db.pool, engine: rules, options: ScanOptions()).run(now: now)
     }
 }

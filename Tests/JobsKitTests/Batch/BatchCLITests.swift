@@ -9,26 +9,12 @@ import Glibc
 
 /// `scan --batch`, `batch collect` and `batch status` as a child process against the fake server.
 @Suite(.serialized) struct BatchCLITests {
-    struct Finished {
-        let code: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    /// Runs the built CLI (`SpawnedProcess`); killed (and failed) after `timeout` seconds.
-    static func run(_ arguments: [String], environment: [String: String], timeout: Double = 60) async throws -> Finished {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai-jobs")
-        let child = try SpawnedProcess(executable, arguments: arguments, adding: environment)
-        let termination = try await child.waitForExit(timeout: timeout)
-        return Finished(code: termination.code, stdout: child.stdout, stderr: child.stderr)
-    }
-
     @Test func scanBatchThenCollectThroughTheCLI() async throws {
         try await BatchHarness.with(lifecycle: .holdInProgress) { h in
             let env = ["DATABASE_URL": h.db.connectionURL, "OPENAI_BASE_URL": h.server.baseURL.absoluteString,
                        "OPENAI_API_KEY": "sk-test-not-a-real-key", "LOG_LEVEL": "error"]
             let prompts = RepositoryPaths.root.appendingPathComponent("prompts").path
-            let submit = try await Self.run(["scan", "--batch", "--provider", "openai", "--prompts", prompts, "--json"], environment: env)
+            let submit = try await JobsBinary.run(["scan", "--batch", "--provider", "openai", "--prompts", prompts, "--json"], environment: env)
             #expect(submit.code == 0, "\(submit.stderr)")
             let submitted = try JSONValue.parse(submit.stdout)
             #expect(submitted["status"] == "submitted" && submitted["conversations"] == 4)
@@ -39,24 +25,24 @@ import Glibc
 
             // `--batch` takes the batch id's first characters, like every id argument.
             let batch = try #require(submitted["batch_id"]?.stringValue?.lowercased())
-            let waiting = try await Self.run(["batch", "collect", "--batch", String(batch.prefix(8)), "--prompts", prompts], environment: env)
+            let waiting = try await JobsBinary.run(["batch", "collect", "--batch", String(batch.prefix(8)), "--prompts", prompts], environment: env)
             #expect(waiting.code == 0, "\(waiting.stderr)")
             #expect(waiting.stdout.contains("OpenAI says in_progress"))
 
             h.server.batches.complete()
-            let collect = try await Self.run(["batch", "collect", "--prompts", prompts, "--json"], environment: env)
+            let collect = try await JobsBinary.run(["batch", "collect", "--prompts", prompts, "--json"], environment: env)
             #expect(collect.code == 0, "\(collect.stderr)")
             let collected = try #require(try JSONValue.parse(collect.stdout).arrayValue?.first)
             #expect(collected["status"] == "collected" && collected["applied"] == 4)
             #expect(try await h.count("SELECT count(*) AS n FROM calendar_events") == 4)
 
-            let unknown = try await Self.run(["batch", "collect", "--batch", "ffffffff", "--prompts", prompts], environment: env)
+            let unknown = try await JobsBinary.run(["batch", "collect", "--batch", "ffffffff", "--prompts", prompts], environment: env)
             #expect(unknown.code == 1 && unknown.stderr.contains("no batch id starts with 'ffffffff' in llm_batches"), "\(unknown.stderr)")
 
-            let status = try await Self.run(["batch", "status"], environment: env)
+            let status = try await JobsBinary.run(["batch", "status"], environment: env)
             #expect(status.code == 0 && status.stdout.contains("collected") && status.stdout.contains("4 applied"))
 
-            let rules = try await Self.run(["scan", "--batch", "--provider", "rules", "--prompts", prompts], environment: env)
+            let rules = try await JobsBinary.run(["scan", "--batch", "--provider", "rules", "--prompts", prompts], environment: env)
             #expect(rules.code != 0 && rules.stderr.contains("--batch"))
         }
     }
@@ -69,10 +55,10 @@ import Glibc
                        "OPENAI_API_KEY": "sk-test-not-a-real-key", "LOG_LEVEL": "error",
                        "MESSAGEAI_PRICE_BATCH_DISCOUNT": "0.5"].merging(ServerPriceTests.prices) { $1 }
             let prompts = RepositoryPaths.root.appendingPathComponent("prompts").path
-            let submit = try await Self.run(["scan", "--batch", "--provider", "openai", "--prompts", prompts, "--json"], environment: env)
+            let submit = try await JobsBinary.run(["scan", "--batch", "--provider", "openai", "--prompts", prompts, "--json"], environment: env)
             #expect(submit.code == 0, "\(submit.stderr)")
             h.server.batches.complete()
-            let collect = try await Self.run(["batch", "collect", "--prompts", prompts, "--json"], environment: env)
+            let collect = try await JobsBinary.run(["batch", "collect", "--prompts", prompts, "--json"], environment: env)
             #expect(collect.code == 0, "\(collect.stderr)")
             let collected = try #require(try JSONValue.parse(collect.stdout).arrayValue?.first)
             let usd = try #require(collected["cost"]?["usd"]?.doubleValue, "\(collect.stdout.prefix(2000))")
@@ -86,9 +72,9 @@ import Glibc
             #expect(abs(usd - full * 0.5) < 1e-9, "half the set price: \(usd) vs \(full)")
             #expect(abs((try row.decode("cost", as: Double?.self) ?? -1) - usd) < 1e-9, "job_runs records the same figure")
 
-            let text = try await Self.run(["batch", "collect", "--prompts", prompts], environment: env)
+            let text = try await JobsBinary.run(["batch", "collect", "--prompts", prompts], environment: env)
             #expect(text.code == 0)
-            let runs = try await Self.run(["runs", "--kind", "batch"], environment: env)
+            let runs = try await JobsBinary.run(["runs", "--kind", "batch"], environment: env)
             #expect(runs.stdout.contains(String(format: "cost $%.4f", usd)), "\(runs.stdout)")
         }
     }

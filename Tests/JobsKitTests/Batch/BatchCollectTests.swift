@@ -6,6 +6,7 @@ import JobsKit
 import Postgres
 import Testing
 import TestSupport
+import JobsCLI
 
 @Suite(.serialized) struct BatchCollectTests {
     /// What the synchronous scan does with the same data and answers: its rows, watermarks and request bodies.

@@ -4,6 +4,7 @@ import Foundation
 @testable import JobsKit
 import TestSupport
 import Testing
+import Evaluation
 
 /// The module error structs: codes compare by kind, the message is printed exactly as the former error types printed
 /// it, and a conversation's failure signature (what quarantine compares night to night) is what it was.

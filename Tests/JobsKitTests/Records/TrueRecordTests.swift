@@ -5,6 +5,7 @@ import Core
 @testable import JobsKit
 import Testing
 import TestSupport
+import Evaluation
 
 /// What records and reports say when a run fails, drops items or uses a model with no price.
 @Suite("True records: bounded assistant summaries, drop counts, unknown costs")

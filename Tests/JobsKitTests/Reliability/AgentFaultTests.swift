@@ -5,6 +5,7 @@ import JobsKit
 import Postgres
 import TestSupport
 import Testing
+import JobsCLI
 
 /// The proactive assistant (AssistService: the real loop, client, tools and stores) against a model that calls
 /// tools badly or fails mid-run. Runs end with a recorded outcome; traces are kept; nothing crashes.

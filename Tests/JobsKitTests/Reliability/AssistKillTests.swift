@@ -1,4 +1,3 @@
-import Bench
 import Foundation
 import Core
 import JobsKit

@@ -4,6 +4,7 @@ import JobsKit
 import Postgres
 import TestSupport
 import Testing
+import JobsCLI
 
 /// The CLI given bad input: each case ends with a message on stderr that says what is wrong and where, a non-zero
 /// exit, and the database as it was.
@@ -140,7 +141,7 @@ struct BadInputTests {
             environment["OPENAI_BASE_URL"] = server
             let result = try await SpawnedProcess.run(Reliability.executable, arguments: ["scan", "--provider", "openai", "--no-prefilter", "--json"] + Self.prompts,
                                                     environment: environment, timeout: 90)
-            #expect(result.termination == .exit(ScanService.outageExitCode), "\(result.stderr)")
+            #expect(result.termination == .exit(ExitStatus.outage), "\(result.stderr)")
             let summary = try JSONValue.parse(Data(result.stdout.utf8))
             #expect(summary["conversations"]?.integerValue == 0)
             // Deferred once the breaker is open; a conversation whose own requests failed just before it opened fails

@@ -1,7 +1,6 @@
 import Extractors
 import Foundation
 import Core
-import Bench
 import JobsKit
 import Postgres
 import TestSupport

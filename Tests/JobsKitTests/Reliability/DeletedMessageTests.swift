@@ -3,6 +3,7 @@ import JobsKit
 import Postgres
 import TestSupport
 import Testing
+import JobsCLI
 
 /// A member deletes a message while `extract` waits for the model (issue 47): the answer cites it, so its rows would
 /// violate the messages foreign key (23503). The extraction reads the conversation again and asks once more instead

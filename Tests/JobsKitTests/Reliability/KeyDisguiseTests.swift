@@ -5,6 +5,7 @@ import Foundation
 import JobsKit
 import TestSupport
 import Testing
+import JobsCLI
 
 /// A server that echoes the API key in every disguise (upper case, `\u002d`, percent and HTML escapes, full-width,
 /// zero-width, swapped separators) into answers, errors and the assistant's replies gets it into no sink: the whole

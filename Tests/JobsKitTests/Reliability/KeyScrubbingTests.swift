@@ -5,6 +5,7 @@ import Core
 import JobsKit
 import TestSupport
 import Testing
+import Evaluation
 
 /// A server that echoes the `Authorization` header inside successful (200, schema-valid) answers cannot get the key
 /// to disk: not into the eval cache, not into the rows a scan writes (issue 14, item 5).

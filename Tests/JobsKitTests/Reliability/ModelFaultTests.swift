@@ -1,7 +1,6 @@
 import AgentRuntime
 import Foundation
 import Core
-import Bench
 import JobsKit
 import Postgres
 import TestSupport

@@ -1,5 +1,4 @@
 import AgentRuntime
-import Bench
 import Extractors
 import Foundation
 import JobsKit

@@ -188,12 +188,3 @@ func withTimeout<T: Sendable>(_ seconds: Double, _ what: String, _ body: @escapi
         return try await group.next()!
     }
 }
-
-/// Polls `condition` every 10 ms until it holds; throws after `seconds`.
-func waitUntil(_ seconds: Double, _ what: String, _ condition: () async throws -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while try await !condition() {
-        guard Date() < deadline else { throw ReliabilityTimeout(description: "waited \(seconds) s for \(what)") }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}

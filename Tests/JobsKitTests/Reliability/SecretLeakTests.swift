@@ -5,6 +5,7 @@ import JobsKit
 import Postgres
 import TestSupport
 import Testing
+import JobsCLI
 
 /// The API key and the database password never leave the process: not in logs (`-v`, debug level), errors,
 /// job_runs, watermarks, agent traces, findings, or eval reports and caches. A hostile proxy echoes the key back.

@@ -1,4 +1,3 @@
-import Bench
 import Extractors
 import Foundation
 import JobsKit

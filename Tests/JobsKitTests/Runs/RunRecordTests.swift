@@ -5,6 +5,7 @@ import Postgres
 import Synchronization
 import Testing
 import TestSupport
+import JobsCLI
 
 /// Every run ends with a true record in `job_runs`, whatever ends its process: SIGTERM closes the rows the process
 /// has open before it exits; after SIGKILL the row's heartbeat stops and the next run of any kind marks it
@@ -45,7 +46,7 @@ struct RunRecordTests {
     static func demoNow(_ db: TestDatabase) async throws {
         let now = Date()
         _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: now))
-        let rules = try ExtractionEngine(prompts: try AssistDemoTests.prompts(), provider: RulesAnswerProvider())
+        let rules = try ExtractionEngine(prompts: try AssistDemoScene.prompts(), provider: RulesAnswerProvider())
         #expect(try await ScanService(pool: db.pool, engine: rules, options: ScanOptions()).run(now: now).failed == 0)
     }
 

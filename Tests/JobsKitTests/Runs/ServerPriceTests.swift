@@ -6,6 +6,8 @@ import JobsKit
 import Postgres
 import TestSupport
 import Testing
+import JobsCLI
+import Evaluation
 
 /// Prices for any server (issue 48 item 3): with `MESSAGEAI_PRICE_*` set, a local server's tokens cost the same money
 /// in `scan`, `runs`, `assist` and `eval` (and so in the worker's metric, which adds up the runs' recorded costs);
@@ -43,7 +45,7 @@ struct ServerPriceTests {
             defer { server.stop() }
             let base = ["OPENAI_BASE_URL": server.baseURL.absoluteString]
 
-            let scan = try await RunSubjectTests.cli(["scan", "--json", "--no-prefilter"], db, base.merging(Self.prices) { $1 })
+            let scan = try await JobsBinary.run(["scan", "--json", "--no-prefilter"], db, base.merging(Self.prices) { $1 })
             #expect(scan.code == 0, "\(scan.stderr)")
             let summary = try Self.json(scan.stdout)
             let scanRun = try #require(summary["run_id"]?.stringValue)
@@ -52,12 +54,12 @@ struct ServerPriceTests {
             #expect(scanExpected.usd > 0 && abs(scanUSD - scanExpected.usd) < 1e-6, "\(scanUSD) vs \(scanExpected.usd)")
             #expect(abs((scanExpected.recorded ?? -1) - scanUSD) < 1e-6, "job_runs records the same figure")
 
-            let runs = try await OperatorCLI.json([RunHistory.Run].self, ["runs", "--kind", "scan"], db)
+            let runs = try await JobsBinary.json([RunHistory.Run].self, ["runs", "--kind", "scan"], db)
             #expect(abs((runs.first { $0.id.postgresValue == scanRun }?.costUSD ?? -1) - scanUSD) < 1e-6)
-            let runsText = try await RunSubjectTests.cli(["runs", "--kind", "scan"], db)
+            let runsText = try await JobsBinary.run(["runs", "--kind", "scan"], db)
             #expect(runsText.stdout.contains(String(format: "cost $%.4f", scanUSD)), "\(runsText.stdout)")
 
-            let assist = try await RunSubjectTests.cli(["assist", "--user", "demo", "--json"], db, base.merging(Self.prices) { $1 })
+            let assist = try await JobsBinary.run(["assist", "--user", "demo", "--json"], db, base.merging(Self.prices) { $1 })
             #expect(assist.code == 0, "\(assist.stderr)")
             let assisted = try Self.json(assist.stdout)
             let assistRun = try #require(assisted["run_id"]?.stringValue)
@@ -67,7 +69,7 @@ struct ServerPriceTests {
             #expect(abs((assistExpected.recorded ?? -1) - assistUSD) < 1e-6)
 
             // No price set: the local server is unknown in assist too, never gpt-4o-mini's list price.
-            let unpriced = try await RunSubjectTests.cli(["assist", "--user", "demo", "--json"], db, base)
+            let unpriced = try await JobsBinary.run(["assist", "--user", "demo", "--json"], db, base)
             let cost = try Self.json(unpriced.stdout)["cost"]
             #expect(cost?["usd"] == .null && cost?["estimate"]?.stringValue == "unknown", "\(unpriced.stdout.prefix(1500))")
             #expect(cost?["unknown_reason"]?.stringValue?.contains("MESSAGEAI_PRICE_INPUT") == true)
@@ -92,9 +94,9 @@ struct ServerPriceTests {
 
     @Test("a price needs input and output together; each is checked like every setting")
     func badPrices() async throws {
-        let half = try await SettingsValidationTests.run(["runs"], nil, extra: ["MESSAGEAI_PRICE_INPUT": "0.15", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"])
+        let half = try await JobsBinary.isolated(["runs"], nil, extra: ["MESSAGEAI_PRICE_INPUT": "0.15", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"])
         #expect(half.termination == .exit(64) && half.stderr.contains("MESSAGEAI_PRICE_OUTPUT is not valid: expected a price too"), "\(half.stderr)")
-        let bad = try await SettingsValidationTests.run(["runs"], nil, extra: ["MESSAGEAI_PRICE_OUTPUT": "cheap"])
+        let bad = try await JobsBinary.isolated(["runs"], nil, extra: ["MESSAGEAI_PRICE_OUTPUT": "cheap"])
         #expect(bad.termination == .exit(64) && bad.stderr.contains("MESSAGEAI_PRICE_OUTPUT='cheap' is not valid: expected US dollars per million"), "\(bad.stderr)")
     }
 }

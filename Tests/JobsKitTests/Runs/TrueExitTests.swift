@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
+import JobsCLI
 #endif
 
 /// A night that failed for someone says so, from outside: the exit status cron and Kubernetes read, the run's record,

@@ -64,7 +64,7 @@ struct NightsBinaryTests {
     static func scan(_ db: TestDatabase, _ server: FakeOpenAIServer?, provider: String = "openai") async throws -> JSONValue {
         var env = ["DATABASE_URL": db.connectionURL, "LOG_LEVEL": "error"]
         if let server { env["OPENAI_BASE_URL"] = server.baseURL.absoluteString; env["OPENAI_API_KEY"] = "sk-test-not-a-real-key" }
-        let run = try await BatchCLITests.run(["scan", "--provider", provider, "--prompts", ScanHarness.promptsPath, "--no-assist",
+        let run = try await JobsBinary.run(["scan", "--provider", provider, "--prompts", ScanHarness.promptsPath, "--no-assist",
                                                "--no-prefilter", "--json"], environment: env)
         #expect(run.code == 0, "\(run.stderr)")
         return try JSONValue.parse(run.stdout)
@@ -232,13 +232,13 @@ struct NightsBinaryTests {
             let chat = try await load(db)
             let server = try Self.server(script)
             defer { server.stop() }
-            let run = try await BatchCLITests.run(
+            let run = try await JobsBinary.run(
                 ["extract", "--conversation", chat.conversation.postgresValue, "--provider", "openai", "--prompts", ScanHarness.promptsPath, "--json"],
                 environment: ["DATABASE_URL": db.connectionURL, "OPENAI_BASE_URL": server.baseURL.absoluteString,
                               "OPENAI_API_KEY": "sk-test-not-a-real-key", "LOG_LEVEL": "error"])
             #expect(run.code == 0, "\(run.stderr)")
             // A second extract over the whole chat changes nothing.
-            let again = try await BatchCLITests.run(
+            let again = try await JobsBinary.run(
                 ["extract", "--conversation", chat.conversation.postgresValue, "--provider", "openai", "--prompts", ScanHarness.promptsPath, "--json"],
                 environment: ["DATABASE_URL": db.connectionURL, "OPENAI_BASE_URL": server.baseURL.absoluteString,
                               "OPENAI_API_KEY": "sk-test-not-a-real-key", "LOG_LEVEL": "error"])
@@ -255,10 +255,10 @@ struct NightsBinaryTests {
             defer { server.stop() }
             let env = ["DATABASE_URL": db.connectionURL, "OPENAI_BASE_URL": server.baseURL.absoluteString,
                        "OPENAI_API_KEY": "sk-test-not-a-real-key", "LOG_LEVEL": "error"]
-            let submit = try await BatchCLITests.run(["scan", "--batch", "--provider", "openai", "--prompts", ScanHarness.promptsPath,
+            let submit = try await JobsBinary.run(["scan", "--batch", "--provider", "openai", "--prompts", ScanHarness.promptsPath,
                                                       "--no-prefilter", "--json"], environment: env)
             #expect(submit.code == 0, "\(submit.stderr)")
-            let collect = try await BatchCLITests.run(["batch", "collect", "--prompts", ScanHarness.promptsPath, "--json"], environment: env)
+            let collect = try await JobsBinary.run(["batch", "collect", "--prompts", ScanHarness.promptsPath, "--json"], environment: env)
             #expect(collect.code == 0, "\(collect.stderr)")
             return try await rows(db)
         }

@@ -1,4 +1,3 @@
-import Bench
 import Core
 import Extractors
 import Foundation

@@ -45,7 +45,7 @@ struct ScanPromptPinTests {
             defer { server.stop() }
             let env = ["DATABASE_URL": db.connectionURL, "OPENAI_BASE_URL": server.baseURL.absoluteString,
                        "OPENAI_API_KEY": "sk-test-not-a-real-key", "LOG_LEVEL": "error"].merging(environment) { $1 }
-            let run = try await BatchCLITests.run(
+            let run = try await JobsBinary.run(
                 ["scan", "--provider", "openai", "--prompts", prompts.path, "--features", "calendar_events", "--no-assist", "--no-prefilter"]
                     + arguments, environment: env)
             #expect(run.code == 0, "\(run.stderr)")
@@ -98,16 +98,16 @@ struct ScanPromptPinTests {
     func renderUsesThePin() async throws {
         let prompts = try Self.promptsWithCandidate()
         let fixtures = RepositoryPaths.root.appendingPathComponent("evals/fixtures").path
-        let pinned = try await BatchCLITests.run(
+        let pinned = try await JobsBinary.run(
             ["prompts", "render", "--prompt", "calendar_events", "--fixture", "class-picnic", "--prompts", prompts.path, "--fixtures", fixtures],
             environment: [:])
         #expect(pinned.code == 0, "\(pinned.stderr)")
         #expect(!pinned.stdout.contains(Self.marker))
-        let original = try await BatchCLITests.run(
+        let original = try await JobsBinary.run(
             ["prompts", "render", "--prompt", "calendar_events", "--fixture", "class-picnic", "--prompts", ScanHarness.promptsPath, "--fixtures", fixtures],
             environment: [:])
         #expect(pinned.stdout == original.stdout, "landing v5 changed the rendered request")
-        let candidate = try await BatchCLITests.run(
+        let candidate = try await JobsBinary.run(
             ["prompts", "render", "--prompt", "calendar_events@5", "--fixture", "class-picnic", "--prompts", prompts.path, "--fixtures", fixtures],
             environment: [:])
         #expect(candidate.code == 0 && candidate.stdout.contains(Self.marker))

@@ -23,7 +23,7 @@ struct ScanRequestModeTests {
             let env = ["DATABASE_URL": db.connectionURL, "OPENAI_BASE_URL": server.baseURL.absoluteString,
                        "OPENAI_API_KEY": "sk-test-not-a-real-key", "LOG_LEVEL": "error"].merging(environment) { $1 }
             let prompts = RepositoryPaths.root.appendingPathComponent("prompts").path
-            let run = try await BatchCLITests.run(["scan", "--provider", "openai", "--prompts", prompts, "--no-assist", "--no-prefilter", "--json"]
+            let run = try await JobsBinary.run(["scan", "--provider", "openai", "--prompts", prompts, "--no-assist", "--no-prefilter", "--json"]
                                                   + arguments, environment: env)
             #expect(run.code == 0, "\(run.stderr)")
             let row = try await db.pool.query("SELECT options->>'request_mode' AS mode FROM job_runs WHERE kind = 'scan'")

@@ -1,5 +1,4 @@
 import Foundation
-import Bench
 import JobsKit
 import Postgres
 import TestSupport

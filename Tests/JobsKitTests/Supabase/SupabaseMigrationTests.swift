@@ -5,6 +5,7 @@ import JobsKit
 import Postgres
 import Testing
 import TestSupport
+import JobsCLI
 
 /// `migrate` on the app's database (the PRD's section 7 with Supabase's stand-ins), as a new user runs it.
 @Suite struct SupabaseMigrationTests {

@@ -5,6 +5,7 @@ import JobsKit
 import Postgres
 import Testing
 import TestSupport
+import JobsCLI
 
 /// One rule for a user's zone: her user_settings row, else the deployment's default, else UTC.
 @Suite struct TimeZonePolicyTests {

@@ -6,6 +6,7 @@ import Postgres
 import Testing
 import TestSupport
 import Tools
+import JobsCLI
 
 /// One definition of a valid time zone: the trigger on `user_settings` and the jobs accept the same names, and a zone
 /// stored before the check (or around it) costs its user her own zone, never her conversations.

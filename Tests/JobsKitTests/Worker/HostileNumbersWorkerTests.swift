@@ -57,7 +57,7 @@ struct HostileNumbersWorkerTests {
             }
             defer { server.stop() }
             let port = try FreePort.find()
-            let child = try WorkerCommandTests.child(
+            let child = try JobsBinary.child(
                 ["worker", "--provider", "openai", "--prompts", WorkerHarness.promptsPath, "--poll-seconds", "1", "--metrics-port", "\(port)"],
                 environment: ["DATABASE_URL": db.connectionURL, "OPENAI_BASE_URL": server.baseURL.absoluteString,
                               "OPENAI_API_KEY": "sk-test-hostile-numbers", "MESSAGEAI_REQUEST_MODE": "per-feature"])
@@ -83,7 +83,7 @@ struct HostileNumbersWorkerTests {
             let metrics = try await LoopbackEndpoint(port: port).get("/metrics")
             #expect(metrics.status == 200)
             for type in ["prompt", "completion"] {
-                let value = WorkerMetricsEndpointTests.value(metrics.text, #"messageai_worker_model_tokens_total{kind="extract",type="\#(type)"}"#)
+                let value = PrometheusText.value(metrics.text, #"messageai_worker_model_tokens_total{kind="extract",type="\#(type)"}"#)
                 #expect(value.map { $0 > 0 && $0 <= Double(Usage.plausibleLimit) } == true, "only real counts: \(type) \(value.map { "\($0)" } ?? "none")")
             }
             #expect(try await LoopbackEndpoint(port: port).get("/healthz").status == 200)

@@ -3,6 +3,7 @@ import Foundation
 import JobsKit
 import Postgres
 import Testing
+import TestSupport
 
 @Suite("Job request queue")
 struct JobRequestQueueTests {

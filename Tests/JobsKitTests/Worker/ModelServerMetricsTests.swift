@@ -31,15 +31,15 @@ struct ModelServerMetricsTests {
         await #expect(throws: LLMError.self) { _ = try await client.complete(request) }  // 500, retried once, 500 again
         await #expect(throws: LLMError.self) { _ = try await client.complete(request) }  // times out twice
         let served = Self.text(exposition)
-        #expect(WorkerMetricsEndpointTests.value(served, #"messageai_model_requests_total{outcome="ok"}"#) == 1, "\(served)")
-        #expect(WorkerMetricsEndpointTests.value(served, #"messageai_model_requests_total{outcome="http_500"}"#) == 1, "\(served)")
-        #expect(WorkerMetricsEndpointTests.value(served, #"messageai_model_requests_total{outcome="timeout"}"#) == 1, "\(served)")
-        #expect(WorkerMetricsEndpointTests.value(served, #"messageai_model_request_duration_seconds_count{outcome="error"}"#) == 2)
-        #expect(WorkerMetricsEndpointTests.value(served, #"messageai_model_request_duration_seconds_bucket{outcome="ok",le="+Inf"}"#) == 1)
+        #expect(PrometheusText.value(served, #"messageai_model_requests_total{outcome="ok"}"#) == 1, "\(served)")
+        #expect(PrometheusText.value(served, #"messageai_model_requests_total{outcome="http_500"}"#) == 1, "\(served)")
+        #expect(PrometheusText.value(served, #"messageai_model_requests_total{outcome="timeout"}"#) == 1, "\(served)")
+        #expect(PrometheusText.value(served, #"messageai_model_request_duration_seconds_count{outcome="error"}"#) == 2)
+        #expect(PrometheusText.value(served, #"messageai_model_request_duration_seconds_bucket{outcome="ok",le="+Inf"}"#) == 1)
 
         metrics.sampleBreaker(server.baseURL)
         let breaker = CircuitBreaker.shared(for: server.baseURL)
-        #expect(WorkerMetricsEndpointTests.value(Self.text(exposition), #"messageai_model_breaker_open{server="\#(breaker.server)"}"#)
+        #expect(PrometheusText.value(Self.text(exposition), #"messageai_model_breaker_open{server="\#(breaker.server)"}"#)
                 == (breaker.isOpen ? 1 : 0), "\(Self.text(exposition))")
     }
 
@@ -55,7 +55,7 @@ struct ModelServerMetricsTests {
         let metrics = ModelServerMetrics(factory: factory)
         metrics.sampleBreaker(baseURL)
         let gauge = #"messageai_model_breaker_open{server="\#(breaker.server)"}"#
-        #expect(WorkerMetricsEndpointTests.value(Self.text(exposition), gauge) == 0, "closed before any failure")
+        #expect(PrometheusText.value(Self.text(exposition), gauge) == 0, "closed before any failure")
 
         let client = MeteredChatClient(inner: dead.client(retry: FakeOpenAIServer.quickRetries(5), breaker: breaker), metrics: metrics)
         let request = ChatCompletionRequest(model: "local", messages: [.user("hi")])
@@ -64,8 +64,8 @@ struct ModelServerMetricsTests {
         await #expect(throws: LLMError.self) { _ = try await client.complete(request) }  // refused unsent
         metrics.sampleBreaker(baseURL)
         let served = Self.text(exposition)
-        #expect(WorkerMetricsEndpointTests.value(served, gauge) == 1, "\(served)")
-        #expect(WorkerMetricsEndpointTests.value(served, #"messageai_model_requests_total{outcome="unavailable"}"#) ?? 0 >= 1, "\(served)")
+        #expect(PrometheusText.value(served, gauge) == 1, "\(served)")
+        #expect(PrometheusText.value(served, #"messageai_model_requests_total{outcome="unavailable"}"#) ?? 0 >= 1, "\(served)")
     }
 
     @Test("deploy/README's metric table names every metric the worker serves, and nothing else")

@@ -5,19 +5,10 @@ import Testing
 
 @Suite("Worker command")
 struct WorkerCommandTests {
-    static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("messageai-jobs")
-    }
-
-    /// The CLI as a child (`SpawnedProcess`), logging at info so the worker's "started" line shows.
-    static func child(_ arguments: [String], environment: [String: String]) throws -> SpawnedProcess {
-        try SpawnedProcess(executable, arguments: arguments, adding: environment.merging(["LOG_LEVEL": "info"]) { own, _ in own })
-    }
-
     @Test("an idle worker exits 0 on SIGTERM")
     func sigtermWhileIdle() async throws {
         try await WorkerHarness.withDemo { db in
-            let child = try Self.child(
+            let child = try JobsBinary.child(
                 ["worker", "--provider", "rules", "--prompts", WorkerHarness.promptsPath, "--poll-seconds", "30"],
                 environment: ["DATABASE_URL": db.connectionURL])
             defer { child.kill() }
@@ -34,18 +25,18 @@ struct WorkerCommandTests {
     func requestThenOnce() async throws {
         try await WorkerHarness.withDemo { db in
             let environment = ["DATABASE_URL": db.connectionURL]
-            let enqueue = try Self.child(
+            let enqueue = try JobsBinary.child(
                 ["request", "extract", "--conversation", WorkerHarness.conversations.birthday.uuidString],
                 environment: environment)
             #expect(try await enqueue.waitForExit(timeout: 30).code == 0)
             let id = try #require(Int64(enqueue.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "stdout: \(enqueue.stdout)")
 
-            let unknown = try Self.child(
+            let unknown = try JobsBinary.child(
                 ["request", "assist", "--user", "00000000-0000-4000-8000-00000000dead"], environment: environment)
             #expect(try await unknown.waitForExit(timeout: 30).code != 0)
             #expect(unknown.stderr.contains("no user with id 00000000-0000-4000-8000-00000000dead"))
 
-            let worker = try Self.child(
+            let worker = try JobsBinary.child(
                 ["worker", "--once", "--json", "--provider", "rules", "--prompts", WorkerHarness.promptsPath],
                 environment: environment)
             defer { worker.kill() }

@@ -16,7 +16,7 @@ struct WorkerMetricsEndpointTests {
             let port = try FreePort.find()
             // A name of its own, so the test finds this worker's LISTEN backend among other tests' workers.
             let application = "metrics-test-\(UUID().uuidString.prefix(8).lowercased())"
-            let child = try WorkerCommandTests.child(
+            let child = try JobsBinary.child(
                 ["worker", "--provider", "rules", "--prompts", WorkerHarness.promptsPath, "--poll-seconds", "1",
                  "--metrics-port", "\(port)"],
                 environment: ["DATABASE_URL": db.connectionURL + "&application_name=\(application)"])
@@ -29,7 +29,7 @@ struct WorkerMetricsEndpointTests {
             let before = try await endpoint.get("/metrics")
             #expect(before.status == 200)
             #expect(before.contentType?.hasPrefix("text/plain; version=0.0.4") == true)
-            #expect(Self.value(before.text, #"messageai_worker_requests_total{kind="extract",result="done"}"#) ?? 0 == 0)
+            #expect(PrometheusText.value(before.text, #"messageai_worker_requests_total{kind="extract",result="done"}"#) ?? 0 == 0)
 
             let queue = JobRequestQueue(pool: db.pool)
             let served = [try await queue.enqueue(.extract, id: WorkerHarness.conversations.birthday),
@@ -41,24 +41,24 @@ struct WorkerMetricsEndpointTests {
             var after = before
             try await waitUntil(10, "the counters reach the finished requests") {
                 after = try await endpoint.get("/metrics")
-                return Self.value(after.text, #"messageai_worker_requests_total{kind="extract",result="done"}"#) == 2
-                    && Self.value(after.text, #"messageai_worker_requests_total{kind="assist",result="failed"}"#) == 1
+                return PrometheusText.value(after.text, #"messageai_worker_requests_total{kind="extract",result="done"}"#) == 2
+                    && PrometheusText.value(after.text, #"messageai_worker_requests_total{kind="assist",result="failed"}"#) == 1
             }
-            #expect(Self.value(after.text, #"messageai_worker_request_duration_seconds_count{kind="extract"}"#) == 2)
-            #expect(Self.value(after.text, #"messageai_worker_request_duration_seconds_bucket{kind="extract",le="+Inf"}"#) == 2)
-            #expect(Self.value(after.text, #"messageai_worker_queue_depth{state="running"}"#) == 0)
-            #expect(Self.value(after.text, #"messageai_worker_queue_depth{state="ready"}"#) == 0)
+            #expect(PrometheusText.value(after.text, #"messageai_worker_request_duration_seconds_count{kind="extract"}"#) == 2)
+            #expect(PrometheusText.value(after.text, #"messageai_worker_request_duration_seconds_bucket{kind="extract",le="+Inf"}"#) == 2)
+            #expect(PrometheusText.value(after.text, #"messageai_worker_queue_depth{state="running"}"#) == 0)
+            #expect(PrometheusText.value(after.text, #"messageai_worker_queue_depth{state="ready"}"#) == 0)
             // Each enqueue's NOTIFY woke the worker.
-            #expect((Self.value(after.text, "messageai_worker_notifications_total") ?? 0) >= 1)
+            #expect((PrometheusText.value(after.text, "messageai_worker_notifications_total") ?? 0) >= 1)
             // The rule-based provider asks no model: its tokens are counted, as zero.
-            #expect(Self.value(after.text, #"messageai_worker_model_tokens_total{kind="extract",type="prompt"}"#) == 0)
+            #expect(PrometheusText.value(after.text, #"messageai_worker_model_tokens_total{kind="extract",type="prompt"}"#) == 0)
 
             // A request that is not due yet is queue depth, not work.
             try await db.pool.query(
                 "INSERT INTO job_requests (kind, conversation_id, not_before) VALUES ('extract', $1, now() + interval '1 hour')",
                 [WorkerHarness.conversations.birthday])
             try await waitUntil(10, "the waiting request shows in the queue depth") {
-                Self.value(try await endpoint.get("/metrics").text, #"messageai_worker_queue_depth{state="waiting"}"#) == 1
+                PrometheusText.value(try await endpoint.get("/metrics").text, #"messageai_worker_queue_depth{state="waiting"}"#) == 1
             }
 
             // Kill the LISTEN backend, and every reconnect for three seconds: /healthz says so.
@@ -93,33 +93,5 @@ struct WorkerMetricsEndpointTests {
             #expect(try await child.waitForExit(timeout: 30) == .exit(0), "stderr: \(child.stderr)")
             await #expect(throws: (any Error).self) { try await endpoint.get("/healthz") }
         }
-    }
-
-    /// The sample value of a metric line whose name and labels are `series` exactly, or nil if there is none.
-    static func value(_ exposition: String, _ series: String) -> Double? {
-        for line in exposition.split(separator: "\n") where line.hasPrefix(series + " ") {
-            return Double(line.dropFirst(series.count + 1).trimmingCharacters(in: .whitespaces))
-        }
-        return nil
-    }
-}
-
-struct EndpointReply: Sendable {
-    let status: Int
-    let contentType: String?
-    let text: String
-}
-
-/// GETs on loopback through URLSession, with a short timeout.
-struct LoopbackEndpoint: Sendable {
-    let port: Int
-
-    func get(_ path: String, method: String = "GET") async throws -> EndpointReply {
-        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!, timeoutInterval: 5)
-        request.httpMethod = method
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = try #require(response as? HTTPURLResponse)
-        return EndpointReply(status: http.statusCode, contentType: http.value(forHTTPHeaderField: "Content-Type"),
-                        text: String(decoding: data, as: UTF8.self))
     }
 }

@@ -34,11 +34,11 @@ struct WorkerMetricsTests {
             #expect(await clock.waitForSleepers(1))
             clock.advance(by: .seconds(20))
             try await waitUntil(10, "the heartbeat renews the lease") {
-                WorkerMetricsEndpointTests.value(text(exposition), #"messageai_worker_lease_renewals_total{result="renewed"}"#) == 1
+                PrometheusText.value(text(exposition), #"messageai_worker_lease_renewals_total{result="renewed"}"#) == 1
             }
             try await worker.metrics.sampleQueueDepth(pool: db.pool)
-            #expect(WorkerMetricsEndpointTests.value(text(exposition), #"messageai_worker_queue_depth{state="running"}"#) == 1)
-            #expect(WorkerMetricsEndpointTests.value(text(exposition), #"messageai_worker_requests_in_flight"#) == 1)
+            #expect(PrometheusText.value(text(exposition), #"messageai_worker_queue_depth{state="running"}"#) == 1)
+            #expect(PrometheusText.value(text(exposition), #"messageai_worker_requests_in_flight"#) == 1)
             gate.open()
             try await WorkerHarness.waitUntilFinished([id], db.pool, timeout: 30)
             await worker.stop()
@@ -52,18 +52,18 @@ struct WorkerMetricsTests {
             let completion: Int64 = try run.decode("completion_tokens")
             let cost: Double? = try run.decode("cost")
             #expect(prompt >= 1000)
-            #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_model_tokens_total{kind="extract",type="prompt"}"#)
+            #expect(PrometheusText.value(metrics, #"messageai_worker_model_tokens_total{kind="extract",type="prompt"}"#)
                     == Double(prompt))
-            #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_model_tokens_total{kind="extract",type="completion"}"#)
+            #expect(PrometheusText.value(metrics, #"messageai_worker_model_tokens_total{kind="extract",type="completion"}"#)
                     == Double(completion))
             let recordedCost = try #require(cost, "the run has no cost estimate")
             #expect(recordedCost > 0)
-            let exported = try #require(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_model_cost_usd_total{kind="extract"}"#))
+            let exported = try #require(PrometheusText.value(metrics, #"messageai_worker_model_cost_usd_total{kind="extract"}"#))
             #expect(abs(exported - recordedCost) < 1e-9)
-            #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_model_cost_unknown_runs_total{kind="extract"}"#) == nil)
-            #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_requests_total{kind="extract",result="done"}"#) == 1)
-            #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_request_duration_seconds_count{kind="extract"}"#) == 1)
-            #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_requests_in_flight"#) == 0)
+            #expect(PrometheusText.value(metrics, #"messageai_worker_model_cost_unknown_runs_total{kind="extract"}"#) == nil)
+            #expect(PrometheusText.value(metrics, #"messageai_worker_requests_total{kind="extract",result="done"}"#) == 1)
+            #expect(PrometheusText.value(metrics, #"messageai_worker_request_duration_seconds_count{kind="extract"}"#) == 1)
+            #expect(PrometheusText.value(metrics, #"messageai_worker_requests_in_flight"#) == 0)
         }
     }
 
@@ -80,9 +80,9 @@ struct WorkerMetricsTests {
             _ = try await worker.run()
             #expect(try await WorkerHarness.row(id, db.pool).runID != nil)
             let metrics = text(exposition)
-            #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_model_cost_unknown_runs_total{kind="extract"}"#) == 1)
-            #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_model_cost_usd_total{kind="extract"}"#) == nil)
-            #expect(WorkerMetricsEndpointTests.value(metrics, #"messageai_worker_model_tokens_total{kind="extract",type="prompt"}"#) ?? 0 >= 1000)
+            #expect(PrometheusText.value(metrics, #"messageai_worker_model_cost_unknown_runs_total{kind="extract"}"#) == 1)
+            #expect(PrometheusText.value(metrics, #"messageai_worker_model_cost_usd_total{kind="extract"}"#) == nil)
+            #expect(PrometheusText.value(metrics, #"messageai_worker_model_tokens_total{kind="extract",type="prompt"}"#) ?? 0 >= 1000)
         }
     }
 

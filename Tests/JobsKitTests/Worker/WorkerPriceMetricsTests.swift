@@ -3,6 +3,7 @@ import JobsKit
 import Postgres
 import TestSupport
 import Testing
+import JobsCLI
 
 /// Prices for any server, through the worker (issue 48 item 3): with `MESSAGEAI_PRICE_*` set, the money the worker's
 /// `/metrics` adds up for a local server is the runs' tokens at that price, the figure `job_runs` and `runs` show;
@@ -14,7 +15,7 @@ struct WorkerPriceMetricsTests {
         let server = try ServerPriceTests.server()
         defer { server.stop() }
         let port = try FreePort.find()
-        let child = try WorkerCommandTests.child(
+        let child = try JobsBinary.child(
             ["worker", "--provider", "openai", "--prompts", WorkerHarness.promptsPath, "--poll-seconds", "1", "--metrics-port", "\(port)"],
             environment: ["DATABASE_URL": db.connectionURL, "OPENAI_BASE_URL": server.baseURL.absoluteString,
                           "OPENAI_API_KEY": "sk-test-worker-price"].merging(prices) { $1 })
@@ -33,12 +34,12 @@ struct WorkerPriceMetricsTests {
         var text = ""
         try await waitUntil(20, "the worker's counters reach both finished requests") {
             text = try await endpoint.get("/metrics").text
-            return WorkerMetricsEndpointTests.value(text, #"messageai_worker_requests_total{kind="extract",result="done"}"#) == 2
+            return PrometheusText.value(text, #"messageai_worker_requests_total{kind="extract",result="done"}"#) == 2
         }
         child.kill(SIGTERM)
         _ = try await child.waitForExit(timeout: 30)
-        return (WorkerMetricsEndpointTests.value(text, #"messageai_worker_model_cost_usd_total{kind="extract"}"#),
-                WorkerMetricsEndpointTests.value(text, #"messageai_worker_model_cost_unknown_runs_total{kind="extract"}"#), runs)
+        return (PrometheusText.value(text, #"messageai_worker_model_cost_usd_total{kind="extract"}"#),
+                PrometheusText.value(text, #"messageai_worker_model_cost_unknown_runs_total{kind="extract"}"#), runs)
     }
 
     @Test("a set price gives the worker's /metrics the runs' own money figure; unpriced, the runs are unknown")
@@ -57,7 +58,7 @@ struct WorkerPriceMetricsTests {
             #expect(abs(cost - expected) < 1e-6, "/metrics \(cost) vs the runs' \(expected)")
             #expect((priced.unknown ?? 0) == 0)
 
-            let runsView = try await OperatorCLI.json([RunHistory.Run].self, ["runs", "--kind", "extract"], db)
+            let runsView = try await JobsBinary.json([RunHistory.Run].self, ["runs", "--kind", "extract"], db)
             let shown = runsView.filter { priced.runs.contains($0.id.postgresValue) }.compactMap(\.costUSD).reduce(0, +)
             #expect(abs(shown - cost) < 1e-6, "`runs` shows the same money: \(shown) vs \(cost)")
 
