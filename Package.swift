@@ -27,6 +27,8 @@ let package = Package(
         // The worker's metrics: recorded through the swift-metrics API, served in Prometheus text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The worker's metrics endpoint (/healthz, /readyz, /metrics): an HTTP server run as a ServiceLifecycle service.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // Floor 0: libpq, as a system library (no Swift sources of its own).
@@ -90,8 +92,8 @@ let package = Package(
             swiftSettings: internalByDefault
         ),
         // Floor 3: services (demo data, extract, assist, scan, batch, worker), the eval runner and its reports, the
-        // answer providers and the price table, the one HTTP server (the worker's metrics endpoint, the tests'
-        // loopback servers), and the options and console output both executables share.
+        // answer providers and the price table, the worker's metrics endpoint (on Hummingbird), and the options and
+        // console output both executables share.
         .target(
             name: "JobsKit",
             dependencies: [
@@ -100,9 +102,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -120,22 +122,29 @@ let package = Package(
             ],
             swiftSettings: internalByDefault
         ),
-        // Floor 4: test support, never linked into messageai-jobs: a scripted OpenAI-compatible server on JobsKit's
-        // HTTPServer, raw socket exchanges, per-test databases, and the seeded generator (SplitMix64) of the tests'
+        // Floor 3: test support, never linked into messageai-jobs: the tests' and benchmarks' loopback HTTP server
+        // (HTTPServer, on SwiftNIO, with the ways a model server fails on purpose), a scripted OpenAI-compatible
+        // server on it, raw socket exchanges, per-test databases, and the seeded generator (SplitMix64) of the tests'
         // noise and the benchmarks' workloads.
         .target(
             name: "TestSupport",
-            dependencies: ["AgentRuntime", "Core", "Extractors", "JobsKit", "Postgres", "PromptKit"],
+            dependencies: [
+                "AgentRuntime", "Core", "Extractors", "Postgres", "PromptKit",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: internalByDefault
         ),
-        // Floor 5: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation); never
+        // Floor 4: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation); never
         // linked into messageai-jobs.
         .target(
             name: "Bench",
             dependencies: ["AgentRuntime", "Core", "Extractors", "JobsKit", "Postgres", "PromptKit", "TestSupport", "Tools"],
             swiftSettings: internalByDefault
         ),
-        // Floor 6: the benchmarks' executable, messageai-bench.
+        // Floor 5: the benchmarks' executable, messageai-bench.
         .executableTarget(
             name: "messageai-bench",
             dependencies: [
@@ -146,7 +155,7 @@ let package = Package(
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Core", "Postgres", "TestSupport"]),
         .testTarget(name: "JSONKitTests", dependencies: ["Core", "TestSupport"]),
-        .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "Core", "JobsKit", "TestSupport"]),
+        .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "Core", "TestSupport"]),
         .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "Core", "TestSupport"]),
         .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Core", "Postgres", "TestSupport"]),
         .testTarget(
@@ -168,6 +177,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "BenchTests",
             dependencies: ["Bench", "JobsKit", "AgentRuntime", "Core", "Postgres", "TestSupport"]
