@@ -27,6 +27,8 @@ let package = Package(
         // The worker's metrics: recorded through the swift-metrics API, served in Prometheus text format.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The worker's metrics endpoint (/healthz, /readyz, /metrics): an HTTP server run as a ServiceLifecycle service.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         // Floor 0: libpq, as a system library (no Swift sources of its own).
@@ -101,16 +103,16 @@ let package = Package(
             swiftSettings: internalByDefault
         ),
         // Floor 3: the services over the database: scan, extract, assist and the proactive pass, batch, the request
-        // worker and its metrics endpoint, and the runs they record in `job_runs`.
+        // worker and its metrics endpoint (on Hummingbird), and the runs they record in `job_runs`.
         .target(
             name: "JobsKit",
             dependencies: [
                 "AgentRuntime", "Core", "Extractors", "Postgres", "PromptKit", "Tools",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -140,25 +142,30 @@ let package = Package(
             ],
             swiftSettings: internalByDefault
         ),
-        // Floor 4: test support, never linked into messageai-jobs: a scripted OpenAI-compatible server on JobsKit's
-        // HTTPServer, raw socket exchanges, per-test databases, and the seeded generator (SplitMix64) of the tests'
-        // noise and the benchmarks' workloads.
+        // Floor 5: test support, never linked into messageai-jobs: the tests' and benchmarks' loopback HTTP server
+        // (HTTPServer, on SwiftNIO, with the ways a model server fails on purpose), a scripted OpenAI-compatible
+        // server on it, raw socket exchanges, per-test databases, the harnesses that drive the services and the built
+        // binary (Harness/), the seeded generator (SplitMix64) of the tests' noise and the workload generator.
         .target(
             name: "TestSupport",
             dependencies: [
                 "AgentRuntime", "Core", "Evaluation", "Extractors", "JobsCLI", "JobsKit", "Postgres", "PromptKit", "Tools",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: internalByDefault
         ),
-        // Floor 5: benchmarks (workload generator, fake OpenAI-compatible servers, seed-design simulation); never
+        // Floor 6: benchmarks (fake OpenAI-compatible servers, seed-design simulation, the benchmarks themselves); never
         // linked into messageai-jobs.
         .target(
             name: "Bench",
             dependencies: ["AgentRuntime", "Core", "Extractors", "JobsKit", "Postgres", "PromptKit", "TestSupport", "Tools"],
             swiftSettings: internalByDefault
         ),
-        // Floor 6: the benchmarks' executable, messageai-bench.
+        // Floor 7: the benchmarks' executable, messageai-bench.
         .executableTarget(
             name: "messageai-bench",
             dependencies: [
@@ -170,7 +177,7 @@ let package = Package(
         // One test target per source target, named after it (TestSupportTests: the loopback servers the tests build on).
         .testTarget(name: "CoreTests", dependencies: ["Core", "TestSupport"]),
         .testTarget(name: "PostgresTests", dependencies: ["Core", "Postgres", "TestSupport"]),
-        .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "Core", "JobsKit", "TestSupport"]),
+        .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "Core", "TestSupport"]),
         .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "Core", "TestSupport"]),
         .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Core", "Postgres", "TestSupport"]),
         .testTarget(
@@ -196,6 +203,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
         .testTarget(
             name: "JobsCLITests",
             dependencies: [

@@ -1,6 +1,5 @@
 package import Foundation
 import Core
-import JobsKit
 
 /// A scripted OpenAI-compatible HTTP/1.1 server on 127.0.0.1, for testing the real client and transport end to end.
 ///

@@ -1,5 +1,4 @@
 import Foundation
-import JobsKit
 import TestSupport
 #if canImport(Glibc)
 import Glibc

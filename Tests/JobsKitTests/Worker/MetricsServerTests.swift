@@ -68,17 +68,34 @@ struct MetricsServerTests {
         }
     }
 
-    @Test("connections over the cap are closed at once; a slot frees when its client leaves")
+    @Test("connections over the cap are not served (they wait in the listen backlog); a slot frees when its client leaves")
     func connectionCap() async throws {
         // Waits are generous: under the full suite the accept loop can wait seconds for a thread.
         try await Self.withServer(maxConnections: 2, idleTimeout: .seconds(300)) { endpoint, server in
             // Two silent clients hold both slots.
             let idle = try (0..<2).map { _ in try SilentConnection(port: endpoint.port) }
             try await waitUntil(60, "the server holds both connections") { server.openConnections == 2 }
-            await #expect(throws: (any Error).self) { try await endpoint.get("/healthz") }
+            // Hummingbird stops accepting at the cap (the old server accepted and closed at once): the kernel completes
+            // a third client's handshake into the listen backlog, and its request is neither answered nor refused.
+            let queued = try SilentConnection(port: endpoint.port)
+            queued.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(queued.hearsNothing(seconds: 2))
             #expect(server.openConnections == 2)
             for connection in idle { connection.close() }
+            // A freed slot takes the queued connection, whose request is then answered.
+            #expect(queued.receive(seconds: 60).hasPrefix("HTTP/1.1 200"))
             try await waitUntil(60, "the endpoint answers again") { (try? await endpoint.get("/healthz").status) == 200 }
+        }
+    }
+
+    @Test("a taken port fails bind at once, saying so")
+    func takenPort() async throws {
+        try await Self.withServer { endpoint, _ in
+            let error = await #expect(throws: MetricsEndpointError.self) {
+                try await MetricsServer.bind(host: "127.0.0.1", port: endpoint.port, routes: Self.routes, logger: Logger(label: "test"))
+            }
+            #expect(error?.description.contains("cannot listen on 127.0.0.1:\(endpoint.port) (the port is in use)") == true,
+                    "\(String(describing: error))")
         }
     }
 
@@ -128,7 +145,7 @@ struct ConnectFailed: Error, CustomStringConvertible {
     let description: String
 }
 
-/// A TCP connection that sends nothing, to hold a server slot.
+/// A TCP connection that sends nothing (unless told to), to hold a server slot.
 final class SilentConnection {
     private let fd: Int32
     private var closed = false
@@ -151,6 +168,25 @@ final class SilentConnection {
         guard !closed else { return }
         closed = true
         _ = Glibc.close(fd)
+    }
+
+    func send(_ text: String) {
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+    }
+
+    /// True if the peer neither sent a byte nor closed within `seconds`.
+    func hearsNothing(seconds: Double) -> Bool {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, Int32(seconds * 1000)) == 0
+    }
+
+    /// What the peer sends first, within `seconds` (empty if nothing, or a close).
+    func receive(seconds: Double) -> String {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(seconds * 1000)) == 1 else { return "" }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let count = recv(fd, &bytes, bytes.count, 0)
+        return count > 0 ? String(decoding: bytes[..<count], as: UTF8.self) : ""
     }
 
     /// True once the peer has closed the connection (a read returns 0 or fails), within `seconds`.

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import JobsKit
+import Logging
 import TestSupport
 import Testing
 
@@ -92,6 +93,22 @@ struct WorkerMetricsEndpointTests {
             child.kill(SIGTERM)
             #expect(try await child.waitForExit(timeout: 30) == .exit(0), "stderr: \(child.stderr)")
             await #expect(throws: (any Error).self) { try await endpoint.get("/healthz") }
+        }
+    }
+
+    @Test("a taken --metrics-port fails the worker at start: exit 1, saying the port is in use")
+    func takenPort() async throws {
+        try await WorkerHarness.withDemo { db in
+            let taken = try await MetricsServer.bind(host: "127.0.0.1", port: 0, routes: MetricsServerTests.routes,
+                                                     logger: Logger(label: "test"))
+            let child = try JobsBinary.child(
+                ["worker", "--provider", "rules", "--prompts", WorkerHarness.promptsPath, "--metrics-port", "\(taken.port)"],
+                environment: ["DATABASE_URL": db.connectionURL])
+            defer { child.kill() }
+            #expect(try await child.waitForExit(timeout: 60) == .exit(1), "stderr: \(child.stderr)")
+            #expect(child.stderr.contains("the metrics endpoint cannot listen on 127.0.0.1:\(taken.port) (the port is in use)"),
+                    "stderr: \(child.stderr)")
+            #expect(taken.openConnections == 0)
         }
     }
 }

@@ -4,11 +4,14 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// The package's one HTTP/1.1 server: the worker's health and metrics endpoint (`MetricsServer`) and the tests' and
-/// benchmarks' loopback model servers. Every request, read whole, goes to an async handler whose `HTTPServerReply`
-/// says what to send back, or how to fail (delay, close, reset, chunked body).
+/// The tests' and benchmarks' loopback HTTP/1.1 server: the fake model servers (`FakeOpenAIServer`, Bench's
+/// `BenchOpenAIServer` and `AgentBenchmarkServer`, the transport tests' scripted connections). Never linked into
+/// messageai-jobs, whose one HTTP server, the worker's metrics endpoint (`MetricsServer`), is Hummingbird. Every
+/// request, read whole, goes to an async handler whose `HTTPServerReply` says what to send back, or how to fail
+/// (delay, close, reset, chunked body).
 ///
-/// SwiftNIO's HTTP/1.1 codec rather than a framework: the routes are a closure, and the binary already links NIO.
+/// SwiftNIO's HTTP/1.1 codec rather than a framework: the routes are a closure, and the faults a test injects
+/// (a reset, a close under a request, a chunked body, a reply after a delay) need the connection in hand.
 /// Each server has one event-loop thread of its own, so it costs no thread per connection, a delayed reply waits on a
 /// timer, and `cpuSeconds` reads the server's CPU apart from the `NIO-ELT` threads of an HTTP client a benchmark
 /// measures. Requests on one connection are answered one after another; connections concurrently. Every resource is

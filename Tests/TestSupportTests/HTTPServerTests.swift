@@ -1,5 +1,4 @@
 import Foundation
-import JobsKit
 import TestSupport
 import Testing
 #if canImport(Glibc)
