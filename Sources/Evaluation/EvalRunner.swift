@@ -172,7 +172,7 @@ package struct EvalRunner: Sendable {
             switch results[index] {
             case .success(let run)?:
                 for feature in features {
-                    // Each feature maps its own items to the scorer's shape (`ParentFeature.scored`).
+                    // Each feature maps its own items to the scorer's shape (`Extractor.scored`).
                     if let parent = engine.registry.feature(feature) {
                         parent.scored(run.extraction, user: user, into: &outcome.predicted)
                         outcome.words[feature] = PredictionWords.words(parent, run.extraction, messages: texts)

@@ -10,7 +10,7 @@ package struct EvalRunOptions: Sendable {
     /// The features to run and score; nil: every feature of `registry`.
     package var features: [ExtractionFeature]?
     /// The features an engine can run and the scorer scores (the shipping registry unless the caller gives another).
-    package var registry: FeatureRegistry = .parents
+    package var registry: FeatureRegistry = .shipping
 
     /// The features of the run, in registry order.
     var chosenFeatures: [ExtractionFeature] { features.map { picked in registry.ids.filter(picked.contains) } ?? registry.ids }
@@ -302,7 +302,7 @@ package enum EvalSession {
 
     /// `feature=N` pairs from repeated options (`calendar_events=4`) for features of `registry`, naming the bad one.
     package static func parseVersionPicks(_ values: [String], option: String,
-                                          registry: FeatureRegistry = .parents) throws -> [ExtractionFeature: Int] {
+                                          registry: FeatureRegistry = .shipping) throws -> [ExtractionFeature: Int] {
         var picks: [ExtractionFeature: Int] = [:]
         for value in values {
             let parts = value.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

@@ -23,7 +23,7 @@ package struct PreFilterAudit: Sendable, Hashable, Codable {
     /// Expected items of `features` whose sources would all be dropped.
     package var totalMisses: Int { misses.count }
 
-    package static func audit(_ fixtures: [Fixture], features: [ExtractionFeature], scoring: ScoringRegistry = .parents,
+    package static func audit(_ fixtures: [Fixture], features: [ExtractionFeature], scoring: ScoringRegistry = .shipping,
                              filter: PreFilter = PreFilter()) -> PreFilterAudit {
         var counts = Dictionary(uniqueKeysWithValues: features.map { ($0, PreFilterCount()) })
         var misses: [PreFilterMiss] = []

@@ -13,7 +13,7 @@ package enum PromptRequestCapture {
         feature: ExtractionFeature, version: Int?, fixture: Fixture, prompts: PromptLibrary,
         structuredOutput: StructuredOutputMode, modelOverride: String? = nil,
         tokenField: MaxTokensField = .maxCompletionTokens, windowing: Windowing = Windowing(), schemaBounds: Bool = false,
-        registry: FeatureRegistry = .parents
+        registry: FeatureRegistry = .shipping
     ) async throws -> JSONValue {
         let client = CapturingClient()
         var provider = LLMAnswerProvider(client: client, structuredOutput: structuredOutput, modelOverride: modelOverride)
@@ -39,7 +39,7 @@ package enum PromptRequestCapture {
     package static func combinedBody(
         fixture: Fixture, prompts: PromptLibrary, structuredOutput: StructuredOutputMode, modelOverride: String? = nil,
         tokenField: MaxTokensField = .maxCompletionTokens, windowing: Windowing = Windowing(), schemaBounds: Bool = false,
-        registry: FeatureRegistry = .parents
+        registry: FeatureRegistry = .shipping
     ) async throws -> JSONValue {
         let client = CapturingClient()
         var provider = LLMAnswerProvider(client: client, structuredOutput: structuredOutput, modelOverride: modelOverride)

@@ -28,7 +28,7 @@ package import Core
 //   </messages>
 // combined_rule: dated occasions ...  # optional, a feature prompt's line in the combined request
 //                              #   (`- <id>: <rule>`): one paragraph, no placeholders. Absent: the
-//                              #   feature type's built-in rule (`ParentFeature.combinedRule`).
+//                              #   feature type's built-in rule (`Extractor.combinedRule`).
 // examples:                    # optional few-shot pairs, sent before the real user message
 //   - input: |                 #   literal text (not a template), shown as a user message
 //       ...

@@ -190,8 +190,8 @@ struct EvalRunCommand: AsyncParsableCommand {
     static func parseFeatures(_ text: String) throws -> [ExtractionFeature] {
         var result: [ExtractionFeature] = []
         for name in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
-            guard let feature = ScoringRegistry.parents.named(ExtractionFeature(name))?.id else {
-                throw EvalRunError("--features: unknown feature '\(name)' (known: \(ScoringRegistry.parents.ids.map(\.rawValue).joined(separator: ", ")))")
+            guard let feature = ScoringRegistry.shipping.named(ExtractionFeature(name))?.id else {
+                throw EvalRunError("--features: unknown feature '\(name)' (known: \(ScoringRegistry.shipping.ids.map(\.rawValue).joined(separator: ", ")))")
             }
             if !result.contains(feature) { result.append(feature) }
         }

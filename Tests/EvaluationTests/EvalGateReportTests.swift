@@ -70,7 +70,7 @@ struct EvalGateReportTests {
         #expect(main.errors.count == 1, "one request failed, so one failed extraction: \(main.errors.map(\.unit))")
         let error = try #require(main.errors.first)
         #expect(error.fixture == removed.fixture && error.feature.rawValue == "combined")
-        #expect(error.features == ScoringRegistry.parents.ids)
+        #expect(error.features == ScoringRegistry.shipping.ids)
         #expect(error.message.hasPrefix("no recorded answer for request \(removed.requestPath)"), "\(error.message)")
         #expect(!error.message.contains("HTTP 404") && !error.message.contains("LLM server"), "\(error.message)")
         let line = EvalGates.failedExtractions(main)
@@ -96,7 +96,7 @@ struct EvalGateReportTests {
         let same = try await EvalSession.run(options)
         #expect(same.notice?.contains("the combined request is the same as the main variant's") == true, "\(String(describing: same.notice))")
         let compare = try #require(same.report.variants.first { $0.id == "llm-compare" })
-        #expect(compare.prompts[.calendarEvents]?.id == "combined" && compare.ranFeatures == ScoringRegistry.parents.ids)
+        #expect(compare.prompts[.calendarEvents]?.id == "combined" && compare.ranFeatures == ScoringRegistry.shipping.ids)
         #expect(compare.label.contains("combined@") && compare.label.contains("(calendar_events@5)"), "\(compare.label)")
         #expect(server.requests.allSatisfy { $0.json?["response_format"]?["json_schema"]?["name"]?.stringValue == "combined" },
                 "no per-feature request in a combined compare")

@@ -33,7 +33,7 @@ struct PredictionMappingTests {
     @Test("categories map as they are, an unknown priority becomes medium, and RSVP status is the reference user's latest answer")
     func mapping() throws {
         let extraction = try Self.extraction.decode(Extraction.self)
-        let forAna = FeatureRegistry.parents.scored(extraction, user: "ana")
+        let forAna = FeatureRegistry.shipping.scored(extraction, user: "ana")
         #expect(forAna.calendarEvents == [ScoredEvent(title: "Party", date: LocalDate(iso: "2026-03-07")!, time: LocalTime(iso: "11:00")!,
                                                            location: "Park", category: .social, source: ["m1", "m2"])])
         #expect(forAna.decisions.map(\.category) == [.food])
@@ -43,9 +43,9 @@ struct PredictionMappingTests {
         #expect(rsvp.status == .responded && rsvp.response == .yes, "the latest of Ana's answers")
         #expect(rsvp.deadline == LocalDate(iso: "2026-03-05")! && rsvp.source == ["m1"])
 
-        let forBen = try #require(FeatureRegistry.parents.scored(extraction, user: "ben").rsvps.first)
+        let forBen = try #require(FeatureRegistry.shipping.scored(extraction, user: "ben").rsvps.first)
         #expect(forBen.status == .responded && forBen.response == .maybe)
-        let forCara = try #require(FeatureRegistry.parents.scored(extraction, user: "cara").rsvps.first)
+        let forCara = try #require(FeatureRegistry.shipping.scored(extraction, user: "cara").rsvps.first)
         #expect(forCara.status == .pending && forCara.response == nil)
     }
 

@@ -15,7 +15,7 @@ import Evaluation
 @Suite struct PromptRequestGoldenTests {
     static let golden = RepositoryPaths.root.appendingPathComponent("Tests/Golden/request-bodies")
 
-    @Test(arguments: [CombinedSchema.promptID] + FeatureRegistry.parents.ids.map(\.rawValue),
+    @Test(arguments: [CombinedSchema.promptID] + FeatureRegistry.shipping.ids.map(\.rawValue),
           ["class-picnic", "birthday-invite-pending"])
     func theRequestBodyIsTheGolden(prompt: String, fixtureID: String) async throws {
         let fixture = try FixtureLoader.loadFile(EvalTestSupport.fixturesPath + "/\(fixtureID).yaml")

@@ -23,7 +23,7 @@ struct PromptsRenderCombinedTests {
         let body = try JSONValue.parse(Data(combined.stdout.utf8))
         #expect(body["response_format"]?["json_schema"]?["name"]?.stringValue == "combined")
         let properties = body["response_format"]?["json_schema"]?["schema"]?["properties"]?.objectValue?.keys ?? []
-        #expect(properties == FeatureRegistry.parents.ids.map(\.rawValue), "one part per feature: \(properties)")
+        #expect(properties == FeatureRegistry.shipping.ids.map(\.rawValue), "one part per feature: \(properties)")
 
         // The version prompts/active.yaml pins renders the same as no version; an older one differs.
         let active = try String(contentsOf: RepositoryPaths.root.appendingPathComponent("prompts/active.yaml"), encoding: .utf8)

@@ -78,7 +78,7 @@ struct RecordedAnswersTests {
         // Every feature of every fixture, and the long fixtures' second window.
         #expect(plan.mode == "per_feature")
         #expect(Set(plan.requests.map(\.fixture)) == Set(Self.fixtureNames))
-        #expect(Set(plan.requests.map(\.unit)) == Set(ScoringRegistry.parents.ids.map(\.rawValue)))
+        #expect(Set(plan.requests.map(\.unit)) == Set(ScoringRegistry.shipping.ids.map(\.rawValue)))
         #expect(plan.requests.contains { $0.window == 1 }, "no fixture was split into two windows")
         for request in plan.requests where request.window == 1 {
             #expect(plan.requests.contains { $0.fixture == request.fixture && $0.unit == request.unit && $0.window == 0 })
@@ -115,7 +115,7 @@ struct RecordedAnswersTests {
         let combined = try await RequestExport.plan(perFeature)
         #expect(combined.mode == "combined")
         #expect(Set(combined.requests.map(\.unit)) == ["combined"])
-        #expect(combined.requests.count == plan.requests.count / ScoringRegistry.parents.ids.count)
+        #expect(combined.requests.count == plan.requests.count / ScoringRegistry.shipping.ids.count)
 
         // Compare: the main variant's requests and the compared version's (only its feature).
         var compare = Self.offline(fixtures: fixtures, prompts: prompts.path)
@@ -180,7 +180,7 @@ struct RecordedAnswersTests {
             #expect(recordedMain.errors.isEmpty && liveMain.errors.isEmpty)
             #expect(recordedMain.score.micro == liveMain.score.micro)
             #expect(recordedMain.score.micro.tp > 0 && recordedMain.score.micro.fn > 0, "the run measures nothing")
-            for feature in ScoringRegistry.parents.ids {
+            for feature in ScoringRegistry.shipping.ids {
                 #expect(recordedMain.score.features[feature] == liveMain.score.features[feature], "\(feature.rawValue)")
             }
             #expect(recordedMain.grounding == liveMain.grounding)

@@ -22,8 +22,8 @@ extension AnswerProvider {
 /// One feature over one window of one conversation.
 package struct AnswerRequest: Sendable {
     /// The engine's feature (from its registry): what a provider that needs more than the id asks (the rules).
-    package let parent: any ParentFeature
-    package var feature: ExtractionFeature { parent.id }
+    package let extractor: any Extractor
+    package var feature: ExtractionFeature { extractor.id }
     package let prompt: Prompt
     package let rendered: RenderedPrompt
     package let window: MessageWindow

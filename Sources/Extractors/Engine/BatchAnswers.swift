@@ -52,7 +52,7 @@ extension ExtractionEngine {
                     throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
                 }
                 let request = llm.makeRequest(AnswerRequest(
-                    parent: parent, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema,
+                    extractor: parent, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema,
                     sentSchema: sentSchema))
                 plans.append(BatchRequestPlan(feature: feature, window: range, request: request))
             }

@@ -12,8 +12,8 @@ package protocol CombinedAnswering: AnswerProvider {
 /// Several features over one window of one conversation, in one request.
 package struct CombinedAnswerRequest: Sendable {
     /// The engine's features (from its registry), in its order; the answer has one property per feature.
-    package let parents: [any ParentFeature]
-    package var features: [ExtractionFeature] { parents.map(\.id) }
+    package let extractors: [any Extractor]
+    package var features: [ExtractionFeature] { extractors.map(\.id) }
     /// The combined prompt (`prompts/combined.yaml`), its example restricted to `features`.
     package let prompt: Prompt
     package let rendered: RenderedPrompt

@@ -6,7 +6,7 @@ import PromptKit
 /// prompt or its schema file.
 ///
 /// Each feature's line is the `combined_rule` of the feature's chosen prompt version (its pin, or `--prompt-version`),
-/// else the feature type's built-in `ParentFeature.combinedRule`: a new version of `calendar_events` whose
+/// else the feature type's built-in `Extractor.combinedRule`: a new version of `calendar_events` whose
 /// `combined_rule` says something new changes the combined request as soon as its pin moves, as it changes the
 /// per-feature one.
 ///
@@ -20,7 +20,7 @@ enum CombinedPrompt {
 
     /// `prompt` with the placeholders filled for `features`; `schemas` holds each feature's output schema, `rules` the
     /// `combined_rule` of each feature's chosen prompt (a feature without one gets its type's built-in rule).
-    static func expand(_ prompt: Prompt, features: [any ParentFeature], schemas: [ExtractionFeature: JSONValue],
+    static func expand(_ prompt: Prompt, features: [any Extractor], schemas: [ExtractionFeature: JSONValue],
                        rules: [ExtractionFeature: String] = [:]) -> Prompt {
         let values = [
             countVariable: numberWord(features.count),

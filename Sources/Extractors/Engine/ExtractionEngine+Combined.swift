@@ -38,7 +38,7 @@ extension ExtractionEngine {
         try CombinedSchema.compose(registry.sorted(features).map { ($0, try prompt(for: $0).outputSchema ?? .object([:])) })
     }
 
-    func extractCombined(_ input: ConversationInput, chosen: [(ExtractionFeature, Prompt, any ParentFeature)], windows: [PreparedWindow],
+    func extractCombined(_ input: ConversationInput, chosen: [(ExtractionFeature, Prompt, any Extractor)], windows: [PreparedWindow],
                          run initial: ExtractionRun, logger: Logger? = nil) async throws -> ExtractionRun {
         guard let answering = provider as? any CombinedAnswering else {
             throw ExtractionError.promptProblem("the \(provider.name) provider cannot answer combined requests")
@@ -71,7 +71,7 @@ extension ExtractionEngine {
                 throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
             }
             let answer = try await answering.answerCombined(CombinedAnswerRequest(
-                parents: try features.map { try registry.require($0) }, prompt: prompt, rendered: rendered, window: prepared.window, input: input,
+                extractors: try features.map { try registry.require($0) }, prompt: prompt, rendered: rendered, window: prepared.window, input: input,
                 schemaJSON: schemaJSON, schemas: compiled, logger: combinedLogger, listsKnown: listsKnown))
             for feature in features {
                 // Each part passes its feature's gate, rule-based answers included, then its feature's decoder.

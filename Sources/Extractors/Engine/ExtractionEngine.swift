@@ -48,7 +48,7 @@ package struct ExtractionEngine: Sendable {
     package var windowing: Windowing
     /// A prompt version per feature; absent means the highest version in the library.
     package var promptVersions: [ExtractionFeature: Int]
-    /// The features this engine can run; each decodes its own answers (`ParentFeature`).
+    /// The features this engine can run; each decodes its own answers (`Extractor`).
     package let registry: FeatureRegistry
     /// Combined: one request per window for all the features (`ExtractionEngine+Combined`). The engine itself starts
     /// per-feature, so a library caller or test states the mode it means; the commands set `RequestMode.productDefault`
@@ -57,7 +57,7 @@ package struct ExtractionEngine: Sendable {
     let schemas: [String: JSONSchema]
 
     package init(prompts: PromptLibrary, provider: any AnswerProvider, windowing: Windowing = Windowing(),
-                promptVersions: [ExtractionFeature: Int] = [:], registry: FeatureRegistry = .parents) throws {
+                promptVersions: [ExtractionFeature: Int] = [:], registry: FeatureRegistry = .shipping) throws {
         self.prompts = prompts
         self.provider = provider
         self.windowing = windowing
@@ -140,7 +140,7 @@ package struct ExtractionEngine: Sendable {
         let evidence: EvidenceIndex
     }
 
-    private func extract(_ parent: any ParentFeature, prompt: Prompt, input: ConversationInput,
+    private func extract(_ parent: any Extractor, prompt: Prompt, input: ConversationInput,
                          windows: [PreparedWindow], logger: Logger?) async throws -> ExtractionRun {
         let feature = parent.id
         guard let schema = schemas["\(prompt.id)@\(prompt.version)"] else {
@@ -162,7 +162,7 @@ package struct ExtractionEngine: Sendable {
                 throw ExtractionError.promptProblem("\(prompt.sourceFile): \(error)")
             }
             let answer = try await provider.answer(AnswerRequest(
-                parent: parent, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema, logger: logger,
+                extractor: parent, prompt: prompt, rendered: rendered, window: window, input: input, schema: schema, logger: logger,
                 sentSchema: sentSchema))
             let (items, known): (JSONValue, JSONValue?) = if listsKnown { KnownItems.split(answer.json) } else { (answer.json, Optional.none) }
             // Rule-based answers pass the same gate as the model's.
@@ -191,7 +191,7 @@ package struct ExtractionEngine: Sendable {
 
     /// The per-window decode step: a schema-valid answer becomes `parent`'s items, checked, with their notes.
     /// `evidence` is the window's index when the caller built one to share across features; nil builds it here.
-    static func decode(_ answer: JSONValue, _ parent: any ParentFeature, window: MessageWindow, input: ConversationInput,
+    static func decode(_ answer: JSONValue, _ parent: any Extractor, window: MessageWindow, input: ConversationInput,
                        evidence: EvidenceIndex? = nil) -> Extraction {
         var context = DecodeContext(feature: parent.id, window: window, input: input, evidence: evidence)
         var partial = Extraction()

@@ -9,7 +9,7 @@ package enum PredictionWords {
 
     /// The shown words of each of `feature`'s items in `extraction`, in prediction order; `messages` (id to text) gives
     /// each item's `evidence`: `id: text` of every message it cites, each cut to 300 characters.
-    package static func words(_ feature: any ParentFeature, _ extraction: Extraction, messages: [String: String] = [:]) -> [JSONValue] {
+    package static func words(_ feature: any Extractor, _ extraction: Extraction, messages: [String: String] = [:]) -> [JSONValue] {
         feature.reportItems(extraction).map { item in
             guard case .object(let fields) = item.fields else { return .object([:]) }
             var shown = JSONObject(fields.filter { key, value in

@@ -1,16 +1,16 @@
 import Foundation
 
 /// The features an engine, a store or a report knows, in the order they run, are written and are reported.
-/// `parents` is the one list of the features that ship; a test (or a later feature) extends a copy.
+/// `shipping` is the one list of the features that ship; a test (or a later feature) extends a copy.
 package struct FeatureRegistry: Sendable {
-    package let features: [any ParentFeature]
+    package let features: [any Extractor]
 
-    package init(_ features: [any ParentFeature]) {
+    package init(_ features: [any Extractor]) {
         self.features = features
     }
 
     /// The parent features that ship (the PRD's five); the one place a feature is registered.
-    package static let parents = FeatureRegistry([CalendarEvents(), Decisions(), PriorityMessages(), RSVPs(), Deadlines()])
+    package static let shipping = FeatureRegistry([CalendarEvents(), Decisions(), PriorityMessages(), RSVPs(), Deadlines()])
 
     package var ids: [ExtractionFeature] { features.map(\.id) }
 
@@ -28,21 +28,21 @@ package struct FeatureRegistry: Sendable {
     package static let userInfoKey = CodingUserInfoKey(rawValue: "messageai.features")!
 
     /// The registry a coder carries, or the shipping one.
-    static func of(_ decoder: any Decoder) -> FeatureRegistry { decoder.userInfo[userInfoKey] as? FeatureRegistry ?? .parents }
+    static func of(_ decoder: any Decoder) -> FeatureRegistry { decoder.userInfo[userInfoKey] as? FeatureRegistry ?? .shipping }
 
-    static func of(_ encoder: any Encoder) -> FeatureRegistry { encoder.userInfo[userInfoKey] as? FeatureRegistry ?? .parents }
+    static func of(_ encoder: any Encoder) -> FeatureRegistry { encoder.userInfo[userInfoKey] as? FeatureRegistry ?? .shipping }
 
     /// A registry with one more feature (after the others).
-    package func adding(_ feature: any ParentFeature) -> FeatureRegistry {
+    package func adding(_ feature: any Extractor) -> FeatureRegistry {
         FeatureRegistry(features.filter { $0.id != feature.id } + [feature])
     }
 
-    package func feature(_ id: ExtractionFeature) -> (any ParentFeature)? {
+    package func feature(_ id: ExtractionFeature) -> (any Extractor)? {
         features.first { $0.id == id }
     }
 
     /// The feature of `id`, or an error naming the known ones.
-    package func require(_ id: ExtractionFeature) throws -> any ParentFeature {
+    package func require(_ id: ExtractionFeature) throws -> any Extractor {
         guard let feature = feature(id) else { throw ExtractionError.invalidInput(unknown(id.rawValue)) }
         return feature
     }
@@ -75,15 +75,15 @@ package struct FeatureRegistry: Sendable {
 /// and stores take a `FeatureRegistry` (usually their engine's) instead.
 extension ExtractionFeature {
     /// The parent features that ship, in order.
-    package static var allCases: [ExtractionFeature] { FeatureRegistry.parents.ids }
+    package static var allCases: [ExtractionFeature] { FeatureRegistry.shipping.ids }
 
     /// A shipping feature by name, or nil.
     package static func named(_ name: String) -> ExtractionFeature? {
-        FeatureRegistry.parents.feature(ExtractionFeature(name))?.id
+        FeatureRegistry.shipping.feature(ExtractionFeature(name))?.id
     }
 
     /// Parses a comma-separated list of shipping features (see `FeatureRegistry.parseList`).
     package static func parseList(_ text: String) throws -> [ExtractionFeature] {
-        try FeatureRegistry.parents.parseList(text)
+        try FeatureRegistry.shipping.parseList(text)
     }
 }

@@ -151,7 +151,7 @@ package enum KnownItems {
     }
 
     /// The key of a feature's list in its answers (`events` for calendar events): the property its decoder reads.
-    static func itemsKey(of parent: any ParentFeature) -> String? {
+    static func itemsKey(of parent: any Extractor) -> String? {
         switch parent.id {
         case .calendarEvents: "events"
         case .decisions: "decisions"

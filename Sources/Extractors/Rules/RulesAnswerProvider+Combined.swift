@@ -6,7 +6,7 @@ extension RulesAnswerProvider: CombinedAnswering {
     package func answerCombined(_ request: CombinedAnswerRequest) async throws -> ProviderAnswer {
         let scan = RuleScan(window: request.window, input: request.input)
         var parts = JSONObject()
-        for feature in request.parents {
+        for feature in request.extractors {
             parts[feature.id.rawValue] = feature.rulesAnswer(scan)
         }
         return ProviderAnswer(json: .object(parts))

@@ -8,7 +8,7 @@ package struct RulesAnswerProvider: AnswerProvider {
     package let name = "rules"
 
     /// Answers for whatever features the engine asks: each request carries its feature, which knows its own rules
-    /// (`ParentFeature.rulesAnswer`), so the provider needs no registry of its own.
+    /// (`Extractor.rulesAnswer`), so the provider needs no registry of its own.
     package init() {}
 
     package func modelName(for prompt: Prompt) -> String { "rules" }
@@ -18,6 +18,6 @@ package struct RulesAnswerProvider: AnswerProvider {
     package func answer(_ request: AnswerRequest) async throws -> ProviderAnswer {
         // The rendered prompt is not needed: the rules read the window itself.
         let scan = RuleScan(window: request.window, input: request.input)
-        return ProviderAnswer(json: request.parent.rulesAnswer(scan))
+        return ProviderAnswer(json: request.extractor.rulesAnswer(scan))
     }
 }

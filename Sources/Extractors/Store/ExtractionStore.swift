@@ -55,7 +55,7 @@ package struct ExtractionStore: Sendable {
     /// The features whose rows this store writes.
     package var registry: FeatureRegistry
 
-    package init(zones: UserTimeZonePolicy = .utc, registry: FeatureRegistry = .parents) {
+    package init(zones: UserTimeZonePolicy = .utc, registry: FeatureRegistry = .shipping) {
         self.zones = zones
         self.registry = registry
     }
@@ -129,7 +129,7 @@ package struct ExtractionStore: Sendable {
     }
 }
 
-/// One write's connection and context, handed to each feature's `ParentFeature.writeRows`; keeps the keys written
+/// One write's connection and context, handed to each feature's `Extractor.writeRows`; keeps the keys written
 /// so that replace mode knows what is stale.
 package struct RowWriter {
     let db: PostgresConnection
@@ -184,7 +184,7 @@ package struct RowWriter {
     /// The binds every row starts with: $1 run_id, $2 prompt_id, $3 prompt_version, $4 model.
     func base(_ prompt: PromptRef) -> [any PostgresEncodable] { [provenance.runID, prompt.id, prompt.version, prompt.model] }
 
-    mutating func write(_ feature: any ParentFeature, _ extraction: Extraction) async throws {
+    mutating func write(_ feature: any Extractor, _ extraction: Extraction) async throws {
         guard let prompt = provenance.prompts[feature.id] else { return }
         try await feature.write(extraction, prompt: prompt, to: &self)
     }
@@ -208,7 +208,7 @@ package struct RowWriter {
 
     /// Removes this conversation's AI rows of a feature that this extraction did not produce (and whose keys are not
     /// in `keeping`), keeping rows a user acted on.
-    mutating func removeStale(_ feature: any ParentFeature, keeping: [String] = []) async throws {
+    mutating func removeStale(_ feature: any Extractor, keeping: [String] = []) async throws {
         let keys = (written[feature.id] ?? []) + keeping
         let removed = try await db.query(feature.staleRowsSQL, [conversationID, keys]).affectedRows
         if removed > 0 { summary.removed[feature.id.rawValue, default: 0] += removed }

@@ -49,7 +49,7 @@ package struct Settings: Sendable {
 
     /// Reads `environment` and `flags`. Throws every problem at once, each naming its variable (or flag); a value
     /// that may hold a secret (the database URL, the key) is never echoed.
-    package init(environment base: [String: String], flags: Flags = Flags(), registry: FeatureRegistry = .parents) throws(SettingsError) {
+    package init(environment base: [String: String], flags: Flags = Flags(), registry: FeatureRegistry = .shipping) throws(SettingsError) {
         let found = EnvironmentSettings.problems(base)
         guard found.isEmpty else { throw SettingsError(found) }
         var environment = base

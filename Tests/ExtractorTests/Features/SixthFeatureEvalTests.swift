@@ -54,9 +54,9 @@ import Evaluation
     }
 
     @Test func theShippingFeaturesAreScoredAsTheScorerKnowsThem() {
-        let scoring = FeatureRegistry.parents.scoring
-        #expect(scoring.ids == ScoringRegistry.parents.ids)
-        #expect(scoring.features.map(\.labelSchema) == ScoringRegistry.parents.features.map(\.labelSchema))
+        let scoring = FeatureRegistry.shipping.scoring
+        #expect(scoring.ids == ScoringRegistry.shipping.ids)
+        #expect(scoring.features.map(\.labelSchema) == ScoringRegistry.shipping.features.map(\.labelSchema))
         #expect(Self.scoring.ids == SixthFeatureTests.registry.ids, "each feature's labels are keyed by its own id")
     }
 
@@ -144,7 +144,7 @@ import Evaluation
             }
         }
         // The five that ship know no carpools list; with it registered, a fixture without one is not labelled for it.
-        let five = problems(text, scoring: .parents)
+        let five = problems(text, scoring: .shipping)
         #expect(five.count == 1 && five.first?.hasPrefix("15 expected: unexpected property 'carpools'") == true, "\(five)")
         let unlabelled = text.components(separatedBy: "  carpools:\n").first ?? ""
         #expect(problems(unlabelled, scoring: Self.scoring).isEmpty)

@@ -10,19 +10,19 @@ import Evaluation
 import JobsCLI
 
 /// The sixth feature (`Carpools`, SixthFeatureTests) registered the way the binary would register it, one line
-/// (`FeatureRegistry.parents.adding(Carpools())`), and run through the services the commands use: `scan` per feature
+/// (`FeatureRegistry.shipping.adding(Carpools())`), and run through the services the commands use: `scan` per feature
 /// and combined, `scan --batch` (submit and collect), `extract`, the request worker, `eval` on the shipped corpus beside
 /// the feature's own fixture, and the rows it writes behind row level security (its table from the test's own
 /// migration). No shipped fixture, prompt or schema is edited: the shipped fixtures have no carpools list, so they
 /// are not labelled for it.
 @Suite struct SixthFeatureShippingTests {
     /// The registry the binary uses, plus the sixth feature.
-    static let registry = FeatureRegistry.parents.adding(Carpools())
+    static let registry = FeatureRegistry.shipping.adding(Carpools())
     static let carpools = ExtractionFeature("carpools")
     static let now = ISO8601Instant.parse("2026-03-02T20:00:00Z")!
 
     @Test func theRegistryIsTheShippingOnePlusOne() {
-        #expect(Self.registry.ids == FeatureRegistry.parents.ids + [Self.carpools])
+        #expect(Self.registry.ids == FeatureRegistry.shipping.ids + [Self.carpools])
         #expect(SixthFeatureTests.registry.ids == Self.registry.ids)
     }
 
@@ -195,7 +195,7 @@ import JobsCLI
             return try await EvalSession.run(options)
         }
         let six = try await run(Self.registry, fixtures: corpus.fixtures.path)
-        let five = try await run(.parents, fixtures: RepositoryPaths.root.appendingPathComponent("evals/fixtures").path)
+        let five = try await run(.shipping, fixtures: RepositoryPaths.root.appendingPathComponent("evals/fixtures").path)
 
         #expect(six.report.features == Self.registry.ids, "no --features: every registered feature")
         #expect(six.fixtures.count == five.fixtures.count + 1)

@@ -12,7 +12,7 @@ import TestSupport
 // schema and its table's migration (Resources/SixthFeature/prompts/carpools.yaml, schemas/carpools.schema.json,
 // migrations/carpools.sql), and one registry line (`registry` below). Nothing else in the code base changes: the
 // engine, the combined prompt and its schema, the checks, the merge, the store, `scan`, the oracle, the eval runner,
-// the fixture schema and checks, the scorer and the report lines all go through `ParentFeature` and the registry
+// the fixture schema and checks, the scorer and the report lines all go through `Extractor` and the registry
 // (SixthFeatureEvalTests scores it on Resources/SixthFeature/fixtures).
 
 /// Who drives the children on which day.
@@ -24,7 +24,7 @@ struct CarpoolItem: Sendable, Hashable, Codable {
     var sources: [String]
 }
 
-struct Carpools: ParentFeature {
+struct Carpools: Extractor {
     var id: ExtractionFeature { ExtractionFeature("carpools") }
 
     func decodeItems(_ answer: JSONValue, context: inout DecodeContext) -> [CarpoolItem] {
@@ -109,7 +109,7 @@ struct ScoredCarpool: ScoredItem {
 
 @Suite struct SixthFeatureTests {
     static let carpools = Carpools()
-    static let registry = FeatureRegistry.parents.adding(carpools)
+    static let registry = FeatureRegistry.shipping.adding(carpools)
 
     static let ana = Extractors.Participant(id: "u-ana", name: "Ana Ruiz")
     static let dan = Extractors.Participant(id: "u-dan", name: "Dan Kim")
@@ -217,10 +217,10 @@ struct ScoredCarpool: ScoredItem {
         let server = try FakeOpenAIServer { _ in .chat(content: Self.answer().serialized()) }
         defer { server.stop() }
         await #expect(throws: ExtractionError.self) {
-            _ = try await Self.engine(server, registry: .parents).extract(Self.input, features: [Self.carpools.id])
+            _ = try await Self.engine(server, registry: .shipping).extract(Self.input, features: [Self.carpools.id])
         }
         #expect(server.requests.isEmpty)
-        #expect(throws: ExtractionError.self) { _ = try FeatureRegistry.parents.parseList("calendar_events,carpools") }
+        #expect(throws: ExtractionError.self) { _ = try FeatureRegistry.shipping.parseList("calendar_events,carpools") }
         #expect(try Self.registry.parseList("carpools,calendar_events") == [.calendarEvents, Self.carpools.id])
     }
 
@@ -287,7 +287,7 @@ struct ScoredCarpool: ScoredItem {
     @Test func theFiveFeaturesCombinedPromptIsUnchangedByTheRegistry() throws {
         let server = try FakeOpenAIServer { Self.reply($0) }
         defer { server.stop() }
-        let five = try Self.engine(server, registry: .parents).combinedPrompt()
+        let five = try Self.engine(server, registry: .shipping).combinedPrompt()
         let six = try Self.engine(server).combinedPrompt()
         #expect(five.system.hasPrefix("You fill five lists") && !five.system.contains("carpools"))
         let deadlinesLine = "- deadlines: \(Deadlines().combinedRule)\n"

@@ -38,7 +38,7 @@ struct KnownItemsTests {
 
     @Test func theSchemaIsStrictAndTakesEachFeaturesItemAsAChange() throws {
         let library = try PromptLibrary.load(directory: RepositoryPaths.root.appendingPathComponent("prompts"))
-        let parts = try FeatureRegistry.parents.ids.map { ($0, try #require(library.active(id: $0.promptID)?.outputSchema)) }
+        let parts = try FeatureRegistry.shipping.ids.map { ($0, try #require(library.active(id: $0.promptID)?.outputSchema)) }
         let schema = KnownItems.schema(parts)
         let wrapped: JSONValue = ["type": "object", "additionalProperties": false, "required": ["known"], "properties": ["known": schema]]
         #expect(StrictSchemaLint.problems(in: wrapped) == [])
@@ -66,7 +66,7 @@ struct KnownItemsTests {
             ["ref": "e2", "verdict": "changed", "for": [], "message_ids": ["m2"], "changed": invented],
             ["ref": "e3", "verdict": "changed", "for": [], "message_ids": ["m2"], "changed": nil],
         ]]
-        let (verdicts, notes) = KnownItems.decode(answer, registry: .parents, window: Self.window, input: Self.input)
+        let (verdicts, notes) = KnownItems.decode(answer, registry: .shipping, window: Self.window, input: Self.input)
         #expect(verdicts.count == 3)
         guard case .changed(.event(let event))? = verdicts.first?.kind else {
             Issue.record("the first verdict is not a changed event: \(verdicts)")

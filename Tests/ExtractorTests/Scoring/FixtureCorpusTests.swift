@@ -21,7 +21,7 @@ struct FixtureCorpusTests {
         let fixtures = Self.fixtures
         #expect(fixtures.count >= 40)
         #expect(fixtures.allSatisfy { $0.unlabelled.isEmpty }, "the shipped corpus labels every shipping feature")
-        for feature in ScoringRegistry.parents.ids {
+        for feature in ScoringRegistry.shipping.ids {
             let withItems = fixtures.filter { $0.expected.count(of: feature) > 0 }.count
             #expect(withItems >= 8, "\(feature.rawValue) has items in only \(withItems) fixtures")
         }
@@ -56,7 +56,7 @@ struct FixtureCorpusTests {
         let file = try JSONValue.parse(data)
         let embedded = try JSONValue.parse(FixtureSchema.text)
         #expect(file == embedded, "the embedded schemas/eval-fixture.schema.json differs from the file: rebuild")
-        #expect(ScoringRegistry.parents.fixtureSchema != nil)
+        #expect(ScoringRegistry.shipping.fixtureSchema != nil)
     }
 
     @Test func timesStayStringsThroughYAML() throws {

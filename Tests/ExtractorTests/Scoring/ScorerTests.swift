@@ -39,7 +39,7 @@ struct ScorerTests {
         let fixtures = try FixtureLoader.loadDirectory(TestPaths.fixtures)
         let predictions = Dictionary(uniqueKeysWithValues: fixtures.map { ($0.id, $0.expected) })
         let score = Scorer.score(fixtures: fixtures, predictions: predictions)
-        let expectedTotal = fixtures.reduce(0) { sum, f in sum + ScoringRegistry.parents.ids.reduce(0) { $0 + f.expected.count(of: $1) } }
+        let expectedTotal = fixtures.reduce(0) { sum, f in sum + ScoringRegistry.shipping.ids.reduce(0) { $0 + f.expected.count(of: $1) } }
         expectMetrics(score.micro, tp: expectedTotal, fp: 0, fn: 0, p: 1, r: 1, f1: 1)
         #expect(score.fixtures.count == fixtures.count)
     }
@@ -84,7 +84,7 @@ struct ScorerTests {
     @Test func emptyFeaturesFollowTheDocumentedConventions() {
         let empty = Make.fixture("empty", expected: ExtractionSet())
         let nothing = Scorer.score(fixtures: [empty], predictions: [:])
-        for f in ScoringRegistry.parents.ids {
+        for f in ScoringRegistry.shipping.ids {
             expectMetrics(feature(nothing, f).metrics, tp: 0, fp: 0, fn: 0, p: nil, r: 1, f1: 1)
         }
         expectMetrics(nothing.micro, tp: 0, fp: 0, fn: 0, p: nil, r: 1, f1: 1)
@@ -175,7 +175,7 @@ struct ScorerTests {
     @Test func jsonHasTheDocumentedKeys() throws {
         let score = Scorer.score(fixtures: [fixture], predictions: ["f1": Make.standardExpected])
         let json = try JSONValue.encode(score)
-        for f in ScoringRegistry.parents.ids {
+        for f in ScoringRegistry.shipping.ids {
             for key in ["tp", "fp", "fn", "precision", "recall", "f1"] {
                 #expect(json["features"]?[f.rawValue]?[key] != nil, "features.\(f.rawValue).\(key)")
             }

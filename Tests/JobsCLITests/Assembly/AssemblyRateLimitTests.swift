@@ -39,7 +39,7 @@ struct AssemblyRateLimitTests {
             defer { server.stop() }
             let assembly = try Self.assembly(server, db)
             let summary = try await assembly.withServices { services in
-                try await services.extract().run(conversationID: WorkerHarness.conversations.classGroup, features: FeatureRegistry.parents.ids,
+                try await services.extract().run(conversationID: WorkerHarness.conversations.classGroup, features: FeatureRegistry.shipping.ids,
                                                  dryRun: true, now: WorkerHarness.now)
             }
             let stats = await assembly.limiter.stats
@@ -57,7 +57,7 @@ struct AssemblyRateLimitTests {
             let assembly = try Self.assembly(server, db)
             let (id, _) = try await JobRequestQueue(pool: db.pool).enqueueOnce(.extract, id: WorkerHarness.conversations.carpool)
             let summary = try await assembly.withServices { services in
-                let worker = try services.worker(WorkerHarness.options(once: true), features: FeatureRegistry.parents.ids)
+                let worker = try services.worker(WorkerHarness.options(once: true), features: FeatureRegistry.shipping.ids)
                 // The worker's assistant (assist requests) talks through the same limiter.
                 #expect(Self.limiter(of: worker.handler.assist?.client) === assembly.limiter)
                 return try await worker.run()

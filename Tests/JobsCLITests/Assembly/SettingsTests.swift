@@ -40,7 +40,7 @@ struct SettingsTests {
         #expect(settings.llm?.maxConcurrency == 3)
         #expect(settings.zones.fallback.identifier == "Europe/Paris")
         #expect(settings.requestMode == .perFeature)
-        #expect(settings.registry.ids == FeatureRegistry.parents.ids)
+        #expect(settings.registry.ids == FeatureRegistry.shipping.ids)
 
         flags.rpm = 0
         #expect {
@@ -86,7 +86,7 @@ struct SettingsTests {
                 #expect(try services.assistant()?.runLease == lease)
                 #expect(try services.batchSubmit(ScanOptions()).runLease == lease)
                 #expect(try services.batchCollect().runLease == lease)
-                let worker = try services.worker(WorkerHarness.options(once: true), features: FeatureRegistry.parents.ids)
+                let worker = try services.worker(WorkerHarness.options(once: true), features: FeatureRegistry.shipping.ids)
                 #expect(worker.handler.extract.runLease == lease && worker.handler.assist?.runLease == lease)
             }
         }

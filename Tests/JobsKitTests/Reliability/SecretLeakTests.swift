@@ -23,7 +23,7 @@ struct SecretLeakTests {
         return url.replacingOccurrences(of: "://postgres@", with: "://postgres:\(password)@")
     }
 
-    static let extractorFeatures = Set(FeatureRegistry.parents.ids.map(\.rawValue))
+    static let extractorFeatures = Set(FeatureRegistry.shipping.ids.map(\.rawValue))
 
     /// A server that puts the Authorization header it received into its error bodies and, once, into a 500.
     static func echoingServer(failing victim: String?) throws -> FakeOpenAIServer {

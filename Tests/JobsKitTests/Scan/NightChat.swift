@@ -56,9 +56,9 @@ struct NightChat {
     /// Writes `extraction` as one night through the store, in one transaction, as scan does.
     func write(_ extraction: Extraction, _ input: ConversationInput, now: Date, replace: Bool = false,
                _ db: TestDatabase) async throws -> ExtractionStore.WriteSummary {
-        let prompts = Dictionary(uniqueKeysWithValues: FeatureRegistry.parents.ids.map { ($0, PromptRef(id: $0.rawValue, version: 1, model: "test")) })
+        let prompts = Dictionary(uniqueKeysWithValues: FeatureRegistry.shipping.ids.map { ($0, PromptRef(id: $0.rawValue, version: 1, model: "test")) })
         return try await db.pool.transaction { conn in
-            try await ExtractionStore().write(extraction, input: input, features: FeatureRegistry.parents.ids,
+            try await ExtractionStore().write(extraction, input: input, features: FeatureRegistry.shipping.ids,
                                               provenance: .init(runID: nil, prompts: prompts), replace: replace, now: now, on: conn)
         }
     }

@@ -57,8 +57,8 @@ struct ScanIncrementalTests {
             #expect(summary.conversations == 1)
             #expect(summary.newMessages == 1)
             let sent = Array(server.requests.dropFirst(before))
-            #expect(sent.count == FeatureRegistry.parents.ids.count)
-            #expect(Set(sent.map(ScanRequests.feature)) == Set(FeatureRegistry.parents.ids.map(\.rawValue)))
+            #expect(sent.count == FeatureRegistry.shipping.ids.count)
+            #expect(Set(sent.map(ScanRequests.feature)) == Set(FeatureRegistry.shipping.ids.map(\.rawValue)))
             for request in sent {
                 #expect(ScanRequests.conversation(request) == target.name)
                 let texts = ScanRequests.messageLines(request).map { $0["text"]?.stringValue ?? "" }

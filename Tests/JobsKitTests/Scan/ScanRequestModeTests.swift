@@ -42,8 +42,8 @@ struct ScanRequestModeTests {
     @Test func perFeatureByFlagOrSetting() async throws {
         for (arguments, environment) in [(["--per-feature"], [:]), ([], ["MESSAGEAI_REQUEST_MODE": "per-feature"])] {
             let scanned = try await Self.scan(arguments, environment: environment)
-            #expect(scanned.schemaNames.count == 3 * FeatureRegistry.parents.ids.count, "\(arguments) \(environment)")
-            #expect(Set(scanned.schemaNames) == Set(FeatureRegistry.parents.ids.map(\.rawValue)))
+            #expect(scanned.schemaNames.count == 3 * FeatureRegistry.shipping.ids.count, "\(arguments) \(environment)")
+            #expect(Set(scanned.schemaNames) == Set(FeatureRegistry.shipping.ids.map(\.rawValue)))
             #expect(scanned.json["mode"] == "per-feature")
             #expect(scanned.recordedMode == "per-feature")
         }

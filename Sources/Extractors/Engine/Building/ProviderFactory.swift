@@ -171,7 +171,7 @@ package enum ProviderFactory {
     /// where the commands' wiring starts; every service below takes the engine's registry).
     package static func engine(promptsPath: String?, provider: any AnswerProvider, windowing: Windowing = Windowing(),
                               versions: [String] = [], environment: [String: String] = [:],
-                              registry: FeatureRegistry = .parents) throws -> ExtractionEngine {
+                              registry: FeatureRegistry = .shipping) throws -> ExtractionEngine {
         let library = try library(promptsPath: promptsPath, versions: versions, environment: environment)
         return try ExtractionEngine(prompts: library, provider: provider, windowing: windowing, registry: registry)
     }

@@ -41,13 +41,13 @@ struct NoisyNightsTests {
                 state = result.state
                 var predicted = PredictedItems()
                 let view = state.view(for: user, now: night.now.date, timeZone: zone)
-                for feature in FeatureRegistry.parents.features { feature.scored(view, user: user, into: &predicted) }
+                for feature in FeatureRegistry.shipping.features { feature.scored(view, user: user, into: &predicted) }
                 predictions[Fixture.nightID(fixture.id, index + 1)] = predicted
                 earlier += night.messages
             }
         }
         let score = Scorer.score(fixtures: fixtures.flatMap(\.nightFixtures), predictions: predictions)
-        let summary = try #require(NightsSummary(score, fixtures: fixtures, features: ScoringRegistry.parents.ids))
+        let summary = try #require(NightsSummary(score, fixtures: fixtures, features: ScoringRegistry.shipping.ids))
         for night in summary.nights where !night.exact {
             Issue.record("\(night.fixture) night \(night.night) is not shown exactly right under noise: \(night.metrics)")
         }

@@ -18,8 +18,8 @@ package struct ScoringRegistry: Sendable {
         nightsSchema = try? JSONSchema(FixtureSchema.nightsSchema(for: self.features))
     }
 
-    /// The shipping features' (`FeatureRegistry.parents.scoring`), built once.
-    package static let parents = FeatureRegistry.parents.scoring
+    /// The shipping features' (`FeatureRegistry.shipping.scoring`), built once.
+    package static let shipping = FeatureRegistry.shipping.scoring
 
     package var ids: [ExtractionFeature] { features.map(\.id) }
 
@@ -44,7 +44,7 @@ package struct ScoringRegistry: Sendable {
     static let userInfoKey = CodingUserInfoKey(rawValue: "messageai.scoring")!
 
     /// The registry a coder carries, or the shipping one.
-    static func of(_ decoder: any Decoder) -> ScoringRegistry { decoder.userInfo[userInfoKey] as? ScoringRegistry ?? .parents }
+    static func of(_ decoder: any Decoder) -> ScoringRegistry { decoder.userInfo[userInfoKey] as? ScoringRegistry ?? .shipping }
 
-    static func of(_ encoder: any Encoder) -> ScoringRegistry { encoder.userInfo[userInfoKey] as? ScoringRegistry ?? .parents }
+    static func of(_ encoder: any Encoder) -> ScoringRegistry { encoder.userInfo[userInfoKey] as? ScoringRegistry ?? .shipping }
 }

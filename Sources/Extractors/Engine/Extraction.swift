@@ -1,6 +1,6 @@
 package import Core
 
-/// What one conversation yielded: each feature's items (see `ParentFeature`), and the notes on what was dropped or
+/// What one conversation yielded: each feature's items (see `Extractor`), and the notes on what was dropped or
 /// corrected. `events`, `decisions`, ... are the shipping features' lists; `extraction[feature]` is any feature's.
 package struct Extraction: Sendable, Hashable {
     /// Only non-empty lists are kept, so an extraction equals another with the same items whatever was asked.
@@ -21,7 +21,7 @@ package struct Extraction: Sendable, Hashable {
         hasher.combine(known)
     }
 
-    package subscript<Feature: ParentFeature>(_ feature: Feature) -> [Feature.Item] {
+    package subscript<Feature: Extractor>(_ feature: Feature) -> [Feature.Item] {
         get { lists[feature.id]?.items as? [Feature.Item] ?? [] }
         set { lists[feature.id] = newValue.isEmpty ? nil : FeatureItems(feature: feature, items: newValue) }
     }
@@ -49,11 +49,11 @@ package struct Extraction: Sendable, Hashable {
 
 /// One feature's items, with the feature that knows how to merge and encode them.
 private struct FeatureItems: Sendable, Hashable {
-    let feature: any ParentFeature
+    let feature: any Extractor
     let items: any Sendable & Hashable
     let count: Int
 
-    init<Feature: ParentFeature>(feature: Feature, items: [Feature.Item]) {
+    init<Feature: Extractor>(feature: Feature, items: [Feature.Item]) {
         self.feature = feature
         self.items = items
         self.count = items.count
@@ -82,7 +82,7 @@ extension Extraction: Codable {
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        func decodeList<Feature: ParentFeature>(_ feature: Feature) throws {
+        func decodeList<Feature: Extractor>(_ feature: Feature) throws {
             self[feature] = try container.decodeIfPresent([Feature.Item].self, forKey: Key(feature.itemsKey)) ?? []
         }
         for feature in FeatureRegistry.of(decoder).features { try decodeList(feature) }
@@ -91,7 +91,7 @@ extension Extraction: Codable {
 
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
-        func encodeList<Feature: ParentFeature>(_ feature: Feature) throws {
+        func encodeList<Feature: Extractor>(_ feature: Feature) throws {
             try container.encode(self[feature], forKey: Key(feature.itemsKey))
         }
         let registered = FeatureRegistry.of(encoder).features

@@ -7,7 +7,7 @@ import Core
 enum FixtureChecks {
     typealias Finding = (path: [JSONPathComponent], message: String)
 
-    static func findings(in fixture: Fixture, fileStem: String, scoring: ScoringRegistry = .parents) -> [Finding] {
+    static func findings(in fixture: Fixture, fileStem: String, scoring: ScoringRegistry = .shipping) -> [Finding] {
         var out: [Finding] = []
         if fixture.id != fileStem {
             out.append(([.key("id")], "'\(fixture.id)' must equal the file name '\(fileStem)'"))

@@ -16,7 +16,7 @@ package enum Scorer {
     /// Predictions for ids not among `fixtures` are ignored (`PredictionsFile` rejects them on load). Every feature of
     /// `scoring` is scored (the shipping ones unless another registry is given).
     package static func score(fixtures: [Fixture], predictions: [String: PredictedItems],
-                             scoring: ScoringRegistry = .parents) -> EvalScore {
+                             scoring: ScoringRegistry = .shipping) -> EvalScore {
         var fixtureScores: [FixtureScore] = []
         for fixture in fixtures {
             let predicted = predictions[fixture.id] ?? PredictedItems()

@@ -28,7 +28,7 @@ extension Extraction {
 
 /// Deadlines: tasks due by a date, written to `deadlines` for each person who must act, each with a reminder the
 /// evening before (`remind`).
-package struct Deadlines: ParentFeature {
+package struct Deadlines: Extractor {
     package var id: ExtractionFeature { .deadlines }
 
     package var combinedRule: String {

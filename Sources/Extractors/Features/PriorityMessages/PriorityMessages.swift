@@ -14,7 +14,7 @@ extension Extraction {
 }
 
 /// Priority messages: messages a parent must not miss, written to `priority_messages` (one row per message).
-package struct PriorityMessages: ParentFeature {
+package struct PriorityMessages: Extractor {
     package var id: ExtractionFeature { .priorityMessages }
 
     package var combinedRule: String {

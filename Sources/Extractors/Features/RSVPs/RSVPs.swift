@@ -33,7 +33,7 @@ extension Extraction {
 }
 
 /// RSVPs: requests to reply and who answered, written to `rsvp_tracking` (one row per participant who owes an answer).
-package struct RSVPs: ParentFeature {
+package struct RSVPs: Extractor {
     package var id: ExtractionFeature { .rsvps }
 
     package var combinedRule: String {

@@ -23,7 +23,7 @@ package struct PredictionsFileError: Error, Sendable, Hashable, CustomStringConv
 package enum PredictionsFile {
     /// `scoring` names the features a line may predict (the shipping ones unless another registry is given).
     package static func load(path: String, fixtureIDs: Set<String>,
-                            scoring: ScoringRegistry = .parents) throws(PredictionsFileError) -> [String: PredictedItems] {
+                            scoring: ScoringRegistry = .shipping) throws(PredictionsFileError) -> [String: PredictedItems] {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw PredictionsFileError(problems: [.init(file: path, line: 0, message: "cannot read file as UTF-8 text")])
         }
@@ -31,7 +31,7 @@ package enum PredictionsFile {
     }
 
     package static func parse(_ text: String, file: String, fixtureIDs: Set<String>,
-                             scoring: ScoringRegistry = .parents) throws(PredictionsFileError) -> [String: PredictedItems] {
+                             scoring: ScoringRegistry = .shipping) throws(PredictionsFileError) -> [String: PredictedItems] {
         var result: [String: PredictedItems] = [:]
         var problems: [FileProblem] = []
         var seen: [String: Int] = [:]
@@ -76,7 +76,7 @@ package enum PredictionsFile {
 
     /// The JSONL text for `predictions`: one line per fixture and non-empty feature, fixtures sorted and features in
     /// `scoring`'s order, so runs diff cleanly.
-    package static func serialize(_ predictions: [String: PredictedItems], scoring: ScoringRegistry = .parents) -> String {
+    package static func serialize(_ predictions: [String: PredictedItems], scoring: ScoringRegistry = .shipping) -> String {
         var out = ""
         for fixture in predictions.keys.sorted() {
             guard let set = predictions[fixture] else { continue }

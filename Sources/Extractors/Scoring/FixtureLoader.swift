@@ -9,7 +9,7 @@ import Core
 package enum FixtureLoader {
     /// A single `.yaml` file, or every `.yaml`/`.yml` file of a directory. A fixture may list any feature of `scoring`
     /// (the shipping ones unless another registry is given); a feature it has no list for is `unlabelled`.
-    package static func load(path: String, scoring: ScoringRegistry = .parents) throws(FixtureLoadError) -> [Fixture] {
+    package static func load(path: String, scoring: ScoringRegistry = .shipping) throws(FixtureLoadError) -> [Fixture] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw FixtureLoadError(problems: [FileProblem(file: path, line: 0, field: "", message: "no such file or directory")])
@@ -18,7 +18,7 @@ package enum FixtureLoader {
     }
 
     /// All fixtures of a directory, sorted by file name; problems of every file are collected before throwing.
-    package static func loadDirectory(_ directory: String, scoring: ScoringRegistry = .parents) throws(FixtureLoadError) -> [Fixture] {
+    package static func loadDirectory(_ directory: String, scoring: ScoringRegistry = .shipping) throws(FixtureLoadError) -> [Fixture] {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -52,7 +52,7 @@ package enum FixtureLoader {
         return fixtures
     }
 
-    package static func loadFile(_ file: String, scoring: ScoringRegistry = .parents) throws(FixtureLoadError) -> Fixture {
+    package static func loadFile(_ file: String, scoring: ScoringRegistry = .shipping) throws(FixtureLoadError) -> Fixture {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw FixtureLoadError(problems: [FileProblem(file: file, line: 0, field: "", message: "cannot read file")])
         }
@@ -63,7 +63,7 @@ package enum FixtureLoader {
     }
 
     /// Parses fixture text; `file` names it in errors and its stem must equal the fixture id.
-    package static func parse(_ text: String, file: String, scoring: ScoringRegistry = .parents) throws(FixtureLoadError) -> Fixture {
+    package static func parse(_ text: String, file: String, scoring: ScoringRegistry = .shipping) throws(FixtureLoadError) -> Fixture {
         let document: YAMLDocument
         do {
             document = try YAMLJSON.parse(text, file: file)

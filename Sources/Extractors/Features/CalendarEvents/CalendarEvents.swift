@@ -32,7 +32,7 @@ extension Extraction {
 }
 
 /// Calendar events: dated plans with a time and place, written to `calendar_events`.
-package struct CalendarEvents: ParentFeature {
+package struct CalendarEvents: Extractor {
     package var id: ExtractionFeature { .calendarEvents }
 
     package var combinedRule: String {

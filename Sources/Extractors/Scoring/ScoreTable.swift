@@ -14,7 +14,7 @@ extension EvalScore {
                 + pad(rateOrDash(m.precision), 11) + pad(rate(m.recall), 8) + pad(rate(m.f1), 7) + pad(dateMistakes, 14)
         }
         // The shipping features in their order, then any other scored feature by name.
-        let order = ScoringRegistry.parents.sorted(features.keys)
+        let order = ScoringRegistry.shipping.sorted(features.keys)
         var lines = [pad("feature", 18, left: true) + pad("TP", 5) + pad("FP", 5) + pad("FN", 5)
             + pad("precision", 11) + pad("recall", 8) + pad("F1", 7) + pad("date mistakes", 14)]
         for feature in order {

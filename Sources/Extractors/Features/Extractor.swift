@@ -6,11 +6,11 @@ import Postgres
 /// items, how items from overlapping windows merge, the rule-based answer, its rows and its report lines.
 ///
 /// Everything that differs between features is a requirement here, so a new feature is one type conforming to
-/// this protocol (in `Features/Parents/`, with the scorer's shape of its items: an Evals `ScoredItem`), its prompt
+/// this protocol (in `Features/<Feature>/`, with the scorer's shape of its items: an Evals `ScoredItem`), its prompt
 /// `prompts/<id>.yaml` and its schema `schemas/<id>.schema.json`, its table's migration, plus one entry in
-/// `FeatureRegistry.parents`; the compiler names any requirement left to write. The engine, the store, the batch path,
+/// `FeatureRegistry.shipping`; the compiler names any requirement left to write. The engine, the store, the batch path,
 /// the reports and the eval runner only ever go through this protocol.
-package protocol ParentFeature: Sendable {
+package protocol Extractor: Sendable {
     /// One found item, with the input's real ids (never the prompt's aliases).
     associatedtype Item: Sendable, Hashable, Codable
 
@@ -56,7 +56,7 @@ package protocol ParentFeature: Sendable {
     func scored(_ item: Item, user: String) -> Scored
 }
 
-extension ParentFeature {
+extension Extractor {
     package var itemsKey: String { id.rawValue }
 
     package func merge(_ item: Item, into items: inout [Item]) {

@@ -1,7 +1,7 @@
 /// The id of one parent feature: its prompt id, its schema's name, and its key in fixtures, predictions, rows'
 /// summaries and reports (`calendar_events`).
 ///
-/// An open set of names rather than an enum: a feature is a type in Extractors (`ParentFeature`), and adding one
+/// An open set of names rather than an enum: a feature is a type in Extractors (`Extractor`), and adding one
 /// must not mean editing a list here. The five that ship are named below because the scorer (Evals) cannot see
 /// the extractors' types; which features exist and in what order is `FeatureRegistry`'s (and, for scoring,
 /// `ScoredFeature`'s) business.
