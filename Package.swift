@@ -74,8 +74,10 @@ let package = Package(
             dependencies: ["Core", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: internalByDefault
         ),
-        // Floor 2: the registered features (each with its scored shape beside it), grounding, the date resolver,
-        // the rule-based provider, and the labelled fixtures and scorer (no LLM, no database).
+        // Floor 2: the pipeline (docs/pipeline.md): input (the reader, the pre-filter, windows), the engine (its builder,
+        // answer providers, cost), grounding (evidence, field backing, dates), reconciliation over nights, the store,
+        // the rule-based provider, each feature in its folder (its type, its scored type, its rules), and the
+        // labelled fixtures and scorer.
         .target(
             name: "Extractors",
             dependencies: [
@@ -112,6 +114,7 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -177,7 +180,10 @@ let package = Package(
         // One test target per source target, named after it (TestSupportTests: the loopback servers the tests build on).
         .testTarget(name: "CoreTests", dependencies: ["Core", "TestSupport"]),
         .testTarget(name: "PostgresTests", dependencies: ["Core", "Postgres", "TestSupport"]),
-        .testTarget(name: "AgentRuntimeTests", dependencies: ["AgentRuntime", "Core", "TestSupport"]),
+        .testTarget(
+            name: "AgentRuntimeTests",
+            dependencies: ["AgentRuntime", "Core", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+        ),
         .testTarget(name: "PromptKitTests", dependencies: ["PromptKit", "Core", "TestSupport"]),
         .testTarget(name: "ToolsTests", dependencies: ["Tools", "AgentRuntime", "Core", "Postgres", "TestSupport"]),
         .testTarget(
@@ -185,30 +191,32 @@ let package = Package(
             // JobsKit, JobsCLI and Evaluation: a sixth feature is proved through every command that ships it.
             dependencies: [
                 "Extractors", "AgentRuntime", "Core", "Evaluation", "JobsCLI", "JobsKit", "PromptKit", "Postgres", "TestSupport",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             // The dummy sixth feature's prompt, schema, migration and labelled fixture (Features/SixthFeature*Tests.swift).
             resources: [.copy("Resources/SixthFeature")]
         ),
         .testTarget(
             name: "EvaluationTests",
-            dependencies: ["Evaluation", "AgentRuntime", "Core", "Extractors", "PromptKit", "Postgres", "TestSupport"]
+            dependencies: ["Evaluation", "AgentRuntime", "Core", "Extractors", "PromptKit", "Postgres", "TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .testTarget(
             name: "JobsKitTests",
             dependencies: [
                 "JobsKit", "JobsCLI", "Evaluation", "Core", "Extractors", "Postgres", "PromptKit", "Tools", "TestSupport", "AgentRuntime",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "TestSupportTests", dependencies: ["TestSupport", .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         .testTarget(
             name: "JobsCLITests",
             dependencies: [
                 "JobsCLI", "JobsKit", "Evaluation", "Core", "Extractors", "Postgres", "PromptKit", "Tools", "TestSupport",
-                "AgentRuntime", .product(name: "Logging", package: "swift-log"),
+                "AgentRuntime", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -72,7 +72,8 @@ package struct ProactiveBenchmark: Sendable {
             // Extract the whole history, not only the last day, so the pass has every user's rows to look at.
             try await pool.query("DELETE FROM scan_watermarks")
             log("extracting \(load.messages) messages with the rules")
-            let engine = try ProviderFactory.engine(promptsPath: options.promptsPath, provider: RulesAnswerProvider(), environment: environment)
+            let engine = try ExtractionEngine(prompts: try ProviderFactory.library(promptsPath: options.promptsPath, environment: environment),
+                                              provider: RulesAnswerProvider())
             var scan = ScanOptions()
             scan.concurrency = options.concurrency
             scan.owner = "bench"

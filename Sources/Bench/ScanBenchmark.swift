@@ -129,8 +129,8 @@ package struct ScanBenchmark: Sendable {
                 configuration: LLMConfiguration(baseURL: server.baseURL, defaultModel: "bench-model", retryPolicy: .noRetries,
                                                  maxConcurrency: BenchOpenAIServer.clientConcurrency),
                 transport: transport)
-            return try ProviderFactory.engine(promptsPath: options.promptsPath,
-                                              provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema), environment: environment)
+            return try ExtractionEngine(prompts: try ProviderFactory.library(promptsPath: options.promptsPath, environment: environment),
+                                        provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
         }
         do {
             let phase = try await measure(options, latency: latency, now: now, workload: workload, engineProvider: engineProvider)

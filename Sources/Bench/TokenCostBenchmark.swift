@@ -195,9 +195,9 @@ package struct TokenCostBenchmark: Sendable {
             var scan = ScanOptions()
             scan.concurrency = options.concurrency
             scan.owner = "bench-tokens"
-            var engine = try ProviderFactory.engine(
-                promptsPath: options.promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema),
-                environment: environment)
+            var engine = try ExtractionEngine(
+                prompts: try ProviderFactory.library(promptsPath: options.promptsPath, environment: environment),
+                provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
             engine.mode = options.mode
             let summary = try await ScanService(pool: pool, engine: engine, options: scan).run(now: now)
             if let failure = summary.failures.first {

@@ -55,8 +55,8 @@ package struct EvalProgress: Sendable {
 }
 
 /// Runs the extractors over fixtures exactly as production does: a `ConversationInput` per fixture and
-/// `ExtractionEngine.extract`. Each feature is extracted on its own, so one failing feature (an answer still
-/// invalid after the re-ask, an HTTP error) costs only that feature of that fixture; the run goes on.
+/// `ExtractionEngine.extract`, in the variant's request mode. A failing unit (an answer still invalid after the
+/// re-ask, an HTTP error) costs only that unit of that fixture, one feature or the combined request; the run goes on.
 package struct EvalRunner: Sendable {
     /// Fixtures in flight at once; each asks for its features concurrently, as a production extraction does.
     package var concurrency: Int

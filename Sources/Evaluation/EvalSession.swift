@@ -34,7 +34,10 @@ package struct EvalRunOptions: Sendable {
     package var windowing = Windowing()
     /// `--provider recorded`: the folder of answer files (`RecordedAnswerBook`).
     package var answersDirectory: URL?
-    /// Where `OPENAI_*` and `MESSAGEAI_*` settings are read from (the CLI passes its settings' environment).
+    /// The model server a live run calls (the CLI passes its settings' `llm`, flags applied); nil: none configured.
+    package var llm: LLMConfiguration?
+    /// Where the `MESSAGEAI_*` settings (the fixtures' and prompts' home, prompt pins) and, for recorded and exported
+    /// requests, the `OPENAI_*` request options are read from (the CLI passes its settings' environment).
     package var environment: [String: String] = [:]
     /// The process's one rate limiter (`Assembly.limiter`): every request that misses the answer cache asks it
     /// first; cache hits do not (they reach no server). Nil: no limit.
@@ -149,7 +152,7 @@ package enum EvalSession {
 
     /// The provider `options` pick, and the notice to show when `auto` fell back to the rule-based provider.
     static func resolveLLM(_ options: EvalRunOptions) throws -> (LLMVariants?, notice: String?) {
-        switch try ProviderFactory.resolve(options.provider, environment: options.environment) {
+        switch try ProviderFactory.resolve(options.provider, configuration: options.llm) {
         case .rules(let fallback):
             let notice = fallback == nil ? nil
                 : "No LLM configured (OPENAI_API_KEY and OPENAI_BASE_URL are unset): evaluating the rule-based provider only."

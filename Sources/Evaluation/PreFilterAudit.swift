@@ -3,7 +3,7 @@ import Foundation
 
 /// How many expected items cite only messages the scan's `PreFilter` would drop before asking a model.
 ///
-/// Production skips messages without any cue to save tokens; an expected item whose every acceptable
+/// Production holds back chatter (small talk, emoji-only messages) to save tokens; an expected item whose every acceptable
 /// source is such a message could never be found by a filtered scan. On the labelled fixtures the count
 /// must be 0 — that is the evidence that the pre-filter costs no recall.
 package struct PreFilterAudit: Sendable, Hashable, Codable {

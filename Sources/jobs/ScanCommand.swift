@@ -83,7 +83,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Take this shard's quarantined conversations out of quarantine first and try them again (after fixing what failed them).")
     var retryQuarantined = false
 
-    @Flag(help: "Send every new message to the model, even ones with no date, question, RSVP or urgency cue.")
+    @Flag(help: "Send every new message to the model, chatter included (the pre-filter holds back only small talk and emoji-only messages).")
     var noPrefilter = false
 
     @Flag(help: "Skip the proactive pass (findings for changed users and users with something coming up) after extraction.")

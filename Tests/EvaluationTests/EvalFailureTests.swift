@@ -1,3 +1,4 @@
+import AgentRuntime
 import Extractors
 import Foundation
 import Core
@@ -28,7 +29,7 @@ struct EvalFailureTests {
         options.provider = .openai
         options.features = [.calendarEvents]
         options.cacheDirectory = try EvalTestSupport.temporaryDirectory("cache")
-        options.environment = ["OPENAI_BASE_URL": url.absoluteString, "OPENAI_API_KEY": EvalTestSupport.apiKey]
+        options.llm = LLMConfiguration(apiKey: EvalTestSupport.apiKey, baseURL: url)
         let run = try await EvalSession.run(options)
         let main = try #require(run.report.main)
         #expect(main.errors.count == 1)

@@ -5,6 +5,7 @@ import JobsKit
 import TestSupport
 import Testing
 import Evaluation
+import NIOConcurrencyHelpers
 
 /// The HTML report's fixture index after a real compare run against a baseline: each row's data attributes, which
 /// the page's sort and filters read, say which fixtures changed, failed and regressed, and which way.
@@ -59,13 +60,13 @@ struct EvalReportIndexTests {
         let worseOnMain = Set(withEvents[0..<2]), worseOnCandidate = Set(withEvents[2..<4]), brokenOnCandidate = withEvents[4]
 
         // Calendar answers: empty (nothing found) or schema-invalid for the chosen fixtures and prompt version.
-        let degrade = Locked(false)
+        let degrade = NIOLockedValueBox(false)
         let answers = LabelledAnswers(fixtures)
                 let server = try FakeOpenAIServer { request in
             let system = request.json?["messages"]?[0]?["content"]?.stringValue ?? ""
             let candidate = system.contains("(Candidate two.)")
             let calendar = request.json?["response_format"]?["json_schema"]?["name"]?.stringValue == "calendar_events"
-            if degrade.value, calendar, let fixture = Self.fixtureID(request, among: fixtures) {
+            if degrade.withLockedValue({ $0 }), calendar, let fixture = Self.fixtureID(request, among: fixtures) {
                 if candidate, fixture == brokenOnCandidate { return .chat(content: #"{"not_the_schema": true}"#) }
                 if candidate ? worseOnCandidate.contains(fixture) : worseOnMain.contains(fixture) {
                     return .chat(content: #"{"events": []}"#)
@@ -80,7 +81,7 @@ struct EvalReportIndexTests {
         let before = try await EvalSession.run(options)
         _ = try EvalReportWriter.write(before.report, fixtures: before.fixtures, to: root.appendingPathComponent("baseline"))
 
-        degrade.value = true
+        degrade.withLockedValue { $0 = true }
         options.cacheDirectory = root.appendingPathComponent("cache-2")
         options.compareVersions = [.calendarEvents: 5]
         let after = try await EvalSession.run(options)

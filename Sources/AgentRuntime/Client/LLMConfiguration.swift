@@ -61,6 +61,17 @@ package struct LLMConfiguration: Sendable {
         self.namedToolChoice = namedToolChoice ?? openAI
     }
 
+    /// This configuration with a command's flags over the variables they override (`--llm-timeout`,
+    /// `--llm-concurrency`, `--llm-retry-budget`; nil keeps the variable's value). The flags are range-checked where
+    /// they are parsed, like the variables in `fromEnvironment`.
+    package func overriding(timeoutSeconds: Double?, concurrency: Int?, retryBudgetSeconds: Double?) -> LLMConfiguration {
+        var copy = self
+        if let timeoutSeconds { copy.requestTimeout = .milliseconds(ofSeconds: timeoutSeconds, rounding: .towardZero) }
+        if let concurrency { copy.maxConcurrency = max(1, concurrency) }
+        if let retryBudgetSeconds { copy.retryPolicy.totalBudget = .milliseconds(ofSeconds: retryBudgetSeconds, rounding: .towardZero) }
+        return copy
+    }
+
     /// OpenAI's default: room for the widest scan (64 conversations, five feature requests each) and its assistant
     /// runs, so an OpenAI run is paced by `--concurrency` and the rate limiter (`--rpm`, `--tpm`), not by this line.
     package static let openAIDefaultConcurrency = 352

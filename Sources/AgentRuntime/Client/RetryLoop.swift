@@ -9,12 +9,20 @@ enum AttemptOutcome<Value: Sendable>: Sendable {
     case failure(LLMError, retryAfter: Duration?)
 }
 
-/// The one retry loop every client uses: it applies `RetryPolicy` (attempts, backoff, the server's retry-after, the
-/// total budget) and stops at once on cancellation or on a failure that is not worth retrying.
+/// How every model client retries: `RetryPolicy`'s one loop with the model server's rules on top (the server's
+/// retry-after, the longer wait after a timeout, per-class retry limits, no retry after a cancellation), and the last
+/// failure reported as `LLMError.retriesExhausted` once more than one attempt was made.
 struct RetryLoop: Sendable {
     let policy: RetryPolicy
     let sleep: @Sendable (Duration) async throws -> Void
     let logger: Logger
+
+    /// A failed attempt, carried through the policy's loop.
+    private struct Failed: Error {
+        let error: LLMError
+        let retryAfter: Duration?
+        let attempt: Int
+    }
 
     /// Runs `attempt` (given its 1-based number) until it succeeds or the policy says stop. `isRetryable` decides
     /// which failures may be tried again; by default the error's own `isRetryable`.
@@ -23,41 +31,44 @@ struct RetryLoop: Sendable {
         isRetryable: (LLMError) -> Bool = { $0.isRetryable },
         attempt: (Int) async throws -> AttemptOutcome<Value>
     ) async throws -> Value {
-        let clock = ContinuousClock()
-        let start = clock.now
-        var number = 0
         var retriesByClass: [String: Int] = [:]
-        while true {
-            number += 1
-            if Task.isCancelled { throw LLMError.cancelled }
-            let failure: LLMError
-            let retryAfter: Duration?
-            switch try await attempt(number) {
-            case .success(let value): return value
-            case .failure(let error, let hint):
-                failure = error
-                retryAfter = hint
+        let sleep = self.sleep
+        do {
+            return try await policy.run(waitAfter: { error, number in
+                guard let failed = error as? Failed else { return nil }
+                let failure = failed.error
+                if case .cancelled = failure { return nil }
+                guard isRetryable(failure) else { return nil }
+                let retries = retriesByClass[failure.retryClass, default: 0]
+                if let limit = failure.retryLimit, retries >= limit { return nil }
+                let wait: Duration
+                if let retryAfter = failed.retryAfter {
+                    guard retryAfter <= policy.maxRetryAfter else { return nil }
+                    wait = retryAfter
+                } else if case .timeout(let limit) = failure {
+                    wait = policy.delay(afterTimeout: limit, attempt: number)
+                } else {
+                    wait = policy.delay(afterAttempt: number)
+                }
+                retriesByClass[failure.retryClass] = retries + 1
+                logger.debug("retry scheduled", metadata: ["call": "\(label)", "attempt": "\(number)", "wait_ms": "\(wait.wholeMilliseconds)"])
+                return wait
+            }, sleep: { wait in
+                do { try await sleep(wait) } catch { throw LLMError.cancelled }
+            }) { number in
+                if Task.isCancelled { throw LLMError.cancelled }
+                switch try await attempt(number) {
+                case .success(let value): return value
+                case .failure(let error, let hint): throw Failed(error: error, retryAfter: hint, attempt: number)
+                }
             }
+        } catch let failed as Failed {
+            let failure = failed.error
             if case .cancelled = failure { throw failure }
+            guard failed.attempt > 1 else { throw failure }
             // A refused attempt (the breaker is open) was never sent: it is not counted.
-            let sent = if case .serverUnavailable = failure { number - 1 } else { number }
-            let exhausted = number == 1 ? failure : LLMError.retriesExhausted(attempts: sent, last: failure)
-            guard isRetryable(failure), number < policy.maxAttempts else { throw exhausted }
-            let retries = retriesByClass[failure.retryClass, default: 0]
-            if let limit = failure.retryLimit, retries >= limit { throw exhausted }
-            retriesByClass[failure.retryClass] = retries + 1
-            let wait: Duration
-            if let retryAfter {
-                guard retryAfter <= policy.maxRetryAfter else { throw exhausted }
-                wait = retryAfter
-            } else if case .timeout(let limit) = failure {
-                wait = policy.delay(afterTimeout: limit, attempt: number)
-            } else {
-                wait = policy.delay(afterAttempt: number)
-            }
-            guard policy.allowsRetry(afterAttempt: number, elapsed: clock.now - start, wait: wait) else { throw exhausted }
-            logger.debug("retry scheduled", metadata: ["call": "\(label)", "attempt": "\(number)", "wait_ms": "\(wait.wholeMilliseconds)"])
-            do { try await sleep(wait) } catch { throw LLMError.cancelled }
+            let sent = if case .serverUnavailable = failure { failed.attempt - 1 } else { failed.attempt }
+            throw LLMError.retriesExhausted(attempts: sent, last: failure)
         }
     }
 }

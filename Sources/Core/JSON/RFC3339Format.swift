@@ -1,5 +1,5 @@
 
-/// RFC 3339 section 5.6 `full-date`, `full-time` and `date-time` (JSON Schema's `format`), checked by Chrono's
+/// RFC 3339 section 5.6 `full-date`, `full-time` and `date-time` (JSON Schema's `format`), checked by Core/Time's
 /// codec in its strict grammar: no ISO 8601 variants, no missing offsets, leap seconds only where UTC reads 23:59:60.
 enum RFC3339 {
     static func isValid(_ text: String, as format: StringFormat) -> Bool {

@@ -65,6 +65,17 @@ package struct RetryPolicy: Sendable, Hashable {
         sleep: (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         _ body: (Int) async throws -> T
     ) async throws -> T {
+        try await run(waitAfter: { error, attempt in retryable(error) ? delay(afterAttempt: attempt) : nil }, sleep: sleep, body)
+    }
+
+    /// The package's one retry loop. Runs `body` (given its 1-based attempt number) until it succeeds; after a
+    /// failure, `waitAfter` gives the wait before the next attempt (nil: stop), which this policy may still refuse
+    /// (attempts, total budget). Throws the last error as `body` threw it.
+    package func run<T: Sendable>(
+        waitAfter: (any Error, _ attempt: Int) -> Duration?,
+        sleep: (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        _ body: (Int) async throws -> T
+    ) async throws -> T {
         let clock = ContinuousClock()
         let start = clock.now
         var attempt = 1
@@ -72,8 +83,8 @@ package struct RetryPolicy: Sendable, Hashable {
             do {
                 return try await body(attempt)
             } catch {
-                let wait = delay(afterAttempt: attempt)
-                guard retryable(error), allowsRetry(afterAttempt: attempt, elapsed: clock.now - start, wait: wait) else { throw error }
+                guard let wait = waitAfter(error, attempt), allowsRetry(afterAttempt: attempt, elapsed: clock.now - start, wait: wait)
+                else { throw error }
                 try await sleep(wait)
                 attempt += 1
             }

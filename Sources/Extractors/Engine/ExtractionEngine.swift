@@ -39,9 +39,9 @@ package struct ExtractionRun: Sendable, Codable {
     package init() {}
 }
 
-/// Runs the extractors on one conversation: for each feature and window, render the prompt, get an answer
-/// from the provider, validate it against the feature's schema, and decode it with cited ids and dates
-/// checked. One call per conversation, window and feature — never per user.
+/// Runs the extractors on one conversation: for each window, render the prompt (one combined request for every
+/// feature by default, or one per feature: `mode`), get an answer from the provider, validate it against the
+/// schema, and decode it with cited ids, evidence and dates checked. Never one call per user.
 package struct ExtractionEngine: Sendable {
     package let prompts: PromptLibrary
     package let provider: any AnswerProvider

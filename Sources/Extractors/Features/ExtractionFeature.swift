@@ -2,8 +2,8 @@
 /// summaries and reports (`calendar_events`).
 ///
 /// An open set of names rather than an enum: a feature is a type in Extractors (`Extractor`), and adding one
-/// must not mean editing a list here. The five that ship are named below because the scorer (Evals) cannot see
-/// the extractors' types; which features exist and in what order is `FeatureRegistry`'s (and, for scoring,
+/// must not mean editing a list here. The five that ship are named below because the scorer (Scoring/) does not go
+/// through the extractors' types; which features exist and in what order is `FeatureRegistry`'s (and, for scoring,
 /// `ScoredFeature`'s) business.
 package struct ExtractionFeature: RawRepresentable, Sendable, Hashable, Codable, CodingKeyRepresentable, CustomStringConvertible {
     package let rawValue: String

@@ -6,7 +6,7 @@ import Postgres
 /// items, how items from overlapping windows merge, the rule-based answer, its rows and its report lines.
 ///
 /// Everything that differs between features is a requirement here, so a new feature is one type conforming to
-/// this protocol (in `Features/<Feature>/`, with the scorer's shape of its items: an Evals `ScoredItem`), its prompt
+/// this protocol (in `Features/<Feature>/`, with the scorer's shape of its items, a Scoring `ScoredItem`, and its rules), its prompt
 /// `prompts/<id>.yaml` and its schema `schemas/<id>.schema.json`, its table's migration, plus one entry in
 /// `FeatureRegistry.shipping`; the compiler names any requirement left to write. The engine, the store, the batch path,
 /// the reports and the eval runner only ever go through this protocol.
@@ -16,7 +16,7 @@ package protocol Extractor: Sendable {
 
     /// Prompt id, schema name and eval key.
     var id: ExtractionFeature { get }
-    /// The scorer's shape of an item: how a label of this feature is written, paired and compared (Evals'
+    /// The scorer's shape of an item: how a label of this feature is written, paired and compared (Scoring's
     /// `ScoredItem`, whose `feature` must be this feature's `id`).
     associatedtype Scored: ScoredItem
 

@@ -1,5 +1,5 @@
 /// Closed vocabularies of the extracted items; the raw values are what fixtures and models write. The categories
-/// (`EventCategory`, `DecisionCategory`, `DeadlineCategory`) live in FeatureKit, shared with the extractors.
+/// (`EventCategory`, `DecisionCategory`, `DeadlineCategory`) live in Features/FeatureCategories.swift, shared with the extractors.
 package enum PriorityLevel: String, Sendable, Hashable, Codable, CaseIterable {
     case urgent, high, medium
 }

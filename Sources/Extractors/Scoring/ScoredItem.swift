@@ -2,8 +2,8 @@ package import Core
 import Foundation
 
 /// How one feature's labels are written, paired and compared: the one scoring description of a feature. Each scored
-/// feature has one item type conforming to it (`Features/ScoredEvent.swift`, ...; a feature outside Evals declares its
-/// own), and `ScoredFeature` erases it so that fixtures, predictions files, the scorer and the reports go through it.
+/// feature has one item type conforming to it (`Features/CalendarEvents/ScoredEvent.swift`, ...; each in
+/// its feature's folder), and `ScoredFeature` erases it so that fixtures, predictions files, the scorer and the reports go through it.
 ///
 /// Pairing needs a shared cited message (`sources`) and, for dated features, the same key date.
 /// Everything else is judged per field on pairs only, so a wrong time is a field error, not a miss.

@@ -3,7 +3,7 @@ import Core
 
 /// The features fixtures label and the scorer scores, in report order, with the fixture schema that accepts their
 /// lists. A feature registry gives its own (`FeatureRegistry.scoring`), so a sixth feature is scored by registering it;
-/// `parents` is the shipping registry's.
+/// `shipping` is the shipping registry's.
 package struct ScoringRegistry: Sendable {
     package let features: [ScoredFeature]
     /// The fixture schema for these features (`FixtureSchema.schema(for:)`); nil only if it does not compile.

@@ -3,7 +3,7 @@ package import Foundation
 
 /// An ISO 8601 instant that must carry its UTC offset (`2026-03-02T08:14:00-05:00` or `...Z`).
 ///
-/// Kept with its text so reports show what the fixture says; read by Chrono's codec in the fixture grammar, so a
+/// Kept with its text so reports show what the fixture says; read by Core/Time's codec in the fixture grammar, so a
 /// missing offset is an error instead of a silent guess at the machine's time zone.
 package struct Timestamp: Sendable, Hashable, Codable, CustomStringConvertible {
     package let text: String

@@ -77,7 +77,7 @@ package struct Assembly: Sendable {
         return service
     }
 
-    /// `eval`'s options as the settings say (provider, model, prompts, window, request mode, registry, environment),
+    /// `eval`'s options as the settings say (provider, model server, prompts, window, request mode, registry, environment),
     /// with the process's one limiter: the run's requests that miss its answer cache ask it, cache hits do not.
     package func evalOptions() -> EvalRunOptions {
         var options = EvalRunOptions()
@@ -87,6 +87,7 @@ package struct Assembly: Sendable {
         options.promptsPath = settings.flags.prompts
         options.windowing = Windowing(maxInputTokens: settings.flags.windowTokens)
         options.mode = settings.requestMode
+        options.llm = settings.llm
         options.environment = settings.environment
         options.limiter = limiter
         return options

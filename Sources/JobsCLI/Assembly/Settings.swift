@@ -29,13 +29,14 @@ package struct Settings: Sendable {
         package init() {}
     }
 
-    /// The environment as read, with the LLM flags written over their variables.
+    /// The environment as read (the flags are typed values in `flags`, applied where they override a variable).
     package let environment: [String: String]
     package let flags: Flags
     /// The features every service runs, stores and reports: the ones that ship, unless a test registers another.
     package var registry: FeatureRegistry
     package let database: PostgresConfiguration
-    /// The model server; nil when neither `OPENAI_API_KEY` nor `OPENAI_BASE_URL` is set.
+    /// The model server, with `--llm-timeout`, `--llm-concurrency` and `--llm-retry-budget` over their variables; nil
+    /// when neither `OPENAI_API_KEY` nor `OPENAI_BASE_URL` is set.
     package let llm: LLMConfiguration?
     /// `OPENAI_RPM` / `OPENAI_TPM`, overridden by `--rpm` / `--tpm`: the same for every command that calls a model.
     package let rateLimits: RateLimits
@@ -52,10 +53,7 @@ package struct Settings: Sendable {
     package init(environment base: [String: String], flags: Flags = Flags(), registry: FeatureRegistry = .shipping) throws(SettingsError) {
         let found = EnvironmentSettings.problems(base)
         guard found.isEmpty else { throw SettingsError(found) }
-        var environment = base
-        if let value = flags.llmTimeout { environment[LLMConfiguration.timeoutSetting] = String(value) }
-        if let value = flags.llmConcurrency { environment[LLMConfiguration.concurrencySetting] = String(value) }
-        if let value = flags.llmRetryBudget { environment[LLMConfiguration.retryBudgetSetting] = String(value) }
+        let environment = base
         self.environment = environment
         self.flags = flags
         self.registry = registry
@@ -71,7 +69,10 @@ package struct Settings: Sendable {
         }
         var database = read { try PostgresConfiguration.fromEnvironment(environment) }
         if let url = flags.databaseURL { database?.connectionString = url }
-        let llm = read { try LLMConfiguration.fromEnvironment(environment) }
+        let llm = read {
+            try LLMConfiguration.fromEnvironment(environment)?.overriding(
+                timeoutSeconds: flags.llmTimeout, concurrency: flags.llmConcurrency, retryBudgetSeconds: flags.llmRetryBudget)
+        }
         let rateLimits = read { try RateLimits.fromEnvironment(environment).overriding(requestsPerMinute: flags.rpm, tokensPerMinute: flags.tpm) }
         let requestMode = read { try RequestMode.resolve(combined: flags.combined, perFeature: flags.perFeature, environment: environment) }
         let zones = read { try UserTimeZonePolicy.deployment(option: flags.timeZone, environment: environment) }

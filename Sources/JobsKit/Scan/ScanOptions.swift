@@ -22,7 +22,7 @@ package struct ScanOptions: Sendable {
     package var limit: Int?
     /// Identifies this process in leases.
     package var owner: String = "\(ProcessInfo.processInfo.hostName):\(ProcessInfo.processInfo.processIdentifier)"
-    /// Messages with no date, question, RSVP or urgency cue are not sent to the model.
+    /// Chatter (small talk, emoji-only messages: `PreFilter`) is not sent to the model; a window of nothing else skips it.
     package var preFilter: Bool = true
     /// How long writing a conversation waits for a row lock another session holds (the app editing or deleting it)
     /// before that conversation fails and is retried next scan. nil: the connection's `lock_timeout`

@@ -3,6 +3,7 @@ import Extractors
 import Foundation
 import Logging
 import Postgres
+import NIOConcurrencyHelpers
 
 /// One scan worker's conversations, in three overlapping stages: while one conversation waits on the model, the one
 /// answered before it is written and the next is claimed and read. A worker's model slot so never waits on the
@@ -14,7 +15,9 @@ extension ScanService {
         let now: Date
         let queue: ScanQueue
         let state: ScanState
-        let shutdown: ShutdownFlag
+        /// Set once, from the synchronous graceful-shutdown handler, and read before each claim: no claim starts after
+        /// the handler has returned (an actor hop would leave a window in which one still could).
+        let shutdown: NIOLockedValueBox<Bool>
         let progress: Progress?
         let total: Int
         /// Made once per run, with the run's time-zone policy.
@@ -63,7 +66,7 @@ extension ScanService {
         var waiting = await claimAndLoad(worker)
         var answered: Answered?
         while waiting != nil || answered != nil {
-            if Task.isCancelled || worker.shutdown.isSet, let unstarted = waiting {
+            if Task.isCancelled || worker.shutdown.withLockedValue({ $0 }), let unstarted = waiting {
                 // After a cancellation it counts like a conversation cancelled with the model: claimed and given back.
                 await giveBack(unstarted.claim.conversationID, interrupted: Task.isCancelled, worker)
                 waiting = nil
@@ -82,7 +85,7 @@ extension ScanService {
     /// Claims conversations until one loads (one that fails to load is settled and passed over); nil when the work
     /// has run out, claiming failed for good, a shutdown was requested, or the task was cancelled.
     func claimAndLoad(_ worker: Worker) async -> Loaded? {
-        while !Task.isCancelled, !worker.shutdown.isSet {
+        while !Task.isCancelled, !worker.shutdown.withLockedValue({ $0 }) {
             let claim: ScanQueue.Claim
             do {
                 let (queue, runID, hook) = (worker.queue, worker.runID, beforeClaim)

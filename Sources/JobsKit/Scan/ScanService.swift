@@ -5,6 +5,7 @@ package import Core
 package import Logging
 package import Postgres
 import ServiceLifecycle
+import NIOConcurrencyHelpers
 
 /// The nightly scan: every conversation with messages newer than its watermark gets the new messages (plus
 /// some earlier context) extracted, and its rows and advanced watermark committed in one transaction. A
@@ -177,7 +178,7 @@ package struct ScanService: Sendable {
         logger[metadataKey: "run"] = "\(runID.postgresValue)"
         if options.retryQuarantined { summary.quarantineReleased = try await Self.retrying { try await queue.releaseQuarantine() } }
         summary.abandonedRuns = (try? await Self.retrying { try await recorder.markAbandonedScans(except: runID) }) ?? 0
-        let worker = Worker(runID: runID, now: now, queue: queue, state: ScanState(summary: summary), shutdown: ShutdownFlag(),
+        let worker = Worker(runID: runID, now: now, queue: queue, state: ScanState(summary: summary), shutdown: NIOLockedValueBox(false),
                             progress: progress, total: total,
                             reader: ConversationReader(maxMessages: options.maxMessages, contextMessages: options.contextMessages, zones: options.zones),
                             logger: logger)
@@ -228,11 +229,11 @@ package struct ScanService: Sendable {
                     }
                 }
             } onGracefulShutdown: {
-                shutdown.set()
+                shutdown.withLockedValue { $0 = true }
                 Task { await state.stop(Self.shutdownReason) }
             }
         }
-        if shutdown.isSet { await state.stop(Self.shutdownReason) }
+        if shutdown.withLockedValue({ $0 }) { await state.stop(Self.shutdownReason) }
         let cancelled = Task.isCancelled
         if cancelled { await state.stop(Self.cancelledReason) }
         // After a cancellation a claim may have landed that no worker processed: release it so the next scan need not

@@ -4,9 +4,10 @@ package import Foundation
 
 /// A job that cannot do what it was asked, with a `code` callers branch on and a message that says what and where.
 ///
-/// Shaped like AsyncHTTPClient's `HTTPClientError` and postgres-nio's `PSQLError`: one struct per module, so a new
-/// failure is a new code rather than a new type, the message is for people, the code for programs, and context
-/// (`runID`) for the caller that needs it. Problems in a model's answer stay `ExtractionError`s.
+/// Shaped like AsyncHTTPClient's `HTTPClientError` and postgres-nio's `PSQLError`: the services' one error type, so a
+/// new failure is a new code rather than a new type, the message is for people, the code for programs, and context
+/// (`runID`) for the caller that needs it. Problems in a model's answer stay `ExtractionError`s; the metrics endpoint
+/// that cannot start throws `MetricsEndpointError`, and a scan that lost its lease stops with `ScanLeaseLost`.
 package struct JobsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is; compared by kind only, never by message.
     package typealias Code = ErrorCode<JobsError>

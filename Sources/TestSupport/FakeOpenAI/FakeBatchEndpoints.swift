@@ -1,5 +1,6 @@
 package import Foundation
 package import Core
+import NIOConcurrencyHelpers
 
 /// The Files and Batch endpoints of the fake server: `POST /v1/files` (multipart), `GET /v1/files/{id}`,
 /// `GET /v1/files/{id}/content`, `GET /v1/files` (list), `POST /v1/batches`, `GET /v1/batches/{id}`, `GET /v1/batches` (list).
@@ -55,35 +56,35 @@ package final class FakeBatchEndpoints: Sendable {
         var absent = false
     }
 
-    private let state: Locked<State>
+    private let state: NIOLockedValueBox<State>
 
     package init(lifecycle: Lifecycle = .completeAtOnce) {
-        state = Locked(State(lifecycle: lifecycle))
+        state = NIOLockedValueBox(State(lifecycle: lifecycle))
     }
 
-    package func setLifecycle(_ lifecycle: Lifecycle) { state.withLock { $0.lifecycle = lifecycle } }
+    package func setLifecycle(_ lifecycle: Lifecycle) { state.withLockedValue { $0.lifecycle = lifecycle } }
     /// Makes the server one without the Files and Batch API: every such request gets a 404, as llama.cpp answers.
-    package func remove() { state.withLock { $0.absent = true } }
+    package func remove() { state.withLockedValue { $0.absent = true } }
     /// While set, `POST /v1/batches` answers 400 with this message (a quota or validation refusal).
-    package func rejectCreates(_ message: String?) { state.withLock { $0.rejectCreates = message } }
+    package func rejectCreates(_ message: String?) { state.withLockedValue { $0.rejectCreates = message } }
     /// The next `count` creates (`POST /v1/files` and `POST /v1/batches`) take effect, but their answer is a 500: the
     /// client cannot tell that they succeeded.
-    package func loseAnswers(toNextCreates count: Int) { state.withLock { $0.loseAnswers = count } }
+    package func loseAnswers(toNextCreates count: Int) { state.withLockedValue { $0.loseAnswers = count } }
     /// The next `count` creates are answered 503 and do not take effect (an overloaded proxy in front of the API).
     package func refuseNextCreates(_ count: Int, retryAfter: String? = nil) {
-        state.withLock {
+        state.withLockedValue {
             $0.refuseCreates = count
             $0.refuseRetryAfter = retryAfter
         }
     }
     /// Every file uploaded or produced, in order.
-    package var files: [UploadedFile] { state.withLock { $0.files } }
+    package var files: [UploadedFile] { state.withLockedValue { $0.files } }
     package var uploads: [UploadedFile] { files.filter { $0.purpose == "batch" } }
-    package var batches: [Batch] { state.withLock { $0.batches } }
+    package var batches: [Batch] { state.withLockedValue { $0.batches } }
 
     /// Completes held batches (all, or one): their rendered answers become the output and error files.
     package func complete(_ batchID: String? = nil) {
-        state.withLock { state in
+        state.withLockedValue { state in
             for index in state.batches.indices where !state.batches[index].finished && (batchID == nil || state.batches[index].id == batchID) {
                 Self.finish(&state, index, status: "completed")
             }
@@ -92,7 +93,7 @@ package final class FakeBatchEndpoints: Sendable {
 
     /// Ends held batches without output: `expired`, `cancelled` or `failed` (with an error naming line 1).
     package func end(_ batchID: String? = nil, status: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             for index in state.batches.indices where !state.batches[index].finished && (batchID == nil || state.batches[index].id == batchID) {
                 if status == "failed" { state.batches[index].errors = ["the fake server was told to fail this batch"] }
                 state.batches[index].outputLines = []
@@ -128,7 +129,7 @@ package final class FakeBatchEndpoints: Sendable {
         let path = String(request.path.split(separator: "?", maxSplits: 1).first ?? "")
         let parts = path.split(separator: "/").map(String.init)
         guard parts.count >= 2, parts[0] == "v1", parts[1] == "files" || parts[1] == "batches" else { return nil }
-        if state.withLock({ $0.absent }) { return .error(status: 404, message: "File Not Found", type: "not_found_error") }
+        if state.withLockedValue({ $0.absent }) { return .error(status: 404, message: "File Not Found", type: "not_found_error") }
         switch (request.method, parts.count, parts[1]) {
         case ("POST", 2, _) where refusing(): return refusal()
         case ("POST", 2, "files"): return losingAnswer(upload(request))
@@ -158,7 +159,7 @@ package final class FakeBatchEndpoints: Sendable {
         guard ["assistants", "batch", "fine-tune", "vision", "user_data", "evals"].contains(purpose) else {
             return .error(status: 400, message: "POST /v1/files: unknown purpose '\(purpose)'")
         }
-        let uploaded = state.withLock { state -> UploadedFile in
+        let uploaded = state.withLockedValue { state -> UploadedFile in
             state.sequence += 1
             let uploaded = UploadedFile(id: "file-fake\(state.sequence)", filename: filename, purpose: purpose, contentType: file.contentType, content: file.body)
             state.files.append(uploaded)
@@ -168,7 +169,7 @@ package final class FakeBatchEndpoints: Sendable {
     }
 
     private func refusing() -> Bool {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard state.refuseCreates > 0 else { return false }
             state.refuseCreates -= 1
             return true
@@ -176,13 +177,13 @@ package final class FakeBatchEndpoints: Sendable {
     }
 
     private func refusal() -> ScriptedReply {
-        let headers = state.withLock { $0.refuseRetryAfter }.map { ["retry-after": $0] } ?? [:]
+        let headers = state.withLockedValue { $0.refuseRetryAfter }.map { ["retry-after": $0] } ?? [:]
         return .error(status: 503, message: "upstream unavailable", type: "server_error", headers: headers)
     }
 
     /// A 500 instead of `reply` while answers are to be lost (the create itself already happened).
     private func losingAnswer(_ reply: ScriptedReply) -> ScriptedReply {
-        let lose = state.withLock { state -> Bool in
+        let lose = state.withLockedValue { state -> Bool in
             guard state.loseAnswers > 0 else { return false }
             state.loseAnswers -= 1
             return true
@@ -191,7 +192,7 @@ package final class FakeBatchEndpoints: Sendable {
     }
 
     private func fileList(purpose: String?) -> ScriptedReply {
-        let files = state.withLock { $0.files }.filter { purpose == nil || $0.purpose == purpose }
+        let files = state.withLockedValue { $0.files }.filter { purpose == nil || $0.purpose == purpose }
         return .json(["object": "list", "data": .array(files.reversed().map(Self.json)), "has_more": false])
     }
 
@@ -204,22 +205,22 @@ package final class FakeBatchEndpoints: Sendable {
     }
 
     private func fileObject(_ id: String) -> ScriptedReply {
-        guard let file = state.withLock({ $0.files.first { $0.id == id } }) else { return .error(status: 404, message: "no file \(id)") }
+        guard let file = state.withLockedValue({ $0.files.first { $0.id == id } }) else { return .error(status: 404, message: "no file \(id)") }
         return .json(Self.json(file))
     }
 
     private func fileContent(_ id: String) -> ScriptedReply {
-        guard let file = state.withLock({ $0.files.first { $0.id == id } }) else { return .error(status: 404, message: "no file \(id)") }
+        guard let file = state.withLockedValue({ $0.files.first { $0.id == id } }) else { return .error(status: 404, message: "no file \(id)") }
         return .status(200, body: String(decoding: file.content, as: UTF8.self), headers: ["Content-Type": "application/octet-stream"])
     }
 
     private func batchObject(_ id: String) -> ScriptedReply {
-        guard let batch = state.withLock({ $0.batches.first { $0.id == id } }) else { return .error(status: 404, message: "no batch \(id)") }
+        guard let batch = state.withLockedValue({ $0.batches.first { $0.id == id } }) else { return .error(status: 404, message: "no batch \(id)") }
         return .json(Self.json(batch))
     }
 
     private func createBatch(_ request: RecordedRequest, chat: (@Sendable (RecordedRequest) -> ScriptedReply)?) -> ScriptedReply {
-        if let message = state.withLock({ $0.rejectCreates }) { return .error(status: 400, message: message) }
+        if let message = state.withLockedValue({ $0.rejectCreates }) { return .error(status: 400, message: message) }
         guard let body = request.json, let inputFileID = body["input_file_id"]?.stringValue else {
             return .error(status: 400, message: "POST /v1/batches: input_file_id is required")
         }
@@ -229,7 +230,7 @@ package final class FakeBatchEndpoints: Sendable {
         guard body["completion_window"]?.stringValue == "24h" else {
             return .error(status: 400, message: "POST /v1/batches: completion_window must be 24h")
         }
-        guard let input = state.withLock({ $0.files.first { $0.id == inputFileID } }), input.purpose == "batch" else {
+        guard let input = state.withLockedValue({ $0.files.first { $0.id == inputFileID } }), input.purpose == "batch" else {
             return .error(status: 400, message: "POST /v1/batches: no file \(inputFileID) with purpose batch")
         }
         var output: [JSONValue] = []
@@ -243,7 +244,7 @@ package final class FakeBatchEndpoints: Sendable {
             let (line, failed) = answer(customID: customID, body: lineBody, chat: chat)
             if failed { errors.append(line) } else { output.append(line) }
         }
-        let batch = state.withLock { state -> Batch in
+        let batch = state.withLockedValue { state -> Batch in
             state.sequence += 1
             let batch = Batch(
                 id: "batch_fake\(state.sequence)", inputFileID: inputFileID, endpoint: "/v1/chat/completions", completionWindow: "24h",
@@ -258,7 +259,7 @@ package final class FakeBatchEndpoints: Sendable {
 
     /// One output line: the chat handler's reply to the line's body, as `{"id", "custom_id", "response", "error"}`.
     private func answer(customID: String, body: JSONValue, chat: (@Sendable (RecordedRequest) -> ScriptedReply)?) -> (JSONValue, failed: Bool) {
-        let sequence = state.withLock { state -> Int in
+        let sequence = state.withLockedValue { state -> Int in
             state.sequence += 1
             return state.sequence
         }

@@ -1,5 +1,6 @@
 package import Foundation
 import Core
+import NIOConcurrencyHelpers
 
 /// A scripted OpenAI-compatible HTTP/1.1 server on 127.0.0.1, for testing the real client and transport end to end.
 ///
@@ -57,17 +58,17 @@ private final class Script: Sendable {
         var requests: [RecordedRequest] = []
     }
 
-    private let state = Locked(State())
+    private let state = NIOLockedValueBox(State())
     let batchEndpoints = FakeBatchEndpoints()
 
     init(fallback: (@Sendable (RecordedRequest) -> ScriptedReply)?) {
-        state.withLock { $0.fallback = fallback }
+        state.withLockedValue { $0.fallback = fallback }
     }
 
-    func enqueue(_ replies: [ScriptedReply]) { state.withLock { $0.queue += replies } }
-    func setFallback(_ handler: (@Sendable (RecordedRequest) -> ScriptedReply)?) { state.withLock { $0.fallback = handler } }
-    var pendingReplies: Int { state.withLock { $0.queue.count } }
-    var requests: [RecordedRequest] { state.withLock { $0.requests } }
+    func enqueue(_ replies: [ScriptedReply]) { state.withLockedValue { $0.queue += replies } }
+    func setFallback(_ handler: (@Sendable (RecordedRequest) -> ScriptedReply)?) { state.withLockedValue { $0.fallback = handler } }
+    var pendingReplies: Int { state.withLockedValue { $0.queue.count } }
+    var requests: [RecordedRequest] { state.withLockedValue { $0.requests } }
 
     /// Records the request, waits out the reply's delays and gates (cancelled when the server stops), then renders it.
     func answer(_ request: HTTPServerRequest) async -> HTTPServerReply {
@@ -102,7 +103,7 @@ private final class Script: Sendable {
         for (name, value) in request.headers {
             headers[name.lowercased()] = headers[name.lowercased()].map { "\($0), \(value)" } ?? value
         }
-        return state.withLock { state in
+        return state.withLockedValue { state in
             let recorded = RecordedRequest(
                 index: state.requests.count, method: request.method, path: request.uri, headers: headers,
                 body: request.body, json: json, wasChunked: request.wasChunked, receivedAt: request.receivedAt

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Holds the replies sent through it (`ScriptedReply.held`) until a test opens it, so a test decides when a model
 /// request ends instead of guessing a delay. Records what it holds, so the test can wait until a request is in flight.
@@ -10,13 +11,13 @@ package final class ReplyGate: Sendable {
         var nextWaiter = 0
     }
 
-    private let state = Locked(State())
+    private let state = NIOLockedValueBox(State())
 
     package init() {}
 
     /// Lets every held reply (and every later one) through.
     package func open() {
-        let waiting = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+        let waiting = state.withLockedValue { state -> [CheckedContinuation<Bool, Never>] in
             state.open = true
             defer { state.waiting = [:] }
             return Array(state.waiting.values)
@@ -24,20 +25,20 @@ package final class ReplyGate: Sendable {
         for continuation in waiting { continuation.resume(returning: true) }
     }
 
-    package var isOpen: Bool { state.withLock { $0.open } }
+    package var isOpen: Bool { state.withLockedValue { $0.open } }
     /// The requests whose replies were held here, in arrival order (including ones let through since).
-    package var held: [RecordedRequest] { state.withLock { $0.held } }
+    package var held: [RecordedRequest] { state.withLockedValue { $0.held } }
 
     /// Records `request` and suspends until the gate opens (true) or the task is cancelled (false).
     func pass(_ request: RecordedRequest) async -> Bool {
-        let id = state.withLock { state -> Int in
+        let id = state.withLockedValue { state -> Int in
             state.held.append(request)
             state.nextWaiter += 1
             return state.nextWaiter
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let passNow: Bool? = state.withLock { state in
+                let passNow: Bool? = state.withLockedValue { state in
                     if state.open { return true }
                     if Task.isCancelled { return false }
                     state.waiting[id] = continuation
@@ -46,7 +47,7 @@ package final class ReplyGate: Sendable {
                 if let passNow { continuation.resume(returning: passNow) }
             }
         } onCancel: {
-            state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(returning: false)
+            state.withLockedValue { $0.waiting.removeValue(forKey: id) }?.resume(returning: false)
         }
     }
 }

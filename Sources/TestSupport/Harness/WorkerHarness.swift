@@ -26,7 +26,7 @@ package enum WorkerHarness {
 
     /// Extraction with the rule-based provider: no LLM, fast, deterministic.
     package static func rulesHandler(_ pool: PostgresPool) throws -> JobRequestHandler {
-        let engine = try ProviderFactory.engine(promptsPath: promptsPath, provider: RulesAnswerProvider())
+        let engine = try ExtractionEngine(prompts: try ProviderFactory.library(promptsPath: promptsPath, environment: [:]), provider: RulesAnswerProvider())
         return JobRequestHandler(extract: ExtractService(pool: pool, engine: engine), assist: nil)
     }
 
@@ -34,8 +34,8 @@ package enum WorkerHarness {
     /// `model`: every prompt's model replaced (nil: the prompts' own).
     package static func llmHandler(_ pool: PostgresPool, server: FakeOpenAIServer, model: String? = nil) throws -> JobRequestHandler {
         let client = server.client(retry: FakeOpenAIServer.quickRetries(1), maxConcurrency: 64)
-        let engine = try ProviderFactory.engine(
-            promptsPath: promptsPath, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema, modelOverride: model))
+        let engine = try ExtractionEngine(prompts: try ProviderFactory.library(promptsPath: promptsPath, environment: [:]),
+                                          provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema, modelOverride: model))
         return JobRequestHandler(extract: ExtractService(pool: pool, engine: engine), assist: nil)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import TestSupport
 #if canImport(Glibc)
 import Glibc
@@ -22,24 +23,24 @@ final class ScriptedConnectionServer: Sendable {
     }
 
     private let server: HTTPServer
-    private let received: Locked<[HTTPServerRequest]>
+    private let received: NIOLockedValueBox<[HTTPServerRequest]>
 
     var port: UInt16 { server.port }
     var baseURL: URL { server.url.appendingPathComponent("v1") }
     /// The requests a step answered, in arrival order.
-    var requests: [HTTPServerRequest] { received.value }
+    var requests: [HTTPServerRequest] { received.withLockedValue { $0 } }
     /// Connections accepted.
     var connections: Int { server.acceptedConnections }
 
     /// `scripts[i]` is what the (i+1)-th accepted connection does, one step per request it reads; a request past its
     /// connection's script is not recorded and closes the connection.
     init(scripts: [[Step]]) throws {
-        let received = Locked<[HTTPServerRequest]>([])
+        let received = NIOLockedValueBox<[HTTPServerRequest]>([])
         self.received = received
         server = try HTTPServer { request in
             let script = scripts.indices.contains(request.connection - 1) ? scripts[request.connection - 1] : []
             guard script.indices.contains(request.indexOnConnection) else { return .close }
-            received.withLock { $0.append(request) }
+            received.withLockedValue { $0.append(request) }
             let json = [(name: "Content-Type", value: "application/json")]
             switch script[request.indexOnConnection] {
             case .answerKeepAlive(let body): return .response(status: 200, headers: json, body: Data(body.utf8))

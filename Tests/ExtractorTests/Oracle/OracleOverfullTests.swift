@@ -6,6 +6,7 @@ import PromptKit
 import Testing
 import TestSupport
 import Evaluation
+import NIOConcurrencyHelpers
 
 /// A model that lists more items than a schema's `maxItems` (OpenAI's strict mode does not enforce the caps; a
 /// small model repeats itself): the answer is not refused, the first items are kept, the rest are noted as dropped.
@@ -14,7 +15,7 @@ import Evaluation
     struct OverfullProvider: AnswerProvider {
         let oracle: OracleAnswerProvider
         let extra: Int
-        let padded = Locked(0)
+        let padded = NIOLockedValueBox(0)
 
         var name: String { "oracle-overfull" }
         func modelName(for prompt: Prompt) -> String { "oracle-overfull" }
@@ -27,7 +28,7 @@ import Evaluation
                   let cap = request.prompt.outputSchema?["properties"]?[key]?["maxItems"]?.integerValue else { return answer }
             let copies = Int(cap) + extra - items.count
             object[key] = .array(items + Array(repeating: first, count: copies))
-            padded.withLock { $0 += copies }
+            padded.withLockedValue { $0 += copies }
             answer.json = .object(object)
             return answer
         }
@@ -40,7 +41,7 @@ import Evaluation
         let spec = EvalVariantSpec(id: "oracle-overfull", role: .main, label: "oracle", engine: engine, features: ExtractionFeature.allCases)
         let outcome = await EvalRunner(concurrency: 2).run(spec, fixtures: oracles.map(\.fixture))
         let score = Scorer.score(fixtures: oracles.map(\.fixture), predictions: outcome.predictions)
-        #expect(provider.padded.withLock { $0 } > 50, "the provider answered over the caps")
+        #expect(provider.padded.withLockedValue { $0 } > 50, "the provider answered over the caps")
         #expect(outcome.errors.isEmpty, "an answer over a cap is cut, not refused: \(outcome.errors.prefix(3))")
         #expect(score.micro.f1 == 1.0, "the items before the cap are the right ones, kept: F1 \(score.micro.f1)")
     }

@@ -6,6 +6,7 @@ import JobsKit
 import Postgres
 import Testing
 import TestSupport
+import NIOConcurrencyHelpers
 
 @Suite struct ExtractPipelineTests {
     @Test func scriptedAnswersBecomeRowsAndARerunChangesNothing() async throws {
@@ -137,13 +138,13 @@ import TestSupport
     }
 
     @Test func aFailedRunLeavesEarlierRowsUntouched() async throws {
-        let failing = Locked(false)
+        let failing = NIOLockedValueBox(false)
         try await ExtractionHarness.with(reply: { feature, request in
-            failing.value && feature == "rsvps" ? .chat(content: "{\"rsvps\": [{\"event\": 1}]}") : BirthdayAnswers.reply(feature, request)
+            failing.withLockedValue { $0 } && feature == "rsvps" ? .chat(content: "{\"rsvps\": [{\"event\": 1}]}") : BirthdayAnswers.reply(feature, request)
         }) { h in
             _ = try await h.extract()
             let before = try await h.snapshot()
-            failing.value = true
+            failing.withLockedValue { $0 = true }
             await #expect(throws: ExtractionError.self) { try await h.extract() }
             #expect(try await h.snapshot() == before)
         }

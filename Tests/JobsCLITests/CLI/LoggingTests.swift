@@ -5,14 +5,15 @@ import Logging
 import TestSupport
 import Testing
 import JobsCLI
+import NIOConcurrencyHelpers
 
 /// `LOG_LEVEL` and `LOG_FORMAT` parsing, the JSON line format and the redaction every handler goes through.
 @Suite("Logging")
 struct LoggingTests {
     /// A logger whose JSON lines land in `lines`, behind the redaction `secrets` does.
-    static func jsonLogger(_ lines: Locked<[String]>, secrets: LogSecrets = LogSecrets(), level: Logger.Level = .debug) -> Logger {
+    static func jsonLogger(_ lines: NIOLockedValueBox<[String]>, secrets: LogSecrets = LogSecrets(), level: Logger.Level = .debug) -> Logger {
         Logger(label: "messageai.test") { label in
-            RedactingLogHandler(JSONLogHandler(label: label, level: level, write: { line in lines.withLock { $0.append(line) } },
+            RedactingLogHandler(JSONLogHandler(label: label, level: level, write: { line in lines.withLockedValue { $0.append(line) } },
                                                now: { Date(timeIntervalSince1970: 1_795_000_000.25) }), secrets: secrets)
         }
     }
@@ -44,7 +45,7 @@ struct LoggingTests {
     }
 
     @Test func aJSONRecordIsOneLineWithItsMetadataAsFields() throws {
-        let lines = Locked<[String]>([])
+        let lines = NIOLockedValueBox<[String]>([])
         var logger = Self.jsonLogger(lines)
         logger[metadataKey: "run"] = "11111111-2222-4333-8444-555555555555"
         let hostile = "line one\nline \"two\"\t\u{01} é 😀 \\ end"
@@ -52,7 +53,7 @@ struct LoggingTests {
             "conversation": "c-1", "message": "a metadata key named like a field",
             "nested": ["ids": ["a", "b"], "count": "2"],
         ])
-        let written = lines.value
+        let written = lines.withLockedValue { $0 }
         try #require(written.count == 1)
         #expect(!written[0].contains("\n"))
         let record = try #require(try JSONValue.parse(written[0]).objectValue)
@@ -70,11 +71,11 @@ struct LoggingTests {
 
     @Test("numbers in metadata are JSON numbers; ids, codes with leading zeros and other text stay strings")
     func numbersAreNumbers() throws {
-        let lines = Locked<[String]>([])
+        let lines = NIOLockedValueBox<[String]>([])
         let logger = Self.jsonLogger(lines)
         logger.info("figures", metadata: ["requests": "5", "seconds": "1.25", "negative": "-3", "code": "007",
                                           "id": "6f1c0d2e", "big": "12345678901234567890", "typed": .stringConvertible(42)])
-        let line = try #require(lines.value.first)
+        let line = try #require(lines.withLockedValue { $0 }.first)
         let record = try #require(try JSONValue.parse(line).objectValue)
         #expect(record["requests"] == .integer(5))
         #expect(record["seconds"] == .number(1.25))
@@ -86,18 +87,18 @@ struct LoggingTests {
     }
 
     @Test func theHandlerLevelFiltersRecords() {
-        let lines = Locked<[String]>([])
+        let lines = NIOLockedValueBox<[String]>([])
         let logger = Self.jsonLogger(lines, level: .notice)
         logger.info("dropped")
         logger.notice("kept")
-        #expect(lines.value.count == 1)
-        #expect(lines.value.first?.contains("kept") == true)
+        #expect(lines.withLockedValue { $0 }.count == 1)
+        #expect(lines.withLockedValue { $0 }.first?.contains("kept") == true)
     }
 
     @Test func secretsAreRedactedInMessagesAndMetadataWhateverTheFormat() throws {
         let secrets = LogSecrets()
         let key = "sk-proj-this-is-not-a-real-key-1234"
-        let lines = Locked<[String]>([])
+        let lines = NIOLockedValueBox<[String]>([])
         var logger = Self.jsonLogger(lines, secrets: secrets)
         // Metadata set before the secret was known is scrubbed too.
         logger[metadataKey: "early"] = "\(key)"
@@ -107,7 +108,7 @@ struct LoggingTests {
             "error": "could not connect to postgresql://jobs:hunter2-secret@db.example/messageai",
             "list": ["\(key)"], "dict": ["k": "\(key)"],
         ])
-        let line = try #require(lines.value.first)
+        let line = try #require(lines.withLockedValue { $0 }.first)
         #expect(!line.contains(key))
         #expect(!line.contains("hunter2-secret"))
         let record = try JSONValue.parse(line)
@@ -118,16 +119,16 @@ struct LoggingTests {
         #expect(record["dict"]?["k"]?.stringValue == "[redacted]")
 
         // The text format goes through the same handler: what reaches the inner handler is already clean.
-        let seen = Locked<[String]>([])
+        let seen = NIOLockedValueBox<[String]>([])
         let text = Logger(label: "messageai.test") { _ in RedactingLogHandler(RecordingHandler(seen: seen), secrets: secrets) }
         text.notice("key \(key)", metadata: ["password": "\(key)"])
-        #expect(seen.value == ["key [redacted] password=[redacted]"])
+        #expect(seen.withLockedValue { $0 } == ["key [redacted] password=[redacted]"])
     }
 }
 
 /// Records each event as "message key=value ...", for checking what a wrapping handler passes on.
 private struct RecordingHandler: LogHandler {
-    let seen: Locked<[String]>
+    let seen: NIOLockedValueBox<[String]>
     var logLevel: Logger.Level = .trace
     var metadata: Logger.Metadata = [:]
 
@@ -139,6 +140,6 @@ private struct RecordingHandler: LogHandler {
     func log(event: LogEvent) {
         let all = metadata.merging(event.metadata ?? [:]) { _, new in new }
         let fields = all.keys.sorted().map { "\($0)=\(all[$0]!)" }
-        seen.withLock { $0.append(([event.message.description] + fields).joined(separator: " ")) }
+        seen.withLockedValue { $0.append(([event.message.description] + fields).joined(separator: " ")) }
     }
 }

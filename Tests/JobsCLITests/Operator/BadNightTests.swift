@@ -7,6 +7,7 @@ import PromptKit
 import TestSupport
 import Testing
 import JobsCLI
+import NIOConcurrencyHelpers
 
 /// A bad night (issue 48 item 2): half the conversations fail three different ways (an answer off its schema, an
 /// HTTP 500 with the server's complaint, a timeout), and the on-call operator finds each conversation's cause and
@@ -35,10 +36,10 @@ struct BadNightTests {
             try await ScanHarness.load(try ScanHarness.workload(conversations: 8, active: 8, newMessages: 3, seed: 48), into: db)
             // Each conversation's fate, by the order the server first sees it: four fine, two off-schema, one 500, one timeout.
             let plan: [Fate] = [.fine, .fine, .fine, .fine, .offSchema, .offSchema, .serverError, .timeout]
-            let fates = Locked<[String: Fate]>([:])
+            let fates = NIOLockedValueBox<[String: Fate]>([:])
             let server = try FakeOpenAIServer { request in
                 let name = Self.conversation(request)
-                let fate = fates.withLock { seen in
+                let fate = fates.withLockedValue { seen in
                     if let fate = seen[name] { return fate }
                     let fate = plan[min(seen.count, plan.count - 1)]
                     seen[name] = fate
@@ -58,7 +59,7 @@ struct BadNightTests {
             let engine = try ExtractionEngine(prompts: prompts, provider: LLMAnswerProvider(client: client, structuredOutput: .jsonSchema))
             let summary = try await ScanHarness.scan(db, engine, ScanHarness.options(concurrency: 4))
             #expect(summary.conversations == 4 && summary.failed == 4, "\(summary.failures.map(\.error))")
-            let byName = fates.value
+            let byName = fates.withLockedValue { $0 }
             let names = try await db.pool.query("SELECT id, name FROM conversations").reduce(into: [UUID: String]()) {
                 $0[try $1.decode("id")] = try $1.decode("name")
             }

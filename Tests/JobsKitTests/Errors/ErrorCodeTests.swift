@@ -52,7 +52,7 @@ struct ErrorCodeTests {
     }
 
     @Test func providerErrorCodesCompareAndPrintAsBefore() throws {
-        let error = #expect(throws: ProviderError.self) { try ProviderFactory.resolve(.openai, environment: [:]) }
+        let error = #expect(throws: ProviderError.self) { try ProviderFactory.resolve(.openai, configuration: nil) }
         #expect(error?.code == .notConfigured)
         #expect(error == ProviderError.notConfigured)
         #expect(error?.description.hasPrefix("no LLM is configured. Set OPENAI_API_KEY to use OpenAI, or OPENAI_BASE_URL") == true)

@@ -4,6 +4,7 @@ import Postgres
 import TestSupport
 import Testing
 import JobsCLI
+import NIOConcurrencyHelpers
 
 /// A member deletes a message while `extract` waits for the model (issue 47): the answer cites it, so its rows would
 /// violate the messages foreign key (23503). The extraction reads the conversation again and asks once more instead
@@ -17,28 +18,28 @@ struct DeletedMessageTests {
             _ = try await DemoLoader(pool: db.pool).load(DemoDataset.make(now: ScanHarness.now))
             let conversation = DemoDataset.conversationIDs.birthday
             let gate = ReplyGate()
-            let holding = Locked(true)
+            let holding = NIOLockedValueBox(true)
             let server = try FakeOpenAIServer { request in
                 let answer = ScanRequests.answer(request)
-                return holding.value ? .held(gate, then: answer) : answer
+                return holding.withLockedValue { $0 } ? .held(gate, then: answer) : answer
             }
             defer { server.stop() }
             let service = ExtractService(pool: db.pool, engine: try ScanHarness.engine(server))
-            let ended = Locked(false)
+            let ended = NIOLockedValueBox(false)
             let extraction = Task {
-                defer { ended.value = true }
+                defer { ended.withLockedValue { $0 = true } }
                 return try await service.run(conversationID: conversation, features: [.calendarEvents], dryRun: false,
                                              now: ScanHarness.now)
             }
-            try await waitUntil(30, "the model is asked") { server.requests.count >= 1 || ended.value }
-            if ended.value { Issue.record("the extraction ended before the model answered: \(await extraction.result)") }
+            try await waitUntil(30, "the model is asked") { server.requests.count >= 1 || ended.withLockedValue { $0 } }
+            if ended.withLockedValue({ $0 }) { Issue.record("the extraction ended before the model answered: \(await extraction.result)") }
             // The newest message, which the held answer cites.
             let row = try await db.pool.query(
                 "DELETE FROM messages WHERE id = (SELECT id FROM messages WHERE conversation_id = $1 ORDER BY created_at DESC, id DESC LIMIT 1) RETURNING id, content",
                 [conversation])[0]
             let (deleted, text): (UUID, String) = (try row.decode("id"), try row.decode("content"))
             #expect(server.requests.count == 1)
-            holding.value = false
+            holding.withLockedValue { $0 = false }
             gate.open()
 
             let summary = try await extraction.value

@@ -61,7 +61,7 @@ struct KeyScrubbingTests {
         options.promptsPath = Reliability.promptsURL.path
         options.features = [.calendarEvents]
         options.cacheDirectory = directory
-        options.environment = ["OPENAI_API_KEY": Self.apiKey, "OPENAI_BASE_URL": server.baseURL.absoluteString]
+        options.llm = LLMConfiguration(apiKey: Self.apiKey, baseURL: server.baseURL)
         _ = try await EvalSession.run(options)
 
         let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)

@@ -6,14 +6,15 @@ import Postgres
 import PromptKit
 import TestSupport
 import Testing
+import NIOConcurrencyHelpers
 
 /// Counts the attempts that reach the network, for a server that cannot count them itself (a closed port).
 private final class CountingTransport: HTTPTransport {
-    private let count = Locked(0)
-    var sent: Int { count.value }
+    private let count = NIOLockedValueBox(0)
+    var sent: Int { count.withLockedValue { $0 } }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        count.withLock { $0 += 1 }
+        count.withLockedValue { $0 += 1 }
         return try await AsyncHTTPClientTransport.shared.send(request)
     }
 }

@@ -5,6 +5,7 @@ import JobsKit
 import Postgres
 import TestSupport
 import Testing
+import NIOConcurrencyHelpers
 
 /// A partial outage costs only the failing conversations (issue 47): a server that answers 503 (with the key in its
 /// body) to half the conversations and answers the others. Every night each conversation gets a new message; the
@@ -58,9 +59,9 @@ struct PartialOutageTests {
             let failing = Set(all.enumerated().filter { $0.offset % 2 == 1 }.map(\.element.name))
             let timingOut = Set(all.filter { failing.contains($0.name) }.prefix(2).map(\.name))
             let failingIDs = Set(all.filter { failing.contains($0.name) }.map(\.id))
-            let night = Locked(1)
+            let night = NIOLockedValueBox(1)
             let server = try FakeOpenAIServer { request in
-                Self.reply(request, failing: failing, timingOut: timingOut, night: night.value)
+                Self.reply(request, failing: failing, timingOut: timingOut, night: night.withLockedValue { $0 })
             }
             defer { server.stop() }
             let engine = try ModelOutageTests.engine(baseURL: server.baseURL, transport: AsyncHTTPClientTransport.shared, timeout: Self.timeout)
@@ -69,7 +70,7 @@ struct PartialOutageTests {
             let healthy = all.count - failingIDs.count
 
             for n in 1...Self.nights + 1 {
-                night.value = n
+                night.withLockedValue { $0 = n }
                 let now = ScanHarness.now.addingTimeInterval(Double(n) * 86_400)
                 try await Self.newMessages(db, now: now)
                 let asked = server.requests.count

@@ -5,6 +5,7 @@ import JobsKit
 import Postgres
 import TestSupport
 import Testing
+import NIOConcurrencyHelpers
 
 /// Nights through the real binary (`messageai-jobs scan` / `extract`) against Postgres and the scripted model server:
 /// each night adds messages to a chat and runs the command; the script answers what a model reading that night's
@@ -31,13 +32,13 @@ struct NightsBinaryTests {
     /// What the script answers for one request: items per feature (the combined schema's keys), from the request's lines.
     typealias Script = @Sendable ([Line]) -> [String: [JSONValue]]
 
-    static func server(_ script: Locked<Script>) throws -> FakeOpenAIServer {
+    static func server(_ script: NIOLockedValueBox<Script>) throws -> FakeOpenAIServer {
         try FakeOpenAIServer { request in
             let lines = ScanRequests.messageLines(request).map {
                 Line(id: $0["id"]?.stringValue ?? "", sender: $0["sender_id"]?.stringValue ?? "", text: $0["text"]?.stringValue ?? "")
             }
             let schema = request.json?["response_format"]?["json_schema"]?["schema"] ?? [:]
-            let items = script.value(lines)
+            let items = script.withLockedValue { $0 }(lines)
             var answer = JSONObject()
             for (feature, part) in schema["properties"]?.objectValue ?? JSONObject() {
                 var object = CombinedSchema.emptyAnswer(part).objectValue ?? JSONObject()
@@ -84,7 +85,7 @@ struct NightsBinaryTests {
             let day = Self.partyDay
             try await chat.say(chat.teacher, "Permission slip and $15 due \(Self.words(day))", at: Self.at(night: 1, 0), db)
             try await chat.say(chat.maria, "Emma's birthday party on \(Self.words(day)) at 2pm at Jump Zone!", at: Self.at(night: 1, 1), db)
-            let script = Locked<Script>({ lines in
+            let script = NIOLockedValueBox<Script>({ lines in
                 var items: [String: [JSONValue]] = [:]
                 if let slip = Self.line(lines, "Permission slip") { items["deadlines"] = [Self.deadline("Permission slip and $15", day, slip)] }
                 if let party = Self.line(lines, "party") {
@@ -123,7 +124,7 @@ struct NightsBinaryTests {
             let day = Self.partyDay, replyBy = Self.replyBy
             try await chat.say(chat.maria, "Emma's birthday party \(Self.words(day)) at 2pm, please RSVP by \(Self.words(replyBy))",
                                at: Self.at(night: 1, 0), db)
-            let script = Locked<Script>({ lines in
+            let script = NIOLockedValueBox<Script>({ lines in
                 // Maria's alias: she sent the invitation and the odd chatter.
                 guard let maria = lines.first(where: { $0.text.contains("please RSVP") || $0.text.hasPrefix("Maria here") })?.sender
                 else { return [:] }
@@ -175,7 +176,7 @@ struct NightsBinaryTests {
             let day = Self.partyDay
             try await chat.say(chat.teacher, "Soccer game on \(Self.words(day)) at Lincoln Park", at: Self.at(night: 1, 0), db)
             // The model reads no time.
-            let script = Locked<Script>({ lines in
+            let script = NIOLockedValueBox<Script>({ lines in
                 guard let game = Self.line(lines, "Soccer game") else { return [:] }
                 return ["calendar_events": [Self.event("Soccer game", day, time: nil, game)]]
             })
@@ -197,7 +198,7 @@ struct NightsBinaryTests {
     @Test("scan, extract and batch collect over the same chat and answers end in the same rows")
     func scanAndExtractAgree() async throws {
         let day = Self.partyDay
-        let script = Locked<Script>({ lines in
+        let script = NIOLockedValueBox<Script>({ lines in
             var items: [String: [JSONValue]] = [:]
             if let slip = Self.line(lines, "Permission slip") { items["deadlines"] = [Self.deadline("Permission slip and $15", day, slip)] }
             if let party = Self.line(lines, "party") { items["calendar_events"] = [Self.event("Emma's birthday party", day, time: "14:00", party)] }

@@ -6,6 +6,7 @@ import JobsKit
 import Postgres
 import TestSupport
 import Testing
+import NIOConcurrencyHelpers
 
 /// A conversation must not fail the same way every night: writes that could collide with the app's constraints update
 /// the row instead, and one that still fails night after night is quarantined while the rest of the night goes on.
@@ -78,8 +79,8 @@ struct PoisonConversationTests {
     func aReDatedRSVPUpdatesItsRow() async throws {
         try await TestDatabase.with { db in
             let party = try await Party.make(db)
-            let date = Locked("2026-03-07")
-            let server = try FakeOpenAIServer { Self.rsvpAnswer($0, date: date.value) }
+            let date = NIOLockedValueBox("2026-03-07")
+            let server = try FakeOpenAIServer { Self.rsvpAnswer($0, date: date.withLockedValue { $0 }) }
             defer { server.stop() }
             let engine = try ScanHarness.engine(server)
 
@@ -95,7 +96,7 @@ struct PoisonConversationTests {
 
             // One new message; the model now reads the event a week later.
             try await party.say("Can't wait!", from: party.bob, at: "2026-03-04 09:00:00", db)
-            date.value = "2026-03-14"
+            date.withLockedValue { $0 = "2026-03-14" }
             let second = try await ScanHarness.scan(db, engine, Self.rsvpOptions())
             #expect(second.failed == 0, "\(second.failures)")
             #expect(second.conversations == 1)
@@ -113,7 +114,7 @@ struct PoisonConversationTests {
 
             // And back again, with a rescan of everything (the extract command's replace mode keeps her row too).
             try await party.say("See you there", from: party.carol, at: "2026-03-04 10:00:00", db)
-            date.value = "2026-03-07"
+            date.withLockedValue { $0 = "2026-03-07" }
             let third = try await ScanHarness.scan(db, engine, Self.rsvpOptions())
             #expect(third.failed == 0, "\(third.failures)")
             rows = try await Self.rsvpRows(db, party)
@@ -140,11 +141,11 @@ struct PoisonConversationTests {
             let workload = try ScanHarness.workload(conversations: 5, active: 5, newMessages: 3, seed: 71)
             try await ScanHarness.load(workload, into: db)
             let poison = workload.conversations[1], flaky = workload.conversations[3]
-            let outage = Locked(true)
+            let outage = NIOLockedValueBox(true)
             let server = try FakeOpenAIServer { request in
                 switch ScanRequests.conversation(request) {
                 case poison.name: return .error(status: 400, message: "this conversation's request is refused by the test")
-                case flaky.name where outage.value: return .error(status: 503, message: "the model is down", type: "server_error")
+                case flaky.name where outage.withLockedValue { $0 }: return .error(status: 503, message: "the model is down", type: "server_error")
                 default: return ScanRequests.answer(request)
                 }
             }
@@ -184,7 +185,7 @@ struct PoisonConversationTests {
             #expect(Set(details) == [poison.id.postgresValue, flaky.id.postgresValue])
 
             // The next night: the poison conversation is passed over, the others go on (a new message, the model back).
-            outage.value = false
+            outage.withLockedValue { $0 = false }
             try await db.pool.query(
                 "INSERT INTO messages (conversation_id, sender_id, content, created_at) SELECT $1, sender_id, 'one more', now() FROM messages WHERE conversation_id = $1 LIMIT 1",
                 [workload.conversations[0].id])

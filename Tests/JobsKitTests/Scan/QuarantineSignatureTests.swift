@@ -6,6 +6,7 @@ import Core
 import Postgres
 import TestSupport
 import Testing
+import NIOConcurrencyHelpers
 
 /// A conversation that fails the same way night after night is quarantined whichever feature happens to fail, and an
 /// outage (the model server or the database down, busy or slow) never counts against it (issue 35 item 3, issue 38
@@ -59,11 +60,11 @@ struct QuarantineSignatureTests {
             let workload = try ScanHarness.workload(conversations: 3, active: 3, newMessages: 3, seed: 73)
             try await ScanHarness.load(workload, into: db)
             let poison = workload.conversations[1]
-            let failing = Locked("decisions")
+            let failing = NIOLockedValueBox("decisions")
             let server = try FakeOpenAIServer { request in
                 // The re-ask carries no conversation block: it fails the same way.
                 let conversation = ScanRequests.conversation(request)
-                if conversation == poison.name || conversation == nil, ScanRequests.feature(request) == failing.value {
+                if conversation == poison.name || conversation == nil, ScanRequests.feature(request) == failing.withLockedValue({ $0 }) {
                     return .chat(content: #"{"unexpected": true}"#)
                 }
                 return ScanRequests.answer(request)
@@ -74,7 +75,7 @@ struct QuarantineSignatureTests {
             var counts: [Int] = []
             var quarantinedOn: Int?
             for (night, feature) in ["decisions", "calendar_events", "rsvps"].enumerated() {
-                failing.value = feature
+                failing.withLockedValue { $0 = feature }
                 let summary = try await ScanHarness.scan(db, engine)
                 #expect(summary.failed == 1 && summary.failures.first?.conversationID == poison.id, "\(summary.failures)")
                 #expect(summary.failures.first?.error.contains(feature) == true, "night \(night + 1) fails on \(feature)")

@@ -3,6 +3,7 @@ import Foundation
 import JobsKit
 import TestSupport
 import Testing
+import NIOConcurrencyHelpers
 
 /// The model server's health on `/metrics` (issue 48 item 6): each call's outcome (its HTTP status, a timeout, the
 /// breaker refusing it) and time, the breaker's state; and deploy/README's table lists exactly what is served.
@@ -12,9 +13,9 @@ struct ModelServerMetricsTests {
 
     @Test("calls are counted by outcome and timed; the breaker's state is a gauge")
     func outcomesLatencyAndBreaker() async throws {
-        let replies = Locked(0)
+        let replies = NIOLockedValueBox(0)
         let server = try FakeOpenAIServer { _ in
-            let n = replies.withLock { $0 += 1; return $0 }
+            let n = replies.withLockedValue { $0 += 1; return $0 }
             switch n {
             case 1: return .chat(content: "{}")
             case 2, 3: return .status(500, body: #"{"error":{"message":"boom"}}"#, headers: ["Content-Type": "application/json"])

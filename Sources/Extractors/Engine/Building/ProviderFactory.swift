@@ -25,20 +25,8 @@ package enum ProviderFactory {
         case rules(notice: String?)
     }
 
-    /// Decides between the LLM and the rules; `openai` with nothing configured says how to configure it.
-    package static func resolve(
-        _ choice: ProviderChoice, environment: [String: String]
-    ) throws -> Resolution {
-        let configuration: LLMConfiguration?
-        do {
-            configuration = try LLMConfiguration.fromEnvironment(environment)
-        } catch {
-            throw ProviderError(.invalidSetting, error.description)
-        }
-        return try resolve(choice, configuration: configuration)
-    }
-
-    /// The same for a configuration already read (`Settings.llm`; nil: no LLM configured).
+    /// Decides between the LLM and the rules for a configuration already read (`Settings.llm`; nil: no LLM
+    /// configured); `openai` with nothing configured says how to configure it.
     package static func resolve(_ choice: ProviderChoice, configuration: LLMConfiguration?) throws -> Resolution {
         switch (choice, configuration) {
         case (.rules, _):
@@ -165,14 +153,5 @@ package enum ProviderFactory {
                 name, value: environment[name] ?? "", expected: "id=N,id=N naming existing prompt versions (\(reasons))"))
         }
         return pins
-    }
-
-    /// Loads the prompt library and builds the engine for `registry`'s features (the shipping ones by default: this is
-    /// where the commands' wiring starts; every service below takes the engine's registry).
-    package static func engine(promptsPath: String?, provider: any AnswerProvider, windowing: Windowing = Windowing(),
-                              versions: [String] = [], environment: [String: String] = [:],
-                              registry: FeatureRegistry = .shipping) throws -> ExtractionEngine {
-        let library = try library(promptsPath: promptsPath, versions: versions, environment: environment)
-        return try ExtractionEngine(prompts: library, provider: provider, windowing: windowing, registry: registry)
     }
 }
