@@ -216,7 +216,7 @@ package struct EvalGateVerdict: Sendable, Hashable, Codable {
     }
 
     /// `FAILED (exit 2): 2 of 4 checks failed`, the reports' first line.
-    package var headline: String {
+    var headline: String {
         if let outage { return "OUTAGE (exit \(exitCode)): the model server was unavailable, so the scores mean nothing: \(outage)" }
         let failed = checks.count { !$0.passed }
         return passed ? "PASSED: all \(checks.count) checks passed" : "FAILED (exit \(exitCode)): \(failed) of \(checks.count) checks failed"

@@ -18,13 +18,13 @@ package struct EvalReport: Sendable, Codable {
     package var preFilter: PreFilterAudit
     package var baseline: BaselineComparison?
     /// The commit the run was made from (`git rev-parse`), when it ran in a git checkout.
-    package var gitCommit: String?
+    var gitCommit: String?
     /// `--provider recorded`: answers used, missing and stale.
     package var recordedAnswers: RecordedAnswersSummary?
     /// The gates the run was held to and its exit status (absent in reports written before it was kept).
     package var gate: EvalGateVerdict?
 
-    package static let currentFormat = 1
+    static let currentFormat = 1
 
     package init(createdAt: String, fixturesPath: String, fixtureCount: Int, features: [ExtractionFeature], variants: [EvalVariantReport],
                 preFilter: PreFilterAudit, baseline: BaselineComparison? = nil) {
@@ -124,9 +124,9 @@ package struct EvalVariantReport: Sendable, Codable {
 /// Wall-clock time of one variant's extractions, cache hits included (a cached run measures the pipeline, not the model).
 package struct EvalLatency: Sendable, Hashable, Codable {
     package var count: Int
-    package var p50Ms: Double
-    package var p95Ms: Double
-    package var maxMs: Double
+    var p50Ms: Double
+    var p95Ms: Double
+    var maxMs: Double
 
     package init?(_ samples: [Double]) {
         guard !samples.isEmpty else { return nil }

@@ -36,7 +36,7 @@ package struct EvalVariantOutcome: Sendable {
     /// Per feature: items re-cited or dropped by the evidence check, model dates kept unconfirmed.
     package var grounding: [ExtractionFeature: GroundingCounts] = [:]
     /// Wall-clock milliseconds of each extraction (one feature, or one combined unit), cache hits included.
-    package var latenciesMs: [Double] = []
+    var latenciesMs: [Double] = []
     /// Per item the checks dropped or corrected, why (the engine's notes), sorted by fixture.
     package var notes: [EvalItemNote] = []
     /// Parts of the answers the reconciliation refused (nights, and every fixture with `--provider labels`), per kind.

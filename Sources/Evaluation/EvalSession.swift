@@ -92,7 +92,7 @@ package enum EvalSession {
 
     /// A warning when `--compare FEATURE=N` in combined mode sends the very combined request the main variant sends: the
     /// compared version's `combined_rule` is the pinned one's, so only per-feature requests would differ.
-    package static func unchangedCombinedNotice(_ specs: [EvalVariantSpec], options: EvalRunOptions) -> String? {
+    static func unchangedCombinedNotice(_ specs: [EvalVariantSpec], options: EvalRunOptions) -> String? {
         guard let main = specs.first(where: { $0.role == .main }), let compare = specs.first(where: { $0.id == "llm-compare" }),
               compare.engine.mode == .combined, compare.features.count > 1,
               let before = try? main.engine.combinedPrompt(), let after = try? compare.engine.combinedPrompt(),

@@ -37,7 +37,7 @@ package struct ExportedRequest: Sendable, Hashable {
     package var answerPath: String { "\(folder)/\(stem).answer.json" }
 
     /// The stem of the re-ask sent after an invalid answer to this request: its own body hash after `.reask.`.
-    package func reaskStem(body: Data) -> String { "\(stem).reask.\(Self.hex(body).prefix(12))" }
+    func reaskStem(body: Data) -> String { "\(stem).reask.\(Self.hex(body).prefix(12))" }
 
     static func folder(_ fixture: String) -> String {
         let safe = String(fixture.unicodeScalars.map { scalar -> Character in

@@ -6,7 +6,7 @@ package import PromptKit
 /// writes it as the JSON of each request (`LabelAnswers.json`: new items and the `known` list, with the window's
 /// aliases); the engine decodes it like a model's. The variant's own provider (no night) only names the provider and
 /// its prompts in the report.
-package struct LabelsAnswerProvider: AnswerProvider, CombinedAnswering {
+struct LabelsAnswerProvider: AnswerProvider, CombinedAnswering {
     /// The night's answer; nil for the variant's provider, which is never asked.
     package var night: NightAnswer?
 

@@ -10,7 +10,7 @@ import Core
 /// never used. A missing answer is a 404 to the client, so the extraction fails and is counted. A re-ask (after an
 /// invalid answer) has its own body: its answer is `<stem>.reask.<hash12>.answer.json`; when that is missing its
 /// request is written under `DIR/missing/` for someone to answer.
-package actor RecordedAnswerBook {
+actor RecordedAnswerBook {
     package let directory: URL
     private let byHash: [String: ExportedRequest]
     /// Requests by parsed body, to find the request a re-ask repeats (its body less the last two messages).
@@ -154,7 +154,7 @@ struct RecordedAnswersTransport: HTTPTransport {
 
 /// What a recorded run found in its answers folder, written to the report (`recorded_answers`).
 package struct RecordedAnswersSummary: Sendable, Hashable, Codable {
-    package var answersDir: String
+    var answersDir: String
     /// Requests of the run (re-asks not included).
     package var expected: Int
     /// Answer files used.

@@ -118,7 +118,7 @@ package final class PostgresConnection: @unchecked Sendable {
     package var backendPID: Int32 { queue.sync { PQbackendPID(handle) } }
 
     /// False once the socket broke or the connection was closed; the pool replaces such connections.
-    package var isUsable: Bool {
+    var isUsable: Bool {
         queue.sync {
             guard !isClosed else { return false }
             // An idle connection has nothing to read. If the socket is readable, the server sent something

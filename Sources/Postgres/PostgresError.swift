@@ -43,7 +43,7 @@ package struct PostgresError: Error, Sendable, CustomStringConvertible {
     /// A unique or primary key constraint was violated.
     package var isUniqueViolation: Bool { sqlState == .uniqueViolation }
     /// A serialization failure or deadlock: the transaction may be retried as a whole.
-    package var isRetryableTransactionFailure: Bool { sqlState == .serializationFailure || sqlState == .deadlockDetected }
+    var isRetryableTransactionFailure: Bool { sqlState == .serializationFailure || sqlState == .deadlockDetected }
     /// Class 08 (connection exception), a server shutdown, or a broken socket: the connection is unusable.
     package var isConnectionFailure: Bool {
         kind == .connection || sqlState?.errorClass == SQLState.connectionExceptionClass

@@ -7,7 +7,7 @@ package struct PostgresNotification: Sendable, Hashable {
     package let channel: String
     package let payload: String
     /// The server process that sent it.
-    package let senderPID: Int32
+    let senderPID: Int32
 }
 
 extension PostgresConnection {

@@ -14,7 +14,7 @@ package struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConve
     package var errorClass: String { String(rawValue.prefix(2)) }
 
     // Class 08: connection exception.
-    package static let connectionExceptionClass = "08"
+    static let connectionExceptionClass = "08"
     // Class 22: data exception.
     /// A byte sequence is not valid in the database encoding (e.g. a NUL in text).
     package static let characterNotInRepertoire = SQLState("22021")
@@ -28,7 +28,7 @@ package struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConve
     // Class 42: syntax error or access rule violation.
     /// Row-level security or a missing GRANT refused the statement.
     package static let insufficientPrivilege = SQLState("42501")
-    package static let undefinedTable = SQLState("42P01")
+    static let undefinedTable = SQLState("42P01")
     // Class 54: program limit exceeded.
     /// The server cannot hold a value or statement (e.g. `chr(0)`: text may not contain NUL).
     package static let programLimitExceeded = SQLState("54000")
@@ -39,9 +39,9 @@ package struct SQLState: RawRepresentable, Hashable, Sendable, CustomStringConve
     /// `statement_timeout` ran out, or the statement was cancelled.
     package static let queryCanceled = SQLState("57014")
     package static let adminShutdown = SQLState("57P01")
-    package static let crashShutdown = SQLState("57P02")
-    package static let cannotConnectNow = SQLState("57P03")
+    static let crashShutdown = SQLState("57P02")
+    static let cannotConnectNow = SQLState("57P03")
     // Class XX: internal error.
     /// Among others, "tuple concurrently updated": two sessions altering one catalog row (a role) at once.
-    package static let internalError = SQLState("XX000")
+    static let internalError = SQLState("XX000")
 }

@@ -6,7 +6,7 @@ package import Foundation
 /// read here, so the embedded set and a directory behave alike.
 package enum PromptFiles {
     /// Where the embedded set appears (`<embedded>/prompts`, `<embedded>/schemas`); nothing there is read from disk.
-    package static let embeddedRoot = URL(fileURLWithPath: "/<embedded>")
+    static let embeddedRoot = URL(fileURLWithPath: "/<embedded>")
     /// The embedded prompts folder: the default prompt set.
     package static let embeddedPrompts = embeddedRoot.appendingPathComponent("prompts")
 

@@ -8,7 +8,7 @@ import Core
 /// (`--prompt-version id=N`, `MESSAGEAI_PROMPT_VERSIONS`); an id with a single version needs no pin.
 package struct PromptPins: Sendable, Hashable {
     /// The file in a prompt directory that holds the pins; it is not a prompt.
-    package static let fileName = "active.yaml"
+    static let fileName = "active.yaml"
     /// The environment variable that overrides pins for one process: `calendar_events=2,decisions=1`.
     package static let environmentVariable = "MESSAGEAI_PROMPT_VERSIONS"
 

@@ -25,7 +25,7 @@ package enum SchemaFileLint {
     }
 
     /// Problems of one schema file: unreadable, not JSON, not a compilable JSON Schema, or not strict-compatible.
-    package static func lintFile(_ url: URL, displayName: String) -> [FileProblem] {
+    static func lintFile(_ url: URL, displayName: String) -> [FileProblem] {
         guard let data = PromptFiles.data(at: url), let text = String(data: data, encoding: .utf8) else {
             return [FileProblem(file: displayName, line: 0, message: "cannot read file as UTF-8")]
         }

@@ -20,13 +20,13 @@ package import Core
 /// Servers that compile the schema into a grammar (llama.cpp, vLLM) get `boundedWireSchema(_:)`, the caps
 /// included, so a rambling model's answer ends within them.
 package enum StrictSchemaLint {
-    package static let maxObjectDepth = 10
+    static let maxObjectDepth = 10
     package static let maxProperties = 5_000
-    package static let maxEnumValues = 1_000
-    package static let maxTotalStringLength = 120_000
-    package static let largeEnumThreshold = 250
-    package static let maxLargeEnumStringLength = 15_000
-    package static let supportedFormats: Set<String> = ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]
+    static let maxEnumValues = 1_000
+    static let maxTotalStringLength = 120_000
+    static let largeEnumThreshold = 250
+    static let maxLargeEnumStringLength = 15_000
+    static let supportedFormats: Set<String> = ["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]
     static let types: Set<String> = ["string", "number", "integer", "boolean", "object", "array", "null"]
     static let annotationKeywords: Set<String> = ["description", "title", "$comment"]
     static let keywords: Set<String> = [
@@ -35,7 +35,7 @@ package enum StrictSchemaLint {
     ]
 
     /// Size caps the local validator enforces and `wireSchema` strips before sending to OpenAI.
-    package static let locallyEnforcedKeywords: Set<String> = ["minLength", "maxLength", "maxItems"]
+    static let locallyEnforcedKeywords: Set<String> = ["minLength", "maxLength", "maxItems"]
 
     /// The schema as sent in strict mode: the same, without the locally enforced keywords.
     package static func wireSchema(_ schema: JSONValue) -> JSONValue {

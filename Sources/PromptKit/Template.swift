@@ -17,7 +17,7 @@ package struct Template: Sendable, Hashable {
     /// A `{{` that does not open a well-formed placeholder, with its 0-based line in the template.
     package struct Malformed: Sendable, Hashable {
         package let line: Int
-        package let snippet: String
+        let snippet: String
     }
 
     package let source: String
@@ -145,7 +145,7 @@ package struct Template: Sendable, Hashable {
 
     /// One line of untrusted text: control characters (line breaks included, and U+2028/2029/0085) become visible
     /// escapes, angle brackets become `\u003c`/`\u003e`.
-    package static func escapeInline(_ value: String) -> String {
+    static func escapeInline(_ value: String) -> String {
         var out = ""
         out.unicodeScalars.reserveCapacity(value.unicodeScalars.count)
         for scalar in value.unicodeScalars {

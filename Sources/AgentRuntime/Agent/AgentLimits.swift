@@ -16,7 +16,7 @@ package struct AgentLimits: Sendable, Hashable {
     package var maxToolResultBytes: Int
     /// Characters of a failed answer sent back in a re-ask (head and tail, the cut marked), so a re-ask never
     /// carries a long wrong answer into a context it would overflow.
-    package var maxReaskEchoCharacters: Int
+    var maxReaskEchoCharacters: Int
 
     package init(
         maxSteps: Int = 5, maxToolCallsPerStep: Int = 8, maxConcurrentToolCalls: Int = 4, tokenBudget: Int? = nil,

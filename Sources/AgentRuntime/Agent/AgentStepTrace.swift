@@ -13,12 +13,12 @@ package struct AgentStepTrace: Sendable, Hashable, Codable {
     package var attempts: Int?
     package var requestID: String?
     /// The model's text this step, bounded.
-    package var assistantText: String?
+    var assistantText: String?
     /// Why the step failed, when it did.
     package var error: String?
 
     package struct RequestSummary: Sendable, Hashable, Codable {
-        package var messageCount: Int
+        var messageCount: Int
         package var toolNames: [String]
         package var toolChoice: String
         package var responseFormat: String?

@@ -49,7 +49,7 @@ package struct OpenAIBatchClient: Sendable {
     }
 
     /// `GET /files?purpose=…`: the newest files first, one page (up to 10,000 by the API's limit).
-    package func listFiles(purpose: String) async throws -> [OpenAIFileObject] {
+    func listFiles(purpose: String) async throws -> [OpenAIFileObject] {
         let query = "files?purpose=\(try Self.pathComponent(purpose))&order=desc&limit=10000"
         let response = try await send("GET", query, timeout: configuration.requestTimeout)
         return try decode(response, "file list") { json in
@@ -83,7 +83,7 @@ package struct OpenAIBatchClient: Sendable {
     }
 
     /// `GET /batches`: the most recent batches (one page of 100).
-    package func listBatches() async throws -> [BatchObject] {
+    func listBatches() async throws -> [BatchObject] {
         let response = try await send("GET", "batches?limit=100", timeout: configuration.requestTimeout)
         return try decode(response, "batch list") { json in
             try (json["data"]?.arrayValue ?? []).map(BatchObject.decode)

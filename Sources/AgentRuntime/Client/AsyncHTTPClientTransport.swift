@@ -25,7 +25,7 @@ package final class AsyncHTTPClientTransport: HTTPTransport {
         /// An unused keep-alive connection is closed after this long (servers close theirs after a minute or so).
         package var idleTimeout: Duration = .seconds(30)
         /// Event-loop threads; one is enough to wait on hundreds of connections.
-        package var eventLoopThreads = 1
+        var eventLoopThreads = 1
 
         package init() {}
     }

@@ -57,7 +57,7 @@ package struct ChatCompletionResponse: Sendable, Hashable {
         }
 
         /// The message as it goes back into the conversation.
-        package var asChatMessage: ChatMessage { .assistant(content: content, toolCalls: toolCalls) }
+        var asChatMessage: ChatMessage { .assistant(content: content, toolCalls: toolCalls) }
     }
 }
 

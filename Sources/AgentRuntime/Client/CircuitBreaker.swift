@@ -46,7 +46,7 @@ package final class CircuitBreaker: Sendable {
     }
 
     /// How an attempt failed, as evidence about the server.
-    package enum FailureKind: Sendable {
+    enum FailureKind: Sendable {
         /// Nothing reached the server (refused, reset, unreachable): the whole server's state.
         case connection
         /// A 5xx or a timeout: a server that is up may give these to some requests and answer others.
@@ -58,7 +58,7 @@ package final class CircuitBreaker: Sendable {
     package let calls: Int
     package let quietPeriod: Duration
     package let cooldown: Duration
-    package let maxCooldown: Duration
+    let maxCooldown: Duration
 
     private struct Box {
         var state = State.closed
@@ -80,15 +80,15 @@ package final class CircuitBreaker: Sendable {
     private let box: NIOLockedValueBox<Box>
 
     /// The default threshold: a call's own retries (4 attempts) cannot open it alone; a fifth failure in a row can.
-    package static let defaultThreshold = 5
+    static let defaultThreshold = 5
     /// Calls failing with 5xx or timeouts, with no answer in between, that open the breaker: when half of a night's
     /// conversations fail, 20 of them in a row come about once in a million, while a full outage of a scan with 4
     /// conversations at a time reaches 20 in about 5 seconds.
     package static let defaultCalls = 20
     /// How long a server may fail requests with no answer before the breaker opens, whatever the number of calls (a
     /// hung server whose every request times out).
-    package static let defaultQuietPeriod: Duration = .seconds(30)
-    package static let defaultCooldown: Duration = .seconds(30)
+    static let defaultQuietPeriod: Duration = .seconds(30)
+    static let defaultCooldown: Duration = .seconds(30)
 
     package init(server: String, threshold: Int = CircuitBreaker.defaultThreshold, calls: Int = CircuitBreaker.defaultCalls,
                 quietPeriod: Duration = CircuitBreaker.defaultQuietPeriod, cooldown: Duration = CircuitBreaker.defaultCooldown,

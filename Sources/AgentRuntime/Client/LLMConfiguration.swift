@@ -80,7 +80,7 @@ package struct LLMConfiguration: Sendable {
     package static func isOpenAI(_ url: URL) -> Bool { url.host?.lowercased() == "api.openai.com" }
 
     /// The process's one concurrency limit for this server.
-    package var concurrencyLimit: ServerConcurrencyLimit { .shared(for: baseURL, limit: maxConcurrency) }
+    var concurrencyLimit: ServerConcurrencyLimit { .shared(for: baseURL, limit: maxConcurrency) }
 
     /// The process's one circuit breaker for this server.
     package var circuitBreaker: CircuitBreaker { .shared(for: baseURL) }

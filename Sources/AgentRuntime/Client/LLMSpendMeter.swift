@@ -20,7 +20,7 @@ package final class LLMSpendMeter: Sendable {
 
     /// Counts one attempt as it goes on the wire, before any answer: a process stopped while it waits still knows
     /// it asked (and probably paid for) one more request.
-    package func noteSent() {
+    func noteSent() {
         state.withLockedValue { $0.sent += 1 }
     }
 
@@ -34,7 +34,7 @@ package final class LLMSpendMeter: Sendable {
     package var usage: Usage { state.withLockedValue { $0.usage } }
 
     /// Runs `body` with a fresh meter bound to it and returns the meter with the body's result.
-    package static func measuring<T: Sendable>(_ body: () async throws -> T) async rethrows -> (value: T, meter: LLMSpendMeter) {
+    static func measuring<T: Sendable>(_ body: () async throws -> T) async rethrows -> (value: T, meter: LLMSpendMeter) {
         let meter = LLMSpendMeter()
         let value = try await $current.withValue(meter) { try await body() }
         return (value, meter)

@@ -24,7 +24,7 @@ extension RetryPolicy {
 
     /// True when a server's error text says the model's output did not fit the requested format (llama.cpp:
     /// "model produced output that does not match the expected format"); asking again usually gets the same.
-    package static func namesOutputFormat(_ message: String) -> Bool {
+    static func namesOutputFormat(_ message: String) -> Bool {
         let text = message.lowercased()
         return ["format", "grammar", "schema", "parse"].contains { text.contains($0) }
     }

@@ -8,7 +8,7 @@ package struct TokenPrice: Sendable, Hashable {
     package var cachedInput: Double
     package var output: Double
     /// The fraction taken off a Batch API request's price (0.5: half price).
-    package var batchDiscount: Double
+    var batchDiscount: Double
 
     package static let inputSetting = "MESSAGEAI_PRICE_INPUT"
     package static let cachedInputSetting = "MESSAGEAI_PRICE_CACHED_INPUT"

@@ -49,7 +49,7 @@ package actor ServerConcurrencyLimit {
     }
 
     /// Runs `body` holding a slot.
-    package func withSlot<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+    func withSlot<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         try await acquire()
         do {
             let value = try await body()

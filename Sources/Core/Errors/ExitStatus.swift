@@ -2,7 +2,7 @@
 /// because the commands, the eval's baseline check and the tests must agree on them.
 package enum ExitStatus {
     /// Some of the work failed (conversations failed or quarantined, an eval gate missed).
-    package static let someFailed: Int32 = 2
+    static let someFailed: Int32 = 2
     /// The command did its work but the reader of its stdout went away before it was all written (`scan | head`).
     package static let readerWentAway: Int32 = 3
     /// A bad setting: a usage error, like a bad flag (EX_USAGE).

@@ -14,7 +14,7 @@ import Foundation
 /// The whole disguised span (escapes and format characters included) is replaced.
 package enum SecretText {
     /// Invisible characters that may hide a secret.
-    package static func isFormat(_ scalar: Unicode.Scalar) -> Bool {
+    static func isFormat(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value >= 0xAD && scalar.properties.generalCategory == .format
     }
 

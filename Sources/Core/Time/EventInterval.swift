@@ -7,7 +7,7 @@ package struct EventInterval: Sendable, Hashable {
     package let end: Date
 
     /// Events with a start and no end are assumed to last this long.
-    package static let defaultDuration: TimeInterval = 60 * 60
+    static let defaultDuration: TimeInterval = 60 * 60
 
     package init(start: Date, end: Date) {
         self.start = start

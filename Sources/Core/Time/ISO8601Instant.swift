@@ -23,7 +23,7 @@ package enum ISO8601Instant {
 
         package var precision: Precision
         /// A zero offset written `Z` (RFC 3339's and `ISO8601DateFormatter`'s choice), or `+00:00`.
-        package var zeroOffsetAsZ: Bool
+        var zeroOffsetAsZ: Bool
 
         package init(precision: Precision, zeroOffsetAsZ: Bool) {
             self.precision = precision
@@ -99,23 +99,23 @@ package enum ISO8601Instant {
         /// The bytes accepted between date and time.
         package var separators: [UInt8]
         /// Whether `HH:MM` alone is a time (else `HH:MM:SS` is required).
-        package var secondsOptional: Bool
+        var secondsOptional: Bool
         /// The marks that start fractional seconds (which follow the seconds).
-        package var fractionMarks: [UInt8]
+        var fractionMarks: [UInt8]
         /// Whether the mark may be followed by no digit (Postgres never writes that, but its reader took it).
-        package var emptyFraction: Bool
+        var emptyFraction: Bool
         /// Whether a missing offset means UTC (Postgres `timestamp` text) instead of a failure.
-        package var missingOffsetIsUTC: Bool
+        var missingOffsetIsUTC: Bool
         /// Whether `±HHMM` is accepted beside `±HH:MM`.
-        package var compactOffset: Bool
+        var compactOffset: Bool
         /// Whether `±HH` and `±HH:MM:SS` are accepted, with any number of digits each (Postgres's output).
-        package var postgresOffset: Bool
+        var postgresOffset: Bool
         /// The largest offset hour accepted.
-        package var maxOffsetHour: Int
+        var maxOffsetHour: Int
         /// Whether 23:59:60 UTC, a leap second, is a valid time (RFC 3339 validation), and year 0000 a valid year.
-        package var rfc3339Extremes: Bool
+        var rfc3339Extremes: Bool
         /// Whether spaces and tabs around the text are ignored.
-        package var trimsSpaces: Bool
+        var trimsSpaces: Bool
 
         package init(separators: [UInt8] = [UInt8(ascii: "T"), UInt8(ascii: "t")], secondsOptional: Bool = false,
                     fractionMarks: [UInt8] = [UInt8(ascii: ".")], emptyFraction: Bool = false, missingOffsetIsUTC: Bool = false,

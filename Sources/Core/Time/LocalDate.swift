@@ -61,7 +61,7 @@ package struct LocalDate: Sendable, Hashable, Comparable, Codable, CustomStringC
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }
 
-    package static func isLeapYear(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+    static func isLeapYear(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
 
     package static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {

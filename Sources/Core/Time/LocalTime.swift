@@ -34,7 +34,7 @@ package struct LocalTime: Sendable, Hashable, Comparable, Codable, CustomStringC
     package var hourMinute: String { zeroPadded(hour, 2) + ":" + zeroPadded(minute, 2) }
 
     package var description: String { iso }
-    package var secondsSinceMidnight: Int { hour * 3600 + minute * 60 + second }
+    var secondsSinceMidnight: Int { hour * 3600 + minute * 60 + second }
 
     package static func < (a: LocalTime, b: LocalTime) -> Bool { a.secondsSinceMidnight < b.secondsSinceMidnight }
 

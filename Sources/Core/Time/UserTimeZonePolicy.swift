@@ -61,7 +61,7 @@ package struct UserTimeZonePolicy: Sendable, Hashable {
     /// the jobs when Foundation loads it and it passes this test. Left out: the tz database's `posix/` and `right/`
     /// copies (`right/` counts leap seconds), `localtime` and `posixrules` (whatever the server's machine is set to),
     /// `Factory`, and anything that is not a plain relative name.
-    package static func isValidName(_ name: String) -> Bool {
+    static func isValidName(_ name: String) -> Bool {
         guard !name.isEmpty, name.utf8.count <= 64, !excludedNames.contains(name),
               !excludedPrefixes.contains(where: { name.hasPrefix($0) }), !name.hasPrefix("/"), !name.contains("..")
         else { return false }
@@ -69,9 +69,9 @@ package struct UserTimeZonePolicy: Sendable, Hashable {
     }
 
     /// Names that are not zones of a place (the database's `messageai_valid_time_zone` lists the same).
-    package static let excludedNames: Set<String> = ["localtime", "posixrules", "Factory"]
+    static let excludedNames: Set<String> = ["localtime", "posixrules", "Factory"]
     /// Directories of the tz database that repeat the zones with other rules.
-    package static let excludedPrefixes = ["posix/", "right/"]
+    static let excludedPrefixes = ["posix/", "right/"]
     private static let allowedScalars = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/_+-")
 }
 

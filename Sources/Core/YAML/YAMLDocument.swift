@@ -7,7 +7,7 @@ package struct YAMLLocation: Sendable, Hashable {
     /// Line of the mapping key that owns the value; equals `line` for the root and array items.
     package let keyLine: Int
     /// Literal (`|`) or folded (`>`) block scalar: its text starts on the line after `line`.
-    package let isBlockScalar: Bool
+    let isBlockScalar: Bool
 }
 
 /// A YAML file as JSON plus the source position of every node.

@@ -15,11 +15,11 @@ package enum YAMLJSON {
     /// Bounds on one YAML file, far above any prompt, fixture or price table of this project.
     package struct Limits: Sendable {
         /// Nodes (scalars, sequences, mappings, keys) after aliases are expanded.
-        package var maxNodes = 100_000
+        var maxNodes = 100_000
         /// References to an anchor (`*name`), each counted every time it is expanded.
-        package var maxAliases = 1_000
+        var maxAliases = 1_000
         /// Nested sequences and mappings.
-        package var maxDepth = 64
+        var maxDepth = 64
         package init() {}
     }
 

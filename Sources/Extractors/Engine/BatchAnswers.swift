@@ -12,7 +12,7 @@ package struct BatchRequestPlan: Sendable {
 }
 
 /// Why a batch answer cannot be used; the conversation it belongs to is not advanced.
-package struct BatchAnswerError: Error, Sendable, CustomStringConvertible {
+struct BatchAnswerError: Error, Sendable, CustomStringConvertible {
     package let feature: ExtractionFeature
     package let problems: [String]
 

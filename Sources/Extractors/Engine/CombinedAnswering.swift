@@ -20,7 +20,7 @@ package struct CombinedAnswerRequest: Sendable {
     package let window: MessageWindow
     package let input: ConversationInput
     /// The composed schema (`CombinedSchema.compose`) as JSON, sent as the strict `response_format`.
-    package let schemaJSON: JSONValue
+    let schemaJSON: JSONValue
     /// Each feature's own compiled schema, to check (and name) each part of the answer.
     package let schemas: [ExtractionFeature: JSONSchema]
     /// The caller's logger (run, conversation and feature ids as metadata); nil: the provider's own.

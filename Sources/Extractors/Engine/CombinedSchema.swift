@@ -10,7 +10,7 @@ package enum CombinedSchema {
     /// `{"type": "object", "properties": {feature: schema, …}, "required": [features…], "additionalProperties": false}`,
     /// features in the order given. A feature schema with its own `$defs` cannot be nested (strict mode allows `$defs`
     /// only at the root), so it is refused.
-    package static func compose(_ parts: [(feature: ExtractionFeature, schema: JSONValue)]) throws(ExtractionError) -> JSONValue {
+    static func compose(_ parts: [(feature: ExtractionFeature, schema: JSONValue)]) throws(ExtractionError) -> JSONValue {
         var properties = JSONObject()
         for part in parts {
             if part.schema["$defs"] != nil {

@@ -8,7 +8,7 @@ import PromptKit
 extension ExtractionEngine {
     /// The open items a request for `features` lists: in combined mode one request lists every feature's, in the
     /// per-feature mode each feature's request lists its own (so the union is capped per feature).
-    package func shownItems(_ input: ConversationInput, features: [ExtractionFeature]) -> [TrackedItem] {
+    func shownItems(_ input: ConversationInput, features: [ExtractionFeature]) -> [TrackedItem] {
         if mode == .combined, features.count > 1 { return input.state.shownItems(features: Set(features)) }
         return registry.sorted(features).flatMap { input.state.shownItems(features: [$0]) }
     }

@@ -25,7 +25,7 @@ package struct FeatureRegistry: Sendable {
     }
 
     /// The key under which a coder's `userInfo` carries the registry an `Extraction` is read and written with.
-    package static let userInfoKey = CodingUserInfoKey(rawValue: "messageai.features")!
+    static let userInfoKey = CodingUserInfoKey(rawValue: "messageai.features")!
 
     /// The registry a coder carries, or the shipping one.
     static func of(_ decoder: any Decoder) -> FeatureRegistry { decoder.userInfo[userInfoKey] as? FeatureRegistry ?? .shipping }

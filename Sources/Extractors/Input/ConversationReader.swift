@@ -28,7 +28,7 @@ package struct ConversationReader: Sendable {
     package var contextMessages: Int
     /// Longer texts are cut to this many characters (a pasted document, a 1 MB message): whole, such a message makes
     /// every request of its conversation too large for the model, failing that conversation on every run.
-    package var maxMessageCharacters: Int
+    var maxMessageCharacters: Int
     /// The zone of participants without a `user_settings` row.
     package var zones: UserTimeZonePolicy
     /// At most this many messages edited since the last read are read again in one night (the latest edits): an
@@ -37,7 +37,7 @@ package struct ConversationReader: Sendable {
     /// Messages before each edited one shown with it, so the edit is read in its exchange.
     package var editContextMessages = 3
     /// At most this many messages deleted since the last read are named in one night (the latest deletions).
-    package var maxDeletedMessages = 500
+    var maxDeletedMessages = 500
 
     package init(maxMessages: Int = Self.defaultMaxMessages, contextMessages: Int = Self.defaultContextMessages, maxMessageCharacters: Int = 8000,
                 zones: UserTimeZonePolicy = .utc) {

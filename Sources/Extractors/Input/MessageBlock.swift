@@ -56,7 +56,7 @@ package enum MessageBlock {
     }
 
     /// The alias of a sender who is not a participant of the conversation.
-    package static let unknownSender = "p?"
+    static let unknownSender = "p?"
 
     /// The message lines of a rendered block (legend and headers skipped); nil for a line that is neither.
     package static func parse(_ block: String) -> [Line]? {

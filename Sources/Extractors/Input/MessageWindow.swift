@@ -8,8 +8,8 @@ package import Foundation
 /// `<messages>` block or pose as a new section.
 package struct MessageWindow: Sendable {
     package let messages: [InputMessage]
-    package let messageAliases: [String: String]     // real id -> alias
-    package let participantAliases: [String: String] // real id -> alias
+    let messageAliases: [String: String]     // real id -> alias
+    let participantAliases: [String: String] // real id -> alias
     private let messageByAlias: [String: InputMessage]
     private let participantByAlias: [String: String]
 

@@ -4,10 +4,10 @@ import Core
 /// carries"): the most recent open items, one compact line each, with the window's aliases in place of ids.
 extension ConversationState {
     /// At most this many open items go in one request (the most recent); an item beyond it cannot change that night.
-    package static let shownCap = 40
+    static let shownCap = 40
 
     /// The open items a request for `features` lists (all features when nil): the `shownCap` most recent, oldest first.
-    package func shownItems(features: Set<ExtractionFeature>? = nil) -> [TrackedItem] {
+    func shownItems(features: Set<ExtractionFeature>? = nil) -> [TrackedItem] {
         Array(openItems.filter { features?.contains($0.body.feature) ?? true }.suffix(Self.shownCap))
     }
 

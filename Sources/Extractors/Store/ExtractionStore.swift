@@ -41,7 +41,7 @@ package struct ExtractionStore: Sendable {
     }
 
     /// The reminder for a deadline: the evening before, at this local time (the PRD's 6 PM).
-    package static let reminderTime = LocalTime(hour: 18, minute: 0)!
+    static let reminderTime = LocalTime(hour: 18, minute: 0)!
 
     /// The zone of users without a `user_settings` row (their deadlines' due time and reminders).
     package var zones: UserTimeZonePolicy
@@ -61,7 +61,7 @@ package struct ExtractionStore: Sendable {
     }
 
     /// A deadline reminder's title, as the PRD's Edge Function wrote it.
-    package static func reminderTitle(task: String) -> String { "Reminder: \(task)" }
+    static func reminderTitle(task: String) -> String { "Reminder: \(task)" }
 
     /// - Parameter replace: the extraction covered the whole conversation: the night starts from no open service item
     ///   of these features (`NightWrite.reconcile`), so items it no longer produces are superseded and their rows

@@ -11,7 +11,7 @@ package struct TrackedItemStore: Sendable {
     package init() {}
 
     /// The key of an item's rows: `<feature>:<conversation>:<ref>`; a per-user row adds `:<user>` to it.
-    package static func rowKey(_ body: ItemBody, ref: String, conversation: String) -> String {
+    static func rowKey(_ body: ItemBody, ref: String, conversation: String) -> String {
         "\(body.rowKeyPrefix):\(conversation):\(ref)"
     }
 

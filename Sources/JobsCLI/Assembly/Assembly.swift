@@ -31,7 +31,7 @@ package struct Assembly: Sendable {
     }
 
     /// The client every service talks to the model server through.
-    package func modelClient(_ configuration: LLMConfiguration) -> any ChatCompleting {
+    func modelClient(_ configuration: LLMConfiguration) -> any ChatCompleting {
         rateLimited(OpenAIClient(configuration: configuration))
     }
 
@@ -94,7 +94,7 @@ package struct Assembly: Sendable {
     }
 
     /// The OpenAI server batches go to; batches have no rule-based fallback.
-    package func batchConfiguration() throws -> LLMConfiguration {
+    func batchConfiguration() throws -> LLMConfiguration {
         guard let configuration = settings.llm else {
             throw ProviderError.noLLM(otherwise: "set to the server the batches were submitted to (they live there; there is no offline batch)")
         }
@@ -111,7 +111,7 @@ package struct Assembly: Sendable {
     }
 
     /// The one pool lifetime: open, check migrations, lend, shut down whatever happens.
-    package static func lendPool<T: Sendable>(_ configuration: PostgresConfiguration, connections: Int, requireMigrated: Bool,
+    static func lendPool<T: Sendable>(_ configuration: PostgresConfiguration, connections: Int, requireMigrated: Bool,
                                               _ body: (PostgresPool) async throws -> T) async throws -> T {
         let pool = PostgresPool(configuration: configuration, maxConnections: connections, logger: Logger(label: "messageai.postgres"))
         do {

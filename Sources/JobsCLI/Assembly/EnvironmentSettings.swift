@@ -18,7 +18,7 @@ package enum EnvironmentSettings {
         package let name: String
         /// What it takes, for the table.
         package let allowed: String
-        package let defaultValue: String
+        let defaultValue: String
         /// The flag that overrides it, if any.
         package let flag: String?
         /// A value that may hold a secret (a password, a key): never echoed, masked in `settings`.

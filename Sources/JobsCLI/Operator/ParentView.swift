@@ -82,7 +82,7 @@ package struct ParentView: Sendable {
     }
 
     /// Characters of a source message shown.
-    package static let quoteLength = 400
+    static let quoteLength = 400
 
     /// Each table the app shows, as one query over the same columns: `$1` her conversations, `$2` the user.
     static let features: [(table: String, sql: String)] = [

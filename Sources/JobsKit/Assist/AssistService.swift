@@ -30,7 +30,7 @@ package struct AssistService: Sendable {
         package var cost: RunCost
         package var seconds: Double
         /// The code's open findings the run started from, with the explanations the model gave.
-        package var codeFindings: [OpenFinding] = []
+        var codeFindings: [OpenFinding] = []
         /// Items of the model's answer that were dropped (an invented finding, an id no tool returned).
         package var dropped: [FindingCheck.Violation] = []
         /// HTTP attempts to the model server, retries and failed calls included.
@@ -47,14 +47,14 @@ package struct AssistService: Sendable {
     }
 
     /// Who the run is for.
-    package struct Person: Sendable {
+    struct Person: Sendable {
         package var id: UUID
         package var name: String
         package var zone: TimeZone
     }
 
     /// Most findings one run is given (the most severe and soonest); bounds the prompt.
-    package static let maxFindingsPerRun = 20
+    static let maxFindingsPerRun = 20
 
     package let pool: PostgresPool
     package let client: any ChatCompleting
@@ -106,7 +106,7 @@ package struct AssistService: Sendable {
     }
 
     /// The assistant prompt runs send, with its content hash (`job_runs.prompts`).
-    package var promptFingerprint: PromptFingerprint? { prompts.active(id: "assistant")?.fingerprint }
+    var promptFingerprint: PromptFingerprint? { prompts.active(id: "assistant")?.fingerprint }
 
     /// The model the runs use.
     package var model: String { modelOverride ?? prompts.active(id: "assistant")?.model ?? "gpt-4o-mini" }
@@ -159,7 +159,7 @@ package struct AssistService: Sendable {
 
     /// One bounded agent run for `person`, started from `findings` (code's, already stored), under `runID`
     /// (the user's own run, or the night's pass). Never throws for a model failure: that is the stop reason.
-    package func narrate(_ person: Person, findings all: [OpenFinding], runID: UUID, now: Date) async throws -> Summary {
+    func narrate(_ person: Person, findings all: [OpenFinding], runID: UUID, now: Date) async throws -> Summary {
         let started = Date()
         let opening = try prepare(person, findings: all, runID: runID, now: now)
         let (prompt, findings) = (opening.prompt, opening.findings)

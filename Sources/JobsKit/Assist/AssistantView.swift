@@ -19,7 +19,7 @@ package struct AssistantView: Sendable, Codable {
     package var findings: [OpenFinding]
     /// The last answered run's summary and suggested actions (nil and empty before any).
     package var summary: String?
-    package var suggestedActions: [String]
+    var suggestedActions: [String]
     package var remindersCreated: [Reminder]
     /// The run they come from.
     package var runID: UUID?

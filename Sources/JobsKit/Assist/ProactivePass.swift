@@ -78,7 +78,7 @@ package struct ProactivePass: Sendable {
     /// With an LLM: the assistant that narrates each user's findings. Nil: templates only.
     package let assistant: AssistService?
     /// Users whose findings are printed in `shown`.
-    package var showUsers = 5
+    var showUsers = 5
     /// How long this service's `job_runs` rows count as alive without a heartbeat (`Settings.runLease`).
     package var runLease = JobRunRecorder.defaultLease
     let logger = Logger(label: "messageai.proactive")
@@ -133,7 +133,7 @@ package struct ProactivePass: Sendable {
 
     /// The pass after a scan's extraction, for the changed users plus users with something coming up. Never
     /// throws: the extraction is committed and recorded either way; a failed pass is in `errors` and its own run.
-    package func afterScan(changedUsers: [UUID], now: Date) async -> Summary {
+    func afterScan(changedUsers: [UUID], now: Date) async -> Summary {
         do {
             return try await run(.users(changedUsers), now: now)
         } catch {

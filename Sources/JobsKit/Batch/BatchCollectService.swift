@@ -34,7 +34,7 @@ package struct BatchCollectService: Sendable {
         /// also in `job_runs.estimated_cost_usd`; nil while the batch is still waiting.
         package var cost: RunCost?
         /// Users in conversations whose rows changed.
-        package var changedUsers: [UUID] = []
+        var changedUsers: [UUID] = []
     }
 
     package let pool: PostgresPool

@@ -7,14 +7,14 @@ package struct BatchOptions: Sendable {
     /// `leaseSeconds` covers only the preparation; `owner` is replaced by `batch:<id>`.
     package var scan = ScanOptions()
     /// OpenAI's completion window (24 h, the only one offered).
-    package var completionWindowSeconds = 24 * 3600
+    var completionWindowSeconds = 24 * 3600
     /// Extra lease time after the window so collect can run late; after it a synchronous scan may take over.
-    package var leaseSlackSeconds = 24 * 3600
+    var leaseSlackSeconds = 24 * 3600
 
     package init() {}
 
     /// How long conversations of a submitted batch stay claimed.
-    package var submittedLeaseSeconds: Int { completionWindowSeconds + leaseSlackSeconds }
+    var submittedLeaseSeconds: Int { completionWindowSeconds + leaseSlackSeconds }
 
     /// The lease owner that marks a conversation as waiting in this batch.
     package static func owner(_ batchID: UUID) -> String { "batch:\(batchID.uuidString.lowercased())" }

@@ -239,7 +239,7 @@ package struct BatchListing: Sendable, Codable {
     package let applied: Int
     package let failed: Int
     package let createdAt: Date
-    package let submittedAt: Date?
+    let submittedAt: Date?
     package let finishedAt: Date?
     package let error: String?
 }

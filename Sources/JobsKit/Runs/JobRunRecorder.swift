@@ -21,12 +21,12 @@ package struct JobRunRecorder: Sendable {
         package var status: Status
         package var conversationsProcessed = 0
         package var conversationsFailed = 0
-        package var itemCounts: [String: Int] = [:]
+        var itemCounts: [String: Int] = [:]
         /// Per feature, how the evidence check treated the model's items; written under `item_counts.grounding`.
         package var grounding: [String: GroundingTally] = [:]
         package var requests = 0
         package var usage = TokenUsage()
-        package var estimatedCostUSD: Double?
+        var estimatedCostUSD: Double?
         package var error: String?
         /// Facts about the run beyond the counts (e.g. messages skipped by the read cap), merged into `job_runs.details`.
         package var details: JSONValue = .object([:])
@@ -113,7 +113,7 @@ package struct JobRunRecorder: Sendable {
     /// heartbeat in the past (the conversations a dead scan claimed come back when their own leases expire). The conversations whose watermark a
     /// dead run committed and the assistant runs it saved are counted in its row. Returns how many were marked.
     @discardableResult
-    package func markAbandoned(except current: UUID) async throws -> Int {
+    func markAbandoned(except current: UUID) async throws -> Int {
         try await pool.query(
             """
             WITH dead AS (
@@ -147,7 +147,7 @@ package struct JobRunRecorder: Sendable {
 
     /// The scan's name for `markAbandoned`.
     @discardableResult
-    package func markAbandonedScans(except current: UUID) async throws -> Int {
+    func markAbandonedScans(except current: UUID) async throws -> Int {
         try await markAbandoned(except: current)
     }
 

@@ -5,7 +5,7 @@ import Postgres
 
 /// An error that says a shared service is down or overloaded (a circuit breaker that opened, say): never the
 /// conversation's fault, so it never counts toward quarantine. Errors of other modules adopt it here.
-package protocol OutageError: Error {}
+protocol OutageError: Error {}
 
 extension RateLimitError: OutageError {}
 

@@ -12,7 +12,7 @@ package struct Quarantine: Sendable {
     package init(pool: PostgresPool) { self.pool = pool }
 
     /// Failures `scan_watermarks.recent_failures` keeps per conversation.
-    package static let recentLimit = 5
+    static let recentLimit = 5
 
     /// The `SET recent_failures = …` expression of `ScanQueue.fail`: the failure ($2 its error, $4 its signature)
     /// put first, the list cut to `recentLimit`.

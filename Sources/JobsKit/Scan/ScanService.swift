@@ -75,7 +75,7 @@ package struct ScanService: Sendable {
         package var night: NightCost?
         package var seconds = 0.0
         /// Users in conversations whose rows changed: the ones the assistant should look at again.
-        package var changedUsers: [UUID] = []
+        var changedUsers: [UUID] = []
         /// What was found, per conversation, for the first `ScanReport.conversationsListed` conversations only (a
         /// human summary, not a report: the rows are in the feature tables).
         package var found: [Found] = []
@@ -324,7 +324,7 @@ package struct ScanService: Sendable {
     }
 
     /// What went wrong in a failed proactive pass, in one line: how many users, and the first error.
-    package static func passFailure(_ pass: ProactivePass.Summary) -> String {
+    static func passFailure(_ pass: ProactivePass.Summary) -> String {
         let users = pass.usersFailed + pass.narrationFailed
         return "the proactive pass failed for \(users) user(s)" + (pass.errors.first.map { "; first: \($0)" } ?? "")
     }

@@ -9,7 +9,7 @@ package struct IDPrefix: Sendable, Hashable, CustomStringConvertible {
     package let text: String
 
     /// At least this many hex digits: shorter prefixes match too much to be worth a query.
-    package static let minimumDigits = 4
+    static let minimumDigits = 4
 
     /// Nil unless `text` is a UUID or a prefix of one of at least `minimumDigits` hex digits.
     package init?(_ text: String) {

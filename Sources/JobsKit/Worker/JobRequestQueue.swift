@@ -143,7 +143,7 @@ package struct JobRequestQueue: Sendable {
     }
 
     /// Closes this owner's open attempt of a request (`job_request_attempts`) with how it ended; `requests show` lists them.
-    package func finishAttempt(_ id: Int64, owner: String, result: String, error: String?, runID: UUID?) async throws {
+    func finishAttempt(_ id: Int64, owner: String, result: String, error: String?, runID: UUID?) async throws {
         try await pool.query(
             """
             UPDATE job_request_attempts SET finished_at = now(), result = $3, error = $4, run_id = $5

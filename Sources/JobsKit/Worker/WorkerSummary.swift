@@ -51,7 +51,7 @@ package struct WorkerSummary: Sendable, Codable {
     package var attempts: [Attempt] = []
     package var seconds = 0.0
 
-    package static let maxAttemptsListed = 200
+    static let maxAttemptsListed = 200
 
     package init(owner: String) { self.owner = owner }
 }

@@ -1,3 +1,4 @@
+import AgentRuntime
 package import Extractors
 package import Foundation
 package import Core
@@ -67,6 +68,7 @@ package enum EvalTestSupport {
         options.promptsPath = promptsPath
         options.provider = .openai
         options.cacheDirectory = cache
+        options.llm = LLMConfiguration(apiKey: apiKey, baseURL: server.baseURL)
         options.environment = ["OPENAI_BASE_URL": server.baseURL.absoluteString, "OPENAI_API_KEY": apiKey]
         return options
     }

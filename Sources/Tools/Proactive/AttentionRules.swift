@@ -3,7 +3,7 @@ package import Foundation
 
 /// Unanswered RSVPs, deadlines not done, priority messages not met and reminders coming due, each in the user's own
 /// calendar.
-package struct AttentionRules: Sendable {
+struct AttentionRules: Sendable {
     package let options: ProactiveOptions
 
     package init(options: ProactiveOptions) { self.options = options }

@@ -5,7 +5,7 @@ package import Foundation
 /// `check_conflicts` asks too) finds among her events of today and the next `conflictDays` days, each with a
 /// suggestion. Intervals are those of `check_conflicts` (`EventInterval`): the date and wall times read in the user's
 /// zone, with RFC 5545's DST rules (a missing end: 60 minutes; an end before the start: the next day).
-package struct ConflictRule: Sendable {
+struct ConflictRule: Sendable {
     package let options: ProactiveOptions
 
     package init(options: ProactiveOptions) { self.options = options }

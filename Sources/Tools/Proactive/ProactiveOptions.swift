@@ -10,7 +10,7 @@ package struct ProactiveOptions: Sendable, Hashable {
 
     package var travelGap: TimeInterval = Self.defaultTravelGap
     /// Conflicts are looked for among events of today and the next `conflictDays` days (as `check_conflicts` does).
-    package var conflictDays: Int = 14
+    var conflictDays: Int = 14
     /// An unanswered RSVP is raised when its reply-by date or its event is at most this many days ahead.
     package var rsvpDays: Int = 7
     /// A deadline not done is raised from this many days before it (and on its day): the coming week by default
@@ -19,13 +19,13 @@ package struct ProactiveOptions: Sendable, Hashable {
     package static let defaultDeadlineDays = 7
     package static let deadlineDaysRange = 0...60
     /// An urgent or high priority message is raised while the day it concerns is today or within this many days.
-    package var priorityDays: Int = 1
+    var priorityDays: Int = 1
     /// How far back priority messages are read: one about tomorrow may have been sent days before.
     package var priorityLookbackDays: Int = 14
     /// A pending reminder is raised when it comes due within this many hours.
     package var reminderHours: Int = 24
     /// Most events read per user in the conflict window (a bound on one user's work).
-    package var maxEventsPerUser: Int = 500
+    var maxEventsPerUser: Int = 500
     /// Users' zones: `user_settings`, else `--timezone` / MESSAGEAI_TIMEZONE, else UTC.
     package var zones = UserTimeZonePolicy.utc
 

@@ -12,7 +12,7 @@ package import Postgres
 ///
 /// Instants are read with `extract(epoch ...)`, which is right for `timestamptz` and for the app's UTC
 /// `timestamp` columns alike.
-package struct ProactiveReader: Sendable {
+struct ProactiveReader: Sendable {
     package let options: ProactiveOptions
 
     package init(options: ProactiveOptions = ProactiveOptions()) { self.options = options }

@@ -84,6 +84,7 @@ struct ServerPriceTests {
         var options = EvalTestSupport.options(fixtures: path, server: server, cache: try EvalTestSupport.temporaryDirectory("cache"))
         options.features = [.calendarEvents]
         options.environment.merge(Self.prices) { $1 }
+        options.llm = try LLMConfiguration.fromEnvironment(options.environment)
         let main = try #require(try await EvalSession.run(options).report.main)
         let paid = main.cache?.networkUsage ?? main.usage
         #expect(paid.promptTokens > 0)

@@ -14,7 +14,7 @@ package struct RunCost: Sendable, Codable, Equatable {
     package var unknownReason: String?
     package var batch = false
     /// Where the price came from when it is not the price file (`MESSAGEAI_PRICE_*`).
-    package var priceSource: String?
+    var priceSource: String?
 
     enum CodingKeys: String, CodingKey {
         case usd, model, batch, estimate

@@ -26,7 +26,7 @@ extension Extraction {
 }
 
 /// Decisions: what the group settled, written to `decisions`.
-package struct Decisions: Extractor {
+struct Decisions: Extractor {
     package var id: ExtractionFeature { .decisions }
 
     package var combinedRule: String {

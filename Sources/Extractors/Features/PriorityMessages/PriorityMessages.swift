@@ -1,4 +1,4 @@
-package import Core
+import Core
 import Foundation
 import Postgres
 
@@ -14,7 +14,7 @@ extension Extraction {
 }
 
 /// Priority messages: messages a parent must not miss, written to `priority_messages` (one row per message).
-package struct PriorityMessages: Extractor {
+struct PriorityMessages: Extractor {
     package var id: ExtractionFeature { .priorityMessages }
 
     package var combinedRule: String {

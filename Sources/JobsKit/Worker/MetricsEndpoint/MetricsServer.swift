@@ -28,8 +28,8 @@ import Synchronization
 /// accepting and returns once the requests under way have been answered (at most `shutdownGrace`).
 package struct MetricsServer: Service {
     /// Probes and scrapes come one or two at a time; more than this at once is a misbehaving client.
-    package static let defaultMaxConnections = 16
-    package static let defaultIdleTimeout: Duration = .seconds(10)
+    static let defaultMaxConnections = 16
+    static let defaultIdleTimeout: Duration = .seconds(10)
     /// Request bodies are not expected; one larger than this is refused with 413.
     static let maxBodyBytes = 1024
     /// How long a graceful shutdown waits for the requests under way; the idle timeout bounds a quiet connection anyway.

@@ -95,7 +95,7 @@ package enum CLILogging {
     }
 
     /// Keeps `configuration`'s password (and its percent-encoded form) out of every log line.
-    package static func registerPassword(of configuration: PostgresConfiguration) {
+    static func registerPassword(of configuration: PostgresConfiguration) {
         guard let password = configuration.password else { return }
         LogSecrets.shared.add(password)
         LogSecrets.shared.add(password.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
@@ -160,7 +160,7 @@ package enum Console {
 
     /// Every command's `--json` in one style, the database's: snake_case keys, lowercase ids, ISO 8601 instants.
     /// Foundation writes a `UUID` in capitals; a string value that is exactly an id is lowercased here.
-    package static func jsonText<T: Encodable>(_ value: T) throws -> String {
+    static func jsonText<T: Encodable>(_ value: T) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.keyEncodingStrategy = .convertToSnakeCase

@@ -5,7 +5,7 @@ package import Prometheus
 /// so every other command keeps the no-op backend.
 package enum PrometheusBootstrap {
     /// Request latency buckets in seconds: model-backed requests take seconds to minutes, rule-based ones milliseconds.
-    package static let latencyBuckets: [Duration] = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600]
+    static let latencyBuckets: [Duration] = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600]
         .map { .milliseconds(Int64($0 * 1000)) }
 
     /// A factory recording into a new registry, with `latencyBuckets` for timers (tests use it without bootstrapping).

@@ -8,7 +8,7 @@ package import Logging
 /// serializer, which escapes every control character, so a message with newlines stays one line.
 package struct JSONLogHandler: LogHandler {
     /// Field names the record itself uses; metadata under one of these names is written as `metadata.<name>`.
-    package static let reservedFields: Set<String> = ["time", "level", "label", "message"]
+    static let reservedFields: Set<String> = ["time", "level", "label", "message"]
 
     package let label: String
     package var logLevel: Logger.Level
