@@ -1,7 +1,7 @@
 package import AgentRuntime
 import Extractors
 import Foundation
-import Postgres
+package import Postgres
 
 /// An error that says a shared service is down or overloaded (a circuit breaker that opened, say): never the
 /// conversation's fault, so it never counts toward quarantine. Errors of other modules adopt it here.
@@ -15,7 +15,7 @@ extension RateLimitError: OutageError {}
 /// their own and are no conversation's fault (the database or the model server unreachable, failing with 5xx, busy
 /// or rate-limited; a lock or statement timeout; a cancellation): only failures with a signature count toward
 /// quarantine, so a model outage never quarantines the night's conversations.
-enum FailureSignature {
+package enum FailureSignature {
     /// A conversation whose requests got no answer (a 5xx, a timeout, a dropped connection) while the server answered
     /// others (`ScanService.settleServerFailure`): one signature whatever the failure was called on each night, so a
     /// conversation the server never answers is quarantined like any other that fails every night.
@@ -60,7 +60,7 @@ enum FailureSignature {
     /// The database unreachable, restarting, out of resources or busy: connection failures (class 08, shutdowns), a
     /// lock or statement timeout, a serialization failure or deadlock, class 53 (disk full, out of memory, too many
     /// connections), class 57 (operator intervention), class 58 (system errors), a read-only server after a failover.
-    static func isOutage(_ error: PostgresError) -> Bool {
+    package static func isOutage(_ error: PostgresError) -> Bool {
         if error.isConnectionFailure || error.kind == .connection { return true }
         guard let state = error.sqlState else { return false }
         if [.lockNotAvailable, .queryCanceled, .serializationFailure, .deadlockDetected, SQLState("25006")].contains(state) { return true }

@@ -1,5 +1,6 @@
 package import Foundation
 package import Postgres
+import JobsKit
 
 /// A row id as an operator types it: the whole UUID, or the first characters of it as `runs` and the summaries print
 /// it (`a4573e95`). A prefix is resolved against its table and must name exactly one row; an ambiguous one is refused

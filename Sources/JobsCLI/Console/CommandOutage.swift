@@ -1,4 +1,5 @@
 import AgentRuntime
+import JobsKit
 import Postgres
 
 /// Whether an error that ended a command is an outage (exit 75, "try again later") rather than a fault of the input or
