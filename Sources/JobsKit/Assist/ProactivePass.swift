@@ -116,8 +116,8 @@ package struct ProactivePass: Sendable {
         summary.seconds = Date().timeIntervalSince(started)
         var outcome = JobRunRecorder.Outcome(status: summary.usersFailed + summary.narrationFailed == 0 ? .succeeded
                                              : (summary.usersPassed > 0 ? .partial : .failed))
-        outcome.requests = max(summary.narrated + summary.narrationFailed, meter.attempts)
-        outcome.usage = ExtractService.spent(summary.usage, meter)
+        outcome.requests = meter.attempts
+        outcome.usage = TokenUsage(meter.usage)
         outcome.estimatedCostUSD = summary.costUSD
         outcome.itemCounts = summary.findings.merging([
             "users": summary.usersPassed, "users_failed": summary.usersFailed, "findings_new": summary.written.inserted,

@@ -94,9 +94,10 @@ package struct ExtractService: Sendable {
                 extracted = try await extractAndWrite(input, features: features, dryRun: dryRun, runID: runID, meter: meter, now: now, logger: logger)
             }
             let (run, written) = extracted
-            outcome.requests = max(run.requests, meter.attempts)
-            outcome.usage = Self.spent(run.usage, meter)
-            outcome.estimatedCostUSD = RunCost.estimate(run.usage, engine: engine, features: features).usd
+            // The run's one count of what it spent: every attempt the client made, retried and failed ones included.
+            outcome.requests = meter.attempts
+            outcome.usage = TokenUsage(meter.usage)
+            outcome.estimatedCostUSD = RunCost.estimate(outcome.usage, engine: engine, features: features).usd
             for feature in features { outcome.itemCounts[feature.rawValue] = run.extraction.count(feature) }
             if let written {
                 var details = JSONObject()
@@ -158,11 +159,5 @@ package struct ExtractService: Sendable {
                 provenance: .init(runID: runID, prompts: run.prompts), replace: complete, now: now, on: db)
         }
         return (run, written)
-    }
-
-    /// The larger of what the engine counted and what the meter saw (which includes failed and retried attempts).
-    static func spent(_ counted: TokenUsage, _ meter: LLMSpendMeter) -> TokenUsage {
-        let metered = TokenUsage(meter.usage)
-        return metered.promptTokens + metered.completionTokens > counted.promptTokens + counted.completionTokens ? metered : counted
     }
 }

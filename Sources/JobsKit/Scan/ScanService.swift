@@ -258,8 +258,9 @@ package struct ScanService: Sendable {
         var summary = await state.finish()
         summary.quarantineReleased = released
         summary.quarantinedTotal = (try? await Self.uncancelled { try await Self.retrying { try await queue.quarantinedCount() } }) ?? 0
-        summary.requests = max(summary.requests, meter.attempts)
-        summary.usage = ExtractService.spent(summary.usage, meter)
+        // The run's one count of what it spent: every attempt the client made, retried and failed ones included.
+        summary.requests = meter.attempts
+        summary.usage = TokenUsage(meter.usage)
         if summary.stoppedEarly == nil,
            let leased = try? await Self.retrying({ try await queue.leasedElsewhere() }) {
             (summary.leasedElsewhere, summary.leasedUntil) = (leased.count, leased.until)
