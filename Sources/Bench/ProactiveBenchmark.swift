@@ -101,8 +101,13 @@ package struct ProactiveBenchmark: Sendable {
             result.llmRuns = llm.narrated + llm.narrationFailed
             result.droppedItems = llm.dropped
             if result.llmRuns > 0 {
-                result.promptTokensPerUser = Double(llm.usage.promptTokens) / Double(result.llmRuns)
-                result.completionTokensPerUser = Double(llm.usage.completionTokens) / Double(result.llmRuns)
+                // As each assistant run recorded them: the in-process model is no HTTP client, so the pass's meter
+                // (which counts what the model client sent) sees none of its tokens.
+                let spent = try await pool.query(
+                    "SELECT coalesce(sum(prompt_tokens), 0)::bigint AS p, coalesce(sum(completion_tokens), 0)::bigint AS c FROM assistant_runs WHERE run_id = $1",
+                    [llm.runID])[0]
+                result.promptTokensPerUser = Double(try spent.decode("p", as: Int64.self)) / Double(result.llmRuns)
+                result.completionTokensPerUser = Double(try spent.decode("c", as: Int64.self)) / Double(result.llmRuns)
             }
             log("second night with the fake model, nothing new")
             let changedBefore = try await Self.usersWithChangedFindings(pool)

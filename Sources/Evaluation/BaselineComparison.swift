@@ -181,7 +181,7 @@ package enum EvalGates {
         let outage = report.variants.lazy.flatMap(\.errors).first { $0.outage == true }
         let passed = checks.allSatisfy(\.passed)
         return EvalGateVerdict(passed: passed && outage == nil,
-                               exitCode: outage != nil ? Int(ExitStatus.outage) : (passed ? 0 : 2),
+                               exitCode: outage != nil ? Int(ExitStatus.outage) : (passed ? 0 : Int(ExitStatus.someFailed)),
                                outage: outage?.message, checks: checks)
     }
 

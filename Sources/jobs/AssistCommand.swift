@@ -1,13 +1,13 @@
 import AgentRuntime
 import ArgumentParser
-import JobsKit
 import Core
 import Extractors
 import Foundation
-import Postgres
-import Tools
-import PromptKit
 import JobsCLI
+import JobsKit
+import Postgres
+import PromptKit
+import Tools
 
 struct AssistCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -131,7 +131,7 @@ struct AssistCommand: AsyncParsableCommand {
         } else {
             Console.print(ProactiveReport.text(summary))
         }
-        if summary.usersFailed > 0 || summary.narrationFailed > 0 { throw ExitCode(2) }
+        if summary.usersFailed > 0 || summary.narrationFailed > 0 { throw ExitCode(ExitStatus.someFailed) }
     }
 
     private func showFindings(_ id: UUID, assembly: Assembly) async throws {
@@ -169,7 +169,7 @@ struct AssistCommand: AsyncParsableCommand {
                 Console.error("OUTAGE: \(outage)")
                 throw ExitCode(ExitStatus.outage)
             }
-            throw ExitCode(2)
+            throw ExitCode(ExitStatus.someFailed)
         }
     }
 

@@ -1,9 +1,10 @@
 import AgentRuntime
 import ArgumentParser
-import JobsKit
+import Core
 import Extractors
 import Foundation
 import JobsCLI
+import JobsKit
 
 /// `batch collect` and `batch status`; submitting is `scan --batch`.
 struct BatchCommand: AsyncParsableCommand {
@@ -56,7 +57,7 @@ struct BatchCollectCommand: AsyncParsableCommand {
             return try await services.batchCollect().run(batchID: batch)
         }
         if output.json { try Console.printJSON(summaries) } else { Console.print(BatchReport.text(summaries)) }
-        if summaries.contains(where: { $0.failed > 0 }) { throw ExitCode(2) }
+        if summaries.contains(where: { $0.failed > 0 }) { throw ExitCode(ExitStatus.someFailed) }
     }
 }
 

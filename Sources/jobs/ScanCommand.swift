@@ -1,12 +1,12 @@
 import AgentRuntime
 import ArgumentParser
-import JobsKit
+import Core
 import Extractors
 import Foundation
+import JobsCLI
+import JobsKit
 import Logging
 import ServiceLifecycle
-import JobsCLI
-import Core
 
 struct ScanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -165,7 +165,7 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if summary.runRecordError != nil { throw ExitCode.failure }
         if summary.outage != nil { throw ExitCode(ExitStatus.outage) }
-        if summary.failed > 0 || summary.stoppedEarly != nil || summary.proactive?.failed == true { throw ExitCode(2) }
+        if summary.failed > 0 || summary.stoppedEarly != nil || summary.proactive?.failed == true { throw ExitCode(ExitStatus.someFailed) }
     }
 
     /// `scan --batch`: the same claims and requests, submitted as one OpenAI batch (collected by `batch collect`).
@@ -175,6 +175,6 @@ struct ScanCommand: AsyncParsableCommand {
         }
         let summary = try await assembly.withServices(connections: 2) { try await $0.batchSubmit(options).run() }
         if output.json { try Console.printJSON(summary) } else { Console.print(BatchReport.text(summary)) }
-        if summary.failed > 0 { throw ExitCode(2) }
+        if summary.failed > 0 { throw ExitCode(ExitStatus.someFailed) }
     }
 }

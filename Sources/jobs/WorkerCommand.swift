@@ -1,13 +1,13 @@
 import AgentRuntime
 import ArgumentParser
-import JobsKit
+import Core
 import Extractors
 import Foundation
+import JobsCLI
+import JobsKit
 import Logging
 import PromptKit
 import ServiceLifecycle
-import JobsCLI
-import Core
 
 struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -157,7 +157,7 @@ struct WorkerCommand: AsyncParsableCommand {
                                    summary.stopReason == .stopped ? "stopped on request" : "nothing more was ready"))
         }
         if once, summary.deferred > 0 { throw ExitCode(ExitStatus.outage) }
-        if once, summary.failed > 0 { throw ExitCode(2) }
+        if once, summary.failed > 0 { throw ExitCode(ExitStatus.someFailed) }
     }
 
     /// The HTTP endpoint, bound now so a taken port fails the command before the worker starts.

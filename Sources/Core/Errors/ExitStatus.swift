@@ -1,8 +1,8 @@
-/// The exit statuses a command ends with beyond 0 (done) and 1 (failed), documented in README "Exit codes"; one place,
-/// because the commands, the eval's baseline check and the tests must agree on them.
+/// The exit statuses a command ends with beyond 0 (done) and 1 (failed), as docs/operations.md "Exit statuses" lists
+/// them; one place, because the commands, the eval's baseline check and the tests must agree on them.
 package enum ExitStatus {
     /// Some of the work failed (conversations failed or quarantined, an eval gate missed).
-    static let someFailed: Int32 = 2
+    package static let someFailed: Int32 = 2
     /// The command did its work but the reader of its stdout went away before it was all written (`scan | head`).
     package static let readerWentAway: Int32 = 3
     /// A bad setting: a usage error, like a bad flag (EX_USAGE).

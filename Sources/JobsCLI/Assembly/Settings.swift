@@ -50,10 +50,9 @@ package struct Settings: Sendable {
 
     /// Reads `environment` and `flags`. Throws every problem at once, each naming its variable (or flag); a value
     /// that may hold a secret (the database URL, the key) is never echoed.
-    package init(environment base: [String: String], flags: Flags = Flags(), registry: FeatureRegistry = .shipping) throws(SettingsError) {
-        let found = EnvironmentSettings.problems(base)
+    package init(environment: [String: String], flags: Flags = Flags(), registry: FeatureRegistry = .shipping) throws(SettingsError) {
+        let found = EnvironmentSettings.problems(environment)
         guard found.isEmpty else { throw SettingsError(found) }
-        let environment = base
         self.environment = environment
         self.flags = flags
         self.registry = registry

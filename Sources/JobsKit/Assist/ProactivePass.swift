@@ -114,10 +114,12 @@ package struct ProactivePass: Sendable {
             throw error
         }
         summary.seconds = Date().timeIntervalSince(started)
+        // The pass's one count of what it spent: every attempt the client made, failed runs' included.
+        summary.usage = TokenUsage(meter.usage)
         var outcome = JobRunRecorder.Outcome(status: summary.usersFailed + summary.narrationFailed == 0 ? .succeeded
                                              : (summary.usersPassed > 0 ? .partial : .failed))
         outcome.requests = meter.attempts
-        outcome.usage = TokenUsage(meter.usage)
+        outcome.usage = summary.usage
         outcome.estimatedCostUSD = summary.costUSD
         outcome.itemCounts = summary.findings.merging([
             "users": summary.usersPassed, "users_failed": summary.usersFailed, "findings_new": summary.written.inserted,
@@ -268,7 +270,6 @@ package struct ProactivePass: Sendable {
                     }
                     summary.dropped += s.dropped.count
                     summary.remindersCreated += s.remindersCreated
-                    summary.usage += s.usage
                     summary.costUSD = s.cost.usd.flatMap { cost in summary.costUSD.map { $0 + cost } }
                     open[s.userID] = s.codeFindings
                 case .failure(let error):

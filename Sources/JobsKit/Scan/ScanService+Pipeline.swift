@@ -218,7 +218,7 @@ extension ScanService {
             } catch let lost as ScanLeaseLost {
                 // Rolled back; the conversation is someone else's now, so there is no failure to record against it.
                 worker.logger(for: claim.conversationID).warning("lease lost", metadata: ["error": "\(lost)"])
-                await worker.state.record(lostLease: claim.conversationID, run: run)
+                await worker.state.record(lostLease: claim.conversationID)
                 return
             }
             await worker.state.record(success: claim.conversationID, input: loaded.conversation, run: run, written: written,

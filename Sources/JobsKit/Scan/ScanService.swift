@@ -463,8 +463,6 @@ actor ScanState {
         }
         summary.newMessages += newMessages
         summary.skippedMessages += skipped
-        summary.requests += run.requests
-        summary.usage += run.usage
         for feature in features { summary.items[feature.rawValue, default: 0] += run.extraction.count(feature) }
         for (feature, tally) in run.extraction.grounding { summary.grounding[feature.rawValue, default: GroundingTally()] += tally }
         let inserted = written.inserted.values.reduce(0, +), updated = written.updated.values.reduce(0, +)

@@ -4,12 +4,10 @@ import Foundation
 
 extension ScanState {
     /// A conversation this run worked on but could not commit because its lease was taken over (`ScanLeaseLost`):
-    /// its requests and tokens were spent, so they count; it is neither scanned nor failed.
-    func record(lostLease id: UUID, run: ExtractionRun) {
+    /// neither scanned nor failed (its requests and tokens count all the same: the run's meter saw them).
+    func record(lostLease id: UUID) {
         summary.lostLeases += 1
         if summary.lostLeaseConversations.count < 50 { summary.lostLeaseConversations.append(id) }
-        summary.requests += run.requests
-        summary.usage += run.usage
     }
 }
 
